@@ -1,0 +1,44 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.Option;
+import io.sluice.spi.OptionSchema;
+
+/** The options a {@code type: duckdb} connection and its stream sources accept. */
+final class DuckDbOptions {
+    static final Option<String> DATABASE = Option.string("database").withDefault(":memory:")
+            .describedAs("DuckDB database: :memory: or a file path.");
+    static final Option<Long> THREADS = Option.integer("threads")
+            .describedAs("DuckDB threads per connection (DuckDB's default when absent).");
+    static final Option<String> MEMORY_LIMIT = Option.string("memory-limit")
+            .describedAs("DuckDB memory_limit, e.g. 2GB.");
+    static final Option<String> EXTENSION_DIRECTORY = Option.string("extension-directory")
+            .describedAs("Folder holding extensions as <dir>/v1.5.5/linux_amd64/<name>.duckdb_extension; "
+                    + "when set, Sluice never downloads extensions.");
+
+    static final Option<String> S3_ENDPOINT = Option.string("endpoint").describedAs("host:port of an S3-compatible server.");
+    static final Option<String> S3_REGION = Option.string("region").describedAs("Region, e.g. us-east-1.");
+    static final Option<String> S3_URL_STYLE = Option.string("url-style").oneOf("path", "vhost")
+            .describedAs("path for most self-hosted servers, vhost for AWS.");
+    static final Option<Boolean> S3_USE_SSL = Option.bool("use-ssl").withDefault(true).describedAs("HTTPS or not.");
+    static final Option<String> S3_KEY_ID = Option.string("key-id").secret()
+            .describedAs("Access key id; absent: the provider's credential chain.");
+    static final Option<String> S3_SECRET = Option.string("secret").secret().describedAs("Secret access key.");
+    static final Option<String> S3_SESSION_TOKEN = Option.string("session-token").secret()
+            .describedAs("Session token for temporary credentials.");
+    static final OptionSchema S3_SCHEMA = OptionSchema.of(S3_ENDPOINT, S3_REGION, S3_URL_STYLE, S3_USE_SSL,
+            S3_KEY_ID, S3_SECRET, S3_SESSION_TOKEN);
+    static final io.sluice.spi.Option<io.sluice.spi.Options> S3 = Option.object("s3", S3_SCHEMA)
+            .describedAs("S3 settings, passed to DuckDB as a secret.");
+
+    static final Option<String> QUERY = Option.string("query").describedAs("Any DuckDB SQL.");
+    static final Option<String> FILES = Option.string("files")
+            .describedAs("A glob, local or s3://; one partition per file.");
+    static final Option<String> FORMAT = Option.string("format").oneOf("parquet", "csv", "json")
+            .describedAs("Format of files: (default from the extension).");
+
+    static final OptionSchema CONNECTION = OptionSchema.of(DATABASE, THREADS, MEMORY_LIMIT, EXTENSION_DIRECTORY, S3);
+    static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT);
+
+    private DuckDbOptions() {
+    }
+}

@@ -1,0 +1,34 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Option;
+import io.sluice.spi.OptionSchema;
+
+import java.util.Map;
+
+/** The options a {@code type: postgres} connection and its stream sides accept. */
+final class PostgresOptions {
+    static final Option<String> URL = Option.string("url")
+            .describedAs("JDBC URL, e.g. jdbc:postgresql://host:5432/db. Either url or embedded.");
+    static final Option<String> USER = Option.string("user").describedAs("User name (or in the URL).");
+    static final Option<String> PASSWORD = Option.string("password").secret()
+            .describedAs("Password; use ${VAR} or ${file:PATH}, never a literal.");
+    static final Option<Map<String, String>> PROPERTIES = Option.stringMap("properties")
+            .describedAs("Extra PgJDBC connection properties, e.g. sslmode: require.");
+    static final Option<String> EMBEDDED = Option.string("embedded")
+            .describedAs("Instead of url: the database of a local PostgreSQL 18 that Sluice starts itself "
+                    + "(data kept under .sluice/). Created when missing.");
+    static final Option<String> LEDGER_SCHEMA = Option.string("ledger-schema").withDefault("sluice")
+            .describedAs("Schema of the run ledger when this connection is a target.");
+
+    static final Option<String> TABLE = Option.string("table")
+            .describedAs("schema.table as PostgreSQL reads it: unquoted names fold to lower case, "
+                    + "\"Quoted\" names keep case. No schema: the search_path.");
+    static final Option<String> QUERY = Option.string("query").describedAs("Any SELECT (source only).");
+
+    static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, LEDGER_SCHEMA);
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);
+    static final OptionSchema TARGET = OptionSchema.of(TABLE.required());
+
+    private PostgresOptions() {
+    }
+}

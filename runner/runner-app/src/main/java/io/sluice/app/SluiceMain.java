@@ -1,0 +1,6 @@
+package io.sluice.app;
+
+public final class SluiceMain {
+    public static void main(String[] args) {
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.core.diag;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Removes secrets from any text before it leaves the process: every known secret value (interpolated values and
+ * secret options) and any password embedded in a URL. Applied at every output edge: logs, plans, errors, summaries.
+ */
+public final class Redactor {
+    public static final String MASK = "***";
+    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&\\s\"']+");
+    private static final Pattern URL_USERINFO = Pattern.compile("(://[^/:@\\s]+:)[^@/\\s]+(@)");
+    private static final Redactor NONE = new Redactor(List.of());
+
+    private final List<String> secrets;
+
+    public Redactor(Collection<String> secrets) {
+        // Longest first, so a secret that contains another is masked whole. Very short values would mask ordinary
+        // words, so they are kept out: a two-letter secret is no secret.
+        this.secrets = secrets.stream()
+                .filter(s -> s != null && s.length() >= 3)
+                .distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
+    }
+
+    public static Redactor none() {
+        return NONE;
+    }
+
+    public String redact(String text) {
+        if (text == null || text.isEmpty()) {
+            return text;
+        }
+        String result = text;
+        for (String secret : secrets) {
+            if (result.contains(secret)) {
+                result = result.replace(secret, MASK);
+            }
+        }
+        result = URL_PASSWORD.matcher(result).replaceAll("$1" + MASK);
+        return URL_USERINFO.matcher(result).replaceAll("$1" + MASK + "$2");
+    }
+}

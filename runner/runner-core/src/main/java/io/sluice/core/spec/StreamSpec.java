@@ -1,0 +1,48 @@
+package io.sluice.core.spec;
+
+import io.sluice.core.diag.Position;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.LoadMode;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One entry of {@code streams:} with the {@code defaults:} applied.
+ *
+ * @param degree as written: &gt; 0 concurrent partitions, &lt; 0 available cores / |degree|
+ */
+public record StreamSpec(
+        String name,
+        EndpointSpec source,
+        EndpointSpec target,
+        Distribution distribution,
+        int degree,
+        long batchSizeRows,
+        LoadMode loadMode,
+        ColumnMapping columnMapping,
+        Consistency consistency,
+        VerifyMode verify,
+        RetrySpec retry,
+        Position position) {
+    public StreamSpec {
+        requireNonNull(name, "name is null");
+        requireNonNull(source, "source is null");
+        requireNonNull(target, "target is null");
+        requireNonNull(distribution, "distribution is null");
+        requireNonNull(loadMode, "loadMode is null");
+        requireNonNull(columnMapping, "columnMapping is null");
+        requireNonNull(consistency, "consistency is null");
+        requireNonNull(verify, "verify is null");
+        requireNonNull(retry, "retry is null");
+        requireNonNull(position, "position is null");
+        if (degree == 0) {
+            throw new IllegalArgumentException("degree must not be 0");
+        }
+    }
+
+    /** The number of partitions that run at once on this machine. */
+    public int effectiveDegree(int availableCores) {
+        return degree > 0 ? degree : Math.max(1, availableCores / -degree);
+    }
+}

@@ -1,0 +1,38 @@
+package io.sluice.spi;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A failure a person can act on: a stable code, what happened, and how to fix it. Messages must name the object
+ * (table, column, file) and never contain secrets; the runner adds the stream and partition.
+ */
+public class ConnectorException extends Exception {
+    private final ErrorKind kind;
+    private final String code;
+    private final String fix;
+
+    public ConnectorException(ErrorKind kind, String code, String message, String fix) {
+        this(kind, code, message, fix, null);
+    }
+
+    public ConnectorException(ErrorKind kind, String code, String message, String fix, Throwable cause) {
+        super(requireNonNull(message, "message is null"), cause);
+        this.kind = requireNonNull(kind, "kind is null");
+        this.code = requireNonNull(code, "code is null");
+        this.fix = fix;
+    }
+
+    public ErrorKind kind() {
+        return kind;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Optional<String> fix() {
+        return Optional.ofNullable(fix);
+    }
+}

@@ -1,0 +1,48 @@
+package io.sluice.spi;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Entry point of a connector, found with {@link java.util.ServiceLoader}: list the implementation class in
+ * {@code META-INF/services/io.sluice.spi.ConnectorFactory}. A factory is cheap to construct and does no I/O.
+ */
+public interface ConnectorFactory {
+    /** The {@code type:} of a connection in the spec, e.g. {@code postgres}. Lower case, stable. */
+    String name();
+
+    /** One line for {@code sluice connectors}. */
+    String description();
+
+    /** Which sides of a stream this connector can be. */
+    Set<Role> roles();
+
+    /** Keys of a {@code connections:} entry of this type (besides {@code type}). */
+    OptionSchema connectionOptions();
+
+    /** Keys of a stream's {@code source:} (besides {@code connection}); empty when not a source. */
+    default OptionSchema sourceOptions() {
+        return OptionSchema.empty();
+    }
+
+    /** Keys of a stream's {@code target:} (besides {@code connection}); empty when not a target. */
+    default OptionSchema targetOptions() {
+        return OptionSchema.empty();
+    }
+
+    /** Distribution methods this connector can plan as a source. */
+    default Set<DistributionMethod> distributionMethods() {
+        return Set.of(DistributionMethod.NONE);
+    }
+
+    /**
+     * Offline checks beyond types, for {@code sluice lint}: e.g. a table name that does not parse, or a method that
+     * needs a table but got a query. Nothing may connect. Positions are added by the caller from the option key.
+     */
+    default List<Problem> lintStream(StreamShape stream) {
+        return List.of();
+    }
+
+    /** Creates a connector from validated options. May connect lazily; must not throw for unreachable servers. */
+    Connector create(ConnectionConfig config);
+}

@@ -1,0 +1,12 @@
+package io.sluice.spi;
+
+/** The value types a connector option can declare; they map one to one onto JSON Schema types. */
+public enum OptionType {
+    STRING,
+    INTEGER,
+    BOOLEAN,
+    /** A flat map of string keys to string values, e.g. JDBC driver properties. */
+    STRING_MAP,
+    /** A nested object with its own {@link OptionSchema}. */
+    OBJECT
+}

@@ -1,0 +1,6 @@
+package io.sluice.spi;
+
+public enum Role {
+    SOURCE,
+    TARGET
+}

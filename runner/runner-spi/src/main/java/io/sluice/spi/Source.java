@@ -1,0 +1,46 @@
+package io.sluice.spi;
+
+import java.util.List;
+
+/**
+ * The reading side of one stream. Lifecycle driven by the runner: {@link #columns()} (preflight) -&gt;
+ * {@link #project} -&gt; {@link #plan} -&gt; {@link #openSession} -&gt; one reader per partition.
+ */
+public interface Source {
+    /** What is read, for people: a qualified table name, {@code query}, or a file glob. No secrets. */
+    String describe();
+
+    /** The columns the source yields, in order. Fails with PREFLIGHT when the object is missing or unreadable. */
+    List<Column> columns() throws ConnectorException;
+
+    /**
+     * Decides how each mapped column is read for its target type (casts, encodings) and the COPY format of the
+     * stream. Fails with INVALID_SPEC naming the column, both types and the fix when a column cannot be converted.
+     */
+    SourceProjection project(List<ColumnPair> pairs) throws ConnectorException;
+
+    /** Splits the source into partitions. Every row lands in exactly one partition. */
+    List<SourcePartition> plan(PlanRequest request) throws ConnectorException;
+
+    /** The exact statement a partition's reader runs, for {@code sluice plan}. */
+    String readStatement(SourcePartition partition, SourceProjection projection);
+
+    /**
+     * Opens what the readers share: with SNAPSHOT, a snapshot all readers import (held until the session closes).
+     * {@code readers} is the number of readers that will run at once.
+     */
+    SourceSession openSession(Consistency consistency, int readers) throws ConnectorException;
+
+    /**
+     * Where readers may run. Readers that sit in native code for long (JNI) pin a virtual thread's carrier and
+     * must run on platform threads.
+     */
+    default ThreadModel readerThreads() {
+        return ThreadModel.VIRTUAL;
+    }
+
+    enum ThreadModel {
+        VIRTUAL,
+        PLATFORM
+    }
+}

@@ -1,0 +1,13 @@
+package io.sluice.spi;
+
+/** What the readers of one stream share, such as an exported snapshot. Closed after every reader finished. */
+public interface SourceSession extends AutoCloseable {
+    /** For plans and the ledger, e.g. {@code snapshot 00000003-0000001B-1} or {@code none}. */
+    String snapshotMode();
+
+    /** Opens a reader; may be called from several threads at once. */
+    PartitionReader openReader(SourcePartition partition, SourceProjection projection) throws ConnectorException;
+
+    @Override
+    void close();
+}

@@ -1,0 +1,24 @@
+package io.sluice.spi;
+
+import java.util.List;
+
+/**
+ * The writing side of one stream. Lifecycle: {@link #table()} (preflight) -&gt; {@link #prepare} once -&gt; one writer
+ * per partition, each committed or aborted on its own.
+ */
+public interface Target {
+    /** The target object for people, e.g. its qualified name. No secrets. */
+    String describe();
+
+    /** The table and its columns. Fails with PREFLIGHT when it is missing or the user may not write it. */
+    TargetTable table() throws ConnectorException;
+
+    /** Readies the target for the load mode once per run (e.g. TRUNCATE), committed before writers open. */
+    void prepare(LoadMode mode) throws ConnectorException;
+
+    /** The exact statement a writer runs for these columns, for {@code sluice plan}. */
+    String writeStatement(List<Column> columns, CopyFormat format);
+
+    /** Opens a writer in its own transaction; may be called from several threads at once. */
+    PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
+}
