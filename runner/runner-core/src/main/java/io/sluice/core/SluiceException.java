@@ -1,0 +1,50 @@
+package io.sluice.core;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A failure the runner reports to a person: a stable code, a class that decides the exit code, what happened with
+ * the stream/partition it concerns, and how to fix it. Messages never carry secrets (the edge redacts them too).
+ */
+public final class SluiceException extends RuntimeException {
+    private final ErrorKind kind;
+    private final String code;
+    private final String fix;
+
+    public SluiceException(ErrorKind kind, String code, String message, String fix) {
+        this(kind, code, message, fix, null);
+    }
+
+    public SluiceException(ErrorKind kind, String code, String message, String fix, Throwable cause) {
+        super(requireNonNull(message, "message is null"), cause);
+        this.kind = requireNonNull(kind, "kind is null");
+        this.code = requireNonNull(code, "code is null");
+        this.fix = fix;
+    }
+
+    /** Wraps a connector failure, naming where it happened, e.g. {@code stream 'orders', partition 3/8}. */
+    public static SluiceException from(ConnectorException e, String where) {
+        return new SluiceException(e.kind(), e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);
+    }
+
+    public ErrorKind kind() {
+        return kind;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Optional<String> fix() {
+        return Optional.ofNullable(fix);
+    }
+
+    public int exitCode() {
+        return kind.exitCode();
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.core.connector;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.spec.ConnectionSpec;
+import io.sluice.core.spec.PipelineSpec;
+import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.ErrorKind;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/** The connectors of one spec, created on first use and closed together. Not thread-safe: used while planning. */
+public final class Connections implements AutoCloseable {
+    private final ConnectorRegistry registry;
+    private final PipelineSpec spec;
+    private final Path stateDirectory;
+    private final Map<String, Connector> open = new LinkedHashMap<>();
+
+    public Connections(ConnectorRegistry registry, PipelineSpec spec, Path stateDirectory) {
+        this.registry = requireNonNull(registry, "registry is null");
+        this.spec = requireNonNull(spec, "spec is null");
+        this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    }
+
+    public Connector get(String name) {
+        Connector connector = open.get(name);
+        if (connector == null) {
+            ConnectionSpec connection = spec.connection(name);
+            ConnectorFactory factory = registry.find(connection.type()).orElseThrow(() -> new SluiceException(
+                    ErrorKind.INVALID_SPEC, "RUN001", "connection '" + name + "' has type '" + connection.type()
+                    + "', which no installed connector provides", "run 'sluice connectors' to list the installed ones"));
+            Path specDirectory = spec.file().toAbsolutePath().getParent();
+            connector = factory.create(new ConnectionConfig(name, connection.options(), specDirectory, stateDirectory));
+            open.put(name, connector);
+        }
+        return connector;
+    }
+
+    /** What the connectors want a person to know, e.g. how to reach an embedded server. */
+    public List<String> notices() {
+        List<String> lines = new ArrayList<>();
+        open.forEach((name, connector) -> connector.notices().forEach(n -> lines.add(name + ": " + n)));
+        return lines;
+    }
+
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (Connector connector : open.values()) {
+            try {
+                connector.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        open.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.sluice.core.plan;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.spec.PipelineSpec;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.Target;
+import io.sluice.spi.TargetTable;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Turns a spec into a plan by asking the connectors: this is the preflight. It reads metadata only and writes
+ * nothing, so every failure here exits 4 (preflight) with nothing half-written.
+ */
+public final class Planner {
+    /** Largest first, so a small partition never leaves a worker idle while a big one runs alone at the end. */
+    private static final Comparator<SourcePartition> LARGEST_FIRST =
+            Comparator.comparingLong(SourcePartition::estimatedRows).reversed();
+
+    private final int availableCores;
+
+    public Planner(int availableCores) {
+        if (availableCores <= 0) {
+            throw new IllegalArgumentException("availableCores must be positive");
+        }
+        this.availableCores = availableCores;
+    }
+
+    public PipelinePlan plan(PipelineSpec spec, Connections connections) {
+        requireNonNull(spec, "spec is null");
+        requireNonNull(connections, "connections is null");
+        List<StreamPlan> streams = new ArrayList<>();
+        for (StreamSpec stream : spec.streams()) {
+            streams.add(planStream(stream, connections));
+        }
+        return new PipelinePlan(spec, streams);
+    }
+
+    private StreamPlan planStream(StreamSpec stream, Connections connections) {
+        String where = "stream '" + stream.name() + "'";
+        try {
+            Connector sourceConnector = connections.get(stream.source().connection());
+            Connector targetConnector = connections.get(stream.target().connection());
+            Source source = sourceConnector.source(stream.source().options());
+            Target target = targetConnector.target(stream.target().options());
+            List<Column> sourceColumns = source.columns();
+            TargetTable table = target.table();
+            List<ColumnPair> pairs = ColumnMapper.map(stream.name(), sourceColumns, table.columns(),
+                    stream.columnMapping());
+            SourceProjection projection = source.project(pairs);
+            int degree = stream.effectiveDegree(availableCores);
+            List<SourcePartition> planned = new ArrayList<>(source.plan(
+                    new PlanRequest(stream.distribution(), degree, stream.batchSizeRows())));
+            planned.sort(LARGEST_FIRST);
+            List<PartitionPlan> partitions = new ArrayList<>();
+            for (SourcePartition partition : planned) {
+                partitions.add(new PartitionPlan(partitions.size(), partition,
+                        source.readStatement(partition, projection)));
+            }
+            List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
+            String snapshot = stream.consistency() == Consistency.SNAPSHOT
+                    ? "snapshot (every partition reads one snapshot exported when the run starts)"
+                    : "none (each partition reads what is committed when it starts)";
+            return new StreamPlan(stream, degree, source, target, table.qualifiedName(), pairs, projection,
+                    partitions, target.writeStatement(targetColumns, projection.format()), snapshot);
+        } catch (ConnectorException e) {
+            ErrorKind kind = e.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
+            throw new SluiceException(kind, e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);
+        }
+    }
+}

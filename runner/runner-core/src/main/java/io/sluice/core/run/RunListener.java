@@ -1,0 +1,80 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamPlan;
+
+import java.time.Duration;
+
+/**
+ * Hears what a run does, for logs, progress and metrics at the edge. Called from worker threads concurrently:
+ * implementations must be thread-safe and quick. All methods default to doing nothing.
+ */
+public interface RunListener {
+    RunListener NONE = new RunListener() { };
+
+    /** One listener that tells each of these, in order. */
+    static RunListener all(java.util.List<RunListener> listeners) {
+        java.util.List<RunListener> copy = java.util.List.copyOf(listeners);
+        return new RunListener() {
+            @Override
+            public void runStarted(PipelinePlan plan, String runId) {
+                copy.forEach(l -> l.runStarted(plan, runId));
+            }
+
+            @Override
+            public void streamStarted(StreamPlan stream, String snapshotMode) {
+                copy.forEach(l -> l.streamStarted(stream, snapshotMode));
+            }
+
+            @Override
+            public void partitionStarted(StreamPlan stream, PartitionPlan partition, int attempt) {
+                copy.forEach(l -> l.partitionStarted(stream, partition, attempt));
+            }
+
+            @Override
+            public void partitionRetrying(StreamPlan stream, PartitionPlan partition, int attempt,
+                                          SluiceException cause, Duration backoff) {
+                copy.forEach(l -> l.partitionRetrying(stream, partition, attempt, cause, backoff));
+            }
+
+            @Override
+            public void partitionFinished(StreamPlan stream, PartitionReport report) {
+                copy.forEach(l -> l.partitionFinished(stream, report));
+            }
+
+            @Override
+            public void streamFinished(StreamPlan stream, StreamReport report) {
+                copy.forEach(l -> l.streamFinished(stream, report));
+            }
+
+            @Override
+            public void runFinished(RunReport report) {
+                copy.forEach(l -> l.runFinished(report));
+            }
+        };
+    }
+
+    default void runStarted(PipelinePlan plan, String runId) {
+    }
+
+    default void streamStarted(StreamPlan stream, String snapshotMode) {
+    }
+
+    default void partitionStarted(StreamPlan stream, PartitionPlan partition, int attempt) {
+    }
+
+    default void partitionRetrying(StreamPlan stream, PartitionPlan partition, int attempt, SluiceException cause,
+                                   Duration backoff) {
+    }
+
+    default void partitionFinished(StreamPlan stream, PartitionReport report) {
+    }
+
+    default void streamFinished(StreamPlan stream, StreamReport report) {
+    }
+
+    default void runFinished(RunReport report) {
+    }
+}

@@ -1,0 +1,65 @@
+package io.sluice.core.run;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Live counters of the stream that is running, read by progress printers and metrics while workers add to them.
+ * Bytes move as they are copied; rows when a partition commits (a reader counts rows, not the wire).
+ */
+public final class RunProgress {
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder rows = new LongAdder();
+    private final AtomicInteger partitionsDone = new AtomicInteger();
+    private final AtomicInteger partitionsTotal = new AtomicInteger();
+    private final AtomicLong estimatedBytes = new AtomicLong();
+    private final AtomicLong startedNanos = new AtomicLong(System.nanoTime());
+    private final AtomicReference<String> stream = new AtomicReference<>("");
+
+    void startStream(String name, int partitions, long estimatedBytes) {
+        stream.set(name);
+        bytes.reset();
+        rows.reset();
+        partitionsDone.set(0);
+        partitionsTotal.set(partitions);
+        this.estimatedBytes.set(estimatedBytes);
+        startedNanos.set(System.nanoTime());
+    }
+
+    void addBytes(long n) {
+        bytes.add(n);
+    }
+
+    void partitionCommitted(long committedRows) {
+        rows.add(committedRows);
+        partitionsDone.incrementAndGet();
+    }
+
+    public Snapshot snapshot() {
+        return new Snapshot(stream.get(), rows.sum(), bytes.sum(), partitionsDone.get(), partitionsTotal.get(),
+                estimatedBytes.get(), (System.nanoTime() - startedNanos.get()) / 1_000_000L);
+    }
+
+    /** A consistent-enough reading for a progress line. */
+    public record Snapshot(String stream, long rows, long bytes, int partitionsDone, int partitionsTotal,
+                           long estimatedBytes, long elapsedMillis) {
+        public double megabytesPerSecond() {
+            return elapsedMillis > 0 ? bytes / 1e3 / elapsedMillis : 0;
+        }
+
+        public double rowsPerSecond() {
+            return elapsedMillis > 0 ? rows * 1e3 / elapsedMillis : 0;
+        }
+
+        /** Seconds left judging by bytes against the plan's estimate, or -1 when unknown. */
+        public long etaSeconds() {
+            if (estimatedBytes <= 0 || bytes <= 0 || bytes >= estimatedBytes) {
+                return -1;
+            }
+            double rate = bytes / (double) Math.max(1, elapsedMillis);
+            return (long) ((estimatedBytes - bytes) / rate / 1000);
+        }
+    }
+}

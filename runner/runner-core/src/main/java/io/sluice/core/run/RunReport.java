@@ -1,0 +1,52 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** What happened to a whole run: one report per stream, the first error and the exit code it implies. */
+public record RunReport(
+        String runId,
+        String specName,
+        String specChecksum,
+        Instant started,
+        Instant finished,
+        List<StreamReport> streams,
+        boolean interrupted,
+        Optional<SluiceException> error) {
+    public static final int EXIT_INTERRUPTED = 130;
+
+    public RunReport {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(specName, "specName is null");
+        requireNonNull(specChecksum, "specChecksum is null");
+        requireNonNull(started, "started is null");
+        requireNonNull(finished, "finished is null");
+        streams = List.copyOf(requireNonNull(streams, "streams is null"));
+        requireNonNull(error, "error is null");
+    }
+
+    public int exitCode() {
+        if (interrupted) {
+            return EXIT_INTERRUPTED;
+        }
+        return error.map(SluiceException::exitCode).orElse(0);
+    }
+
+    public long rows() {
+        return streams.stream().mapToLong(StreamReport::rows).sum();
+    }
+
+    public long bytes() {
+        return streams.stream().mapToLong(StreamReport::bytes).sum();
+    }
+
+    public Duration duration() {
+        return Duration.between(started, finished);
+    }
+}

@@ -1,0 +1,56 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** What happened to one stream: totals, per-partition reports and the first error, if any. */
+public record StreamReport(
+        String name,
+        State state,
+        int degree,
+        long rows,
+        long bytes,
+        Duration duration,
+        List<PartitionReport> partitions,
+        int partitionsPlanned,
+        int retries,
+        Optional<SluiceException> error) {
+    public enum State { DONE, FAILED, INTERRUPTED, SKIPPED }
+
+    public StreamReport {
+        requireNonNull(name, "name is null");
+        requireNonNull(state, "state is null");
+        requireNonNull(duration, "duration is null");
+        partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+        requireNonNull(error, "error is null");
+    }
+
+    public long partitionsDone() {
+        return partitions.stream().filter(p -> p.state() == PartitionReport.State.DONE).count();
+    }
+
+    public long partitionsFailed() {
+        return partitions.stream().filter(p -> p.state() == PartitionReport.State.FAILED).count();
+    }
+
+    /** True when every committed partition wrote exactly the rows it read. */
+    public boolean rowCountsMatch() {
+        return partitions.stream().filter(p -> p.state() == PartitionReport.State.DONE)
+                .allMatch(p -> p.rowsRead() == p.rowsWritten());
+    }
+
+    public double rowsPerSecond() {
+        double seconds = duration.toNanos() / 1e9;
+        return seconds > 0 ? rows / seconds : 0;
+    }
+
+    public double megabytesPerSecond() {
+        double seconds = duration.toNanos() / 1e9;
+        return seconds > 0 ? bytes / 1e6 / seconds : 0;
+    }
+}
