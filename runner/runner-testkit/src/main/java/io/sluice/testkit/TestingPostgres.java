@@ -6,71 +6,153 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
 
 /**
- * A real PostgreSQL server for tests: a Testcontainers container when a Docker daemon answers, otherwise an
- * embedded PostgreSQL 18 from the zonky binaries on Maven Central. Tests do not care which.
+ * A real PostgreSQL server for tests: a Testcontainers container ({@code postgres:18}) when a Docker daemon answers,
+ * otherwise an embedded PostgreSQL 18.6 from the zonky binaries on Maven Central. Tests do not care which.
+ *
+ * <p>Each {@link #start()} gives a new, independent server (start two for source and target). {@link #shared()} is
+ * one server per test JVM that tests must neither stop nor close; give each test its own database with
+ * {@link #createDatabase(String)} instead.
+ *
+ * <p>The server is tuned for bulk loads and throwaway data: no fsync, no synchronous commit, no full-page writes.
+ * Data survives {@link #stop()} and {@link #restart()} (not a crash-safe durability test, since fsync is off).
+ *
+ * <p>Embedded mode as root: PostgreSQL refuses to run as root, so zonky runs it through {@code unshare -U} (util-linux,
+ * user namespaces enabled). As a normal user it runs directly.
  */
 public final class TestingPostgres implements AutoCloseable {
     private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+    /** Settings for throwaway bulk loads; both backends get the same ones. */
+    private static final Map<String, String> SETTINGS = bulkLoadSettings();
     private static TestingPostgres shared;
 
-    private final EmbeddedPostgres embedded;
+    private final boolean isShared;
     private final PostgreSQLContainer container;
-    private final String host;
-    private final int port;
+    /** Embedded only: kept across restarts so data survives; deleted on close. */
+    private final Path dataDirectory;
     private final String user;
     private final String password;
+    private final int majorVersion;
+    private EmbeddedPostgres embedded;
+    private volatile String host;
+    private volatile int port;
+    private volatile boolean running;
+    private boolean closed;
 
-    private TestingPostgres(EmbeddedPostgres embedded, PostgreSQLContainer container) {
-        this.embedded = embedded;
+    private TestingPostgres(PostgreSQLContainer container, EmbeddedPostgres embedded, Path dataDirectory,
+                            boolean isShared) {
+        this.isShared = isShared;
         this.container = container;
+        this.embedded = embedded;
+        this.dataDirectory = dataDirectory;
         if (container != null) {
             host = container.getHost();
             port = container.getMappedPort(5432);
             user = container.getUsername();
             password = container.getPassword();
         } else {
+            requireNonNull(embedded, "embedded is null");
+            requireNonNull(dataDirectory, "dataDirectory is null");
             host = "localhost";
             port = embedded.getPort();
             user = "postgres";
             password = "";
         }
+        running = true;
+        majorVersion = queryMajorVersion();
     }
 
-    /** Starts a new server; the caller closes it. */
+    /** Starts a new, independent server; the caller stops it with {@link #close()}. */
     public static TestingPostgres start() {
+        return start(false);
+    }
+
+    private static TestingPostgres start(boolean isShared) {
+        Quiet.noisyLoggers();
         if (dockerAvailable()) {
+            List<String> command = new ArrayList<>(List.of("postgres"));
+            SETTINGS.forEach((key, value) -> {
+                command.add("-c");
+                command.add(key + "=" + value);
+            });
             PostgreSQLContainer container = new PostgreSQLContainer("postgres:18")
-                    .withCommand("postgres", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                            "-c", "full_page_writes=off", "-c", "max_connections=200");
+                    .withCommand(command.toArray(String[]::new));
             container.start();
-            return new TestingPostgres(null, container);
+            return new TestingPostgres(container, null, null, isShared);
         }
+        Path dataDirectory;
         try {
-            EmbeddedPostgres pg = EmbeddedPostgres.builder()
-                    .setServerConfig("fsync", "off")
-                    .setServerConfig("synchronous_commit", "off")
-                    .setServerConfig("full_page_writes", "off")
-                    .setServerConfig("max_connections", "200")
-                    .start();
-            return new TestingPostgres(pg, null);
+            dataDirectory = Files.createTempDirectory("sluice-pg-");
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
+            throw new UncheckedIOException("could not create a data directory for the embedded PostgreSQL", e);
+        }
+        return new TestingPostgres(null, startEmbedded(dataDirectory, 0), dataDirectory, isShared);
+    }
+
+    private static EmbeddedPostgres startEmbedded(Path dataDirectory, int port) {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                // We own the directory: keep it across stop/restart, delete it in close().
+                .setCleanDataDirectory(false)
+                .setPGStartupWait(STARTUP_WAIT);
+        if (port > 0) {
+            builder.setPort(port); // same port after restart, so URLs handed out stay valid
+        }
+        SETTINGS.forEach(builder::setServerConfig);
+        try {
+            return builder.start();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("could not start the embedded PostgreSQL in " + dataDirectory
+                    + (isRoot() ? " (running as root: needs util-linux 'unshare' and user namespaces;"
+                    + " otherwise run the tests as a normal user)" : ""), e);
         }
     }
 
-    /** One server per test JVM, started on first use and stopped when the JVM exits. */
+    private static Map<String, String> bulkLoadSettings() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("fsync", "off");
+        settings.put("synchronous_commit", "off");
+        settings.put("full_page_writes", "off");
+        settings.put("max_connections", "200");
+        settings.put("shared_buffers", "256MB");
+        settings.put("max_wal_size", "4GB");
+        settings.put("checkpoint_timeout", "30min");
+        settings.put("maintenance_work_mem", "256MB");
+        // Tests of exported snapshots and restarts open many sessions; keep locks roomy.
+        settings.put("max_locks_per_transaction", "256");
+        return Map.copyOf(settings);
+    }
+
+    /**
+     * One server per test JVM, started on first use and stopped when the JVM exits. Never stop, restart or close
+     * it: other tests in the JVM use it ({@link #close()} is a no-op on it, {@link #stop()} and {@link #restart()}
+     * throw).
+     */
     public static synchronized TestingPostgres shared() {
         if (shared == null) {
-            shared = start();
-            TestingPostgres server = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+            TestingPostgres server = start(true);
+            Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "sluice-testing-postgres-stop"));
+            shared = server;
         }
         return shared;
     }
@@ -83,9 +165,18 @@ public final class TestingPostgres implements AutoCloseable {
         }
     }
 
+    private static boolean isRoot() {
+        try {
+            return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
     /** Creates an empty database with a unique name (prefix plus a counter) and returns its name. */
     public String createDatabase(String prefix) {
-        String name = prefix.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_"
+        requireNonNull(prefix, "prefix is null");
+        String name = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_"
                 + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
         try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
@@ -96,11 +187,29 @@ public final class TestingPostgres implements AutoCloseable {
     }
 
     public String jdbcUrl(String database) {
+        requireNonNull(database, "database is null");
         return "jdbc:postgresql://" + host + ":" + port + "/" + database;
     }
 
     public Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(jdbcUrl(database), user, password);
+    }
+
+    /**
+     * Ends every other session connected to {@code database} ({@code pg_terminate_backend}), as an admin shutdown
+     * would: for tests of transient failures. Returns how many sessions were ended.
+     */
+    public int terminateConnections(String database) throws SQLException {
+        requireNonNull(database, "database is null");
+        try (Connection c = connect("postgres");
+             var s = c.prepareStatement("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+                     + " WHERE datname = ? AND pid <> pg_backend_pid()")) {
+            s.setString(1, database);
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
     }
 
     public String host() {
@@ -119,21 +228,138 @@ public final class TestingPostgres implements AutoCloseable {
         return password;
     }
 
+    /** The server's major version, e.g. 18. */
+    public int majorVersion() {
+        return majorVersion;
+    }
+
     /** {@code embedded} or {@code container}: for messages only; tests must not branch on it. */
     public String kind() {
         return container != null ? "container" : "embedded";
     }
 
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * Stops the server (fast shutdown: open sessions are ended), keeping its data. Connections fail until
+     * {@link #restart()}. Does nothing when already stopped.
+     */
+    public synchronized void stop() {
+        checkOwned("stop");
+        if (!running) {
+            return;
+        }
+        if (container != null) {
+            container.getDockerClient().stopContainerCmd(container.getContainerId()).exec();
+        } else {
+            try {
+                embedded.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not stop the embedded PostgreSQL", e);
+            }
+        }
+        running = false;
+    }
+
+    /**
+     * Stops the server if it runs and starts it again on the same data. The embedded server keeps its port; a
+     * container may get a new mapped port, so read {@link #port()} or {@link #jdbcUrl} again after this.
+     */
+    public synchronized void restart() {
+        checkOwned("restart");
+        stop();
+        if (container != null) {
+            var docker = container.getDockerClient();
+            docker.startContainerCmd(container.getContainerId()).exec();
+            var binding = docker.inspectContainerCmd(container.getContainerId()).exec().getNetworkSettings()
+                    .getPorts().getBindings().get(com.github.dockerjava.api.model.ExposedPort.tcp(5432));
+            port = Integer.parseInt(binding[0].getHostPortSpec());
+        } else {
+            embedded = startEmbedded(dataDirectory, port);
+        }
+        running = true;
+        awaitReady();
+    }
+
+    /** Polls until the server accepts a connection, within a bounded deadline. */
+    private void awaitReady() {
+        long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
+        SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
+                s.execute("SELECT 1");
+                return;
+            } catch (SQLException e) {
+                last = e;
+                Thread.onSpinWait();
+            }
+        }
+        throw new IllegalStateException("PostgreSQL did not accept connections within " + STARTUP_WAIT, last);
+    }
+
+    private int queryMajorVersion() {
+        try (Connection c = connect("postgres"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int / 10000")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read the server version", e);
+        }
+    }
+
+    private void checkOwned(String action) {
+        if (isShared) {
+            throw new IllegalStateException("cannot " + action + " the shared server: other tests use it;"
+                    + " use TestingPostgres.start() for a server of your own");
+        }
+    }
+
+    /** Stops the server and deletes its data. A no-op on {@link #shared()}, which stops when the JVM exits. */
     @Override
     public void close() {
+        if (!isShared) {
+            shutdown();
+        }
+    }
+
+    private synchronized void shutdown() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (container != null) {
+            container.stop();
+            return;
+        }
         try {
-            if (container != null) {
-                container.stop();
-            } else {
+            if (running) {
                 embedded.close();
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("could not stop the embedded PostgreSQL", e);
+        } finally {
+            running = false;
+            deleteRecursively(dataDirectory);
         }
+    }
+
+    static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not delete " + root, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TestingPostgres[" + kind() + " " + majorVersion + " at " + host + ":" + port + "]";
     }
 }
