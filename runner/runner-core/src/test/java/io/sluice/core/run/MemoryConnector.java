@@ -81,7 +81,17 @@ final class MemoryConnector implements Connector {
 
             @Override
             public SourceProjection project(List<ColumnPair> pairs) {
-                return () -> CopyFormat.BINARY;
+                return new SourceProjection() {
+                    @Override
+                    public CopyFormat format() {
+                        return CopyFormat.BINARY;
+                    }
+
+                    @Override
+                    public List<String> expressions() {
+                        return List.of("id");
+                    }
+                };
             }
 
             @Override

@@ -1,0 +1,36 @@
+package io.sluice.app;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.app.cli.SluiceCommand;
+import org.springframework.boot.CommandLineRunner;
+import org.springframework.boot.ExitCodeGenerator;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import picocli.CommandLine;
+
+/** The Spring Boot side: runs the Picocli command line with beans injected into the commands. */
+@SpringBootApplication
+public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
+    private final CommandLine.IFactory factory;
+    private int exitCode;
+
+    public SluiceApplication(CommandLine.IFactory factory) {
+        this.factory = factory;
+    }
+
+    @Bean
+    MeterRegistry meterRegistry() {
+        return new SimpleMeterRegistry();
+    }
+
+    @Override
+    public void run(String... args) {
+        exitCode = SluiceCommand.commandLine(factory).execute(args);
+    }
+
+    @Override
+    public int getExitCode() {
+        return exitCode;
+    }
+}

@@ -1,0 +1,66 @@
+package io.sluice.app.cli;
+
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.Option;
+import io.sluice.spi.OptionSchema;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.util.stream.Collectors;
+
+/** {@code sluice connectors}: the installed connectors (found with ServiceLoader) and the options they take. */
+@Command(name = "connectors", description = "List the installed connectors and their options.")
+final class ConnectorsCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        for (ConnectorFactory factory : ConnectorRegistry.fromClassPath().all()) {
+            out.println(factory.name() + " — " + factory.description());
+            out.println("  roles: " + factory.roles().stream().map(r -> r.name().toLowerCase(java.util.Locale.ROOT))
+                    .collect(Collectors.joining(", ")));
+            out.println("  distribution methods: " + factory.distributionMethods().stream()
+                    .map(DistributionMethod::specName).collect(Collectors.joining(", ")));
+            print(out, "connection options", factory.connectionOptions(), "    ");
+            print(out, "source options", factory.sourceOptions(), "    ");
+            print(out, "target options", factory.targetOptions(), "    ");
+            out.println();
+        }
+    }
+
+    private static void print(PrintWriter out, String title, OptionSchema schema, String indent) {
+        if (schema.isEmpty()) {
+            return;
+        }
+        out.println("  " + title + ":");
+        printOptions(out, schema, indent);
+    }
+
+    private static void printOptions(PrintWriter out, OptionSchema schema, String indent) {
+        for (Option<?> option : schema.options()) {
+            StringBuilder line = new StringBuilder(indent).append(option.key())
+                    .append(" (").append(option.type().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+            if (option.isRequired()) {
+                line.append(", required");
+            }
+            option.defaultValue().ifPresent(d -> line.append(", default ").append(d));
+            if (!option.allowedValues().isEmpty()) {
+                line.append(", one of ").append(String.join("|", option.allowedValues()));
+            }
+            if (option.isSecret()) {
+                line.append(", secret");
+            }
+            line.append(")");
+            if (!option.description().isEmpty()) {
+                line.append(": ").append(option.description());
+            }
+            out.println(line);
+            option.nested().ifPresent(nested -> printOptions(out, nested, indent + "  "));
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.sluice.app.cli;
+
+import io.sluice.app.output.ConsoleRunListener;
+import io.sluice.app.output.ProgressPrinter;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.Planner;
+import io.sluice.core.run.PipelineRunner;
+import io.sluice.core.run.RunListener;
+import io.sluice.core.run.RunReport;
+import io.sluice.core.spec.PipelineSpec;
+import org.springframework.beans.factory.annotation.Autowired;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import sun.misc.Signal;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** {@code sluice run SPEC}: plan, then move the data. */
+@Command(name = "run", description = "Plan and run a spec: move the data.")
+final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Parameters(index = "0", paramLabel = "SPEC", description = "The spec file.")
+    Path specFile;
+
+    @CommandLine.Option(names = "--run-id", paramLabel = "ID",
+            description = "Name this run (e.g. Airflow's run id); default: a generated id.")
+    String runId;
+
+    @CommandLine.Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "5",
+            description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}).")
+    int progressSeconds;
+
+    @CommandLine.Mixin
+    StateOptions state = new StateOptions();
+
+    /** Listeners from the Spring context (metrics); absent when run without Spring. */
+    @Autowired(required = false)
+    List<RunListener> contextListeners = List.of();
+
+    @Override
+    public Integer call() {
+        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
+        PrintWriter err = spec.commandLine().getErr();
+        PipelineSpec pipeline = SpecFiles.loadForRun(registry, specFile, err);
+        Terminal terminal = Terminal.forSecrets(pipeline.secrets());
+        String id = runId != null ? runId : generatedRunId();
+        try (Connections connections = new Connections(registry, pipeline, state.resolve())) {
+            PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(pipeline, connections);
+            connections.notices().forEach(n -> err.println(terminal.redact(n)));
+            List<RunListener> listeners = new ArrayList<>(contextListeners);
+            listeners.add(new ConsoleRunListener(err, terminal::redact));
+            PipelineRunner runner = new PipelineRunner(RunListener.all(listeners));
+            onInterrupt(runner::interrupt);
+            RunReport report;
+            try (ProgressPrinter ignored = new ProgressPrinter(runner.progress(), err, Terminal.interactive(),
+                    Duration.ofSeconds(Math.max(1, progressSeconds)))) {
+                report = runner.run(plan, id);
+            }
+            printTotal(report, err, terminal);
+            return report.exitCode();
+        }
+    }
+
+    private static void printTotal(RunReport report, PrintWriter err, Terminal terminal) {
+        double seconds = report.duration().toMillis() / 1000.0;
+        err.println(String.format(java.util.Locale.ROOT, "run %s: %s, %,d rows, %.1f MB in %.1f s (exit %d)",
+                report.runId(), report.interrupted() ? "interrupted" : report.error().isPresent() ? "failed" : "done",
+                report.rows(), report.bytes() / 1e6, seconds, report.exitCode()));
+        report.error().ifPresent(e -> {
+            err.println(terminal.redact("error[" + e.code() + "] " + e.getMessage()));
+            e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));
+        });
+        err.flush();
+    }
+
+    /** Ctrl-C and SIGTERM cancel in-flight copies (rolled back) and end the run with exit 130. */
+    private static void onInterrupt(Runnable action) {
+        for (String name : List.of("INT", "TERM")) {
+            try {
+                Signal.handle(new Signal(name), signal -> action.run());
+            } catch (IllegalArgumentException e) {
+                // The signal is not available on this platform: the JVM's default applies.
+            }
+        }
+    }
+
+    static String generatedRunId() {
+        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
+    }
+}

@@ -1,0 +1,73 @@
+package io.sluice.app.cli;
+
+import io.sluice.core.SluiceException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** {@code sluice}: the root command. Subcommands do the work. */
+@Command(name = "sluice",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionCommand.Provider.class,
+        description = "Declarative bulk data mover into PostgreSQL: parallel binary COPY driven by YAML specs.",
+        subcommands = {
+                RunCommand.class,
+                PlanCommand.class,
+                LintCommand.class,
+                ConnectorsCommand.class,
+                VersionCommand.class,
+                CommandLine.HelpCommand.class},
+        footerHeading = "%nExit codes:%n",
+        footer = {
+                "  0    success",
+                "  1    run failed",
+                "  2    usage error",
+                "  3    invalid spec",
+                "  4    preflight failure (cannot connect, authentication, missing table or column)",
+                "  5    verification mismatch",
+                "  130  interrupted"})
+public final class SluiceCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine line = new CommandLine(new SluiceCommand(), factory);
+        line.setExitCodeExceptionMapper(SluiceCommand::exitCodeOf);
+        line.setExecutionExceptionHandler(SluiceCommand::handle);
+        line.setCaseInsensitiveEnumValuesAllowed(true);
+        return line;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    }
+
+    private static int exitCodeOf(Throwable error) {
+        if (error instanceof SluiceException e) {
+            return e.exitCode();
+        }
+        if (error instanceof CommandLine.ParameterException) {
+            return ExitCodes.USAGE;
+        }
+        return ExitCodes.RUN_FAILED;
+    }
+
+    private static int handle(Exception error, CommandLine line, CommandLine.ParseResult parseResult) {
+        PrintWriter err = line.getErr();
+        Terminal terminal = Terminal.current();
+        if (error instanceof SluiceException e) {
+            err.println(terminal.redact("error[" + e.code() + "] " + e.getMessage()));
+            e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));
+        } else {
+            err.println(terminal.redact("error: " + error));
+            if (Boolean.getBoolean("sluice.debug")) {
+                error.printStackTrace(err);
+            }
+        }
+        err.flush();
+        return exitCodeOf(error);
+    }
+}

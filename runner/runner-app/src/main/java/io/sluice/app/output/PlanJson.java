@@ -1,0 +1,67 @@
+package io.sluice.app.output;
+
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ColumnPair;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Locale;
+
+/** {@code sluice plan --format json}: the same content as {@link PlanText} for machines. */
+public final class PlanJson {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private PlanJson() {
+    }
+
+    public static String render(PipelinePlan plan) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("plan-version", 1);
+        root.put("spec", plan.spec().name());
+        root.put("spec-file", plan.spec().file().toString());
+        root.put("spec-checksum", plan.spec().checksum());
+        ArrayNode streams = root.putArray("streams");
+        for (StreamPlan stream : plan.streams()) {
+            ObjectNode s = streams.addObject();
+            s.put("name", stream.name());
+            s.put("source", stream.source().describe());
+            s.put("target", stream.targetTable());
+            s.put("method", stream.spec().distribution().method().specName());
+            stream.spec().distribution().key().ifPresent(k -> s.put("key", k));
+            s.put("degree", stream.degree());
+            s.put("load-mode", stream.spec().loadMode().name().toLowerCase(Locale.ROOT));
+            s.put("snapshot", stream.snapshotMode());
+            s.put("copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT));
+            ArrayNode notes = s.putArray("notes");
+            stream.projection().notes().forEach(notes::add);
+            s.put("estimated-rows", stream.estimatedRows());
+            s.put("estimated-bytes", stream.estimatedBytes());
+            s.put("target-statement", stream.writeStatement());
+            ArrayNode columns = s.putArray("columns");
+            List<ColumnPair> pairs = stream.columns();
+            for (int i = 0; i < pairs.size(); i++) {
+                ObjectNode c = columns.addObject();
+                c.put("source", pairs.get(i).source().name());
+                c.put("source-type", pairs.get(i).source().typeName());
+                c.put("read-as", stream.projection().expressions().get(i));
+                c.put("target", pairs.get(i).target().name());
+                c.put("target-type", pairs.get(i).target().typeName());
+            }
+            ArrayNode partitions = s.putArray("partitions");
+            for (PartitionPlan partition : stream.partitions()) {
+                ObjectNode p = partitions.addObject();
+                p.put("index", partition.index() + 1);
+                p.put("id", partition.partition().id());
+                p.put("predicate", partition.partition().predicate());
+                p.put("estimated-rows", partition.partition().estimatedRows());
+                p.put("estimated-bytes", partition.partition().estimatedBytes());
+                p.put("source-statement", partition.readStatement());
+            }
+        }
+        return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+    }
+}

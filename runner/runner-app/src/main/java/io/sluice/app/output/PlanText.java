@@ -1,0 +1,63 @@
+package io.sluice.app.output;
+
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ColumnPair;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** {@code sluice plan} for people: per stream the method, mapping, statements and partitions. */
+public final class PlanText {
+    private PlanText() {
+    }
+
+    public static void print(PipelinePlan plan, PrintWriter out) {
+        out.println("spec " + plan.spec().name() + " (" + plan.spec().file() + ", sha256 "
+                + plan.spec().checksum().substring(0, 12) + ")");
+        for (StreamPlan stream : plan.streams()) {
+            out.println();
+            out.println("stream " + stream.name() + ": " + stream.source().describe() + " -> "
+                    + stream.targetTable());
+            out.println("  method:      " + stream.spec().distribution().method().specName()
+                    + stream.spec().distribution().key().map(k -> " on " + k).orElse("")
+                    + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
+            out.println("  load mode:   " + stream.spec().loadMode().name().toLowerCase(java.util.Locale.ROOT));
+            out.println("  snapshot:    " + stream.snapshotMode());
+            out.println("  copy format: " + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT));
+            for (String note : stream.projection().notes()) {
+                out.println("  note:        " + note);
+            }
+            out.println("  estimate:    " + (stream.estimatedRows() > 0 ? Numbers.count(stream.estimatedRows())
+                    + " rows, " + Numbers.megabytes(stream.estimatedBytes()) : "unknown"));
+            out.println("  columns (" + stream.spec().columnMapping().name().toLowerCase(java.util.Locale.ROOT)
+                    + "):");
+            List<ColumnPair> pairs = stream.columns();
+            List<String> expressions = stream.projection().expressions();
+            for (int i = 0; i < pairs.size(); i++) {
+                ColumnPair pair = pairs.get(i);
+                out.println("    " + expressions.get(i) + "  ->  \"" + pair.target().name() + "\" "
+                        + pair.target().typeName() + (pair.source().typeName().equals(pair.target().typeName())
+                        ? "" : "  (source " + pair.source().typeName() + ")"));
+            }
+            out.println("  target runs: " + stream.writeStatement());
+            out.println("  partitions (run order, largest first):");
+            for (PartitionPlan partition : stream.partitions()) {
+                out.println("    " + (partition.index() + 1) + ". " + partition.partition().predicate()
+                        + estimate(partition));
+                out.println("       source runs: " + partition.readStatement());
+            }
+        }
+        out.flush();
+    }
+
+    private static String estimate(PartitionPlan partition) {
+        long rows = partition.partition().estimatedRows();
+        long bytes = partition.partition().estimatedBytes();
+        if (rows < 0) {
+            return "";
+        }
+        return "  (~" + Numbers.count(rows) + " rows" + (bytes >= 0 ? ", ~" + Numbers.megabytes(bytes) : "") + ")";
+    }
+}

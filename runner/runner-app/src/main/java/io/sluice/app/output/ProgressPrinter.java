@@ -1,0 +1,81 @@
+package io.sluice.app.output;
+
+import io.sluice.core.run.RunProgress;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Shows progress while a run goes: a live bar redrawn in place on a terminal, or one log line every interval when
+ * output goes to a file or a CI log (Airflow, Jenkins), so those logs stay readable.
+ */
+public final class ProgressPrinter implements AutoCloseable {
+    private static final int BAR_WIDTH = 24;
+
+    private final RunProgress progress;
+    private final PrintWriter err;
+    private final boolean live;
+    private final Duration interval;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public ProgressPrinter(RunProgress progress, PrintWriter err, boolean live, Duration interval) {
+        this.progress = requireNonNull(progress, "progress is null");
+        this.err = requireNonNull(err, "err is null");
+        this.live = live;
+        this.interval = live ? Duration.ofMillis(250) : requireNonNull(interval, "interval is null");
+        this.thread = Thread.ofPlatform().daemon().name("sluice-progress").start(this::loop);
+    }
+
+    private void loop() {
+        while (running) {
+            try {
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (running) {
+                print();
+            }
+        }
+    }
+
+    private void print() {
+        RunProgress.Snapshot s = progress.snapshot();
+        if (s.stream().isEmpty()) {
+            return;
+        }
+        String eta = s.etaSeconds() >= 0 ? ", ETA " + s.etaSeconds() + " s" : "";
+        String figures = s.stream() + ": " + Numbers.count(s.rows()) + " rows committed, "
+                + Numbers.megabytes(s.bytes()) + String.format(Locale.ROOT, " (%.1f MB/s", s.megabytesPerSecond())
+                + ", " + Numbers.rate(s.rowsPerSecond(), "rows") + "), partitions " + s.partitionsDone() + "/"
+                + s.partitionsTotal() + eta;
+        synchronized (err) {
+            if (live) {
+                double done = s.estimatedBytes() > 0 ? Math.min(1, s.bytes() / (double) s.estimatedBytes())
+                        : s.partitionsTotal() > 0 ? s.partitionsDone() / (double) s.partitionsTotal() : 0;
+                int filled = (int) Math.round(done * BAR_WIDTH);
+                err.print("\r[" + "#".repeat(filled) + " ".repeat(BAR_WIDTH - filled) + "] "
+                        + String.format(Locale.ROOT, "%3.0f%% ", done * 100) + figures + "\u001B[K");
+            } else {
+                err.println("progress " + figures);
+            }
+            err.flush();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        if (live) {
+            synchronized (err) {
+                err.print("\r\u001B[K");
+                err.flush();
+            }
+        }
+    }
+}
