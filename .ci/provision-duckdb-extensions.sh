@@ -20,11 +20,9 @@ case "$(uname -s)-$(uname -m)" in
 esac
 OUT="$DEST/v$DUCKDB_VERSION/$PLATFORM"
 
-PYTHON="$(command -v python3 || command -v python || true)"
-if [[ -z "$PYTHON" ]]; then
-  echo "provision-duckdb-extensions: python3 with pip is needed to fetch the extension wheels from PyPI" >&2
-  exit 1
-fi
+# shellcheck source=lib.sh
+source "$ROOT/.ci/lib.sh"
+PYTHON=""   # looked up on first fetch only: a provisioned cache needs no Python
 
 extensions=("$@")
 if [[ ${#extensions[@]} -eq 0 ]]; then
@@ -40,6 +38,12 @@ for name in "${extensions[@]}"; do
   fi
   package="duckdb-extension-${name//_/-}==$DUCKDB_VERSION"
   echo "duckdb extension $name: fetching $package"
+  if [[ -z "$PYTHON" ]]; then
+    PYTHON="$(pip_python)" || {
+      echo "provision-duckdb-extensions: python3 with pip is needed to fetch the extension wheels from PyPI" >&2
+      exit 1
+    }
+  fi
   PIP_DISABLE_PIP_VERSION_CHECK=1 "$PYTHON" -m pip download --quiet --no-input --progress-bar off \
     --no-deps --only-binary=:all: --dest "$WHEELS" "$package"
   wheel="$(ls -t "$WHEELS"/duckdb_extension_"$name"-"$DUCKDB_VERSION"-*.whl 2>/dev/null | head -n 1 || true)"

