@@ -2,15 +2,28 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.ErrorKind;
 import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Options;
+import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
+import io.sluice.spi.StreamShape;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 
 public final class PostgresConnectorFactory implements ConnectorFactory {
+    /** Where embedded servers keep their data, under the run's state directory. */
+    static final String EMBEDDED_FOLDER = "postgres-" + EmbeddedPostgresServer.MAJOR_VERSION;
+
     @Override
     public String name() {
         return "postgres";
@@ -47,7 +60,50 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public List<Problem> lintStream(StreamShape stream) {
+        return PostgresLint.lint(stream);
+    }
+
+    @Override
     public Connector create(ConnectionConfig config) {
-        throw new UnsupportedOperationException("not implemented yet");
+        Options options = config.options();
+        boolean embedded = options.isSet(PostgresOptions.EMBEDDED);
+        boolean url = options.isSet(PostgresOptions.URL);
+        if (embedded == url) {
+            String message = "connection '" + config.connectionName() + "' needs exactly one of url or embedded";
+            PostgresConnections.Endpoint refuse = () -> {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, "PG208", message,
+                        "give url: jdbc:postgresql://host:port/db, or embedded: <database name>");
+            };
+            return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
+                    new PostgresErrors(SecretScrubber.none())), List.of());
+        }
+        if (embedded) {
+            String database = options.get(PostgresOptions.EMBEDDED);
+            EmbeddedPostgresServer server = EmbeddedPostgresServer.forDirectory(
+                    config.stateDirectory().resolve(EMBEDDED_FOLDER));
+            Properties properties = new Properties();
+            properties.setProperty("user", EmbeddedPostgresServer.USER);
+            return new PostgresConnector(new PostgresConnections(() -> server.jdbcUrl(database), properties,
+                    new PostgresErrors(SecretScrubber.none())), server.notices(database));
+        }
+        String jdbcUrl = options.get(PostgresOptions.URL);
+        Properties properties = new Properties();
+        List<String> secrets = new ArrayList<>();
+        secrets.add(jdbcUrl);
+        for (Map.Entry<String, String> e : options.find(PostgresOptions.PROPERTIES).orElse(Map.of()).entrySet()) {
+            properties.setProperty(e.getKey(), e.getValue());
+            String key = e.getKey().toLowerCase(Locale.ROOT);
+            if (key.contains("password") || key.contains("secret") || key.contains("key") || key.contains("token")) {
+                secrets.add(e.getValue());
+            }
+        }
+        options.find(PostgresOptions.USER).ifPresent(user -> properties.setProperty("user", user));
+        options.find(PostgresOptions.PASSWORD).ifPresent(password -> {
+            properties.setProperty("password", password);
+            secrets.add(password);
+        });
+        return new PostgresConnector(new PostgresConnections(() -> jdbcUrl, properties,
+                new PostgresErrors(new SecretScrubber(secrets))), List.of());
     }
 }

@@ -1,0 +1,147 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionWriter;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Writes one partition with {@code COPY ... FROM STDIN} in its own transaction. An abort from another thread while
+ * a write is under way cancels the statement out of band and drops the socket (the server rolls back), since the
+ * writing thread holds the connection's lock; an abort on an idle writer cancels the COPY and rolls back cleanly.
+ */
+final class CopyInWriter implements PartitionWriter {
+    private static final Executor SAME_THREAD = Runnable::run;
+
+    private final Connection connection;
+    private final CopyIn copy;
+    private final PostgresErrors errors;
+    private final String what;
+    private final AtomicInteger callsUnderWay = new AtomicInteger();
+    private final AtomicBoolean aborted = new AtomicBoolean();
+
+    private CopyInWriter(Connection connection, CopyIn copy, PostgresErrors errors, String what) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.copy = requireNonNull(copy, "copy is null");
+        this.errors = requireNonNull(errors, "errors is null");
+        this.what = requireNonNull(what, "what is null");
+    }
+
+    static PartitionWriter open(PostgresConnections connections, String copySql, String what)
+            throws ConnectorException {
+        Connection connection = connections.open(what);
+        try {
+            connection.setAutoCommit(false);
+            CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
+            return new CopyInWriter(connection, copy, connections.errors(), what);
+        } catch (SQLException e) {
+            rollbackQuietly(connection);
+            PostgresConnections.closeQuietly(connection);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start " + what);
+        }
+    }
+
+    @Override
+    public void write(byte[] buffer, int offset, int length) throws ConnectorException {
+        enter();
+        try {
+            copy.writeToCopy(buffer, offset, length);
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public long finish() throws ConnectorException {
+        enter();
+        try {
+            return copy.endCopy();
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void commit() throws ConnectorException {
+        enter();
+        try {
+            connection.commit();
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (aborted.getAndSet(true)) {
+            return;
+        }
+        if (callsUnderWay.get() > 0) {
+            try {
+                connection.unwrap(PGConnection.class).cancelQuery();
+            } catch (SQLException | RuntimeException ignored) {
+                // dropping the connection below ends the COPY anyway
+            }
+            try {
+                connection.abort(SAME_THREAD);
+            } catch (SQLException | RuntimeException ignored) {
+                // already closed
+            }
+            return;
+        }
+        try {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // rolled back or dropped next
+        }
+        rollbackQuietly(connection);
+    }
+
+    @Override
+    public void close() {
+        abort();
+        PostgresConnections.closeQuietly(connection);
+    }
+
+    private void enter() throws ConnectorException {
+        callsUnderWay.incrementAndGet();
+        if (aborted.get()) {
+            callsUnderWay.decrementAndGet();
+            throw new ConnectorException(ErrorKind.FAILED, "PG210", what + " was aborted", null);
+        }
+    }
+
+    private ConnectorException failure(SQLException e) {
+        if (aborted.get()) {
+            return new ConnectorException(ErrorKind.FAILED, "PG210", what + " was aborted", null);
+        }
+        return errors.translate(e, PostgresErrors.Phase.COPY, what + " failed");
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            if (!connection.isClosed() && !connection.getAutoCommit()) {
+                connection.rollback();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // nothing to roll back on a broken connection; the server did it
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A local PostgreSQL 18 from the zonky binaries on Maven Central, one per state directory per JVM, so two
+ * connections that name the same directory share one server (each with its own database, created on first use).
+ * Its data lives in {@code <directory>/data} and survives between runs; its port is remembered in
+ * {@code <directory>/port} (54329 unless that is taken). When a server from an earlier or a concurrent run is still
+ * running on that data directory, it is used as is.
+ *
+ * <p>The server trades durability for load speed (fsync, full_page_writes and synchronous_commit off, wal_level
+ * minimal): it is a local demo and scratch server, not a place for data that cannot be recreated. It stops when the
+ * JVM exits.
+ */
+final class EmbeddedPostgresServer {
+    static final int DEFAULT_PORT = 54329;
+    static final String USER = "postgres";
+    static final String MAJOR_VERSION = "18";
+
+    private static final ReentrantLock REGISTRY_LOCK = new ReentrantLock();
+    private static final Map<Path, EmbeddedPostgresServer> SERVERS = new HashMap<>();
+
+    private final Path directory;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Set<String> knownDatabases = new HashSet<>();
+    private int port;
+    private boolean running;
+    private EmbeddedPostgres ownServer;
+
+    private EmbeddedPostgresServer(Path directory) {
+        this.directory = requireNonNull(directory, "directory is null");
+        this.port = rememberedPort().orElse(DEFAULT_PORT);
+    }
+
+    /** The server for this directory, created (not started) on first request. */
+    static EmbeddedPostgresServer forDirectory(Path directory) {
+        Path key = directory.toAbsolutePath().normalize();
+        REGISTRY_LOCK.lock();
+        try {
+            return SERVERS.computeIfAbsent(key, EmbeddedPostgresServer::new);
+        } finally {
+            REGISTRY_LOCK.unlock();
+        }
+    }
+
+    Path dataDirectory() {
+        return directory.resolve("data");
+    }
+
+    /** The port the server listens on (or will, once started). */
+    int port() {
+        lock.lock();
+        try {
+            return port;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts the server if needed, creates {@code database} if missing, and returns its JDBC URL. */
+    String jdbcUrl(String database) throws ConnectorException {
+        requireNonNull(database, "database is null");
+        lock.lock();
+        try {
+            ensureRunning();
+            if (knownDatabases.add(database)) {
+                try {
+                    createDatabaseIfMissing(database);
+                } catch (SQLException e) {
+                    knownDatabases.remove(database);
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, "PG402",
+                            "cannot create database '" + database + "' on the embedded PostgreSQL: " + e.getMessage(),
+                            "check the name, or remove " + directory + " to start from scratch");
+                }
+            }
+            return url(database);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lines for people: where the data is and how to reach the server with psql. */
+    List<String> notices(String database) {
+        return List.of(
+                "embedded PostgreSQL " + MAJOR_VERSION + " keeps its data in " + dataDirectory()
+                        + " (fsync off: a local demo server, not for data you cannot recreate)",
+                "while Sluice runs, connect with: psql -h localhost -p " + port() + " -U " + USER + " -d "
+                        + database);
+    }
+
+    private String url(String database) {
+        return "jdbc:postgresql://localhost:" + port + "/" + database;
+    }
+
+    private void ensureRunning() throws ConnectorException {
+        if (running) {
+            return;
+        }
+        try {
+            Files.createDirectories(directory);
+            OptionalInt livePort = livePostmasterPort();
+            if (livePort.isPresent()) {
+                // A server from another run on this data directory: use it rather than fight over the lock.
+                port = livePort.getAsInt();
+            } else {
+                if (!portIsFree(port)) {
+                    port = freePort();
+                }
+                ownServer = EmbeddedPostgres.builder()
+                        .setDataDirectory(dataDirectory())
+                        .setCleanDataDirectory(false)
+                        .setPort(port)
+                        .setPGStartupWait(Duration.ofSeconds(120))
+                        .setServerConfig("synchronous_commit", "off")
+                        .setServerConfig("full_page_writes", "off")
+                        .setServerConfig("wal_level", "minimal")
+                        .setServerConfig("max_wal_senders", "0")
+                        .setServerConfig("max_wal_size", "4GB")
+                        .setServerConfig("checkpoint_timeout", "30min")
+                        .setServerConfig("max_connections", "200")
+                        .start();
+            }
+            Files.writeString(directory.resolve("port"), Integer.toString(port), StandardCharsets.UTF_8);
+            running = true;
+        } catch (IOException | RuntimeException e) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG401",
+                    "cannot start the embedded PostgreSQL in " + directory + ": " + e.getMessage(),
+                    "check that the folder is writable and not used by another PostgreSQL; when running as root, "
+                            + "util-linux 'unshare' and user namespaces are needed", e);
+        }
+    }
+
+    private void createDatabaseIfMissing(String database) throws SQLException {
+        try (Connection c = java.sql.DriverManager.getConnection(url("postgres"), USER, "")) {
+            try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+                p.setString(1, database);
+                try (ResultSet rs = p.executeQuery()) {
+                    if (rs.next()) {
+                        return;
+                    }
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE " + SqlQuote.identifier(database));
+            } catch (SQLException e) {
+                if (!"42P04".equals(e.getSQLState())) { // created meanwhile by another connection or run
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private OptionalInt rememberedPort() {
+        try {
+            Path file = directory.resolve("port");
+            if (Files.isRegularFile(file)) {
+                return OptionalInt.of(Integer.parseInt(Files.readString(file, StandardCharsets.UTF_8).trim()));
+            }
+        } catch (IOException | NumberFormatException ignored) {
+            // a damaged file: pick the port again
+        }
+        return OptionalInt.empty();
+    }
+
+    /** The port of a postmaster that still runs on our data directory, per its postmaster.pid. */
+    private OptionalInt livePostmasterPort() {
+        Path pidFile = dataDirectory().resolve("postmaster.pid");
+        try {
+            if (!Files.isRegularFile(pidFile)) {
+                return OptionalInt.empty();
+            }
+            List<String> lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
+            if (lines.size() < 4) {
+                return OptionalInt.empty();
+            }
+            long pid = Long.parseLong(lines.get(0).trim());
+            boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+            return alive ? OptionalInt.of(Integer.parseInt(lines.get(3).trim())) : OptionalInt.empty();
+        } catch (IOException | NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    private static boolean portIsFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}

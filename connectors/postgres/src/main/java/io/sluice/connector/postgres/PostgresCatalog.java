@@ -1,0 +1,191 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** Catalog look-ups on one connection: tables, their columns, types and privileges. */
+final class PostgresCatalog {
+    /** OIDs below this are assigned by initdb and equal on every server; above, each server numbers its own. */
+    static final long FIRST_NORMAL_OID = 16384;
+
+    private final Connection connection;
+
+    /** A column's type OID: OIDs are unsigned 32-bit, the SPI keeps them in an int. */
+    static long oid(Column column) {
+        return Integer.toUnsignedLong(column.pgTypeOid());
+    }
+
+    PostgresCatalog(Connection connection) {
+        this.connection = requireNonNull(connection, "connection is null");
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    int serverVersionNum() throws SQLException {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** Resolves {@code name} as PostgreSQL would in a query (search_path when unqualified). */
+    Optional<ResolvedTable> resolveTable(QualifiedName name) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement(
+                "SELECT c.oid, n.nspname, c.relname, c.relkind FROM pg_class c "
+                        + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)")) {
+            p.setString(1, name.quoted());
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new ResolvedTable(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4).charAt(0)));
+            }
+        }
+    }
+
+    String searchPath() throws SQLException {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('search_path')")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** Columns in table order, with generation and identity as a target needs them. */
+    List<Column> columns(long tableOid) throws SQLException {
+        boolean hasGenerated = serverVersionNum() >= 120000;
+        String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid, NOT a.attnotnull, "
+                + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity "
+                + "FROM pg_attribute a WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
+                + "ORDER BY a.attnum";
+        List<Column> columns = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String generated = rs.getString(5);
+                    String identity = rs.getString(6);
+                    Column.Generation generation = generated != null && !generated.isEmpty()
+                            ? Column.Generation.STORED // 's' stored or 'v' virtual: neither can be written
+                            : identity != null && !identity.isEmpty() ? Column.Generation.IDENTITY
+                            : Column.Generation.NONE;
+                    columns.add(new Column(rs.getString(1), rs.getString(2), (int) rs.getLong(3), rs.getBoolean(4),
+                            generation));
+                }
+            }
+        }
+        return columns;
+    }
+
+    boolean hasTablePrivilege(long tableOid, String privilege) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT has_table_privilege(?::oid, ?)")) {
+            p.setLong(1, tableOid);
+            p.setString(2, privilege);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** Columns the current user lacks {@code privilege} on (empty when the table grant or column grants cover all). */
+    List<String> columnsLackingPrivilege(long tableOid, String privilege) throws SQLException {
+        List<String> lacking = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(
+                "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
+                        + "AND NOT has_column_privilege(a.attrelid, a.attnum, ?) ORDER BY a.attnum")) {
+            p.setLong(1, tableOid);
+            p.setString(2, privilege);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    lacking.add(rs.getString(1));
+                }
+            }
+        }
+        return lacking;
+    }
+
+    String currentUser() throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT current_user")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** {@code format_type(oid, NULL)}: the type's name without modifiers, qualified when not on the search_path. */
+    String typeName(long typeOid) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT format_type(?::oid, NULL)")) {
+            p.setLong(1, typeOid);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /** The OID of a type written as SQL text, e.g. {@code character varying(10)} or {@code myschema.mood}. */
+    Optional<Long> typeOid(String typeText) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT to_regtype(?)::oid")) {
+            p.setString(1, typeText);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                long oid = rs.getLong(1);
+                return rs.wasNull() ? Optional.empty() : Optional.of(oid);
+            }
+        }
+    }
+
+    /** The type a domain stands on (through nested domains), or the type itself. */
+    long baseType(long typeOid) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement(
+                "WITH RECURSIVE d(oid, base) AS (SELECT oid, typbasetype FROM pg_type WHERE oid = ?::oid "
+                        + "UNION ALL SELECT t.oid, t.typbasetype FROM pg_type t JOIN d ON t.oid = d.base) "
+                        + "SELECT oid FROM d WHERE base = 0")) {
+            p.setLong(1, typeOid);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : typeOid;
+            }
+        }
+    }
+
+    /**
+     * The result types of {@code expressions} evaluated over {@code fromClause}, found without reading a row: a
+     * LEFT JOIN of one row onto the empty {@code LIMIT 0} result yields NULLs of the right types for pg_typeof.
+     */
+    List<Long> expressionTypes(List<String> expressions, String fromClause) throws SQLException {
+        StringBuilder select = new StringBuilder("SELECT ");
+        StringBuilder inner = new StringBuilder("SELECT ");
+        for (int i = 0; i < expressions.size(); i++) {
+            if (i > 0) {
+                select.append(", ");
+                inner.append(", ");
+            }
+            select.append("pg_typeof(s.e").append(i).append(")::oid");
+            inner.append(expressions.get(i)).append(" AS e").append(i);
+        }
+        String sql = select + " FROM (SELECT 1) AS one LEFT JOIN (" + inner + " FROM " + fromClause
+                + " LIMIT 0) AS s ON true";
+        List<Long> types = new ArrayList<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            for (int i = 1; i <= expressions.size(); i++) {
+                types.add(rs.getLong(i));
+            }
+        }
+        return types;
+    }
+}

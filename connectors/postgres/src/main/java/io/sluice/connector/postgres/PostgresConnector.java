@@ -1,0 +1,66 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Options;
+import io.sluice.spi.Source;
+import io.sluice.spi.Target;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** One {@code type: postgres} connection. Connects lazily; holds no connection of its own between calls. */
+final class PostgresConnector implements Connector {
+    private final PostgresConnections connections;
+    private final List<String> notices;
+
+    PostgresConnector(PostgresConnections connections, List<String> notices) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.notices = List.copyOf(requireNonNull(notices, "notices is null"));
+    }
+
+    @Override
+    public Source source(Options sourceOptions) throws ConnectorException {
+        Optional<String> table = sourceOptions.find(PostgresOptions.TABLE);
+        Optional<String> query = sourceOptions.find(PostgresOptions.QUERY);
+        if (table.isPresent() == query.isPresent()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresLint.TABLE_XOR_QUERY,
+                    "a postgres source needs exactly one of table or query", "keep either table: or query:");
+        }
+        if (table.isPresent()) {
+            return PostgresSource.ofTable(connections, parse(table.get()));
+        }
+        return PostgresSource.ofQuery(connections, query.get());
+    }
+
+    @Override
+    public Target target(Options targetOptions) throws ConnectorException {
+        String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
+                ErrorKind.INVALID_SPEC, PostgresLint.TARGET_NEEDS_TABLE, "a postgres target needs a table",
+                "add table: schema.table"));
+        return new PostgresTarget(connections, parse(table));
+    }
+
+    private static QualifiedName parse(String table) throws ConnectorException {
+        try {
+            return QualifiedName.parse(table);
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresLint.BAD_TABLE_NAME, e.getMessage(),
+                    PostgresLint.TABLE_NAME_FIX);
+        }
+    }
+
+    @Override
+    public List<String> notices() {
+        return notices;
+    }
+
+    @Override
+    public void close() {
+        // Nothing held: every source, target, reader and writer closes its own connections. An embedded server
+        // may serve other connections of the spec and stops when the JVM exits.
+    }
+}

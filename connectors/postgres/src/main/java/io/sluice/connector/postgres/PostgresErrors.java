@@ -1,0 +1,95 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import java.sql.SQLException;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Turns a SQLException into a {@link ConnectorException} whose kind follows the SQLSTATE and whose message keeps
+ * the server's detail (COPY line and column) but never a secret. The SQLException is not attached as the cause,
+ * since PgJDBC may have put the URL into it; a scrubbed copy is attached instead.
+ */
+final class PostgresErrors {
+    /** What was going on: the same missing table is a preflight failure when describing, a data error in a copy. */
+    enum Phase {
+        DESCRIBE,
+        COPY
+    }
+
+    static final String CONNECTION = "PG201";
+    static final String AUTHENTICATION = "PG202";
+    static final String MISSING_OR_FORBIDDEN = "PG203";
+    static final String DATA = "PG204";
+    static final String TRANSIENT = "PG205";
+    static final String FAILED = "PG209";
+
+    private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
+    private static final Set<String> MISSING_STATES = Set.of("42P01", "42703", "42501", "3F000", "3D000", "42704");
+
+    private final SecretScrubber scrubber;
+
+    PostgresErrors(SecretScrubber scrubber) {
+        this.scrubber = requireNonNull(scrubber, "scrubber is null");
+    }
+
+    ConnectorException translate(SQLException e, Phase phase, String what) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String message = scrubber.scrub(what + ": " + serverText(e));
+        ErrorKind kind;
+        String code;
+        String fix;
+        if (state.startsWith("08") || TRANSIENT_STATES.contains(state)) {
+            kind = ErrorKind.TRANSIENT;
+            code = state.startsWith("08") ? CONNECTION : TRANSIENT;
+            fix = state.startsWith("08")
+                    ? "check that the server is running and reachable (host, port, sslmode), then retry"
+                    : "retry; the server reported a passing condition";
+        } else if (state.startsWith("28")) {
+            kind = ErrorKind.PREFLIGHT;
+            code = AUTHENTICATION;
+            fix = "check the connection's user and password (and pg_hba.conf on the server)";
+        } else if (MISSING_STATES.contains(state)) {
+            kind = phase == Phase.DESCRIBE ? ErrorKind.PREFLIGHT : ErrorKind.DATA;
+            code = MISSING_OR_FORBIDDEN;
+            fix = state.equals("42501")
+                    ? "grant the missing privilege to the connection's user"
+                    : "check the spelling and schema of the name (unquoted names fold to lower case)";
+        } else if (state.startsWith("22") || state.startsWith("23")) {
+            kind = ErrorKind.DATA;
+            code = DATA;
+            fix = "fix the offending value in the source, or widen the target column";
+        } else {
+            kind = ErrorKind.FAILED;
+            code = FAILED;
+            fix = null;
+        }
+        SQLException cause = new SQLException(message, state);
+        return new ConnectorException(kind, code, message + (state.isEmpty() ? "" : " [SQLSTATE " + state + "]"),
+                fix, cause);
+    }
+
+    /** The server's message with its DETAIL, HINT and CONTEXT (e.g. {@code COPY t, line 3, column c: "..."}). */
+    private static String serverText(SQLException e) {
+        if (e instanceof PSQLException p && p.getServerErrorMessage() != null) {
+            ServerErrorMessage m = p.getServerErrorMessage();
+            StringBuilder out = new StringBuilder(m.getMessage() == null ? "" : m.getMessage());
+            if (m.getDetail() != null) {
+                out.append(" (DETAIL: ").append(m.getDetail()).append(')');
+            }
+            if (m.getHint() != null) {
+                out.append(" (HINT: ").append(m.getHint()).append(')');
+            }
+            if (m.getWhere() != null) {
+                out.append(" (CONTEXT: ").append(m.getWhere()).append(')');
+            }
+            return out.toString();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

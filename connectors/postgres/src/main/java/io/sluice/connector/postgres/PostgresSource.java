@@ -1,0 +1,219 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static java.util.Objects.requireNonNull;
+
+/** A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods. */
+final class PostgresSource implements Source {
+    static final String BAD_QUERY = "PG310";
+    static final String DUPLICATE_COLUMN = "PG311";
+    static final String MISSING_KEY = "PG312";
+
+    private final PostgresConnections connections;
+    private final Optional<QualifiedName> tableName;
+    private final Optional<String> query;
+    private final ReentrantLock lock = new ReentrantLock();
+    private SourceRelation relation;
+
+    private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.query = requireNonNull(query, "query is null");
+    }
+
+    static PostgresSource ofTable(PostgresConnections connections, QualifiedName table) {
+        return new PostgresSource(connections, Optional.of(table), Optional.empty());
+    }
+
+    static PostgresSource ofQuery(PostgresConnections connections, String query) {
+        return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)));
+    }
+
+    @Override
+    public String describe() {
+        return tableName.map(QualifiedName::quoted).orElse("query");
+    }
+
+    @Override
+    public List<Column> columns() throws ConnectorException {
+        return relation().columns();
+    }
+
+    @Override
+    public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
+        requireNonNull(pairs, "pairs is null");
+        SourceRelation resolved = relation();
+        try (Connection connection = connections.open("describing " + describe())) {
+            return new ColumnProjector(new PostgresCatalog(connection), resolved.fromClause(), resolved.description())
+                    .project(pairs);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
+        }
+    }
+
+    @Override
+    public List<SourcePartition> plan(PlanRequest request) throws ConnectorException {
+        requireNonNull(request, "request is null");
+        SourceRelation resolved = relation();
+        PartitionPlanner planner = planner(request.distribution());
+        try (Connection connection = connections.open("planning " + describe())) {
+            PostgresCatalog catalog = new PostgresCatalog(connection);
+            RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
+            RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), Optional.empty());
+            return List.copyOf(planner.plan(new PlanContext(catalog, resolved, request, estimator, total)));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan " + describe());
+        }
+    }
+
+    private PartitionPlanner planner(Distribution distribution) throws ConnectorException {
+        return switch (distribution.method()) {
+            case NONE -> context -> List.of(whole(context));
+            case CTID -> new CtidPlanner();
+            case RANGE -> new RangePlanner(key(distribution));
+            case NTILE -> new NtilePlanner(key(distribution));
+            case MODULO -> new ModuloPlanner(key(distribution));
+            case DATA_DRIVEN -> new DataDrivenPlanner(key(distribution), distribution.valuesQuery());
+        };
+    }
+
+    private static PgPartition whole(PlanContext context) {
+        return new PgPartition("all", context.relation().fromClause(), Optional.empty(), context.total().rows(),
+                context.total().bytes(), false);
+    }
+
+    private static String key(Distribution distribution) throws ConnectorException {
+        return distribution.key().filter(k -> !k.isBlank()).orElseThrow(() -> new ConnectorException(
+                ErrorKind.INVALID_SPEC, MISSING_KEY, "distribution " + distribution.method().specName()
+                + " needs a key", "add key: <column or SQL expression> to the distribution"));
+    }
+
+    @Override
+    public String readStatement(SourcePartition partition, SourceProjection projection) {
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        return copyStatement(pg, projection);
+    }
+
+    static String copyStatement(PgPartition partition, SourceProjection projection) {
+        return "COPY (" + partition.select(String.join(", ", projection.expressions())) + ") TO STDOUT (FORMAT "
+                + (projection.format() == CopyFormat.BINARY ? "binary" : "text") + ")";
+    }
+
+    @Override
+    public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
+        requireNonNull(consistency, "consistency is null");
+        return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe());
+    }
+
+    /** Resolves the table or describes the query once; later calls reuse the result. */
+    private SourceRelation relation() throws ConnectorException {
+        lock.lock();
+        try {
+            if (relation == null) {
+                try (Connection connection = connections.open("describing " + describe())) {
+                    PostgresCatalog catalog = new PostgresCatalog(connection);
+                    relation = tableName.isPresent() ? table(catalog, tableName.get()) : query(catalog, query.get());
+                } catch (SQLException e) {
+                    throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                            "cannot describe " + describe());
+                }
+            }
+            return relation;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static SourceRelation table(PostgresCatalog catalog, QualifiedName name)
+            throws SQLException, ConnectorException {
+        ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> missingTable(catalog, name));
+        List<Column> described = catalog.columns(table.oid());
+        List<Column> columns = new ArrayList<>();
+        for (Column c : described) {
+            // Generated and identity columns read like any other on the source side.
+            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), Column.Generation.NONE));
+        }
+        if (!catalog.hasTablePrivilege(table.oid(), "SELECT")) {
+            List<String> lacking = catalog.columnsLackingPrivilege(table.oid(), "SELECT");
+            if (!lacking.isEmpty()) {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "user "
+                        + catalog.currentUser() + " may not read " + table.quoted() + " (no SELECT privilege)",
+                        "GRANT SELECT ON " + table.quoted() + " TO " + SqlQuote.identifier(catalog.currentUser()));
+            }
+        }
+        return new SourceRelation(table.quoted(), Optional.of(table), table.kindName() + " " + table.quoted(),
+                columns);
+    }
+
+    static ConnectorException missingTable(PostgresCatalog catalog, QualifiedName name) {
+        String searchPath;
+        try {
+            searchPath = catalog.searchPath();
+        } catch (SQLException e) {
+            searchPath = "?";
+        }
+        return new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "table "
+                + name.quoted() + " does not exist" + (name.schema().isEmpty() ? " on the search_path ("
+                + searchPath + ")" : ""), "check the name: unquoted names fold to lower case, write \"MixedCase\" "
+                + "in double quotes, and qualify it with its schema");
+    }
+
+    private SourceRelation query(PostgresCatalog catalog, String sql) throws SQLException, ConnectorException {
+        String from = "(" + sql + ") AS q";
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement p = catalog.connection().prepareStatement("SELECT * FROM " + from + " LIMIT 0")) {
+            ResultSetMetaData metaData = p.getMetaData(); // Parse and Describe only: the query does not run
+            for (int i = 1; i <= metaData.getColumnCount(); i++) {
+                names.add(metaData.getColumnLabel(i));
+            }
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            if (state.startsWith("42") && !Set.of("42P01", "42501", "42703").contains(state)) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_QUERY, "the source query is not valid: "
+                        + PartitionKey.firstLine(e.getMessage()), "fix the query (try it in psql)");
+            }
+            throw e;
+        }
+        Set<String> seen = new HashSet<>();
+        for (String name : names) {
+            if (!seen.add(name)) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, DUPLICATE_COLUMN, "the source query returns "
+                        + "more than one column named " + SqlQuote.identifier(name),
+                        "give each output column its own name with AS");
+            }
+        }
+        List<String> references = names.stream().map(SqlQuote::identifier).toList();
+        List<Long> types = names.isEmpty() ? List.of() : catalog.expressionTypes(references, from);
+        List<Column> columns = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            columns.add(new Column(names.get(i), catalog.typeName(types.get(i)), types.get(i).intValue(), true,
+                    Column.Generation.NONE));
+        }
+        return new SourceRelation(from, Optional.empty(), "the source query", columns);
+    }
+}

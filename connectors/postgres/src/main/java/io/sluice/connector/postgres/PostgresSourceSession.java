@@ -1,0 +1,94 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the readers of one stream share. With SNAPSHOT a coordinator connection holds a REPEATABLE READ transaction
+ * that exported its snapshot ({@code pg_export_snapshot()}); it stays open until the session closes, since an
+ * exported snapshot can be imported only while its transaction lives. Every reader imports it, so all partitions
+ * see the same rows: none inserted during the copy, none twice. NONE: each reader sees what is committed when it
+ * starts.
+ */
+final class PostgresSourceSession implements SourceSession {
+    private final PostgresConnections connections;
+    private final Connection coordinator;
+    private final Optional<String> snapshot;
+    private final BiFunction<PgPartition, SourceProjection, String> statements;
+    private final String description;
+
+    private PostgresSourceSession(PostgresConnections connections, Connection coordinator, Optional<String> snapshot,
+                                  BiFunction<PgPartition, SourceProjection, String> statements, String description) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.coordinator = coordinator;
+        this.snapshot = requireNonNull(snapshot, "snapshot is null");
+        this.statements = requireNonNull(statements, "statements is null");
+        this.description = requireNonNull(description, "description is null");
+    }
+
+    static PostgresSourceSession open(PostgresConnections connections, Consistency consistency,
+                                      BiFunction<PgPartition, SourceProjection, String> statements,
+                                      String description) throws ConnectorException {
+        if (consistency == Consistency.NONE) {
+            return new PostgresSourceSession(connections, null, Optional.empty(), statements, description);
+        }
+        Connection coordinator = connections.open("the snapshot of " + description);
+        try {
+            coordinator.setAutoCommit(false);
+            coordinator.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            coordinator.setReadOnly(true);
+            try (Statement s = coordinator.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_export_snapshot()")) {
+                rs.next();
+                return new PostgresSourceSession(connections, coordinator, Optional.of(rs.getString(1)), statements,
+                        description);
+            }
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(coordinator);
+            ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                    "cannot export a snapshot of " + description);
+            throw new ConnectorException(translated.kind(), translated.code(), translated.getMessage(),
+                    "set consistency: none (e.g. on a standby that cannot export snapshots)", translated.getCause());
+        }
+    }
+
+    @Override
+    public String snapshotMode() {
+        return snapshot.map(id -> "snapshot " + id).orElse("none");
+    }
+
+    @Override
+    public PartitionReader openReader(SourcePartition partition, SourceProjection projection)
+            throws ConnectorException {
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        return CopyOutReader.open(connections, snapshot, statements.apply(pg, projection),
+                description + " partition " + partition.id());
+    }
+
+    @Override
+    public void close() {
+        if (coordinator != null) {
+            try {
+                coordinator.rollback();
+            } catch (SQLException | RuntimeException ignored) {
+                // ending the session ends the transaction anyway
+            }
+            PostgresConnections.closeQuietly(coordinator);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.Target;
+import io.sluice.spi.TargetTable;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/** A PostgreSQL table written with COPY FROM STDIN, one transaction per partition. */
+final class PostgresTarget implements Target {
+    static final String NOT_A_TABLE = "PG207";
+
+    private final PostgresConnections connections;
+    private final QualifiedName name;
+    private final ReentrantLock lock = new ReentrantLock();
+    private ResolvedTable resolved;
+
+    PostgresTarget(PostgresConnections connections, QualifiedName name) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.name = requireNonNull(name, "name is null");
+    }
+
+    @Override
+    public String describe() {
+        return resolved().map(ResolvedTable::quoted).orElse(name.quoted());
+    }
+
+    private java.util.Optional<ResolvedTable> resolved() {
+        lock.lock();
+        try {
+            return java.util.Optional.ofNullable(resolved);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public TargetTable table() throws ConnectorException {
+        try (Connection connection = connections.open("describing " + name.quoted())) {
+            PostgresCatalog catalog = new PostgresCatalog(connection);
+            ResolvedTable table = catalog.resolveTable(name)
+                    .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
+            if (table.relkind() != 'r' && table.relkind() != 'p' && table.relkind() != 'f') {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, NOT_A_TABLE, table.quoted() + " is a "
+                        + table.kindName() + "; COPY can load only tables", "load a table");
+            }
+            if (!catalog.hasTablePrivilege(table.oid(), "INSERT")
+                    && !catalog.columnsLackingPrivilege(table.oid(), "INSERT").isEmpty()) {
+                throw forbidden(catalog, table, "INSERT");
+            }
+            List<Column> columns = catalog.columns(table.oid());
+            lock.lock();
+            try {
+                resolved = table;
+            } finally {
+                lock.unlock();
+            }
+            return new TargetTable(table.quoted(), columns);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());
+        }
+    }
+
+    @Override
+    public void prepare(LoadMode mode) throws ConnectorException {
+        requireNonNull(mode, "mode is null");
+        if (mode != LoadMode.TRUNCATE) {
+            return;
+        }
+        try (Connection connection = connections.open("truncating " + name.quoted())) {
+            PostgresCatalog catalog = new PostgresCatalog(connection);
+            ResolvedTable table = catalog.resolveTable(name)
+                    .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
+            if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
+                throw forbidden(catalog, table, "TRUNCATE");
+            }
+            try (Statement s = connection.createStatement()) {
+                s.execute("TRUNCATE TABLE " + table.quoted()); // autocommit: committed before any writer opens
+            }
+        } catch (SQLException e) {
+            ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                    "cannot truncate " + name.quoted());
+            // Nothing was written yet, so a refusal here is a preflight failure unless it is a passing one.
+            ErrorKind kind = translated.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
+            throw new ConnectorException(kind, translated.code(), translated.getMessage(),
+                    translated.fix().orElse("use load mode append, or empty the table yourself"),
+                    translated.getCause());
+        }
+    }
+
+    private static ConnectorException forbidden(PostgresCatalog catalog, ResolvedTable table, String privilege)
+            throws SQLException {
+        String user = catalog.currentUser();
+        return new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "user " + user
+                + " may not " + privilege + " " + table.quoted() + " (no " + privilege + " privilege)",
+                "GRANT " + privilege + " ON " + table.quoted() + " TO " + SqlQuote.identifier(user));
+    }
+
+    @Override
+    public String writeStatement(List<Column> columns, CopyFormat format) {
+        return "COPY " + describe() + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
+                .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT "
+                + (format == CopyFormat.BINARY ? "binary" : "text") + ")";
+    }
+
+    @Override
+    public PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException {
+        requireNonNull(columns, "columns is null");
+        requireNonNull(format, "format is null");
+        return CopyInWriter.open(connections, writeStatement(columns, format), "COPY into " + describe());
+    }
+}

@@ -1,0 +1,21 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A source as resolved against its server: the FROM item to read ({@code "s"."t"} or {@code (query) AS q}), the
+ * table when it is one, and its columns.
+ */
+record SourceRelation(String fromClause, Optional<ResolvedTable> table, String description, List<Column> columns) {
+    SourceRelation {
+        requireNonNull(fromClause, "fromClause is null");
+        requireNonNull(table, "table is null");
+        requireNonNull(description, "description is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+    }
+}
