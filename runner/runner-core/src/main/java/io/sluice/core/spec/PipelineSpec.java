@@ -45,6 +45,14 @@ public record PipelineSpec(
         return spec;
     }
 
+    /** Never prints the secrets themselves, only how many there are. */
+    @Override
+    public String toString() {
+        return "PipelineSpec[file=" + file + ", checksum=" + checksum + ", version=" + version + ", name=" + name
+                + ", ledger=" + ledger + ", connections=" + connections.keySet() + ", streams="
+                + streams.stream().map(StreamSpec::name).toList() + ", secrets=" + secrets.size() + " hidden]";
+    }
+
     /** Position helper for code that reports on a spec without a node at hand. */
     public Position filePosition() {
         return new Position(file.toString(), 1, 1);

@@ -1,0 +1,72 @@
+package io.sluice.core.lint;
+
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.diag.Diagnostic;
+import io.sluice.core.diag.Position;
+import io.sluice.core.diag.Severity;
+import io.sluice.core.spec.Environment;
+import io.sluice.core.spec.SpecCode;
+import io.sluice.core.spec.SpecLoader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code sluice lint}: loads every spec under the given paths in {@link SpecLoader.Mode#LINT} (offline; unset
+ * variables are notes) and gathers all diagnostics into one report.
+ */
+public final class Linter {
+    private final SpecLoader loader;
+
+    public Linter(ConnectorRegistry registry, Environment environment) {
+        this.loader = new SpecLoader(requireNonNull(registry, "registry is null"),
+                requireNonNull(environment, "environment is null"), SpecLoader.Mode.LINT);
+    }
+
+    /** Lints files and directories (recursing into {@code *.yaml} and {@code *.yml}); paths print as given. */
+    public LintReport lint(List<Path> paths) {
+        requireNonNull(paths, "paths is null");
+        List<String> files = new ArrayList<>();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        for (Path path : paths) {
+            List<Path> specs;
+            try {
+                specs = expand(path);
+            } catch (IOException | UncheckedIOException e) {
+                diagnostics.add(new Diagnostic(Severity.ERROR, SpecCode.SPEC001.name(),
+                        new Position(path.toString(), 1, 1), "cannot read '" + path + "': "
+                        + e.getClass().getSimpleName(), Optional.of("check the path and its permissions")));
+                continue;
+            }
+            for (Path spec : specs) {
+                files.add(spec.toString());
+                diagnostics.addAll(loader.load(spec).diagnostics());
+            }
+        }
+        return new LintReport(files, diagnostics);
+    }
+
+    private static List<Path> expand(Path path) throws IOException {
+        if (!Files.isDirectory(path)) {
+            return List.of(path); // a missing file is reported by the loader
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        String name = p.getFileName().toString();
+                        return name.endsWith(".yaml") || name.endsWith(".yml");
+                    })
+                    .sorted(Comparator.comparing(Path::toString))
+                    .toList();
+        }
+    }
+}

@@ -1,0 +1,392 @@
+package io.sluice.core.spec;
+
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.diag.Position;
+import io.sluice.core.diag.Severity;
+import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Options;
+import io.sluice.spi.Problem;
+import io.sluice.spi.Role;
+import io.sluice.spi.StreamShape;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.sluice.core.spec.ValueReader.in;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Maps the interpolated YAML tree onto the typed spec records in one pass, reporting every problem it meets:
+ * the spec's own keys, each connector's declared options, references between streams and connections, and the
+ * cross-key rules (distribution fit, roles). Then it asks each connector's offline lint about each stream side.
+ */
+final class SpecBinder {
+    private final ConnectorRegistry registry;
+    private final ValueReader values;
+    private final OptionsReader options;
+    private final StreamSettingsReader settings;
+    private final Set<String> secrets;
+
+    /** A connection as far as it could be bound; the factory is absent when the type is unknown. */
+    private record BoundConnection(Optional<ConnectorFactory> factory, Optional<ConnectionSpec> spec,
+                                   Position position) {
+    }
+
+    /** A stream side as far as it could be bound. */
+    private record BoundEndpoint(Optional<ConnectorFactory> factory, Optional<EndpointSpec> spec,
+                                 YamlNode.Mapping mapping, String where) {
+    }
+
+    SpecBinder(ConnectorRegistry registry, Findings findings, Set<String> secrets) {
+        this.registry = requireNonNull(registry, "registry is null");
+        this.secrets = requireNonNull(secrets, "secrets is null");
+        this.values = new ValueReader(requireNonNull(findings, "findings is null"));
+        this.options = new OptionsReader(values, secrets);
+        this.settings = new StreamSettingsReader(values);
+    }
+
+    Optional<PipelineSpec> bind(YamlNode.Mapping root, Path file, String checksum) {
+        Position top = root.position();
+        values.rejectUnknownKeys(root, SpecKeys.TOP, "");
+        Optional<Integer> version = version(root, top);
+        Optional<String> name = root.get(SpecKeys.NAME_KEY).flatMap(n -> name(n, "spec name", ""));
+        values.require(root, top, SpecKeys.NAME_KEY, "", "add 'name: my-pipeline' (used in logs, metrics, ledger)");
+        Optional<String> description = root.get(SpecKeys.DESCRIPTION)
+                .flatMap(n -> values.string(n, SpecKeys.DESCRIPTION, ""));
+        boolean ledger = root.entry(SpecKeys.LEDGER).map(this::ledger).orElse(true);
+
+        Map<String, BoundConnection> connections = new LinkedHashMap<>();
+        if (values.require(root, top, SpecKeys.CONNECTIONS, "", "add 'connections:' with at least a source and a "
+                + "target connection")) {
+            values.mapping(root.get(SpecKeys.CONNECTIONS).orElseThrow(), SpecKeys.CONNECTIONS, "")
+                    .ifPresent(m -> m.entries().forEach(e -> connections.put(e.key(), connection(e))));
+        }
+        StreamSettings defaults = root.get(SpecKeys.DEFAULTS).flatMap(this::defaults).orElse(StreamSettings.NONE);
+
+        List<StreamSpec> streams = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        if (values.require(root, top, SpecKeys.STREAMS, "", "add 'streams:' with at least one stream")) {
+            YamlNode node = root.entry(SpecKeys.STREAMS).orElseThrow().value();
+            values.sequence(node, SpecKeys.STREAMS, "").ifPresent(list -> {
+                if (list.items().isEmpty()) {
+                    values.findings().error(SpecCode.SPEC009, root.entry(SpecKeys.STREAMS).orElseThrow().keyPosition(),
+                            "'streams' must list at least one stream", "add a stream with name, source and target");
+                }
+                Map<String, Position> names = new HashMap<>();
+                for (int i = 0; i < list.items().size(); i++) {
+                    stream(list.items().get(i), i, defaults, connections, names, used).ifPresent(streams::add);
+                }
+            });
+        }
+        connections.forEach((connectionName, c) -> {
+            if (!used.contains(connectionName)) {
+                values.findings().warning(SpecCode.SPEC023, c.position(), "connection '" + connectionName
+                        + "' is not used by any stream", "remove it, or use it as a stream's source or target");
+            }
+        });
+        if (values.findings().hasErrors()) {
+            return Optional.empty();
+        }
+        Map<String, ConnectionSpec> bound = new LinkedHashMap<>();
+        connections.forEach((n, c) -> bound.put(n, c.spec().orElseThrow()));
+        return Optional.of(new PipelineSpec(file, checksum, version.orElseThrow(), name.orElseThrow(), description,
+                ledger, bound, streams, secrets));
+    }
+
+    private Optional<Integer> version(YamlNode.Mapping root, Position top) {
+        if (!values.require(root, top, SpecKeys.VERSION, "", "add 'version: 1' as the first line")) {
+            return Optional.empty();
+        }
+        YamlNode node = root.get(SpecKeys.VERSION).orElseThrow();
+        if (node instanceof YamlNode.Scalar s && s.value() instanceof Long v && v == 1L) {
+            return Optional.of(1);
+        }
+        if (node instanceof YamlNode.Scalar s && s.value() instanceof Long) {
+            values.findings().error(SpecCode.SPEC005, node.position(), "unsupported spec version " + s.display(),
+                    "this Sluice reads version 1; write 'version: 1'");
+        } else {
+            values.wrongType(node, SpecKeys.VERSION, "", "the integer 1", "write 'version: 1'");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> name(YamlNode node, String what, String where) {
+        return values.string(node, SpecKeys.NAME_KEY, where).flatMap(n -> {
+            if (SpecKeys.NAME.matcher(n).matches()) {
+                return Optional.of(n);
+            }
+            String shown = ((YamlNode.Scalar) node).display();
+            values.findings().error(SpecCode.SPEC006, node.position(), "invalid " + what + " '" + shown + "'"
+                    + in(where), "use lower-case letters, digits, '_' and '-', starting with a letter or digit"
+                    + suggestedName(n));
+            return Optional.empty();
+        });
+    }
+
+    private static String suggestedName(String name) {
+        String fixed = name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_-]+", "-")
+                .replaceAll("^[^a-z0-9]+", "");
+        return fixed.isEmpty() ? "" : ", e.g. '" + fixed + "'";
+    }
+
+    private boolean ledger(YamlNode.Entry entry) {
+        YamlNode node = entry.value();
+        Optional<Boolean> on = node instanceof YamlNode.Scalar s && s.value() instanceof Boolean b
+                ? Optional.of(b)
+                : values.choice(node, SpecKeys.LEDGER, "", SpecKeys.LEDGER_VALUES)
+                        .map(v -> v.equals("on") || v.equals("true"));
+        if (on.isPresent() && !on.get()) {
+            values.findings().note(SpecCode.SPEC022, node.position(),
+                    "ledger is off: runs of this spec cannot be resumed", "remove 'ledger: off' unless the target "
+                            + "may not hold the ledger schema");
+        }
+        return on.orElse(true);
+    }
+
+    private BoundConnection connection(YamlNode.Entry entry) {
+        String where = "in connection '" + entry.key() + "'";
+        BoundConnection unbound = new BoundConnection(Optional.empty(), Optional.empty(), entry.keyPosition());
+        Optional<YamlNode.Mapping> mapping = values.mapping(entry.value(), entry.key(), "in 'connections'");
+        if (mapping.isEmpty()) {
+            return unbound;
+        }
+        YamlNode.Mapping m = mapping.get();
+        List<String> installed = registry.all().stream().map(ConnectorFactory::name).toList();
+        if (!values.require(m, entry.keyPosition(), SpecKeys.TYPE, where,
+                "add 'type:' with one of: " + String.join(", ", installed))) {
+            return unbound;
+        }
+        YamlNode typeNode = m.get(SpecKeys.TYPE).orElseThrow();
+        Optional<String> type = values.string(typeNode, SpecKeys.TYPE, where);
+        if (type.isEmpty()) {
+            return unbound;
+        }
+        Optional<ConnectorFactory> factory = registry.find(type.get());
+        if (factory.isEmpty()) {
+            String suggestion = Suggestions.closest(type.get(), installed).map(s -> "did you mean '" + s + "'? ")
+                    .orElse("");
+            values.findings().error(SpecCode.SPEC013, typeNode.position(), "unknown connector type '"
+                    + ((YamlNode.Scalar) typeNode).display() + "'" + in(where), suggestion + "installed connectors: "
+                    + (installed.isEmpty() ? "none" : String.join(", ", installed)));
+            return unbound;
+        }
+        Optional<ConnectionSpec> spec = options.read(m, entry.keyPosition(), factory.get().connectionOptions(),
+                        Set.of(SpecKeys.TYPE), where)
+                .map(o -> new ConnectionSpec(entry.key(), type.get(), o, entry.keyPosition()));
+        return new BoundConnection(factory, spec, entry.keyPosition());
+    }
+
+    private Optional<StreamSettings> defaults(YamlNode node) {
+        return values.mapping(node, SpecKeys.DEFAULTS, "").map(m -> {
+            for (YamlNode.Entry e : m.entries()) {
+                if (List.of(SpecKeys.NAME_KEY, SpecKeys.SOURCE, SpecKeys.TARGET).contains(e.key())) {
+                    values.findings().error(SpecCode.SPEC012, e.keyPosition(), "'" + e.key()
+                            + "' cannot have a default", "set '" + e.key() + "' in each stream");
+                }
+            }
+            List<String> others = m.entries().stream().map(YamlNode.Entry::key)
+                    .filter(k -> !List.of(SpecKeys.NAME_KEY, SpecKeys.SOURCE, SpecKeys.TARGET).contains(k)).toList();
+            values.rejectUnknownKeys(new YamlNode.Mapping(m.entries().stream()
+                    .filter(e -> others.contains(e.key())).toList(), m.position()), SpecKeys.SETTINGS, "in defaults");
+            return settings.read(m, "in defaults");
+        });
+    }
+
+    private Optional<StreamSpec> stream(YamlNode node, int index, StreamSettings defaults,
+                                        Map<String, BoundConnection> connections, Map<String, Position> names,
+                                        Set<String> used) {
+        Optional<YamlNode.Mapping> mapping = values.mapping(node, "streams[" + index + "]", "");
+        if (mapping.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlNode.Mapping m = mapping.get();
+        Optional<String> name = m.get(SpecKeys.NAME_KEY).flatMap(n -> name(n, "stream name", ""));
+        String where = name.map(n -> "in stream '" + n + "'").orElse("in stream #" + (index + 1));
+        values.require(m, m.position(), SpecKeys.NAME_KEY, where, "add 'name:'; it names the stream in logs, "
+                + "metrics and the ledger");
+        name.ifPresent(n -> {
+            Position at = m.get(SpecKeys.NAME_KEY).orElseThrow().position();
+            Position first = names.putIfAbsent(n, at);
+            if (first != null) {
+                values.findings().error(SpecCode.SPEC011, at, "duplicate stream name '" + n + "' (first at line "
+                        + first.line() + ")", "give each stream its own name");
+            }
+        });
+        values.rejectUnknownKeys(m, SpecKeys.STREAM, where);
+        StreamSettings merged = settings.read(m, where).over(defaults);
+
+        Optional<BoundEndpoint> source = endpoint(m, SpecKeys.SOURCE, Role.SOURCE, where, connections, used);
+        Optional<BoundEndpoint> target = endpoint(m, SpecKeys.TARGET, Role.TARGET, where, connections, used);
+
+        Distribution distribution = distribution(merged, source, where);
+        RetrySpec retry = retry(merged.retry(), where);
+        String streamName = name.orElse("#" + (index + 1));
+        source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
+        target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));
+
+        if (name.isEmpty() || source.flatMap(BoundEndpoint::spec).isEmpty()
+                || target.flatMap(BoundEndpoint::spec).isEmpty() || retry == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new StreamSpec(name.get(), source.get().spec().orElseThrow(),
+                target.get().spec().orElseThrow(), distribution,
+                merged.degree().map(StreamSettings.Located::value).orElse(1),
+                merged.batchSize().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_BATCH_SIZE),
+                merged.loadMode().orElse(LoadMode.APPEND), merged.columnMapping().orElse(ColumnMapping.NAME),
+                merged.consistency().orElse(Consistency.SNAPSHOT), merged.verify().orElse(VerifyMode.NONE), retry,
+                m.position()));
+    }
+
+    private Optional<BoundEndpoint> endpoint(YamlNode.Mapping stream, String key, Role role, String streamWhere,
+                                             Map<String, BoundConnection> connections, Set<String> used) {
+        String where = ValueReader.nested(key, streamWhere);
+        if (!values.require(stream, stream.position(), key, streamWhere,
+                "add '" + key + ": { connection: ..., ... }'")) {
+            return Optional.empty();
+        }
+        YamlNode.Entry entry = stream.entry(key).orElseThrow();
+        Optional<YamlNode.Mapping> mapping = values.mapping(entry.value(), key, streamWhere);
+        if (mapping.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlNode.Mapping m = mapping.get();
+        BoundEndpoint unbound = new BoundEndpoint(Optional.empty(), Optional.empty(), m, where);
+        if (!values.require(m, entry.keyPosition(), SpecKeys.CONNECTION, where,
+                "add 'connection:' naming one of: " + String.join(", ", new TreeSet<>(connections.keySet())))) {
+            return Optional.of(unbound);
+        }
+        YamlNode connectionNode = m.get(SpecKeys.CONNECTION).orElseThrow();
+        Optional<String> connectionName = values.string(connectionNode, SpecKeys.CONNECTION, where);
+        if (connectionName.isEmpty()) {
+            return Optional.of(unbound);
+        }
+        used.add(connectionName.get());
+        BoundConnection connection = connections.get(connectionName.get());
+        if (connection == null) {
+            Set<String> defined = new TreeSet<>(connections.keySet());
+            values.findings().error(SpecCode.SPEC014, connectionNode.position(), "unknown connection '"
+                            + ((YamlNode.Scalar) connectionNode).display() + "'" + in(where),
+                    Suggestions.closest(connectionName.get(), defined).map(s -> "did you mean '" + s + "'?")
+                            .orElse(defined.isEmpty() ? "define it under 'connections:'"
+                                    : "defined connections: " + String.join(", ", defined)));
+            return Optional.of(unbound);
+        }
+        if (connection.factory().isEmpty()) {
+            return Optional.of(unbound); // its type is unknown: already reported at the connection
+        }
+        ConnectorFactory factory = connection.factory().get();
+        if (!factory.roles().contains(role)) {
+            String side = role.name().toLowerCase(java.util.Locale.ROOT);
+            List<String> able = registry.all().stream().filter(f -> f.roles().contains(role))
+                    .map(ConnectorFactory::name).toList();
+            values.findings().error(SpecCode.SPEC015, connectionNode.position(), "connection '"
+                            + connectionName.get() + "' (" + factory.name() + ") cannot be the " + side + " "
+                            + streamWhere.replaceFirst("^in ", "of "),
+                    "use a connection of a connector that can be a " + side
+                            + (able.isEmpty() ? "" : ": " + String.join(", ", able)));
+            return Optional.of(new BoundEndpoint(Optional.of(factory), Optional.empty(), m, where));
+        }
+        Optional<EndpointSpec> spec = options.read(m, entry.keyPosition(),
+                        role == Role.SOURCE ? factory.sourceOptions() : factory.targetOptions(),
+                        Set.of(SpecKeys.CONNECTION), where)
+                .map(o -> new EndpointSpec(connectionName.get(), o, entry.keyPosition()));
+        return Optional.of(new BoundEndpoint(Optional.of(factory), spec, m, where));
+    }
+
+    private Distribution distribution(StreamSettings merged, Optional<BoundEndpoint> source, String where) {
+        if (merged.distribution().isEmpty()) {
+            return Distribution.none();
+        }
+        StreamSettings.DistributionSettings d = merged.distribution().get().value();
+        DistributionMethod method = d.method();
+        String spelled = SpecKeys.spelling(method);
+        Optional<ConnectorFactory> factory = source.flatMap(BoundEndpoint::factory);
+        if (factory.isPresent() && !factory.get().distributionMethods().contains(method)) {
+            List<String> supported = EnumSet.copyOf(factory.get().distributionMethods()).stream()
+                    .map(SpecKeys::spelling).toList();
+            values.findings().error(SpecCode.SPEC016, d.methodPosition(), "distribution method '" + spelled
+                            + "'" + in(where) + " is not supported by the " + factory.get().name() + " source",
+                    "use one of: " + String.join(", ", supported));
+        }
+        if (method.needsKey() && d.key().isEmpty()) {
+            values.findings().error(SpecCode.SPEC017, d.methodPosition(), "distribution method '" + spelled
+                    + "'" + in(where) + " needs a 'key'", "add 'key:' with a column or SQL expression to split on");
+        }
+        if (!method.needsKey() && d.key().isPresent()) {
+            values.findings().error(SpecCode.SPEC017, d.key().get().position(), "'key'" + in(where)
+                            + " does not apply to distribution method '" + spelled + "'",
+                    "remove 'key', or use range, ntile, modulo or data-driven");
+        }
+        if (method != DistributionMethod.DATA_DRIVEN && d.valuesQuery().isPresent()) {
+            values.findings().error(SpecCode.SPEC017, d.valuesQuery().get().position(), "'values-query'" + in(where)
+                    + " applies only to distribution method 'data-driven', not '" + spelled + "'",
+                    "remove 'values-query', or use method data-driven");
+        }
+        Optional<Options> sourceOptions = source.flatMap(BoundEndpoint::spec).map(EndpointSpec::options);
+        if (method == DistributionMethod.CTID && sourceOptions.isPresent()) {
+            Options o = sourceOptions.get();
+            boolean hasTable = o.schema().find("table").map(o::isSet).orElse(true);
+            if (!hasTable) {
+                values.findings().error(SpecCode.SPEC017, d.methodPosition(), "distribution method 'ctid'" + in(where)
+                        + " needs a source table, not a query", "set 'table:' in the source, or use another "
+                        + "method (range, ntile, modulo) for a query");
+            }
+        }
+        return new Distribution(method, d.key().map(StreamSettings.Located::value),
+                d.valuesQuery().map(StreamSettings.Located::value));
+    }
+
+    /** The merged retry, or null when its backoffs contradict each other (reported). */
+    private RetrySpec retry(StreamSettings.RetrySettings retry, String where) {
+        RetrySpec resolved = retry.resolve();
+        if (resolved.maxBackoff().compareTo(resolved.initialBackoff()) < 0) {
+            Position at = retry.maxBackoff().or(retry::initialBackoff).map(StreamSettings.Located::position)
+                    .orElseThrow();
+            values.findings().error(SpecCode.SPEC009, at, "'max-backoff'" + in(ValueReader.nested(SpecKeys.RETRY, where))
+                    + " is shorter than 'initial-backoff'", "make max-backoff at least initial-backoff");
+            return null;
+        }
+        return resolved;
+    }
+
+    private void lintStream(String streamName, Role role, BoundEndpoint endpoint, Distribution distribution) {
+        if (endpoint.factory().isEmpty() || endpoint.spec().isEmpty()) {
+            return;
+        }
+        ConnectorFactory factory = endpoint.factory().get();
+        List<Problem> problems;
+        try {
+            problems = factory.lintStream(new StreamShape(streamName, role, endpoint.spec().get().options(),
+                    distribution));
+        } catch (RuntimeException e) {
+            values.findings().error(SpecCode.SPEC024, endpoint.mapping().position(), "the " + factory.name()
+                    + " connector failed to lint this stream side" + in(endpoint.where()) + ": "
+                    + e.getClass().getSimpleName(), "report this to the connector's maintainers");
+            return;
+        }
+        for (Problem p : problems) {
+            Position at = endpoint.mapping().entry(p.optionKey()).map(YamlNode.Entry::keyPosition)
+                    .orElse(endpoint.mapping().position());
+            Severity severity = switch (p.severity()) {
+                case ERROR -> Severity.ERROR;
+                case WARNING -> Severity.WARNING;
+                case NOTE -> Severity.NOTE;
+            };
+            values.findings().add(severity, p.code(), at, p.message() + " (" + endpoint.where() + ")",
+                    p.fix().orElse(null));
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package io.sluice.core.spec;
+
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.Option;
+import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Role;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Generates the JSON Schema (draft 2020-12) of spec v1 from the spec's own keys and every installed connector's
+ * declared options, so a third-party connector gets editor validation without writing any schema. The published
+ * copy lives at {@code specs/sluice-spec-v1.schema.json}; a test fails when it differs from what this produces.
+ *
+ * <p>Checks the schema cannot express (unique stream names, connection references, a source's options depending on
+ * the type of the connection it names) are left to {@code sluice lint}; wherever the schema accepts a value, so does
+ * the loader.
+ */
+public final class SpecSchemaGenerator {
+    private static final JsonMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    private static final String INTERPOLATED = "#/$defs/interpolated";
+
+    private final ConnectorRegistry registry;
+
+    public SpecSchemaGenerator(ConnectorRegistry registry) {
+        this.registry = requireNonNull(registry, "registry is null");
+    }
+
+    /** The schema as pretty-printed JSON with a final newline, byte for byte what is committed. */
+    public String render() {
+        return MAPPER.writeValueAsString(schema()) + "\n";
+    }
+
+    public ObjectNode schema() {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+        root.put("title", "Sluice spec v1");
+        root.put("description", "A Sluice pipeline: connections and the streams that copy data between them. "
+                + "Generated from the spec model and the installed connectors; see docs/spec.md.");
+        root.put("type", "object");
+        root.put("additionalProperties", false);
+        strings(root.putArray("required"), SpecKeys.VERSION, SpecKeys.NAME_KEY, SpecKeys.CONNECTIONS,
+                SpecKeys.STREAMS);
+        ObjectNode props = root.putObject("properties");
+        props.putObject(SpecKeys.VERSION).put("description", "Spec format version.").put("const", 1);
+        props.putObject(SpecKeys.NAME_KEY).put("description", "Pipeline name, used in logs, metrics and the ledger.")
+                .put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
+        props.putObject(SpecKeys.DESCRIPTION).put("description", "Free text.").put("type", "string");
+        ObjectNode ledger = props.putObject(SpecKeys.LEDGER)
+                .put("description", "Keep a run ledger in the target (needed for --resume). Default on.");
+        ArrayNode ledgerKinds = ledger.putArray("anyOf");
+        ledgerKinds.addObject().put("type", "boolean");
+        strings(ledgerKinds.addObject().putArray("enum"), SpecKeys.LEDGER_VALUES.toArray(String[]::new));
+        ledger.put("default", "on");
+        ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS)
+                .put("description", "Named connections, reused by streams.").put("type", "object");
+        connections.putObject("additionalProperties").put("$ref", "#/$defs/connection");
+        props.putObject(SpecKeys.DEFAULTS).put("$ref", "#/$defs/defaults");
+        ObjectNode streams = props.putObject(SpecKeys.STREAMS).put("description", "What to copy.")
+                .put("type", "array").put("minItems", 1);
+        streams.putObject("items").put("$ref", "#/$defs/stream");
+
+        ObjectNode defs = root.putObject("$defs");
+        defs.putObject("interpolated")
+                .put("description", "A value written with ${VAR}, ${VAR:-default} or ${file:PATH}, checked after "
+                        + "expansion.")
+                .put("type", "string").put("pattern", "\\$\\{[^}]*\\}");
+        defs.set("duration", orInterpolated(MAPPER.createObjectNode().put("type", "string")
+                .put("pattern", SpecKeys.DURATION_PATTERN)));
+        defs.set("distribution", distribution());
+        defs.set("retry", retry());
+        ObjectNode defaults = defs.putObject("defaults")
+                .put("description", "Stream settings every stream inherits unless it sets them itself.")
+                .put("type", "object").put("additionalProperties", false);
+        settings(defaults.putObject("properties"));
+        defs.set("stream", stream());
+        defs.set("connection", connection(defs));
+        defs.set("source", side(Role.SOURCE, defs));
+        defs.set("target", side(Role.TARGET, defs));
+        return root;
+    }
+
+    private ObjectNode stream() {
+        ObjectNode stream = MAPPER.createObjectNode().put("type", "object").put("additionalProperties", false);
+        strings(stream.putArray("required"), SpecKeys.NAME_KEY, SpecKeys.SOURCE, SpecKeys.TARGET);
+        ObjectNode props = stream.putObject("properties");
+        props.putObject(SpecKeys.NAME_KEY).put("description", "Stream name, unique in the spec.")
+                .put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
+        props.putObject(SpecKeys.SOURCE).put("description", "Where rows come from: a connection and that "
+                + "connector's source options.").put("$ref", "#/$defs/source");
+        props.putObject(SpecKeys.TARGET).put("description", "Where rows go: a connection and that connector's "
+                + "target options.").put("$ref", "#/$defs/target");
+        settings(props);
+        return stream;
+    }
+
+    private void settings(ObjectNode props) {
+        props.putObject(SpecKeys.DISTRIBUTION).put("$ref", "#/$defs/distribution");
+        ObjectNode degree = MAPPER.createObjectNode().put("type", "integer")
+                .put("minimum", -SpecKeys.MAX_DEGREE).put("maximum", SpecKeys.MAX_DEGREE);
+        degree.putObject("not").put("const", 0);
+        props.set(SpecKeys.DEGREE, orInterpolated(degree).put("description",
+                "> 0: partitions copied at once; < 0: available cores / |n|. Default 1.").put("default", 1));
+        props.set(SpecKeys.BATCH_SIZE, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
+                .put("minimum", 1)).put("description", "Rows per unit of work.")
+                .put("default", SpecKeys.DEFAULT_BATCH_SIZE));
+        props.set(SpecKeys.LOAD_MODE, choice(SpecKeys.spellings(LoadMode.class), "append",
+                "append: add rows; truncate: empty the target once per run first."));
+        props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class), "name",
+                "name: match columns by name; position: by order."));
+        props.set(SpecKeys.CONSISTENCY, choice(SpecKeys.spellings(Consistency.class), "snapshot",
+                "snapshot: all partitions read one source snapshot; none: each reads what is committed."));
+        props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class), "none",
+                "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL)."));
+        props.putObject(SpecKeys.RETRY).put("$ref", "#/$defs/retry");
+    }
+
+    private ObjectNode distribution() {
+        ObjectNode d = MAPPER.createObjectNode()
+                .put("description", "How the source splits the stream into partitions. Default method none.")
+                .put("type", "object").put("additionalProperties", false);
+        strings(d.putArray("required"), SpecKeys.METHOD);
+        ObjectNode props = d.putObject("properties");
+        List<String> methods = SpecKeys.spellings(DistributionMethod.class);
+        props.set(SpecKeys.METHOD, choice(methods, null, "none | ctid | range | ntile | modulo | data-driven."));
+        props.putObject(SpecKeys.KEY).put("description", "Column or SQL expression to split on (range, ntile, "
+                + "modulo, data-driven).").put("type", "string");
+        props.putObject(SpecKeys.VALUES_QUERY).put("description", "data-driven only: a query listing the values, "
+                + "one partition each.").put("type", "string");
+        List<String> keyed = methods.stream()
+                .filter(m -> SpecKeys.parse(DistributionMethod.class, m).needsKey()).toList();
+        List<String> unkeyed = methods.stream().filter(m -> !keyed.contains(m)).toList();
+        ArrayNode rules = d.putArray("allOf");
+        ObjectNode needsKey = rules.addObject();
+        methodIs(needsKey.putObject("if"), keyed);
+        strings(needsKey.putObject("then").putArray("required"), SpecKeys.KEY);
+        ObjectNode noKey = rules.addObject();
+        methodIs(noKey.putObject("if"), unkeyed);
+        strings(noKey.putObject("then").putObject("not").putArray("required"), SpecKeys.KEY);
+        ObjectNode onlyDataDriven = rules.addObject();
+        methodIs(onlyDataDriven.putObject("if"), methods.stream().filter(m -> !m.equals("data-driven")).toList());
+        strings(onlyDataDriven.putObject("then").putObject("not").putArray("required"), SpecKeys.VALUES_QUERY);
+        return d;
+    }
+
+    private static void methodIs(ObjectNode condition, List<String> methods) {
+        strings(condition.putObject("properties").putObject(SpecKeys.METHOD).putArray("enum"),
+                methods.toArray(String[]::new));
+        strings(condition.putArray("required"), SpecKeys.METHOD);
+    }
+
+    private ObjectNode retry() {
+        ObjectNode r = MAPPER.createObjectNode()
+                .put("description", "Retries of a partition after a transient failure, with exponential backoff.")
+                .put("type", "object").put("additionalProperties", false);
+        ObjectNode props = r.putObject("properties");
+        props.set(SpecKeys.MAX_ATTEMPTS, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
+                .put("minimum", 1).put("maximum", 1000)).put("description", "Attempts in all, the first included.")
+                .put("default", RetrySpec.DEFAULT.maxAttempts()));
+        props.putObject(SpecKeys.INITIAL_BACKOFF).put("$ref", "#/$defs/duration")
+                .put("description", "Wait before the first retry, e.g. 500ms, 1s, 2m, 1h.").put("default", "1s");
+        props.putObject(SpecKeys.MAX_BACKOFF).put("$ref", "#/$defs/duration")
+                .put("description", "Longest wait between retries.").put("default", "60s");
+        return r;
+    }
+
+    /** Any connection: {@code type} picks the connector, whose options then apply. */
+    private ObjectNode connection(ObjectNode defs) {
+        ObjectNode c = MAPPER.createObjectNode().put("type", "object");
+        strings(c.putArray("required"), SpecKeys.TYPE);
+        ObjectNode type = c.putObject("properties").putObject(SpecKeys.TYPE)
+                .put("description", "The connector: one of the installed ones.");
+        strings(type.putArray("enum"), registry.all().stream().map(ConnectorFactory::name).toArray(String[]::new));
+        ArrayNode byType = c.putArray("allOf");
+        for (ConnectorFactory factory : registry.all()) {
+            String def = "connection-" + factory.name();
+            ObjectNode typed = options(factory.connectionOptions(), factory.description());
+            ((ObjectNode) typed.get("properties")).putObject(SpecKeys.TYPE).put("const", factory.name());
+            defs.set(def, typed);
+            ObjectNode rule = byType.addObject();
+            ObjectNode condition = rule.putObject("if");
+            condition.putObject("properties").putObject(SpecKeys.TYPE).put("const", factory.name());
+            strings(condition.putArray("required"), SpecKeys.TYPE);
+            rule.putObject("then").put("$ref", "#/$defs/" + def);
+        }
+        return c;
+    }
+
+    /**
+     * A stream side: any installed connector's options for that role. Which one applies depends on the type of the
+     * connection it names, which JSON Schema cannot follow; lint checks the exact fit.
+     */
+    private ObjectNode side(Role role, ObjectNode defs) {
+        ObjectNode s = MAPPER.createObjectNode().put("type", "object");
+        strings(s.putArray("required"), SpecKeys.CONNECTION);
+        s.putObject("properties").putObject(SpecKeys.CONNECTION)
+                .put("description", "Name of an entry of connections:.").put("type", "string");
+        ArrayNode any = s.putArray("anyOf");
+        String side = role.name().toLowerCase(java.util.Locale.ROOT);
+        for (ConnectorFactory factory : registry.all()) {
+            if (!factory.roles().contains(role)) {
+                continue;
+            }
+            String def = side + "-" + factory.name();
+            OptionSchema schema = role == Role.SOURCE ? factory.sourceOptions() : factory.targetOptions();
+            ObjectNode typed = options(schema, factory.name() + " " + side + " options.");
+            ((ObjectNode) typed.get("properties")).putObject(SpecKeys.CONNECTION).put("type", "string");
+            defs.set(def, typed);
+            any.addObject().put("$ref", "#/$defs/" + def);
+        }
+        if (any.isEmpty()) {
+            s.remove("anyOf");
+        }
+        return s;
+    }
+
+    private ObjectNode options(OptionSchema schema, String description) {
+        ObjectNode o = MAPPER.createObjectNode().put("type", "object").put("additionalProperties", false);
+        if (!description.isEmpty()) {
+            o.put("description", description);
+        }
+        ObjectNode props = o.putObject("properties");
+        ArrayNode required = MAPPER.createArrayNode();
+        for (Option<?> option : schema.options()) {
+            props.set(option.key(), option(option));
+            if (option.isRequired()) {
+                required.add(option.key());
+            }
+        }
+        if (!required.isEmpty()) {
+            o.set("required", required);
+        }
+        return o;
+    }
+
+    private ObjectNode option(Option<?> option) {
+        ObjectNode node = switch (option.type()) {
+            case STRING -> option.allowedValues().isEmpty()
+                    ? MAPPER.createObjectNode().put("type", "string")
+                    : choice(option.allowedValues(), null, null);
+            case INTEGER -> orInterpolated(MAPPER.createObjectNode().put("type", "integer"));
+            case BOOLEAN -> orInterpolated(MAPPER.createObjectNode().put("type", "boolean"));
+            case STRING_MAP -> {
+                ObjectNode map = MAPPER.createObjectNode().put("type", "object");
+                strings(map.putObject("additionalProperties").putArray("type"), "string", "number", "boolean");
+                yield map;
+            }
+            case OBJECT -> options(option.nested().orElseThrow(), "");
+        };
+        String description = option.description() + (option.isSecret()
+                ? (option.description().isEmpty() ? "" : " ") + "Secret: never printed; write it as ${VAR} or "
+                + "${file:PATH}." : "");
+        if (!description.isEmpty()) {
+            node.put("description", description);
+        }
+        option.defaultValue().ifPresent(v -> {
+            switch (v) {
+                case String s -> node.put("default", s);
+                case Long l -> node.put("default", l);
+                case Boolean b -> node.put("default", b);
+                case Map<?, ?> m -> {
+                    ObjectNode map = node.putObject("default");
+                    m.forEach((k, val) -> map.put(String.valueOf(k), String.valueOf(val)));
+                }
+                default -> {
+                    // OBJECT defaults have no JSON form; the connector applies them.
+                }
+            }
+        });
+        return node;
+    }
+
+    private ObjectNode choice(List<String> values, String defaultValue, String description) {
+        ObjectNode enumNode = MAPPER.createObjectNode();
+        strings(enumNode.putArray("enum"), values.toArray(String[]::new));
+        ObjectNode node = orInterpolated(enumNode);
+        if (description != null) {
+            node.put("description", description);
+        }
+        if (defaultValue != null) {
+            node.put("default", defaultValue);
+        }
+        return node;
+    }
+
+    /** The loader expands ${...} before it checks a value, so the schema accepts one wherever a value goes. */
+    private static ObjectNode orInterpolated(ObjectNode schema) {
+        ObjectNode node = MAPPER.createObjectNode();
+        ArrayNode any = node.putArray("anyOf");
+        any.add(schema);
+        any.addObject().put("$ref", INTERPOLATED);
+        return node;
+    }
+
+    private static void strings(ArrayNode array, String... values) {
+        for (String v : values) {
+            array.add(v);
+        }
+    }
+}

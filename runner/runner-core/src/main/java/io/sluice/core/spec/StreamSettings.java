@@ -1,0 +1,92 @@
+package io.sluice.core.spec;
+
+import io.sluice.core.diag.Position;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.LoadMode;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The stream keys one mapping sets, as written in {@code defaults:} or in a stream, each with its position so a
+ * check after merging still points at the line that set the value. A stream's value wins over the default's.
+ */
+record StreamSettings(
+        Optional<Located<DistributionSettings>> distribution,
+        Optional<Located<Integer>> degree,
+        Optional<Located<Long>> batchSize,
+        Optional<LoadMode> loadMode,
+        Optional<ColumnMapping> columnMapping,
+        Optional<Consistency> consistency,
+        Optional<VerifyMode> verify,
+        RetrySettings retry) {
+
+    static final StreamSettings NONE = new StreamSettings(Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE);
+
+    StreamSettings {
+        requireNonNull(distribution, "distribution is null");
+        requireNonNull(degree, "degree is null");
+        requireNonNull(batchSize, "batchSize is null");
+        requireNonNull(loadMode, "loadMode is null");
+        requireNonNull(columnMapping, "columnMapping is null");
+        requireNonNull(consistency, "consistency is null");
+        requireNonNull(verify, "verify is null");
+        requireNonNull(retry, "retry is null");
+    }
+
+    /** These settings over {@code defaults}: whole values, except {@code retry}, which merges key by key. */
+    StreamSettings over(StreamSettings defaults) {
+        return new StreamSettings(
+                distribution.or(defaults::distribution),
+                degree.or(defaults::degree),
+                batchSize.or(defaults::batchSize),
+                loadMode.or(defaults::loadMode),
+                columnMapping.or(defaults::columnMapping),
+                consistency.or(defaults::consistency),
+                verify.or(defaults::verify),
+                retry.over(defaults.retry));
+    }
+
+    record Located<T>(T value, Position position) {
+        Located {
+            requireNonNull(value, "value is null");
+            requireNonNull(position, "position is null");
+        }
+    }
+
+    record DistributionSettings(DistributionMethod method, Position methodPosition, Optional<Located<String>> key,
+                                Optional<Located<String>> valuesQuery) {
+        DistributionSettings {
+            requireNonNull(method, "method is null");
+            requireNonNull(methodPosition, "methodPosition is null");
+            requireNonNull(key, "key is null");
+            requireNonNull(valuesQuery, "valuesQuery is null");
+        }
+    }
+
+    record RetrySettings(Optional<Integer> maxAttempts, Optional<Located<Duration>> initialBackoff,
+                         Optional<Located<Duration>> maxBackoff) {
+        static final RetrySettings NONE = new RetrySettings(Optional.empty(), Optional.empty(), Optional.empty());
+
+        RetrySettings {
+            requireNonNull(maxAttempts, "maxAttempts is null");
+            requireNonNull(initialBackoff, "initialBackoff is null");
+            requireNonNull(maxBackoff, "maxBackoff is null");
+        }
+
+        RetrySettings over(RetrySettings defaults) {
+            return new RetrySettings(maxAttempts.or(defaults::maxAttempts), initialBackoff.or(defaults::initialBackoff),
+                    maxBackoff.or(defaults::maxBackoff));
+        }
+
+        RetrySpec resolve() {
+            return new RetrySpec(maxAttempts.orElse(RetrySpec.DEFAULT.maxAttempts()),
+                    initialBackoff.map(Located::value).orElse(RetrySpec.DEFAULT.initialBackoff()),
+                    maxBackoff.map(Located::value).orElse(RetrySpec.DEFAULT.maxBackoff()));
+        }
+    }
+}
