@@ -7,7 +7,13 @@ import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Role;
 
+import io.sluice.spi.Options;
+import io.sluice.spi.Problem;
+import io.sluice.spi.StreamShape;
+
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 public final class DuckDbConnectorFactory implements ConnectorFactory {
@@ -43,7 +49,34 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public List<Problem> lintStream(StreamShape stream) {
+        if (stream.role() != Role.SOURCE) {
+            return List.of();
+        }
+        Options options = stream.options();
+        boolean query = options.isSet(DuckDbOptions.QUERY);
+        boolean files = options.isSet(DuckDbOptions.FILES);
+        List<Problem> problems = new ArrayList<>();
+        if (query == files) {
+            problems.add(Problem.error("DUCK001", query ? "files" : "query",
+                    "a duckdb source needs exactly one of query or files",
+                    "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet"));
+        }
+        if (stream.distribution().method() == DistributionMethod.CTID) {
+            problems.add(Problem.error("DUCK010", "distribution", "ctid distribution is PostgreSQL's",
+                    "use data-driven (per file), range, ntile or modulo"));
+        }
+        if (stream.distribution().method() == DistributionMethod.DATA_DRIVEN
+                && stream.distribution().valuesQuery().isEmpty()) {
+            problems.add(Problem.error("DUCK011", "distribution",
+                    "data-driven on a DuckDB source needs a values-query",
+                    "e.g. values-query: select file from glob('data/*.parquet')"));
+        }
+        return problems;
+    }
+
+    @Override
     public Connector create(ConnectionConfig config) {
-        throw new UnsupportedOperationException("not implemented yet");
+        return new DuckDbConnector(DuckDbSettings.from(config));
     }
 }

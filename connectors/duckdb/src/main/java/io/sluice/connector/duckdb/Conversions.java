@@ -1,0 +1,287 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.connector.duckdb.DuckDbType.Kind;
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides, at plan time, how a DuckDB column becomes a PostgreSQL column. Conversions the types alone show to be
+ * impossible or lossy are refused with INVALID_SPEC (naming the column, both types and a fix); conversions whose
+ * loss only the data can show (a too-long string, a numeric overflow) are checked per value by the encoders.
+ */
+final class Conversions {
+    private static final Set<Kind> INT2_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT);
+    private static final Set<Kind> INT4_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT, Kind.INTEGER,
+            Kind.USMALLINT);
+    private static final Set<Kind> INT8_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT, Kind.INTEGER,
+            Kind.USMALLINT, Kind.BIGINT, Kind.UINTEGER);
+    private static final Set<Kind> FLOAT4_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT,
+            Kind.USMALLINT, Kind.FLOAT);
+    private static final Set<Kind> FLOAT8_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT, Kind.INTEGER,
+            Kind.USMALLINT, Kind.UINTEGER, Kind.FLOAT, Kind.DOUBLE);
+
+    private Conversions() {
+    }
+
+    static ColumnConversion plan(Column source, Column target) throws ConnectorException {
+        DuckDbType from = DuckDbType.parse(source.typeName());
+        PgType to = PgType.of(target);
+        String c = Sql.identifier(source.name());
+        String name = source.name();
+        return switch (to.base()) {
+            case TEXT, VARCHAR, BPCHAR -> text(source, target, from, to, c);
+            case JSON, JSONB -> {
+                String carrier = from.kind() == Kind.VARCHAR || from.kind() == Kind.JSON ? cast(c, "VARCHAR")
+                        : "CAST(to_json(" + c + ") AS VARCHAR)";
+                yield conversion(name, carrier, (i, o) -> new TextEncoders.TextEncoder(i, to, o), null);
+            }
+            case BOOL -> {
+                require(from.kind() == Kind.BOOLEAN, source, target, "only BOOLEAN is a boolean",
+                        "compute a BOOLEAN in the query, e.g. col <> 0");
+                yield conversion(name, cast(c, "BOOLEAN"), (i, o) -> new NumberEncoders.BooleanEncoder(i), null);
+            }
+            case INT2, INT4, INT8 -> integer(source, target, from, to, c);
+            case FLOAT4, FLOAT8 -> floating(source, target, from, to, c);
+            case NUMERIC -> numeric(source, target, from, to, c);
+            case DATE -> {
+                require(from.kind() == Kind.DATE, source, target, "only a DATE is a date without losing the time",
+                        "cast in the query if dropping the time is intended: CAST(col AS DATE)");
+                yield conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, false), null);
+            }
+            case TIME -> {
+                require(from.kind() == Kind.TIME || from.kind() == Kind.TIME_NS, source, target,
+                        "only TIME is a time of day", "cast in the query: CAST(col AS TIME)");
+                yield conversion(name, "epoch_us(" + c + ")", (i, o) -> new TemporalEncoders.MicrosEncoder(i, false),
+                        from.kind() == Kind.TIME_NS ? name + ": TIME_NS truncated to microseconds" : null);
+            }
+            case TIMESTAMP, TIMESTAMPTZ -> timestamp(source, target, from, to, c);
+            case INTERVAL -> {
+                require(from.kind() == Kind.INTERVAL, source, target, "only an INTERVAL is an interval",
+                        "cast in the query: CAST(col AS INTERVAL)");
+                yield new ColumnConversion(name, List.of(TemporalEncoders.IntervalEncoder.carriers(c)),
+                        (i, o) -> new TemporalEncoders.IntervalEncoder(i), Optional.empty());
+            }
+            case UUID -> {
+                require(from.kind() == Kind.UUID, source, target, "only a UUID is a uuid",
+                        "cast in the query, which checks each value: CAST(col AS UUID)");
+                yield conversion(name, cast(c, "VARCHAR"), (i, o) -> new TextEncoders.UuidEncoder(i, to, o), null);
+            }
+            case BYTEA -> {
+                require(from.kind() == Kind.BLOB, source, target, "only a BLOB is bytes",
+                        "cast in the query: CAST(col AS BLOB), or encode(col) for text as UTF-8");
+                yield conversion(name, "hex(" + c + ")", (i, o) -> new TextEncoders.BlobHexEncoder(i), null);
+            }
+            case ARRAY -> array(source, target, from, to, c);
+            case OTHER -> {
+                // enum labels (and types such as citext) take their text as binary input
+                require(from.kind() == Kind.VARCHAR || from.kind() == Kind.ENUM, source, target,
+                        "Sluice writes only text into user-defined types (e.g. enum labels)",
+                        "map the column to a built-in type, or cast it in the query to VARCHAR");
+                yield conversion(name, cast(c, "VARCHAR"), (i, o) -> new TextEncoders.TextEncoder(i, to, o), null);
+            }
+        };
+    }
+
+    private static ColumnConversion text(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        require(from.kind() != Kind.BLOB, source, target, "bytes are not text",
+                "load into bytea, or decode in the query: decode(col)");
+        String carrier = from.kind() == Kind.VARCHAR ? cast(c, "VARCHAR") : "CAST(" + c + " AS VARCHAR)";
+        String note = from.kind() == Kind.VARCHAR || from.kind() == Kind.ENUM || from.kind() == Kind.JSON ? null
+                : source.name() + ": " + from + " written as DuckDB's text form";
+        return conversion(source.name(), carrier, (i, o) -> new TextEncoders.TextEncoder(i, to, o), note);
+    }
+
+    private static ColumnConversion integer(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        NumberEncoders.NumberWrite write = NumberEncoders.numberWrite(to.base());
+        Set<Kind> safe = switch (to.base()) {
+            case INT2 -> INT2_SAFE;
+            case INT4 -> INT4_SAFE;
+            default -> INT8_SAFE;
+        };
+        if (safe.contains(from.kind())) {
+            NumberEncoders.IntegerRead read = NumberEncoders.integerRead(from.kind());
+            return conversion(source.name(), cast(c, from.sql()),
+                    (i, o) -> new NumberEncoders.IntegerEncoder(i, read, write, 0, o, to), null);
+        }
+        int maxDigits = switch (to.base()) {
+            case INT2 -> 4;
+            case INT4 -> 9;
+            default -> 18;
+        };
+        if (from.kind() == Kind.DECIMAL && from.scale() == 0 && from.precision() <= maxDigits) {
+            return conversion(source.name(), "CAST(" + c + " AS BIGINT)",
+                    (i, o) -> new NumberEncoders.DecimalEncoder(i, 0, write, 0, o, to), null);
+        }
+        String why = switch (from.kind()) {
+            case FLOAT, DOUBLE -> "it would lose the fraction";
+            case DECIMAL -> from.scale() > 0 ? "it would lose the fraction" : "values may exceed its range";
+            case VARCHAR, JSON, ENUM -> "text is not a number";
+            default -> from.isInteger() ? "values may exceed its range" : "the types are unrelated";
+        };
+        throw refused(source, target, why, "widen the target column, or cast in the query (DuckDB then checks each "
+                + "value): CAST(" + Sql.identifier(source.name()) + " AS " + duckDbInteger(to.base()) + ")");
+    }
+
+    private static ColumnConversion floating(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        NumberEncoders.NumberWrite write = NumberEncoders.numberWrite(to.base());
+        boolean single = to.base() == PgType.Base.FLOAT4;
+        if (from.kind() == Kind.FLOAT || from.kind() == Kind.DOUBLE) {
+            require(!(single && from.kind() == Kind.DOUBLE), source, target, "it would lose precision",
+                    "use double precision, or cast in the query: CAST(col AS FLOAT)");
+            boolean fromSingle = from.kind() == Kind.FLOAT;
+            return conversion(source.name(), cast(c, from.sql()),
+                    (i, o) -> new NumberEncoders.FloatEncoder(i, fromSingle, write), null);
+        }
+        if ((single ? FLOAT4_SAFE : FLOAT8_SAFE).contains(from.kind())) {
+            NumberEncoders.IntegerRead read = NumberEncoders.integerRead(from.kind());
+            return conversion(source.name(), cast(c, from.sql()),
+                    (i, o) -> new NumberEncoders.IntegerEncoder(i, read, write, 0, o, to), null);
+        }
+        if (from.kind() == Kind.DECIMAL && from.precision() <= (single ? 6 : 15)) {
+            int scale = from.scale();
+            return conversion(source.name(), unscaled(c, from),
+                    (i, o) -> new NumberEncoders.DecimalEncoder(i, scale, write, 0, o, to), null);
+        }
+        throw refused(source, target, from.isInteger() || from.kind() == Kind.DECIMAL
+                        ? "not every value has an exact " + to + " form" : "the types are unrelated",
+                "use numeric, or cast in the query: CAST(col AS " + (single ? "FLOAT" : "DOUBLE") + ")");
+    }
+
+    private static ColumnConversion numeric(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        String name = source.name();
+        int targetDigits = to.integerDigits();
+        switch (from.kind()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, UTINYINT, USMALLINT, UINTEGER -> {
+                NumberEncoders.IntegerRead read = NumberEncoders.integerRead(from.kind());
+                long limit = NumberEncoders.limitFor(from.integerDigits(), targetDigits, 0);
+                return conversion(name, cast(c, from.sql()), (i, o) -> new NumberEncoders.IntegerEncoder(i, read,
+                        NumberEncoders.NumberWrite.NUMERIC, limit, o, to), null);
+            }
+            case HUGEINT, UHUGEINT, UBIGINT -> {
+                return conversion(name, cast(c, from.sql()), (i, o) -> new NumberEncoders.WideNumberEncoder(i,
+                        from.kind(), targetDigits, o, to), name + ": " + from + " read as BigInteger (slow path)");
+            }
+            case DECIMAL -> {
+                if (to.scale() >= 0 && from.scale() > to.scale()) {
+                    throw refused(source, target, "it would round away " + (from.scale() - to.scale())
+                                    + " decimal place(s)",
+                            "give the target column scale " + from.scale() + ", or round in the query: CAST(col AS "
+                                    + "DECIMAL(" + Math.min(38, from.precision()) + "," + to.scale() + "))");
+                }
+                int scale = from.scale();
+                if (from.precision() <= 18) {
+                    long limit = NumberEncoders.limitFor(from.integerDigits(), targetDigits, scale);
+                    return conversion(name, unscaled(c, from), (i, o) -> new NumberEncoders.DecimalEncoder(i, scale,
+                            NumberEncoders.NumberWrite.NUMERIC, limit, o, to), null);
+                }
+                return conversion(name, cast(c, from.sql()), (i, o) -> new NumberEncoders.WideNumberEncoder(i,
+                        Kind.DECIMAL, targetDigits, o, to), null);
+            }
+            case FLOAT, DOUBLE -> {
+                require(to.precision() < 0, source, target, "a binary fraction would be rounded to the column's scale",
+                        "use unconstrained numeric or double precision, or cast in the query: CAST(col AS DECIMAL("
+                                + to.precision() + "," + Math.max(to.scale(), 0) + "))");
+                boolean single = from.kind() == Kind.FLOAT;
+                return conversion(name, cast(c, from.sql()), (i, o) -> new NumberEncoders.FloatEncoder(i, single,
+                        NumberEncoders.NumberWrite.NUMERIC), null);
+            }
+            default -> throw refused(source, target, "it is not a number",
+                    "cast in the query, which checks each value: CAST(col AS DECIMAL(p,s))");
+        }
+    }
+
+    private static ColumnConversion timestamp(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        String name = source.name();
+        boolean zoned = to.base() == PgType.Base.TIMESTAMPTZ;
+        if (from.kind() == Kind.DATE && !zoned) {
+            return conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, true), null);
+        }
+        require(from.isTimestamp(), source, target, "only a TIMESTAMP is a point in time",
+                zoned && from.kind() == Kind.DATE ? "say which time zone midnight is in, in the query: "
+                        + "CAST(col AS TIMESTAMP) AT TIME ZONE 'UTC'" : "cast in the query: CAST(col AS TIMESTAMP)");
+        String note = null;
+        if (from.kind() == Kind.TIMESTAMP_NS) {
+            note = name + ": TIMESTAMP_NS truncated to microseconds";
+        } else if (zoned && from.kind() != Kind.TIMESTAMP_TZ) {
+            note = name + ": " + from + " taken as UTC";
+        } else if (!zoned && from.kind() == Kind.TIMESTAMP_TZ) {
+            note = name + ": TIMESTAMP WITH TIME ZONE written as its UTC wall-clock time";
+        }
+        return conversion(name, TemporalEncoders.timestampCarrier(c),
+                (i, o) -> new TemporalEncoders.MicrosEncoder(i, true), note);
+    }
+
+    private static ColumnConversion array(Column source, Column target, DuckDbType from, PgType to, String c)
+            throws ConnectorException {
+        require(from.kind() == Kind.LIST || from.kind() == Kind.ARRAY, source, target, "only a LIST is an array",
+                "build a list in the query, e.g. [col]");
+        DuckDbType element = from.element().orElseThrow();
+        PgType pgElement = to.element().orElseThrow();
+        require(!element.isNested(), source, target, "nested lists have no one-dimensional array form",
+                "load the column into jsonb instead");
+        Column elementSource = Column.of(source.name() + "[]", element.sql());
+        Column elementTarget = new Column(target.name() + "[]", pgElement.name(), pgElement.oid(), true,
+                Column.Generation.NONE);
+        // the element must pass the same checks a plain column of its types would
+        plan(elementSource, elementTarget);
+        require(pgElement.base() != PgType.Base.INTERVAL, source, target, "interval arrays are not supported",
+                "load the column into jsonb or text instead");
+        String carrier = "CAST(to_json(list_transform(" + c + ", x -> " + ArrayEncoder.elementText(element, "x")
+                + ")) AS VARCHAR)";
+        return conversion(source.name(), carrier, (i, o) -> new ArrayEncoder(i, to, o),
+                source.name() + ": LIST read through JSON text (slow path)");
+    }
+
+    /** A DECIMAL(p<=18, s) as its unscaled BIGINT: DuckDB multiplies exactly in decimal arithmetic. */
+    private static String unscaled(String c, DuckDbType decimal) {
+        if (decimal.scale() == 0) {
+            return "CAST(" + cast(c, decimal.sql()) + " AS BIGINT)";
+        }
+        return "CAST(" + cast(c, decimal.sql()) + " * 1" + "0".repeat(decimal.scale()) + " AS BIGINT)";
+    }
+
+    /**
+     * Casts to the described type: a no-op for DuckDB when the type matches, and it keeps per-file reads (which may
+     * infer a narrower type for a CSV column than the whole glob did) on the vector type the encoder reads.
+     */
+    private static String cast(String c, String type) {
+        return "CAST(" + c + " AS " + type + ")";
+    }
+
+    private static String duckDbInteger(PgType.Base base) {
+        return switch (base) {
+            case INT2 -> "SMALLINT";
+            case INT4 -> "INTEGER";
+            default -> "BIGINT";
+        };
+    }
+
+    private static ColumnConversion conversion(String name, String carrier, ColumnEncoder.Factory factory,
+                                               String note) {
+        return new ColumnConversion(name, List.of(carrier), factory, Optional.ofNullable(note));
+    }
+
+    private static void require(boolean ok, Column source, Column target, String why, String fix)
+            throws ConnectorException {
+        if (!ok) {
+            throw refused(source, target, why, fix);
+        }
+    }
+
+    private static ConnectorException refused(Column source, Column target, String why, String fix) {
+        return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK201",
+                "column \"" + source.name() + "\": cannot load DuckDB " + source.typeName() + " into PostgreSQL "
+                        + target.typeName() + " (target column \"" + target.name() + "\"): " + why, fix);
+    }
+}

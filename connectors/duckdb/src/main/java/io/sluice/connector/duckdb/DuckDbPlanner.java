@@ -1,0 +1,268 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PlanRequest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Splits a DuckDB stream into partitions. Each partition runs the whole query (DuckDB has no row address like
+ * PostgreSQL's ctid), so keyed methods make {@code degree} partitions, not one per batch: more would scan the input
+ * more often. Files are the exception: one partition per file reads each file once.
+ */
+final class DuckDbPlanner {
+    private final SourceRelation relation;
+    private final List<Column> columns;
+    private final List<String> notes;
+
+    DuckDbPlanner(SourceRelation relation, List<Column> columns, List<String> notes) {
+        this.relation = requireNonNull(relation, "relation is null");
+        this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        this.notes = requireNonNull(notes, "notes is null");
+    }
+
+    List<DuckDbPartition> plan(Connection connection, PlanRequest request) throws SQLException, ConnectorException {
+        Distribution distribution = request.distribution();
+        int n = request.degree();
+        return switch (distribution.method()) {
+            case NONE -> relation.isFiles() ? perFile(connection, relation.glob().orElseThrow(), relation::forFile)
+                    : List.of(new DuckDbPartition("all", "the whole query", relation.query(), Optional.empty(), -1, -1));
+            case DATA_DRIVEN -> dataDriven(connection, distribution);
+            case RANGE -> bounded(connection, key(distribution), "range", rangeBoundaries(connection,
+                    key(distribution), n));
+            case NTILE -> bounded(connection, key(distribution), "ntile", ntileBoundaries(connection,
+                    key(distribution), n));
+            case MODULO -> modulo(connection, key(distribution), n);
+            case CTID -> throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK010",
+                    "ctid distribution is PostgreSQL's; a DuckDB source has no ctid",
+                    "use data-driven (per file), range, ntile or modulo");
+        };
+    }
+
+    private interface FileQuery {
+        String forFile(String file) throws ConnectorException;
+    }
+
+    private List<DuckDbPartition> perFile(Connection connection, String glob, FileQuery query)
+            throws SQLException, ConnectorException {
+        List<String> files = strings(connection, "SELECT file FROM glob(" + Sql.literal(glob) + ") ORDER BY file");
+        if (files.isEmpty()) {
+            throw noMatch(glob);
+        }
+        List<DuckDbPartition> partitions = new ArrayList<>();
+        for (String file : files) {
+            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file));
+        }
+        return partitions;
+    }
+
+    private DuckDbPartition filePartition(String glob, String file, String sql, String predicate) {
+        long bytes = -1;
+        if (!file.contains("://")) {
+            try {
+                bytes = Files.size(Path.of(file));
+            } catch (IOException | RuntimeException e) {
+                bytes = -1; // only an estimate for scheduling
+            }
+        }
+        return new DuckDbPartition("file:" + relativeTo(glob, file), predicate, sql, Optional.of(file), -1, bytes);
+    }
+
+    private List<DuckDbPartition> dataDriven(Connection connection, Distribution distribution)
+            throws SQLException, ConnectorException {
+        String key = distribution.key().orElseThrow(() -> missing("data-driven needs a key"));
+        String valuesQuery = Sql.stripTerminator(distribution.valuesQuery().orElseThrow(() -> missing(
+                "data-driven on a DuckDB source needs a values-query, e.g. select file from glob('data/*.parquet')")));
+        List<String> values = strings(connection, valuesQuery);
+        if (values.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK012", "values-query returned no values: "
+                    + valuesQuery, "check the values-query (for files: does the glob match anything?)");
+        }
+        boolean fileKey = unquoted(key).equalsIgnoreCase("filename");
+        Optional<PerFileRewrite> rewrite = PerFileRewrite.analyze(relation.query(), key);
+        if (!values.contains(null) && (rewrite.isPresent() || (relation.isFiles() && fileKey))) {
+            String glob = rewrite.map(PerFileRewrite::glob).orElseGet(() -> relation.glob().orElseThrow());
+            notes.add("data-driven on " + key + ": each partition reads only its file (the glob literal of the "
+                    + "query is replaced by the file)");
+            List<DuckDbPartition> partitions = new ArrayList<>();
+            for (String file : values) {
+                String sql = rewrite.isPresent() ? rewrite.get().forFile(file) : relation.forFile(file);
+                partitions.add(filePartition(glob, file, sql, "file " + file));
+            }
+            return partitions;
+        }
+        KeyColumn k = keyColumn(connection, key);
+        notes.add("data-driven on " + key + ": each partition filters the whole query with WHERE " + k.sql
+                + " = <value> (the per-file rewrite needs read_parquet('<glob>', filename=true) and key filename)");
+        List<DuckDbPartition> partitions = new ArrayList<>();
+        for (String value : values) {
+            String predicate = value == null ? k.sql + " IS NULL" : k.sql + " = " + k.literal(value);
+            partitions.add(filtered("value:" + (value == null ? "null" : value), predicate));
+        }
+        return partitions;
+    }
+
+    private List<DuckDbPartition> modulo(Connection connection, String key, int n)
+            throws SQLException, ConnectorException {
+        KeyColumn k = keyColumn(connection, key);
+        if (!k.type.isInteger()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK013", "modulo needs an integer key; " + key
+                    + " is " + k.type, "use range or ntile, or an integer expression such as hash(" + key + ")");
+        }
+        List<DuckDbPartition> partitions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            // ((k % n) + n) % n keeps negative keys in 0..n-1
+            partitions.add(filtered("modulo:" + i + "/" + n, "((" + k.sql + " % " + n + ") + " + n + ") % " + n
+                    + " = " + i));
+        }
+        partitions.add(filtered("modulo:null", k.sql + " IS NULL"));
+        return partitions;
+    }
+
+    private List<String> rangeBoundaries(Connection connection, String key, int n)
+            throws SQLException, ConnectorException {
+        KeyColumn k = keyColumn(connection, key);
+        String step = "(mx - mn) * i / " + n;
+        String boundary = switch (k.type.kind()) {
+            case DATE -> "mn + CAST(" + step + " AS INTEGER)";
+            case TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP, TIMESTAMP_NS, TIMESTAMP_TZ ->
+                    "make_timestamp(CAST(epoch_us(mn) + (epoch_us(mx) - epoch_us(mn)) * i / " + n + " AS BIGINT))";
+            default -> {
+                if (!k.type.isInteger() && k.type.kind() != DuckDbType.Kind.DECIMAL
+                        && k.type.kind() != DuckDbType.Kind.FLOAT && k.type.kind() != DuckDbType.Kind.DOUBLE) {
+                    throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK014", "range needs a number, date or "
+                            + "timestamp key; " + key + " is " + k.type, "use ntile, which works on any ordered type");
+                }
+                yield "mn + " + step;
+            }
+        };
+        return strings(connection, "SELECT CAST(b AS VARCHAR) FROM (SELECT DISTINCT CAST(" + boundary + " AS "
+                + k.type.sql() + ") AS b FROM (SELECT min(" + k.sql + ") AS mn, max(" + k.sql + ") AS mx FROM ("
+                + relation.query() + ") AS sluice_q), range(1, " + n + ") AS t(i) WHERE mn IS NOT NULL) ORDER BY b");
+    }
+
+    private List<String> ntileBoundaries(Connection connection, String key, int n)
+            throws SQLException, ConnectorException {
+        KeyColumn k = keyColumn(connection, key);
+        StringBuilder fractions = new StringBuilder();
+        for (int i = 1; i < n; i++) {
+            fractions.append(i == 1 ? "" : ", ").append((double) i / n);
+        }
+        if (n == 1) {
+            return List.of();
+        }
+        return strings(connection, "SELECT CAST(b AS VARCHAR) FROM (SELECT DISTINCT unnest(quantile_disc(" + k.sql
+                + ", [" + fractions + "])) AS b FROM (" + relation.query() + ") AS sluice_q) WHERE b IS NOT NULL "
+                + "ORDER BY b");
+    }
+
+    /** Contiguous predicates over sorted boundaries, plus one partition for NULL keys. */
+    private List<DuckDbPartition> bounded(Connection connection, String key, String method, List<String> bounds)
+            throws SQLException, ConnectorException {
+        KeyColumn k = keyColumn(connection, key);
+        List<DuckDbPartition> partitions = new ArrayList<>();
+        int parts = bounds.size() + 1;
+        for (int i = 0; i < parts; i++) {
+            String lower = i == 0 ? null : k.sql + " >= " + k.literal(bounds.get(i - 1));
+            String upper = i == parts - 1 ? null : k.sql + " < " + k.literal(bounds.get(i));
+            String predicate = lower == null && upper == null ? k.sql + " IS NOT NULL"
+                    : lower == null ? upper : upper == null ? lower : lower + " AND " + upper;
+            partitions.add(filtered(method + ":" + (i + 1) + "/" + parts, predicate));
+        }
+        partitions.add(filtered(method + ":null", k.sql + " IS NULL"));
+        return partitions;
+    }
+
+    private DuckDbPartition filtered(String id, String predicate) {
+        String sql = "SELECT * FROM (" + relation.query() + ") AS sluice_p WHERE " + predicate;
+        return new DuckDbPartition(id, predicate, sql, Optional.empty(), -1, -1);
+    }
+
+    /** The key as SQL over the query's columns (a column name or an expression) and its DuckDB type. */
+    private record KeyColumn(String sql, DuckDbType type) {
+        String literal(String value) {
+            return type.kind() == DuckDbType.Kind.VARCHAR ? Sql.literal(value)
+                    : "CAST(" + Sql.literal(value) + " AS " + type.sql() + ")";
+        }
+    }
+
+    private KeyColumn keyColumn(Connection connection, String key) throws SQLException, ConnectorException {
+        String bare = unquoted(key);
+        for (Column column : columns) {
+            if (column.name().equalsIgnoreCase(bare)) {
+                return new KeyColumn(Sql.identifier(column.name()), DuckDbType.parse(column.typeName()));
+            }
+        }
+        String expression = "(" + key + ")";
+        List<String> type = strings(connection, "SELECT column_type FROM (DESCRIBE SELECT " + expression
+                + " FROM (" + relation.query() + ") AS sluice_q)");
+        if (type.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK015", "key " + key
+                    + " is neither a column of the query nor an expression over its columns",
+                    "use one of: " + columns.stream().map(Column::name).toList());
+        }
+        return new KeyColumn(expression, DuckDbType.parse(type.get(0)));
+    }
+
+    private static String unquoted(String key) {
+        String k = key.strip();
+        return k.length() >= 2 && k.startsWith("\"") && k.endsWith("\"") ? k.substring(1, k.length() - 1) : k;
+    }
+
+    private String key(Distribution distribution) throws ConnectorException {
+        return distribution.key().orElseThrow(() -> missing(distribution.method().specName() + " needs a key"));
+    }
+
+    private static ConnectorException missing(String what) {
+        return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK011", what, "add it to the stream's distribution");
+    }
+
+    static ConnectorException noMatch(String glob) {
+        return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK101", "no file matches " + glob,
+                "check the path or glob; relative paths resolve against the spec's folder");
+    }
+
+    /** The first column of every row, as text (NULL stays null). */
+    static List<String> strings(Connection connection, String sql) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            while (rs.next()) {
+                values.add(rs.getString(1));
+            }
+        }
+        return values;
+    }
+
+    /** A file's name relative to the glob's fixed folder, for stable short partition ids. */
+    static String relativeTo(String glob, String file) {
+        int wildcard = indexOfWildcard(glob);
+        String prefix = glob.substring(0, wildcard < 0 ? glob.length() : wildcard);
+        int slash = prefix.lastIndexOf('/');
+        String folder = slash < 0 ? "" : prefix.substring(0, slash + 1);
+        return !folder.isEmpty() && file.startsWith(folder) ? file.substring(folder.length()) : file;
+    }
+
+    private static int indexOfWildcard(String glob) {
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == '{') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.SourceProjection;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The per-column conversions of a stream. Always binary COPY: every accepted conversion has a binary encoder. The
+ * notes list is shared with the source, which adds planning decisions (per-file rewrite or filter) when it plans.
+ */
+final class DuckDbProjection implements SourceProjection {
+    private final List<ColumnConversion> conversions;
+    private final List<String> planNotes;
+
+    DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes) {
+        this.conversions = List.copyOf(requireNonNull(conversions, "conversions is null"));
+        this.planNotes = requireNonNull(planNotes, "planNotes is null");
+    }
+
+    List<ColumnConversion> conversions() {
+        return conversions;
+    }
+
+    /** {@code SELECT <carriers> FROM (<relation>)}: what a reader runs. */
+    String selectFrom(String relation) {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        boolean first = true;
+        for (ColumnConversion conversion : conversions) {
+            for (String carrier : conversion.carriers()) {
+                sql.append(first ? "" : ", ").append(carrier);
+                first = false;
+            }
+        }
+        return sql.append(" FROM (").append(relation).append(") AS sluice_q").toString();
+    }
+
+    @Override
+    public CopyFormat format() {
+        return CopyFormat.BINARY;
+    }
+
+    @Override
+    public List<String> expressions() {
+        return conversions.stream().map(c -> String.join(", ", c.carriers())).toList();
+    }
+
+    @Override
+    public List<String> notes() {
+        List<String> notes = new ArrayList<>();
+        conversions.forEach(c -> c.note().ifPresent(notes::add));
+        notes.addAll(planNotes);
+        return Collections.unmodifiableList(notes);
+    }
+}

@@ -1,0 +1,173 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.copy.BinaryCopyEncoder;
+import org.duckdb.DuckDBDataChunkReader;
+import org.duckdb.DuckDBReadableVector;
+
+import static java.util.Objects.requireNonNull;
+
+/** Encoders whose carrier is a VARCHAR: text types, json/jsonb, enums, bytea (as hex) and uuid. */
+final class TextEncoders {
+    private static final int JSONB_VERSION = 1;
+
+    private TextEncoders() {
+    }
+
+    /**
+     * Text into text, varchar(n), char(n), json, jsonb or a type whose binary input is its text (enum labels).
+     * varchar(n)/char(n) lengths are checked here so the error names the stream-side column and file.
+     */
+    static final class TextEncoder implements ColumnEncoder {
+        private final int index;
+        private final int maxChars;
+        private final boolean blankPadded;
+        private final boolean jsonb;
+        private final ColumnOrigin origin;
+        private final PgType target;
+        private final ScratchBytes scratch = new ScratchBytes();
+        private DuckDBReadableVector vector;
+
+        TextEncoder(int index, PgType target, ColumnOrigin origin) {
+            this.index = index;
+            this.target = requireNonNull(target, "target is null");
+            this.origin = requireNonNull(origin, "origin is null");
+            this.maxChars = target.base() == PgType.Base.VARCHAR || target.base() == PgType.Base.BPCHAR
+                    ? target.length() : -1;
+            this.blankPadded = target.base() == PgType.Base.BPCHAR;
+            this.jsonb = target.base() == PgType.Base.JSONB;
+        }
+
+        @Override
+        public void bind(DuckDBDataChunkReader chunk) {
+            vector = chunk.vector(index);
+        }
+
+        @Override
+        public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
+            String value = vector.getString(row);
+            if (value == null) {
+                out.writeNull();
+                return;
+            }
+            if (maxChars >= 0 && value.length() > maxChars && tooLong(value)) {
+                throw DataErrors.tooLong(origin, target, value);
+            }
+            if (jsonb) {
+                scratch.clear();
+                scratch.putByte(JSONB_VERSION);
+                scratch.putUtf8(value, 0, value.length());
+                out.writeBytes(scratch.array(), 0, scratch.length());
+            } else {
+                out.writeText(value);
+            }
+        }
+
+        private boolean tooLong(String value) {
+            int end = value.length();
+            if (blankPadded) {
+                // PostgreSQL drops trailing spaces that do not fit a char(n)
+                while (end > 0 && value.charAt(end - 1) == ' ') {
+                    end--;
+                }
+            }
+            return value.codePointCount(0, end) > maxChars;
+        }
+    }
+
+    /** BLOB arrives as hex (the chunk API has no BLOB getter) and is decoded into the bytea value. */
+    static final class BlobHexEncoder implements ColumnEncoder {
+        private final int index;
+        private final ScratchBytes scratch = new ScratchBytes();
+        private DuckDBReadableVector vector;
+
+        BlobHexEncoder(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public void bind(DuckDBDataChunkReader chunk) {
+            vector = chunk.vector(index);
+        }
+
+        @Override
+        public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
+            String hex = vector.getString(row);
+            if (hex == null) {
+                out.writeNull();
+                return;
+            }
+            scratch.clear();
+            for (int i = 0; i + 1 < hex.length(); i += 2) {
+                scratch.putByte((Character.digit(hex.charAt(i), 16) << 4) | Character.digit(hex.charAt(i + 1), 16));
+            }
+            out.writeBytes(scratch.array(), 0, scratch.length());
+        }
+    }
+
+    /** UUID arrives as its canonical text and is written as 16 bytes. */
+    static final class UuidEncoder implements ColumnEncoder {
+        private final int index;
+        private final ColumnOrigin origin;
+        private final PgType target;
+        private final long[] parsed = new long[2];
+        private DuckDBReadableVector vector;
+
+        UuidEncoder(int index, PgType target, ColumnOrigin origin) {
+            this.index = index;
+            this.target = requireNonNull(target, "target is null");
+            this.origin = requireNonNull(origin, "origin is null");
+        }
+
+        @Override
+        public void bind(DuckDBDataChunkReader chunk) {
+            vector = chunk.vector(index);
+        }
+
+        @Override
+        public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
+            String text = vector.getString(row);
+            if (text == null) {
+                out.writeNull();
+                return;
+            }
+            writeUuid(text, 0, text.length(), out, origin, target, parsed);
+        }
+    }
+
+    static void writeUuid(CharSequence text, int start, int end, BinaryCopyEncoder out, ColumnOrigin origin,
+                          PgType target, long[] into) throws ConnectorException {
+        if (!parseUuid(text, start, end, into)) {
+            throw DataErrors.unreadable(origin, target, text.subSequence(start, end).toString(), "not a UUID");
+        }
+        out.beginField(16);
+        out.putLong(into[0]);
+        out.putLong(into[1]);
+    }
+
+    /** Parses 32 hex digits (dashes anywhere) into two longs; false when it is not a UUID. */
+    static boolean parseUuid(CharSequence text, int start, int end, long[] into) {
+        long high = 0;
+        long low = 0;
+        int digits = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c == '-') {
+                continue;
+            }
+            int d = Character.digit(c, 16);
+            if (d < 0 || digits == 32) {
+                return false;
+            }
+            if (digits < 16) {
+                high = (high << 4) | d;
+            } else {
+                low = (low << 4) | d;
+            }
+            digits++;
+        }
+        into[0] = high;
+        into[1] = low;
+        return digits == 32;
+    }
+}
