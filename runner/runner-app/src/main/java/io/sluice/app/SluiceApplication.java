@@ -3,6 +3,7 @@ package io.sluice.app;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.app.cli.SluiceCommand;
+import io.sluice.app.metrics.MetricsRunListener;
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -22,6 +23,11 @@ public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
     @Bean
     MeterRegistry meterRegistry() {
         return new SimpleMeterRegistry();
+    }
+
+    @Bean
+    MetricsRunListener metricsRunListener(MeterRegistry registry) {
+        return new MetricsRunListener(registry);
     }
 
     @Override

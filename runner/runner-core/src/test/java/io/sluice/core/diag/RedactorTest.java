@@ -1,0 +1,24 @@
+package io.sluice.core.diag;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class RedactorTest {
+    @Test
+    void masksKnownSecretsLongestFirst() {
+        Redactor redactor = new Redactor(List.of("hunter2", "hunter2-extended", "ab"));
+        assertEquals("login *** then *** failed, ab stays",
+                redactor.redact("login hunter2-extended then hunter2 failed, ab stays"));
+    }
+
+    @Test
+    void masksPasswordsInsideUrls() {
+        Redactor redactor = Redactor.none();
+        assertEquals("jdbc:postgresql://db/x?user=u&password=***&ssl=true",
+                redactor.redact("jdbc:postgresql://db/x?user=u&password=pw1&ssl=true"));
+        assertEquals("postgresql://alice:***@db:5432/x", redactor.redact("postgresql://alice:pw1@db:5432/x"));
+    }
+}
