@@ -53,6 +53,8 @@ public final class TestingPostgres implements AutoCloseable {
     private final String user;
     private final String password;
     private final int majorVersion;
+    /** Stops the server and deletes its data when the JVM exits without close(), so no data dir is left in /tmp. */
+    private final Thread exitHook = new Thread(this::shutdown, "sluice-testing-postgres-stop");
     private EmbeddedPostgres embedded;
     private volatile String host;
     private volatile int port;
@@ -79,6 +81,7 @@ public final class TestingPostgres implements AutoCloseable {
             password = "";
         }
         running = true;
+        Runtime.getRuntime().addShutdownHook(exitHook);
         majorVersion = queryMajorVersion();
     }
 
@@ -114,6 +117,8 @@ public final class TestingPostgres implements AutoCloseable {
                 .setDataDirectory(dataDirectory)
                 // We own the directory: keep it across stop/restart, delete it in close().
                 .setCleanDataDirectory(false)
+                // Our exit hook stops the server and deletes the directory; two hooks would race.
+                .setRegisterShutdownHook(false)
                 .setPGStartupWait(STARTUP_WAIT);
         if (port > 0) {
             builder.setPort(port); // same port after restart, so URLs handed out stay valid
@@ -150,9 +155,7 @@ public final class TestingPostgres implements AutoCloseable {
      */
     public static synchronized TestingPostgres shared() {
         if (shared == null) {
-            TestingPostgres server = start(true);
-            Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "sluice-testing-postgres-stop"));
-            shared = server;
+            shared = start(true);
         }
         return shared;
     }
@@ -321,6 +324,11 @@ public final class TestingPostgres implements AutoCloseable {
     public void close() {
         if (!isShared) {
             shutdown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException e) {
+                // the JVM is already exiting: the hook runs shutdown(), which is idempotent
+            }
         }
     }
 
