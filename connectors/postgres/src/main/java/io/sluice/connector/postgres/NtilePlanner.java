@@ -36,7 +36,7 @@ final class NtilePlanner implements PartitionPlanner {
             fractions.append("}'::float8[]");
             String sql = "WITH p AS (SELECT percentile_disc(" + fractions + ") WITHIN GROUP (ORDER BY k) AS a "
                     + "FROM (SELECT " + key.expression() + " AS k FROM " + context.relation().fromClause() + ") AS s) "
-                    + "SELECT DISTINCT b, b::text FROM p, unnest(p.a) AS b WHERE b > p.a[1] ORDER BY b";
+                    + "SELECT DISTINCT b, b::text AS b_text FROM p, unnest(p.a) AS b WHERE b > p.a[1] ORDER BY b";
             try (Statement s = context.catalog().connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 while (rs.next()) {
                     boundaries.add(rs.getString(2));

@@ -53,7 +53,7 @@ final class RangePlanner implements PartitionPlanner {
                 case TIMESTAMP -> "(" + lo + " + (" + hi + " - " + lo + ") * (i::float8 / " + ranges + "))";
                 case OTHER -> throw new IllegalStateException("checked above");
             };
-            String sql = "SELECT DISTINCT v, v::text FROM (SELECT " + step + " AS v FROM generate_series(1, "
+            String sql = "SELECT DISTINCT v, v::text AS v_text FROM (SELECT " + step + " AS v FROM generate_series(1, "
                     + (ranges - 1) + ") AS g(i)) AS b WHERE v > " + lo + " AND v <= " + hi + " ORDER BY v";
             try (Statement s = context.catalog().connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 while (rs.next()) {

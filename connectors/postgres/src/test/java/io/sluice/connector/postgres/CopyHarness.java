@@ -1,0 +1,218 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.Options;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+import io.sluice.spi.Target;
+import io.sluice.spi.TargetTable;
+import io.sluice.testkit.TestingPostgres;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Two databases on the shared test server, a source and a target, and the SPI lifecycle the runner drives:
+ * columns -> table -> project -> plan -> session -> reader.transferTo(writer) -> finish -> commit.
+ */
+final class CopyHarness {
+    final TestingPostgres server = TestingPostgres.shared();
+    final String sourceDb;
+    final String targetDb;
+    final Connector sourceConnector;
+    final Connector targetConnector;
+
+    /** What one copy did, for assertions. */
+    record Result(SourceProjection projection, List<SourcePartition> partitions, long rowsRead, long rowsWritten,
+                  String snapshotMode) {
+    }
+
+    CopyHarness(String prefix) {
+        sourceDb = server.createDatabase(prefix + "_src");
+        targetDb = server.createDatabase(prefix + "_dst");
+        sourceConnector = connector(sourceDb);
+        targetConnector = connector(targetDb);
+    }
+
+    Connector connector(String database) {
+        return connector(server.jdbcUrl(database), server.user());
+    }
+
+    Connector connector(String url, String user) {
+        Map<String, Object> values = new HashMap<>();
+        values.put("url", url);
+        values.put("user", user);
+        values.put("password", server.password());
+        try {
+            Path state = Files.createTempDirectory("sluice-state");
+            return new PostgresConnectorFactory().create(new ConnectionConfig("pg",
+                    Options.of(PostgresOptions.CONNECTION, values), Path.of("."), state));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    void sourceSql(String... statements) throws SQLException {
+        execute(sourceDb, statements);
+    }
+
+    void targetSql(String... statements) throws SQLException {
+        execute(targetDb, statements);
+    }
+
+    void bothSql(String... statements) throws SQLException {
+        execute(sourceDb, statements);
+        execute(targetDb, statements);
+    }
+
+    void execute(String database, String... statements) throws SQLException {
+        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    String query(String database, String sql) throws SQLException {
+        try (Connection c = server.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /** Count and an order-independent hash of the rows' text forms. */
+    String fingerprint(String database, String table, String columns) throws SQLException {
+        return query(database, "SELECT count(*) || ':' || coalesce(md5(string_agg(r, E'\\n' ORDER BY r)), '-') "
+                + "FROM (SELECT ROW(" + columns + ")::text AS r FROM " + table + ") AS x");
+    }
+
+    void assertSameRows(String sourceTable, String targetTable, String columns) throws SQLException {
+        assertEquals(fingerprint(sourceDb, sourceTable, columns), fingerprint(targetDb, targetTable, columns),
+                "rows of " + sourceTable + " and " + targetTable);
+    }
+
+    static Options sourceTable(String table) {
+        return Options.of(PostgresOptions.SOURCE, Map.of("table", table));
+    }
+
+    static Options sourceQuery(String query) {
+        return Options.of(PostgresOptions.SOURCE, Map.of("query", query));
+    }
+
+    static Options targetTable(String table) {
+        return Options.of(PostgresOptions.TARGET, Map.of("table", table));
+    }
+
+    static Distribution distribution(DistributionMethod method, String key) {
+        return new Distribution(method, Optional.ofNullable(key), Optional.empty());
+    }
+
+    Result copy(Options sourceOptions, String target, Distribution distribution, int degree) throws Exception {
+        return copy(sourceOptions, target, distribution, degree, 1000, Consistency.SNAPSHOT, null);
+    }
+
+    /**
+     * Copies with the whole lifecycle; {@code afterSession} runs once the session is open and before any reader
+     * starts (to change the source under a snapshot).
+     */
+    Result copy(Options sourceOptions, String targetName, Distribution distribution, int degree, long batchRows,
+                Consistency consistency, SqlAction afterSession) throws Exception {
+        Source source = sourceConnector.source(sourceOptions);
+        Target target = targetConnector.target(targetTable(targetName));
+        List<Column> sourceColumns = source.columns();
+        TargetTable table = target.table();
+        List<ColumnPair> pairs = new ArrayList<>();
+        for (Column t : table.columns()) {
+            if (t.generation() == Column.Generation.STORED) {
+                continue;
+            }
+            sourceColumns.stream().filter(s -> s.name().equals(t.name())).findFirst()
+                    .ifPresent(s -> pairs.add(new ColumnPair(s, t)));
+        }
+        SourceProjection projection = source.project(pairs);
+        List<SourcePartition> partitions = new ArrayList<>(source.plan(new PlanRequest(distribution, degree,
+                batchRows)));
+        partitions.sort(Comparator.comparingLong(SourcePartition::estimatedRows).reversed());
+        List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
+        target.prepare(io.sluice.spi.LoadMode.TRUNCATE);
+        long read = 0;
+        long written = 0;
+        String mode;
+        try (SourceSession session = source.openSession(consistency, degree);
+             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            mode = session.snapshotMode();
+            if (afterSession != null) {
+                afterSession.run();
+            }
+            Semaphore slots = new Semaphore(degree);
+            List<Future<long[]>> results = new ArrayList<>();
+            for (SourcePartition partition : partitions) {
+                results.add(pool.submit(() -> {
+                    slots.acquire();
+                    try (PartitionReader reader = session.openReader(partition, projection);
+                         PartitionWriter writer = target.openWriter(targetColumns, projection.format())) {
+                        try {
+                            long r = reader.transferTo(writer);
+                            long w = writer.finish();
+                            writer.commit();
+                            return new long[] {r, w};
+                        } catch (ConnectorException | RuntimeException e) {
+                            writer.abort();
+                            throw e;
+                        }
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            for (Future<long[]> f : results) {
+                try {
+                    long[] rw = f.get();
+                    read += rw[0];
+                    written += rw[1];
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Exception cause) {
+                        throw cause;
+                    }
+                    throw e;
+                }
+            }
+        }
+        assertEquals(read, written, "rows read and written");
+        return new Result(projection, partitions, read, written, mode);
+    }
+
+    @FunctionalInterface
+    interface SqlAction {
+        void run() throws Exception;
+    }
+}
