@@ -1,0 +1,243 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.Options;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Problem;
+import io.sluice.spi.Role;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+import io.sluice.spi.StreamShape;
+import io.sluice.spi.Target;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.sluice.connector.postgres.CopyHarness.distribution;
+import static io.sluice.connector.postgres.CopyHarness.sourceQuery;
+import static io.sluice.connector.postgres.CopyHarness.sourceTable;
+import static io.sluice.connector.postgres.CopyHarness.targetTable;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Casts, data errors, preflight refusals, secrets, cancellation and lint. */
+class FailuresTest {
+    private static CopyHarness harness;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        harness = new CopyHarness("failures");
+        harness.sourceSql("CREATE TABLE casts (id int, small int, txt text, num_text text, p point)",
+                "INSERT INTO casts VALUES (1, 1, 'short', '1', '(1,2)'), (2, NULL, 'tiny', '2', NULL), "
+                        + "(3, 3, 'abcdefghijklmnop', '3', '(0,0)')");
+    }
+
+    @Test
+    void castsOnTheSourceWhenTypesDiffer() throws Exception {
+        harness.targetSql("CREATE TABLE widened (id bigint, small numeric(10,2), num_text int)");
+        CopyHarness.Result result = harness.copy(sourceTable("casts"), "widened",
+                distribution(DistributionMethod.NONE, null), 1);
+        assertEquals(List.of("\"id\"::bigint", "\"small\"::numeric", "\"num_text\"::integer"),
+                result.projection().expressions());
+        assertTrue(result.projection().notes().get(0).contains("integer cast to bigint"),
+                result.projection().notes().toString());
+        assertEquals("3:6", harness.query(harness.targetDb, "SELECT count(*) || ':' || sum(num_text) FROM widened"));
+    }
+
+    @Test
+    void impossibleCastIsRefusedAtPlanTimeNamingColumnAndTypes() throws Exception {
+        harness.targetSql("CREATE TABLE no_cast (p int)");
+        ConnectorException e = assertThrows(ConnectorException.class, () -> harness.copy(sourceTable("casts"),
+                "no_cast", distribution(DistributionMethod.NONE, null), 1));
+        assertEquals(ErrorKind.INVALID_SPEC, e.kind());
+        assertEquals("PG301", e.code());
+        assertTrue(e.getMessage().contains("\"p\"") && e.getMessage().contains("point")
+                && e.getMessage().contains("integer"), e.getMessage());
+        assertTrue(e.fix().orElseThrow().contains("query"), e.fix().toString());
+    }
+
+    @Test
+    void valueTooLongNamesColumnAndLine() throws Exception {
+        harness.targetSql("CREATE TABLE narrow (id int, txt varchar(10))");
+        ConnectorException e = assertThrows(ConnectorException.class, () -> harness.copy(sourceTable("casts"),
+                "narrow", distribution(DistributionMethod.NONE, null), 1));
+        assertEquals(ErrorKind.DATA, e.kind());
+        assertTrue(e.getMessage().contains("value too long for type character varying(10)"), e.getMessage());
+        assertTrue(e.getMessage().contains("line 3") && e.getMessage().contains("column txt"), e.getMessage());
+        assertEquals("0", harness.query(harness.targetDb, "SELECT count(*) FROM narrow"));
+    }
+
+    @Test
+    void badValueInASourceCastIsADataError() throws Exception {
+        harness.targetSql("CREATE TABLE as_int (id int, txt int)");
+        ConnectorException e = assertThrows(ConnectorException.class, () -> harness.copy(sourceTable("casts"),
+                "as_int", distribution(DistributionMethod.NONE, null), 1));
+        assertEquals(ErrorKind.DATA, e.kind());
+        assertTrue(e.getMessage().contains("invalid input syntax for type integer"), e.getMessage());
+    }
+
+    @Test
+    void missingTablesArePreflightFailures() throws Exception {
+        ConnectorException source = assertThrows(ConnectorException.class,
+                () -> harness.sourceConnector.source(sourceTable("nope.missing")).columns());
+        assertEquals(ErrorKind.PREFLIGHT, source.kind());
+        assertEquals("PG203", source.code());
+        ConnectorException unqualified = assertThrows(ConnectorException.class,
+                () -> harness.sourceConnector.source(sourceTable("Missing")).columns());
+        assertTrue(unqualified.getMessage().contains("\"missing\" does not exist on the search_path"),
+                unqualified.getMessage());
+        ConnectorException target = assertThrows(ConnectorException.class,
+                () -> harness.targetConnector.target(targetTable("missing")).table());
+        assertEquals(ErrorKind.PREFLIGHT, target.kind());
+        ConnectorException query = assertThrows(ConnectorException.class,
+                () -> harness.sourceConnector.source(sourceQuery("SELECT * FROM missing")).columns());
+        assertEquals(ErrorKind.PREFLIGHT, query.kind());
+        ConnectorException syntax = assertThrows(ConnectorException.class,
+                () -> harness.sourceConnector.source(sourceQuery("SELEC 1")).columns());
+        assertEquals(ErrorKind.INVALID_SPEC, syntax.kind());
+    }
+
+    @Test
+    void missingPrivilegesArePreflightFailuresWithAGrantAsFix() throws Exception {
+        String role = "limited_" + ProcessHandle.current().pid();
+        harness.sourceSql("CREATE ROLE " + role + " LOGIN PASSWORD 'limited-pw'",
+                "CREATE TABLE guarded (id int)");
+        harness.targetSql("CREATE TABLE guarded (id int)", "GRANT INSERT ON guarded TO " + role);
+        Connector sourceAsRole = connectorAs(harness.sourceDb, role);
+        ConnectorException read = assertThrows(ConnectorException.class,
+                () -> sourceAsRole.source(sourceTable("guarded")).columns());
+        assertEquals(ErrorKind.PREFLIGHT, read.kind());
+        assertEquals("GRANT SELECT ON \"public\".\"guarded\" TO \"" + role + "\"", read.fix().orElseThrow());
+
+        Target targetAsRole = connectorAs(harness.targetDb, role).target(targetTable("guarded"));
+        targetAsRole.table(); // INSERT is granted
+        ConnectorException truncate = assertThrows(ConnectorException.class,
+                () -> targetAsRole.prepare(LoadMode.TRUNCATE));
+        assertEquals(ErrorKind.PREFLIGHT, truncate.kind());
+        assertTrue(truncate.fix().orElseThrow().startsWith("GRANT TRUNCATE"), truncate.fix().toString());
+        harness.targetSql("REVOKE INSERT ON guarded FROM " + role);
+        ConnectorException insert = assertThrows(ConnectorException.class, targetAsRole::table);
+        assertEquals(ErrorKind.PREFLIGHT, insert.kind());
+    }
+
+    private static Connector connectorAs(String database, String role) throws Exception {
+        return new PostgresConnectorFactory().create(new io.sluice.spi.ConnectionConfig("pg",
+                Options.of(PostgresOptions.CONNECTION, Map.of("url", harness.server.jdbcUrl(database), "user", role,
+                        "password", "limited-pw")), Path.of("."), Path.of("target")));
+    }
+
+    @Test
+    void secretsNeverReachMessages() throws Exception {
+        Connector unreachable = new PostgresConnectorFactory().create(new io.sluice.spi.ConnectionConfig("pg",
+                Options.of(PostgresOptions.CONNECTION, Map.of(
+                        "url", "jdbc:postgresql://127.0.0.1:1/db?password=url-secret-1&connectTimeout=2",
+                        "user", "someone", "password", "hunter2-secret",
+                        "properties", Map.of("sslpassword", "ssl-secret-3"))),
+                Path.of("."), Path.of("target")));
+        ConnectorException e = assertThrows(ConnectorException.class,
+                () -> unreachable.source(sourceTable("t")).columns());
+        assertEquals(ErrorKind.TRANSIENT, e.kind());
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String text = String.valueOf(t.getMessage());
+            assertFalse(text.contains("url-secret-1") || text.contains("hunter2-secret")
+                    || text.contains("ssl-secret-3"), text);
+        }
+    }
+
+    @Test
+    void cancelStopsAReaderAndLeavesNoConnectionBusy() throws Exception {
+        harness.sourceSql("CREATE TABLE big (id int, pad text)",
+                "INSERT INTO big SELECT g, repeat('y', 200) FROM generate_series(1, 200000) AS g");
+        Source source = harness.sourceConnector.source(sourceTable("big"));
+        List<Column> columns = source.columns();
+        SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());
+        SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1_000_000)).get(0);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+             PartitionReader reader = session.openReader(partition, projection)) {
+            AtomicBoolean cancelled = new AtomicBoolean();
+            ConnectorException e = assertThrows(ConnectorException.class, () -> reader.transferTo((b, o, n) -> {
+                if (cancelled.compareAndSet(false, true)) {
+                    Thread other = Thread.ofVirtual().start(reader::cancel);
+                    try {
+                        other.join();
+                    } catch (InterruptedException ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                }
+            }));
+            assertEquals("PG210", e.code());
+        }
+        assertEquals("0", harness.query(harness.sourceDb, "SELECT count(*) FROM pg_stat_activity "
+                + "WHERE application_name = 'sluice' AND state <> 'idle' AND datname = current_database()"));
+    }
+
+    @Test
+    void abortRollsBackAnOpenWriter() throws Exception {
+        harness.targetSql("CREATE TABLE aborted (id int)");
+        Target target = harness.targetConnector.target(targetTable("aborted"));
+        List<Column> columns = target.table().columns();
+        PartitionWriter writer = target.openWriter(columns, io.sluice.spi.CopyFormat.TEXT);
+        byte[] rows = "1\n2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        writer.write(rows, 0, rows.length);
+        Thread.ofVirtual().start(writer::abort).join();
+        writer.abort(); // twice is harmless
+        writer.close();
+        assertEquals("0", harness.query(harness.targetDb, "SELECT count(*) FROM aborted"));
+    }
+
+    @Test
+    void planRefusals() throws Exception {
+        Source query = harness.sourceConnector.source(sourceQuery("SELECT * FROM casts"));
+        ConnectorException ctid = assertThrows(ConnectorException.class, () -> query.plan(
+                new PlanRequest(distribution(DistributionMethod.CTID, null), 2, 100)));
+        assertEquals(ErrorKind.INVALID_SPEC, ctid.kind());
+        Source table = harness.sourceConnector.source(sourceTable("casts"));
+        ConnectorException range = assertThrows(ConnectorException.class, () -> table.plan(
+                new PlanRequest(distribution(DistributionMethod.RANGE, "txt"), 2, 100)));
+        assertEquals("PG306", range.code());
+        ConnectorException key = assertThrows(ConnectorException.class, () -> table.plan(
+                new PlanRequest(distribution(DistributionMethod.MODULO, "no_such_column"), 2, 100)));
+        assertEquals("PG305", key.code());
+        ConnectorException noKey = assertThrows(ConnectorException.class, () -> table.plan(
+                new PlanRequest(distribution(DistributionMethod.NTILE, null), 2, 100)));
+        assertEquals(ErrorKind.INVALID_SPEC, noKey.kind());
+    }
+
+    @Test
+    void lintFindsProblemsOffline() {
+        PostgresConnectorFactory factory = new PostgresConnectorFactory();
+        List<Problem> badName = factory.lintStream(new StreamShape("s", Role.SOURCE,
+                Options.of(PostgresOptions.SOURCE, Map.of("table", "a.\"b")), Distribution.none()));
+        assertEquals(List.of("PG101"), badName.stream().map(Problem::code).toList());
+        List<Problem> both = factory.lintStream(new StreamShape("s", Role.SOURCE,
+                Options.of(PostgresOptions.SOURCE, Map.of("table", "t", "query", "SELECT 1")),
+                new Distribution(DistributionMethod.CTID, Optional.empty(), Optional.empty())));
+        assertEquals(List.of("PG102", "PG103"), both.stream().map(Problem::code).toList());
+        List<Problem> neither = factory.lintStream(new StreamShape("s", Role.SOURCE,
+                Options.of(PostgresOptions.SOURCE, Map.of()),
+                new Distribution(DistributionMethod.RANGE, Optional.empty(), Optional.empty())));
+        assertEquals(List.of("PG102", "PG105"), neither.stream().map(Problem::code).toList());
+        List<Problem> fine = factory.lintStream(new StreamShape("s", Role.TARGET,
+                Options.of(PostgresOptions.TARGET, Map.of("table", "\"Odd Schema\".\"T\"")), Distribution.none()));
+        assertEquals(List.of(), fine);
+    }
+}
