@@ -117,8 +117,7 @@ final class Conversions {
             default -> 18;
         };
         if (from.kind() == Kind.DECIMAL && from.scale() == 0 && from.precision() <= maxDigits) {
-            return conversion(source.name(), "CAST(" + c + " AS BIGINT)",
-                    (i, o) -> new NumberEncoders.DecimalEncoder(i, 0, write, 0, o, to), null);
+            return decimal(source.name(), unscaled(c, from), 0, write, 0, to, null);
         }
         String why = switch (from.kind()) {
             case FLOAT, DOUBLE -> "it would lose the fraction";
@@ -147,9 +146,7 @@ final class Conversions {
                     (i, o) -> new NumberEncoders.IntegerEncoder(i, read, write, 0, o, to), null);
         }
         if (from.kind() == Kind.DECIMAL && from.precision() <= (single ? 6 : 15)) {
-            int scale = from.scale();
-            return conversion(source.name(), unscaled(c, from),
-                    (i, o) -> new NumberEncoders.DecimalEncoder(i, scale, write, 0, o, to), null);
+            return decimal(source.name(), unscaled(c, from), from.scale(), write, 0, to, null);
         }
         throw refused(source, target, from.isInteger() || from.kind() == Kind.DECIMAL
                         ? "not every value has an exact " + to + " form" : "the types are unrelated",
@@ -181,8 +178,8 @@ final class Conversions {
                 int scale = from.scale();
                 if (from.precision() <= 18) {
                     long limit = NumberEncoders.limitFor(from.integerDigits(), targetDigits, scale);
-                    return conversion(name, unscaled(c, from), (i, o) -> new NumberEncoders.DecimalEncoder(i, scale,
-                            NumberEncoders.NumberWrite.NUMERIC, limit, o, to), null);
+                    return decimal(name, unscaled(c, from), scale, NumberEncoders.NumberWrite.NUMERIC, limit, to,
+                            null);
                 }
                 return conversion(name, cast(c, from.sql()), (i, o) -> new NumberEncoders.WideNumberEncoder(i,
                         Kind.DECIMAL, targetDigits, o, to), null);
@@ -243,12 +240,22 @@ final class Conversions {
                 source.name() + ": LIST read through JSON text (slow path)");
     }
 
-    /** A DECIMAL(p<=18, s) as its unscaled BIGINT: DuckDB multiplies exactly in decimal arithmetic. */
-    private static String unscaled(String c, DuckDbType decimal) {
+    /**
+     * A DECIMAL(p<=18, s) as BIGINT carriers the chunk API reads without a BigDecimal: the unscaled value when
+     * {@code col * 10^s} stays within DuckDB's 18-digit integer decimal arithmetic, else the integer part and the
+     * fraction times 10^s (same sign). Widening to a 38-digit decimal instead was measured 40-70x slower in DuckDB.
+     */
+    static List<String> unscaled(String c, DuckDbType decimal) {
+        String typed = cast(c, decimal.sql());
         if (decimal.scale() == 0) {
-            return "CAST(" + cast(c, decimal.sql()) + " AS BIGINT)";
+            return List.of("CAST(" + typed + " AS BIGINT)");
         }
-        return "CAST(" + cast(c, decimal.sql()) + " * 1" + "0".repeat(decimal.scale()) + " AS BIGINT)";
+        String power = "1" + "0".repeat(decimal.scale());
+        if (decimal.precision() + decimal.scale() + 1 <= 18) {
+            return List.of("CAST(" + typed + " * " + power + " AS BIGINT)");
+        }
+        return List.of("CAST(trunc(" + typed + ") AS BIGINT)",
+                "CAST((" + typed + " - trunc(" + typed + ")) * " + power + " AS BIGINT)");
     }
 
     /**
@@ -265,6 +272,13 @@ final class Conversions {
             case INT4 -> "INTEGER";
             default -> "BIGINT";
         };
+    }
+
+    private static ColumnConversion decimal(String name, List<String> carriers, int scale,
+                                            NumberEncoders.NumberWrite write, long limit, PgType to, String note) {
+        boolean split = carriers.size() == 2;
+        return new ColumnConversion(name, carriers, (i, o) -> new NumberEncoders.DecimalEncoder(i, split, scale, write,
+                limit, o, to), Optional.ofNullable(note));
     }
 
     private static ColumnConversion conversion(String name, String carrier, ColumnEncoder.Factory factory,

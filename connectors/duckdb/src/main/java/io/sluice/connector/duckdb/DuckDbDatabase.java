@@ -81,6 +81,8 @@ final class DuckDbDatabase implements AutoCloseable {
 
     private DuckDBConnection open() throws ConnectorException {
         Properties properties = new Properties();
+        // relative paths in queries (read_parquet('data/x.parquet'), glob(...)) resolve against the spec's folder
+        properties.setProperty("file_search_path", settings.specDirectory().toAbsolutePath().toString());
         settings.threads().ifPresent(t -> properties.setProperty("threads", Long.toString(t)));
         settings.memoryLimit().ifPresent(m -> properties.setProperty("memory_limit", m));
         settings.extensionDirectory().ifPresent(dir -> {

@@ -138,11 +138,13 @@ final class NumberEncoders {
     }
 
     /**
-     * DECIMAL up to 18 digits, read as its unscaled BIGINT (the carrier multiplies by 10^scale in DuckDB, exactly),
-     * so no BigDecimal per value.
+     * DECIMAL up to 18 digits, read as its unscaled BIGINT, or as integer part and scaled fraction (see
+     * {@link Conversions#unscaled}), so no BigDecimal per value.
      */
     static final class DecimalEncoder implements ColumnEncoder {
         private final int index;
+        private final boolean split;
+        private final long power;
         private final int scale;
         private final NumberWrite write;
         private final long unscaledLimit;
@@ -151,10 +153,13 @@ final class NumberEncoders {
         private final double divisor;
         private final PgNumericWriter numeric = new PgNumericWriter();
         private DuckDBReadableVector vector;
+        private DuckDBReadableVector fraction;
 
-        DecimalEncoder(int index, int scale, NumberWrite write, long unscaledLimit, ColumnOrigin origin,
+        DecimalEncoder(int index, boolean split, int scale, NumberWrite write, long unscaledLimit, ColumnOrigin origin,
                        PgType target) {
             this.index = index;
+            this.split = split;
+            this.power = (long) Math.pow(10, scale);
             this.scale = scale;
             this.write = requireNonNull(write, "write is null");
             this.unscaledLimit = unscaledLimit;
@@ -166,6 +171,7 @@ final class NumberEncoders {
         @Override
         public void bind(DuckDBDataChunkReader chunk) {
             vector = chunk.vector(index);
+            fraction = split ? chunk.vector(index + 1) : null;
         }
 
         @Override
@@ -174,7 +180,7 @@ final class NumberEncoders {
                 out.writeNull();
                 return;
             }
-            long unscaled = vector.getLong(row);
+            long unscaled = split ? vector.getLong(row) * power + fraction.getLong(row) : vector.getLong(row);
             switch (write) {
                 case NUMERIC -> {
                     if (unscaledLimit != 0 && (unscaled >= unscaledLimit || unscaled <= -unscaledLimit)) {
