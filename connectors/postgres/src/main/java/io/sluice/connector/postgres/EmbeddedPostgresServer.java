@@ -113,6 +113,21 @@ final class EmbeddedPostgresServer {
                         + database);
     }
 
+    /** Stops a server this JVM started, keeping its data; the next use starts it again (tests restart with it). */
+    void stop() throws IOException {
+        lock.lock();
+        try {
+            if (ownServer != null) {
+                ownServer.close();
+                ownServer = null;
+            }
+            running = false;
+            knownDatabases.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private String url(String database) {
         return "jdbc:postgresql://localhost:" + port + "/" + database;
     }

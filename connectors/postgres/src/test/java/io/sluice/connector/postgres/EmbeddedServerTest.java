@@ -1,0 +1,115 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Options;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+import io.sluice.spi.Target;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+
+import static io.sluice.connector.postgres.CopyHarness.sourceTable;
+import static io.sluice.connector.postgres.CopyHarness.targetTable;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two connections of one spec share one embedded server; its data survives a restart. */
+class EmbeddedServerTest {
+    @TempDir
+    Path state;
+
+    private Connector embedded(String database) {
+        return new PostgresConnectorFactory().create(new ConnectionConfig(database,
+                Options.of(PostgresOptions.CONNECTION, Map.of("embedded", database)), Path.of("."), state));
+    }
+
+    @Test
+    void sharedServerSeparateDatabasesSurvivesRestart() throws Exception {
+        Connector a = embedded("db_a");
+        Connector b = embedded("db_b");
+        EmbeddedPostgresServer server = EmbeddedPostgresServer.forDirectory(state.resolve("postgres-18"));
+        assertSame(server, EmbeddedPostgresServer.forDirectory(state.resolve("./postgres-18")));
+        String notices = String.join("\n", a.notices());
+        assertTrue(notices.contains("psql -h localhost -p " + server.port() + " -U postgres -d db_a"), notices);
+        assertTrue(notices.contains("fsync off"), notices);
+
+        // First use starts the server and creates the database; the table is not there yet.
+        ConnectorException missing = assertThrows(ConnectorException.class,
+                () -> a.source(sourceTable("t")).columns());
+        assertEquals(ErrorKind.PREFLIGHT, missing.kind());
+        sql(server, "db_a", "CREATE TABLE t (id int, v text)",
+                "INSERT INTO t SELECT g, md5(g::text) FROM generate_series(1, 1000) AS g");
+        assertThrows(ConnectorException.class, () -> b.target(targetTable("t")).table());
+        sql(server, "db_b", "CREATE TABLE t (id int, v text)");
+        assertEquals(1000, copy(a, b));
+        assertTrue(Files.exists(state.resolve("postgres-18/port")));
+
+        server.stop();
+        assertEquals(1000, copy(a, b)); // restarted on the same data: source rows still there, target truncated
+        assertEquals("1000", scalar(server, "db_b", "SELECT count(*) FROM t"));
+        server.stop();
+    }
+
+    private static long copy(Connector from, Connector to) throws Exception {
+        Source source = from.source(sourceTable("t"));
+        Target target = to.target(targetTable("t"));
+        List<Column> columns = target.table().columns();
+        SourceProjection projection = source.project(source.columns().stream()
+                .map(c -> new ColumnPair(c, columns.stream().filter(t -> t.name().equals(c.name())).findFirst()
+                        .orElseThrow())).toList());
+        target.prepare(io.sluice.spi.LoadMode.TRUNCATE);
+        long rows = 0;
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1)) {
+            for (var partition : source.plan(new PlanRequest(Distribution.none(), 1, 100))) {
+                try (PartitionReader reader = session.openReader(partition, projection);
+                     PartitionWriter writer = target.openWriter(columns, projection.format())) {
+                    reader.transferTo(writer);
+                    rows += writer.finish();
+                    writer.commit();
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static void sql(EmbeddedPostgresServer server, String db, String... statements) throws Exception {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl(db), "postgres", "");
+             Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static String scalar(EmbeddedPostgresServer server, String db, String query) throws Exception {
+        try (Connection c = DriverManager.getConnection(server.jdbcUrl(db), "postgres", "");
+             Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            assertFalse(rs.getString(1).isEmpty());
+            return rs.getString(1);
+        }
+    }
+}
