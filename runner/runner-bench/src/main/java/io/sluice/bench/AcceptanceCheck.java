@@ -1,0 +1,65 @@
+package io.sluice.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One speed criterion from the PostgreSQL-engine and DuckDB-source issues, evaluated on this run's figures: PASS,
+ * FAIL, or NOT_MEASURED when a scenario it needs did not run.
+ */
+record AcceptanceCheck(String criterion, String measured, Verdict verdict) {
+    enum Verdict { PASS, FAIL, NOT_MEASURED }
+
+    AcceptanceCheck {
+        requireNonNull(criterion, "criterion is null");
+        requireNonNull(measured, "measured is null");
+        requireNonNull(verdict, "verdict is null");
+    }
+
+    static List<AcceptanceCheck> evaluate(ResultComparison c) {
+        List<AcceptanceCheck> checks = new ArrayList<>();
+        Section li = Section.LINEITEM_LOGGED;
+        Optional<ScenarioResult> ctid1 = c.find(li, SluiceSlug.CTID, 1);
+        Optional<ScenarioResult> ctid2 = c.find(li, SluiceSlug.CTID, 2);
+        Optional<ScenarioResult> limit = ctid1.flatMap(r -> c.ingestLimit(r.info()));
+        Optional<ScenarioResult> psql = c.find(li, "psql-pipe", 0);
+        checks.add(atLeast("lineitem (LOGGED): Sluice ctid degree 1 ≥ 0.9× the ingest limit",
+                ResultComparison.ratio(ctid1, limit), 0.9, "× the limit"));
+        checks.add(atLeast("lineitem (LOGGED): Sluice ctid degree 1 faster than psql | psql",
+                ResultComparison.ratio(ctid1, psql), 1.0, "× psql | psql"));
+        checks.add(atLeast("lineitem (LOGGED): Sluice ctid degree 2 not slower than degree 1",
+                ResultComparison.ratio(ctid2, ctid1), 1.0, "× degree 1"));
+        OptionalDouble share = ctid1.filter(ScenarioResult::ok).map(ScenarioResult::medianClientCpuShare)
+                .orElse(OptionalDouble.empty());
+        checks.add(share.isPresent()
+                ? new AcceptanceCheck("lineitem (LOGGED): Sluice's CPU < 15 % of the machine's CPU (degree 1)",
+                String.format("%.1f %%", share.getAsDouble() * 100),
+                share.getAsDouble() < 0.15 ? Verdict.PASS : Verdict.FAIL)
+                : notMeasured("lineitem (LOGGED): Sluice's CPU < 15 % of the machine's CPU (degree 1)"));
+        Section ol = Section.ORDERS_LOCAL;
+        Optional<ScenarioResult> o1 = c.find(ol, SluiceSlug.PARQUET, 1);
+        Optional<ScenarioResult> o2 = c.find(ol, SluiceSlug.PARQUET, 2);
+        Optional<ScenarioResult> duck1 = c.find(ol, "duckdb-postgres_scanner-threads", 1);
+        checks.add(atLeast("orders (local Parquet): Sluice degree 1 ≥ DuckDB postgres_scanner, threads=1",
+                ResultComparison.ratio(o1, duck1), 1.0, "× DuckDB"));
+        checks.add(atLeast("orders (local Parquet): Sluice degree 2 ≥ 1.2× DuckDB postgres_scanner, threads=1",
+                ResultComparison.ratio(o2, duck1), 1.2, "× DuckDB"));
+        return checks;
+    }
+
+    private static AcceptanceCheck atLeast(String criterion, OptionalDouble ratio, double threshold, String unit) {
+        if (ratio.isEmpty()) {
+            return notMeasured(criterion);
+        }
+        return new AcceptanceCheck(criterion, String.format("%.2f%s", ratio.getAsDouble(), unit),
+                ratio.getAsDouble() >= threshold ? Verdict.PASS : Verdict.FAIL);
+    }
+
+    private static AcceptanceCheck notMeasured(String criterion) {
+        return new AcceptanceCheck(criterion, "–", Verdict.NOT_MEASURED);
+    }
+}

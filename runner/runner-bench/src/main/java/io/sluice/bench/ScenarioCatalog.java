@@ -1,0 +1,130 @@
+package io.sluice.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** Every scenario of the benchmark, in report order: ingest limit, baselines, then Sluice by degree. */
+final class ScenarioCatalog {
+    static final int[] DEGREES = {1, 2, 4};
+
+    private final BenchPostgresServer source;
+    private final BenchPostgresServer target;
+    private final TpchData data;
+    private final SluiceLauncher sluice;
+    private final Path extensionDirectory;
+    private final Optional<S3Orders> s3;
+    private final String s3Unavailable;
+    private final Path logDirectory;
+
+    ScenarioCatalog(BenchPostgresServer source, BenchPostgresServer target, TpchData data, SluiceLauncher sluice,
+                    Path extensionDirectory, Optional<S3Orders> s3, String s3Unavailable, Path logDirectory) {
+        this.source = requireNonNull(source, "source is null");
+        this.target = requireNonNull(target, "target is null");
+        this.data = requireNonNull(data, "data is null");
+        this.sluice = requireNonNull(sluice, "sluice is null");
+        this.extensionDirectory = requireNonNull(extensionDirectory, "extensionDirectory is null");
+        this.s3 = requireNonNull(s3, "s3 is null");
+        this.s3Unavailable = requireNonNull(s3Unavailable, "s3Unavailable is null");
+        this.logDirectory = requireNonNull(logDirectory, "logDirectory is null");
+    }
+
+    List<Scenario> all() throws SQLException {
+        List<Scenario> scenarios = new ArrayList<>();
+        Optional<ClientTool> psql = ClientTool.find("psql");
+        Optional<ClientTool> pgDump = ClientTool.find("pg_dump");
+        Optional<ClientTool> pgRestore = ClientTool.find("pg_restore");
+        PgEndpoint src = source.endpoint();
+        PgEndpoint dst = target.endpoint();
+        Optional<String> noScanner = missingExtension("postgres_scanner");
+        String lineitem = TpchData.SCHEMA + ".lineitem";
+
+        for (Section section : List.of(Section.LINEITEM_LOGGED, Section.LINEITEM_UNLOGGED)) {
+            BenchTarget t = section == Section.LINEITEM_LOGGED ? BenchTarget.LINEITEM_LOGGED
+                    : BenchTarget.LINEITEM_UNLOGGED;
+            scenarios.add(new IngestLimitScenario(info(section, t, ScenarioRole.INGEST_LIMIT,
+                    "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.lineitem()));
+            scenarios.add(new PsqlPipeScenario(info(section, t, ScenarioRole.BASELINE, "psql | psql (binary COPY)",
+                    "psql-pipe", 0), psql, src, dst, lineitem, logDirectory));
+            if (section == Section.LINEITEM_LOGGED) {
+                scenarios.add(new PgDumpRestoreScenario(info(section, t, ScenarioRole.BASELINE,
+                        "pg_dump -Fc | pg_restore", "pg_dump-restore", 0), pgDump, pgRestore, src, dst,
+                        source.majorVersion(), target.majorVersion(), lineitem, logDirectory));
+            }
+            for (int threads : section == Section.LINEITEM_LOGGED ? new int[] {1, 2} : new int[] {1}) {
+                scenarios.add(new DuckDbScannerScenario(info(section, t, ScenarioRole.BASELINE,
+                        "DuckDB postgres_scanner, threads", "duckdb-postgres_scanner-threads", threads),
+                        extensionDirectory, Optional.of(src), dst, List.of(), "SELECT * FROM src." + lineitem,
+                        threads, noScanner));
+            }
+            for (int degree : DEGREES) {
+                scenarios.add(sluicePg(section, t, "Sluice ctid", SluiceSlug.CTID, "ctid", Optional.empty(), degree));
+            }
+            for (int degree : DEGREES) {
+                scenarios.add(sluicePg(section, t, "Sluice range (l_orderkey)", SluiceSlug.RANGE, "range",
+                        Optional.of("l_orderkey"), degree));
+            }
+        }
+
+        String localGlob = data.localParquetGlob();
+        Section local = Section.ORDERS_LOCAL;
+        BenchTarget orders = BenchTarget.ORDERS;
+        scenarios.add(new IngestLimitScenario(info(local, orders, ScenarioRole.INGEST_LIMIT,
+                "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.orders()));
+        for (int threads : new int[] {1, 2}) {
+            scenarios.add(new DuckDbScannerScenario(info(local, orders, ScenarioRole.BASELINE,
+                    "DuckDB postgres_scanner, threads", "duckdb-postgres_scanner-threads", threads),
+                    extensionDirectory, Optional.empty(), dst, List.of(),
+                    "SELECT * FROM read_parquet('" + localGlob + "')", threads, noScanner));
+        }
+        for (int degree : DEGREES) {
+            scenarios.add(sluiceParquet(local, localGlob, Optional.empty(), degree, Optional.empty()));
+        }
+
+        Section remote = Section.ORDERS_S3;
+        Optional<String> noS3 = s3.isPresent() ? missingExtension("httpfs") : Optional.of(s3Unavailable);
+        String s3Glob = s3.map(S3Orders::glob).orElse("s3://unavailable/*.parquet");
+        scenarios.add(new DuckDbScannerScenario(info(remote, orders, ScenarioRole.BASELINE,
+                "DuckDB postgres_scanner, threads", "duckdb-postgres_scanner-threads", 1), extensionDirectory,
+                Optional.empty(), dst, s3.map(s -> List.of("LOAD httpfs", s.duckDbSecretSql())).orElse(List.of()),
+                "SELECT * FROM read_parquet('" + s3Glob + "')", 1, noS3.or(() -> noScanner)));
+        for (int degree : DEGREES) {
+            scenarios.add(sluiceParquet(remote, s3Glob, s3.map(S3Orders::settings), degree, noS3));
+        }
+        return scenarios;
+    }
+
+    private static ScenarioInfo info(Section section, BenchTarget target, ScenarioRole role, String tool, String slug,
+                                     int degree) {
+        return new ScenarioInfo(section, target, role, tool, slug, degree);
+    }
+
+    private Scenario sluicePg(Section section, BenchTarget t, String tool, String slug, String method,
+                              Optional<String> key, int degree) {
+        ScenarioInfo info = info(section, t, ScenarioRole.SLUICE, tool, slug, degree);
+        String yaml = SluiceSpec.postgresToPostgres("bench-" + info.id().replace('/', '-'), source.endpoint(),
+                target.endpoint(), TpchData.SCHEMA + "." + t.dataset(), t, method, key, degree);
+        return new SluiceScenario(info, sluice, yaml, Optional.empty());
+    }
+
+    private Scenario sluiceParquet(Section section, String glob, Optional<SluiceSpec.S3> s3Settings, int degree,
+                                   Optional<String> skip) {
+        ScenarioInfo info = info(section, BenchTarget.ORDERS, ScenarioRole.SLUICE, "Sluice data-driven per file",
+                SluiceSlug.PARQUET, degree);
+        String yaml = SluiceSpec.parquetToPostgres("bench-" + info.id().replace('/', '-'), glob, s3Settings,
+                extensionDirectory.toString(), target.endpoint(), BenchTarget.ORDERS, degree);
+        return new SluiceScenario(info, sluice, yaml, skip);
+    }
+
+    private Optional<String> missingExtension(String name) {
+        Path file = extensionDirectory.resolve(io.sluice.testkit.DuckDbExtensions.DUCKDB_VERSION)
+                .resolve(io.sluice.testkit.DuckDbExtensions.platform()).resolve(name + ".duckdb_extension");
+        return Files.isRegularFile(file) ? Optional.empty() : Optional.of("DuckDB extension " + name
+                + " is not provisioned (" + file + "); run `bash .ci/provision-duckdb-extensions.sh`");
+    }
+}

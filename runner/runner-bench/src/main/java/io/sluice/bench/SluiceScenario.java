@@ -1,0 +1,58 @@
+package io.sluice.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/** Sluice, run as the CLI in a child process on a generated spec. */
+final class SluiceScenario implements Scenario {
+    private final ScenarioInfo info;
+    private final SluiceLauncher launcher;
+    private final String specYaml;
+    private final Optional<String> skipReason;
+    private Path spec;
+
+    SluiceScenario(ScenarioInfo info, SluiceLauncher launcher, String specYaml, Optional<String> skipReason) {
+        this.info = requireNonNull(info, "info is null");
+        this.launcher = requireNonNull(launcher, "launcher is null");
+        this.specYaml = requireNonNull(specYaml, "specYaml is null");
+        this.skipReason = requireNonNull(skipReason, "skipReason is null");
+    }
+
+    @Override
+    public ScenarioInfo info() {
+        return info;
+    }
+
+    @Override
+    public Optional<String> skipReason() {
+        if (skipReason.isPresent()) {
+            return skipReason;
+        }
+        if (!Files.isRegularFile(launcher.jar())) {
+            return Optional.of("the Sluice jar " + launcher.jar() + " is missing (bench.sh builds it)");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public ToolRun run(int runNumber) throws ScenarioFailure, InterruptedException {
+        String stem = info.id().replace('/', '-');
+        try {
+            if (spec == null) {
+                spec = launcher.writeSpec(stem, specYaml);
+            }
+            TimedProcess.Result result = launcher.run(spec, stem + "-run" + runNumber);
+            if (result.exitCode() != 0) {
+                throw new ScenarioFailure("sluice exited with " + result.exitCode() + " (spec " + spec + ", log "
+                        + result.logFile() + "):\n" + result.logTail(15));
+            }
+            return result.run();
+        } catch (IOException e) {
+            throw new ScenarioFailure("could not run sluice: " + e.getMessage(), e);
+        }
+    }
+}
