@@ -84,13 +84,24 @@ final class EmbeddedPostgresServer {
 
     /** Starts the server if needed, creates {@code database} if missing, and returns its JDBC URL. */
     String jdbcUrl(String database) throws ConnectorException {
+        return jdbcUrl(database, java.util.Optional.empty());
+    }
+
+    /**
+     * Like {@link #jdbcUrl(String)}, and when this call creates the database, runs {@code initScript} in it once
+     * (e.g. the quickstart's table and rows). A failing script drops the database again, so the next run retries.
+     */
+    String jdbcUrl(String database, java.util.Optional<Path> initScript) throws ConnectorException {
         requireNonNull(database, "database is null");
+        requireNonNull(initScript, "initScript is null");
         lock.lock();
         try {
             ensureRunning();
             if (knownDatabases.add(database)) {
                 try {
-                    createDatabaseIfMissing(database);
+                    if (createDatabaseIfMissing(database) && initScript.isPresent()) {
+                        runInitScript(database, initScript.get());
+                    }
                 } catch (SQLException e) {
                     knownDatabases.remove(database);
                     throw new ConnectorException(ErrorKind.PREFLIGHT, "PG402",
@@ -170,22 +181,55 @@ final class EmbeddedPostgresServer {
         }
     }
 
-    private void createDatabaseIfMissing(String database) throws SQLException {
+    private void runInitScript(String database, Path script) throws ConnectorException {
+        String sql;
+        try {
+            sql = Files.readString(script, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            dropQuietly(database);
+            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG403", "cannot read init-script " + script + ": "
+                    + e.getMessage(), "check the path; it is relative to the spec file's folder");
+        }
+        try (Connection c = java.sql.DriverManager.getConnection(url(database), USER, "");
+             Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            dropQuietly(database);
+            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG404", "init-script " + script + " failed in "
+                    + "embedded database '" + database + "': " + e.getMessage(),
+                    "fix the script; the database was dropped so the next run creates it again");
+        }
+    }
+
+    private void dropQuietly(String database) {
+        knownDatabases.remove(database);
+        try (Connection c = java.sql.DriverManager.getConnection(url("postgres"), USER, "");
+             Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + SqlQuote.identifier(database) + " WITH (FORCE)");
+        } catch (SQLException ignored) {
+            // Best effort: the original failure is what the user needs to see.
+        }
+    }
+
+    /** Returns true when this call created the database. */
+    private boolean createDatabaseIfMissing(String database) throws SQLException {
         try (Connection c = java.sql.DriverManager.getConnection(url("postgres"), USER, "")) {
             try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
                 p.setString(1, database);
                 try (ResultSet rs = p.executeQuery()) {
                     if (rs.next()) {
-                        return;
+                        return false;
                     }
                 }
             }
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE DATABASE " + SqlQuote.identifier(database));
+                return true;
             } catch (SQLException e) {
                 if (!"42P04".equals(e.getSQLState())) { // created meanwhile by another connection or run
                     throw e;
                 }
+                return false;
             }
         }
     }

@@ -80,12 +80,23 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         }
         if (embedded) {
             String database = options.get(PostgresOptions.EMBEDDED);
+            java.util.Optional<java.nio.file.Path> initScript = options.find(PostgresOptions.INIT_SCRIPT)
+                    .map(script -> config.specDirectory().resolve(script).normalize());
             EmbeddedPostgresServer server = EmbeddedPostgresServer.forDirectory(
                     config.stateDirectory().resolve(EMBEDDED_FOLDER));
             Properties properties = new Properties();
             properties.setProperty("user", EmbeddedPostgresServer.USER);
-            return new PostgresConnector(new PostgresConnections(() -> server.jdbcUrl(database), properties,
+            return new PostgresConnector(new PostgresConnections(() -> server.jdbcUrl(database, initScript), properties,
                     new PostgresErrors(SecretScrubber.none())), server.notices(database));
+        }
+        if (options.isSet(PostgresOptions.INIT_SCRIPT)) {
+            PostgresConnections.Endpoint refuse = () -> {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, "PG209", "connection '"
+                        + config.connectionName() + "': init-script applies only to an embedded database",
+                        "remove init-script, or use embedded: <database name>");
+            };
+            return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
+                    new PostgresErrors(SecretScrubber.none())), List.of());
         }
         String jdbcUrl = options.get(PostgresOptions.URL);
         Properties properties = new Properties();

@@ -17,6 +17,9 @@ final class PostgresOptions {
     static final Option<String> EMBEDDED = Option.string("embedded")
             .describedAs("Instead of url: the database of a local PostgreSQL 18 that Sluice starts itself "
                     + "(data kept under .sluice/). Created when missing.");
+    static final Option<String> INIT_SCRIPT = Option.string("init-script")
+            .describedAs("With embedded: a SQL file (relative to the spec) run once, right after Sluice creates the "
+                    + "database; if it fails the database is dropped again.");
     static final Option<String> LEDGER_SCHEMA = Option.string("ledger-schema").withDefault("sluice")
             .describedAs("Schema of the run ledger when this connection is a target.");
 
@@ -25,7 +28,7 @@ final class PostgresOptions {
                     + "\"Quoted\" names keep case. No schema: the search_path.");
     static final Option<String> QUERY = Option.string("query").describedAs("Any SELECT (source only).");
 
-    static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, LEDGER_SCHEMA);
+    static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
     static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);
     static final OptionSchema TARGET = OptionSchema.of(TABLE.required());
 

@@ -73,6 +73,37 @@ class EmbeddedServerTest {
         server.stop();
     }
 
+    @Test
+    void initScriptRunsOnceWhenTheDatabaseIsCreatedAndAFailureDropsItAgain() throws Exception {
+        Path specDir = Files.createDirectories(state.resolve("spec"));
+        Files.writeString(specDir.resolve("init.sql"), "CREATE TABLE seeded (id int);"
+                + " INSERT INTO seeded SELECT generate_series(1, 42);");
+        Files.writeString(specDir.resolve("broken.sql"), "CREATE TABLE half (id int); SELECT no_such_function();");
+        Connector seeded = withScript("db_seeded", "init.sql", specDir);
+        assertEquals(1, seeded.source(sourceTable("seeded")).columns().size());
+        EmbeddedPostgresServer server = EmbeddedPostgresServer.forDirectory(state.resolve("postgres-18"));
+        sql(server, "db_seeded", "INSERT INTO seeded VALUES (43)");
+
+        server.stop(); // a second run: the database exists, so the script does not run again
+        Connector again = withScript("db_seeded", "init.sql", specDir);
+        assertEquals(1, again.source(sourceTable("seeded")).columns().size());
+        assertEquals("43", scalar(server, "db_seeded", "SELECT count(*) FROM seeded"));
+
+        Connector broken = withScript("db_broken", "broken.sql", specDir);
+        ConnectorException failure = assertThrows(ConnectorException.class,
+                () -> broken.source(sourceTable("half")).columns());
+        assertEquals("PG404", failure.code());
+        assertTrue(failure.getMessage().contains("no_such_function"), failure.getMessage());
+        assertEquals("0", scalar(server, "postgres",
+                "SELECT count(*) FROM pg_database WHERE datname = 'db_broken'"), "dropped, so a fixed script reruns");
+        server.stop();
+    }
+
+    private Connector withScript(String database, String script, Path specDir) {
+        return new PostgresConnectorFactory().create(new ConnectionConfig(database, Options.of(
+                PostgresOptions.CONNECTION, Map.of("embedded", database, "init-script", script)), specDir, state));
+    }
+
     private static long copy(Connector from, Connector to) throws Exception {
         Source source = from.source(sourceTable("t"));
         Target target = to.target(targetTable("t"));
