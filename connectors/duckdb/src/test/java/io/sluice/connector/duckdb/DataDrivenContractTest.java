@@ -1,0 +1,14 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+
+import java.util.Optional;
+
+class DataDrivenContractTest extends OrdersContractBase {
+    @Override
+    protected Distribution distribution() {
+        return new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("filename"),
+                Optional.of("select file from glob('orders-*.parquet')"));
+    }
+}

@@ -1,0 +1,13 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+
+import java.util.Optional;
+
+class NoneContractTest extends OrdersContractBase {
+    @Override
+    protected Distribution distribution() {
+        return new Distribution(DistributionMethod.NONE, Optional.empty(), Optional.empty());
+    }
+}
