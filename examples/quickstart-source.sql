@@ -14,7 +14,7 @@ CREATE TABLE public.orders (
 );
 INSERT INTO public.orders
 SELECT g,
-       (g * 7919) % 100000,
+       ((g::bigint * 7919) % 100000)::int,
        (ARRAY['new', 'paid', 'shipped', 'returned'])[1 + g % 4],
        round((g % 100000) / 100.0, 2),
        CASE WHEN g % 10 = 0 THEN NULL ELSE (g % 30) / 100.0 END,
