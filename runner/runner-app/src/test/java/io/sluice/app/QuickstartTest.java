@@ -1,0 +1,45 @@
+package io.sluice.app;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The README's first command, as shipped: examples/quickstart.yaml on a fresh state folder, then again. */
+class QuickstartTest {
+    private static final Path QUICKSTART = Path.of("../../examples/quickstart.yaml");
+
+    @TempDir
+    Path state;
+
+    @Test
+    void quickstartRunsOnAFreshMachineAndAgain() throws Exception {
+        CliRun first = CliRun.of("run", QUICKSTART.toString(), "--state-dir", state.toString());
+        assertEquals(0, first.exitCode(), first.all());
+        assertTrue(first.err().contains("stream orders: done, 2,000,000 rows"), first.err());
+        assertTrue(first.err().contains("psql -h localhost -p"), "says how to connect: " + first.err());
+
+        CliRun second = CliRun.of("run", QUICKSTART.toString(), "--state-dir", state.toString());
+        assertEquals(0, second.exitCode(), second.all());
+
+        int port = Integer.parseInt(Files.readString(state.resolve("postgres-18/port")).trim());
+        assertEquals(fingerprint(port, "quickstart_source"), fingerprint(port, "quickstart_target"));
+    }
+
+    private static String fingerprint(int port, String database) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/" + database,
+                "postgres", ""); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) || ':' || sum(hashtext(o::text)::bigint) FROM orders o")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
