@@ -46,6 +46,9 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     StateOptions state = new StateOptions();
 
+    @CommandLine.Mixin
+    RunOutputOptions outputs = new RunOutputOptions();
+
     /** Listeners from the Spring context (metrics); absent when run without Spring. */
     @Autowired(required = false)
     List<RunListener> contextListeners = List.of();
@@ -61,6 +64,7 @@ final class RunCommand implements Callable<Integer> {
             PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(pipeline, connections);
             connections.notices().forEach(n -> err.println(terminal.redact(n)));
             List<RunListener> listeners = new ArrayList<>(contextListeners);
+            listeners.addAll(outputs.listeners(pipeline, id, err, terminal));
             listeners.add(new ConsoleRunListener(err, terminal::redact));
             PipelineRunner runner = new PipelineRunner(RunListener.all(listeners));
             onInterrupt(runner::interrupt);
@@ -70,6 +74,7 @@ final class RunCommand implements Callable<Integer> {
                 report = runner.run(plan, id);
             }
             printTotal(report, err, terminal);
+            outputs.finish(pipeline, report, err, terminal);
             return report.exitCode();
         }
     }
