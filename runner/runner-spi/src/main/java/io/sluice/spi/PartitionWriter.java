@@ -11,6 +11,15 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
 
     void commit() throws ConnectorException;
 
+    /**
+     * Commits the partition's rows together with its ledger row, in one transaction: either both are in the target
+     * or neither. Targets with a ledger override this; the default is for targets without one.
+     */
+    default void commit(io.sluice.spi.ledger.PartitionDone done) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.FAILED, "SPI003", "this target keeps no run ledger",
+                "set ledger: off in the spec");
+    }
+
     /** Cancels an open COPY and rolls back, leaving no connection locked. Never throws. */
     void abort();
 

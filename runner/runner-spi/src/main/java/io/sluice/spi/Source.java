@@ -22,6 +22,11 @@ public interface Source {
     /** Splits the source into partitions. Every row lands in exactly one partition. */
     List<SourcePartition> plan(PlanRequest request) throws ConnectorException;
 
+    /** Rebuilds a partition from its {@link SourcePartition#checkpoint()}; empty when this source cannot. */
+    default java.util.Optional<SourcePartition> restore(String checkpoint) throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
     /** The exact statement a partition's reader runs, for {@code sluice plan}. */
     String readStatement(SourcePartition partition, SourceProjection projection);
 

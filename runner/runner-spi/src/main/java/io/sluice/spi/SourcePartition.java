@@ -18,4 +18,13 @@ public interface SourcePartition {
 
     /** Estimated bytes, or -1 when unknown. */
     long estimatedBytes();
+
+    /**
+     * A self-contained text from which {@link Source#restore(String)} rebuilds exactly this partition, so a resumed
+     * run reads the same rows even when a fresh plan would split differently (e.g. a table that grew). Empty when
+     * the source cannot restore partitions; a resume then plans again and accepts only an identical plan.
+     */
+    default java.util.Optional<String> checkpoint() {
+        return java.util.Optional.empty();
+    }
 }

@@ -21,4 +21,12 @@ public interface Target {
 
     /** Opens a writer in its own transaction; may be called from several threads at once. */
     PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
+
+    /**
+     * The run ledger this target keeps next to the data, if it can keep one. Without a ledger a spec must say
+     * {@code ledger: off}, and runs cannot be resumed.
+     */
+    default java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger() {
+        return java.util.Optional.empty();
+    }
 }
