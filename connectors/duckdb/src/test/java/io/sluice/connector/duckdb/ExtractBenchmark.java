@@ -1,0 +1,115 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.CopySink;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+import io.sluice.spi.copy.BinaryCopyEncoder;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Extract-and-encode speed of the chunk API path (the connector's reader) against the JDBC ResultSet path with the
+ * same binary encoding, into a sink that discards the bytes. Not a test: run it by hand (see docs/duckdb.md).
+ *
+ * <p>Arguments: folder with orders-*.parquet, runs.
+ */
+public final class ExtractBenchmark {
+    private ExtractBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        String query = "SELECT * FROM read_parquet('" + dir + "/orders-*.parquet')";
+        long[] bytes = new long[1];
+        CopySink discard = (buffer, offset, length) -> bytes[0] += length;
+        for (int run = 0; run < runs; run++) {
+            bytes[0] = 0;
+            long t0 = System.nanoTime();
+            long rows = chunkApi(dir, query, discard);
+            long chunkNanos = System.nanoTime() - t0;
+            long chunkBytes = bytes[0];
+            bytes[0] = 0;
+            t0 = System.nanoTime();
+            long rsRows = resultSet(query, discard);
+            long rsNanos = System.nanoTime() - t0;
+            System.out.printf("run %d: chunk API %d rows %.2f s (%d bytes) | ResultSet %d rows %.2f s (%d bytes)%n",
+                    run + 1, rows, chunkNanos / 1e9, chunkBytes, rsRows, rsNanos / 1e9, bytes[0]);
+        }
+    }
+
+    private static long chunkApi(Path dir, String query, CopySink sink) throws Exception {
+        try (var connector = DuckDbFixtures.connector(dir, Map.of())) {
+            Source source = connector.source(DuckDbFixtures.source(Map.of("query", query)));
+            List<ColumnPair> pairs = new ArrayList<>();
+            for (Column c : source.columns()) {
+                pairs.add(new ColumnPair(c, Column.of(c.name(), pgType(c.name()))));
+            }
+            SourceProjection projection = source.project(pairs);
+            SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1)).getFirst();
+            try (SourceSession session = source.openSession(io.sluice.spi.Consistency.NONE, 1);
+                 PartitionReader reader = session.openReader(partition, projection)) {
+                return reader.transferTo(sink);
+            }
+        }
+    }
+
+    /** The same rows through ResultSet getters, encoded to the same binary form. */
+    private static long resultSet(String query, CopySink sink) throws Exception {
+        PgNumericWriter numeric = new PgNumericWriter();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(query)) {
+            BinaryCopyEncoder out = new BinaryCopyEncoder(sink, DuckDbPartitionReader.BUFFER_BYTES);
+            while (rs.next()) {
+                out.startRow(9);
+                out.writeInt8(rs.getLong(1));
+                out.writeInt8(rs.getLong(2));
+                text(out, rs.getString(3));
+                BigDecimal price = rs.getBigDecimal(4);
+                numeric.write(price, out);
+                LocalDate date = rs.getObject(5, LocalDate.class);
+                out.writeInt4((int) (date.toEpochDay() - TemporalEncoders.PG_EPOCH_DAYS));
+                text(out, rs.getString(6));
+                text(out, rs.getString(7));
+                out.writeInt4(rs.getInt(8));
+                text(out, rs.getString(9));
+            }
+            return out.finish();
+        }
+    }
+
+    private static void text(BinaryCopyEncoder out, String value) throws ConnectorException {
+        if (value == null) {
+            out.writeNull();
+        } else {
+            out.writeText(value);
+        }
+    }
+
+    private static String pgType(String column) {
+        return switch (column) {
+            case "o_orderkey", "o_custkey" -> "bigint";
+            case "o_totalprice" -> "numeric(15,2)";
+            case "o_orderdate" -> "date";
+            case "o_shippriority" -> "integer";
+            default -> "text";
+        };
+    }
+}
