@@ -20,6 +20,14 @@ public interface SourcePartition {
     long estimatedBytes();
 
     /**
+     * The partition's condition in terms of column names only (no ctid, no file), so the target can select the same
+     * rows for per-partition verification when columns map by name. Empty when no such condition exists.
+     */
+    default java.util.Optional<String> portablePredicate() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * A self-contained text from which {@link Source#restore(String)} rebuilds exactly this partition, so a resumed
      * run reads the same rows even when a fresh plan would split differently (e.g. a table that grew). Empty when
      * the source cannot restore partitions; a resume then plans again and accepts only an identical plan.

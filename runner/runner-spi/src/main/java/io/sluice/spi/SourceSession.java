@@ -8,6 +8,15 @@ public interface SourceSession extends AutoCloseable {
     /** Opens a reader; may be called from several threads at once. */
     PartitionReader openReader(SourcePartition partition, SourceProjection projection) throws ConnectorException;
 
+    /**
+     * The digest of a partition's rows as read through {@code projection} (casts included), in this session's
+     * snapshot, computed where the data lives. Empty when the source cannot compute it at that level.
+     */
+    default java.util.Optional<Digest> digest(SourcePartition partition, SourceProjection projection,
+                                              Digest.Level level) throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

@@ -23,6 +23,16 @@ public interface Target {
     PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
 
     /**
+     * The digest of the target table's rows over {@code columns}, restricted by {@code predicate} (a partition's
+     * {@link SourcePartition#portablePredicate()}) when given. Must render values like the source's digest does for
+     * the same types. Empty when the target cannot compute it at that level.
+     */
+    default java.util.Optional<Digest> digest(List<Column> columns, java.util.Optional<String> predicate,
+                                              Digest.Level level) throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * The run ledger this target keeps next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.
      */
