@@ -2,7 +2,7 @@ package io.sluice.spi;
 
 /**
  * The class of a failure; it decides the exit code and whether a partition is retried.
- * Exit codes: INVALID_SPEC 3, PREFLIGHT 4, VERIFICATION 5, the others 1.
+ * Exit codes: USAGE 2, INVALID_SPEC 3, PREFLIGHT 4, VERIFICATION 5, the others 1.
  */
 public enum ErrorKind {
     /** The spec asks for something impossible (found offline or at plan time without touching data). */
@@ -16,7 +16,9 @@ public enum ErrorKind {
     /** Rows on both sides disagree after the load. */
     VERIFICATION(5, false),
     /** Anything else. */
-    FAILED(1, false);
+    FAILED(1, false),
+    /** The command asks for something that cannot be done as asked (e.g. a run id that exists, without --resume). */
+    USAGE(2, false);
 
     private final int exitCode;
     private final boolean retryable;

@@ -1,8 +1,10 @@
 package io.sluice.app.cli;
 
-import io.sluice.app.output.ConsoleRunListener;
-import io.sluice.app.output.ProgressPrinter;
+import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
+import io.sluice.core.diag.Redactor;
+import io.sluice.core.ledger.RunResumer;
+import io.sluice.spi.ErrorKind;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.Planner;
@@ -39,6 +41,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Name this run (e.g. Airflow's run id); default: a generated id.")
     String runId;
 
+    @CommandLine.Option(names = "--resume", arity = "0..1", fallbackValue = "", paramLabel = "RUN_ID",
+            description = "Continue an earlier run from the ledger: skip its done partitions, copy the rest. Without "
+                    + "RUN_ID: the newest unfinished run of this spec. A RUN_ID the ledger does not know starts fresh "
+                    + "under that id, so a retried task can always pass --resume with its own id.")
+    String resume;
+
+    @CommandLine.Option(names = "--force",
+            description = "With --resume: continue even though the stream's definition changed since the run started.")
+    boolean force;
+
     @CommandLine.Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "5",
             description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}).")
     int progressSeconds;
@@ -59,17 +71,31 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PipelineSpec pipeline = SpecFiles.loadForRun(registry, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        String id = runId != null ? runId : generatedRunId();
         try (Connections connections = new Connections(registry, pipeline, state.resolve())) {
             PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(pipeline, connections);
             connections.notices().forEach(n -> err.println(terminal.redact(n)));
+            RunResumer resumer = new RunResumer(new Redactor(pipeline.secrets()));
+            String id;
+            if (resume != null) {
+                id = resumeId(resumer, plan);
+                if (resumer.exists(plan, id)) {
+                    RunResumer.Resumption resumption = resumer.resume(plan, id, force);
+                    plan = resumption.plan();
+                    resumption.notes().forEach(n -> err.println(terminal.redact(n)));
+                } else {
+                    err.println("run " + id + " has no record in the ledger: starting it now");
+                }
+            } else {
+                id = runId != null ? runId : generatedRunId();
+                resumer.checkFresh(plan, id);
+            }
             List<RunListener> listeners = new ArrayList<>(contextListeners);
             listeners.addAll(outputs.listeners(pipeline, id, err, terminal));
-            listeners.add(new ConsoleRunListener(err, terminal::redact));
+            listeners.add(outputs.consoleListener(err, terminal));
             PipelineRunner runner = new PipelineRunner(RunListener.all(listeners));
             onInterrupt(runner::interrupt);
             RunReport report;
-            try (ProgressPrinter ignored = new ProgressPrinter(runner.progress(), err, Terminal.interactive(),
+            try (RunOutputOptions.Progress ignored = outputs.progress(runner.progress(), err,
                     Duration.ofSeconds(Math.max(1, progressSeconds)))) {
                 report = runner.run(plan, id);
             }
@@ -100,6 +126,22 @@ final class RunCommand implements Callable<Integer> {
                 // The signal is not available on this platform: the JVM's default applies.
             }
         }
+    }
+
+    private String resumeId(RunResumer resumer, PipelinePlan plan) {
+        if (!resume.isEmpty()) {
+            if (runId != null && !runId.equals(resume)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--run-id " + runId + " and --resume " + resume + " name different runs");
+            }
+            return resume;
+        }
+        if (runId != null) {
+            return runId;
+        }
+        return resumer.latestUnfinished(plan).orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "RESUME004",
+                "no unfinished run of spec '" + plan.spec().name() + "' in the ledger", "start a new run without "
+                        + "--resume"));
     }
 
     static String generatedRunId() {

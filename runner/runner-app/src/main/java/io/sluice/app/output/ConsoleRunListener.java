@@ -7,6 +7,7 @@ import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.Verification;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -55,8 +56,23 @@ public final class ConsoleRunListener implements RunListener {
     }
 
     @Override
+    public void ledgerProblem(StreamPlan stream, String message) {
+        line("warning: stream " + stream.name() + ": " + message);
+    }
+
+    @Override
     public void streamFinished(StreamPlan stream, StreamReport report) {
+        Verification v = report.verification();
+        switch (v.status()) {
+            case PASSED -> line("stream " + report.name() + ": verify " + mode(v) + " passed per " + v.scope() + " ("
+                    + v.detail() + ")");
+            case FAILED -> v.mismatches().forEach(m -> line("stream " + report.name() + ": verify " + mode(v)
+                    + " MISMATCH: " + m));
+            case SKIPPED -> line("stream " + report.name() + ": verify " + mode(v) + " skipped: " + v.detail());
+            case NOT_REQUESTED -> { }
+        }
         String counts = report.partitionsDone() + "/" + report.partitionsPlanned() + " partitions"
+                + (report.partitionsDoneBefore() > 0 ? " (+" + report.partitionsDoneBefore() + " done before)" : "")
                 + (report.retries() > 0 ? ", " + report.retries() + " retried" : "");
         switch (report.state()) {
             case DONE -> line("stream " + report.name() + ": done, " + Numbers.count(report.rows()) + " rows, "
@@ -70,6 +86,10 @@ public final class ConsoleRunListener implements RunListener {
                     + "; in-flight partitions were rolled back");
             case SKIPPED -> line("stream " + report.name() + ": skipped");
         }
+    }
+
+    private static String mode(Verification v) {
+        return v.mode().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private void line(String text) {

@@ -46,12 +46,12 @@ public final class Planner {
         requireNonNull(connections, "connections is null");
         List<StreamPlan> streams = new ArrayList<>();
         for (StreamSpec stream : spec.streams()) {
-            streams.add(planStream(stream, connections));
+            streams.add(planStream(stream, connections, spec.ledger()));
         }
         return new PipelinePlan(spec, streams);
     }
 
-    private StreamPlan planStream(StreamSpec stream, Connections connections) {
+    private StreamPlan planStream(StreamSpec stream, Connections connections, boolean ledgerOn) {
         String where = "stream '" + stream.name() + "'";
         try {
             Connector sourceConnector = connections.get(stream.source().connection());
@@ -76,8 +76,18 @@ public final class Planner {
             String snapshot = stream.consistency() == Consistency.SNAPSHOT
                     ? "snapshot (every partition reads one snapshot exported when the run starts)"
                     : "none (each partition reads what is committed when it starts)";
+            java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger = java.util.Optional.empty();
+            if (ledgerOn) {
+                ledger = target.ledger();
+                if (ledger.isEmpty()) {
+                    throw new SluiceException(ErrorKind.PREFLIGHT, "LEDGER001", where + ": the target "
+                            + target.describe() + " keeps no run ledger", "set ledger: off in the spec (runs then "
+                            + "cannot be resumed)");
+                }
+            }
             return new StreamPlan(stream, degree, source, target, table.qualifiedName(), pairs, projection,
-                    partitions, target.writeStatement(targetColumns, projection.format()), snapshot);
+                    partitions, target.writeStatement(targetColumns, projection.format()), snapshot, partitions,
+                    ledger);
         } catch (ConnectorException e) {
             ErrorKind kind = e.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
             throw new SluiceException(kind, e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);

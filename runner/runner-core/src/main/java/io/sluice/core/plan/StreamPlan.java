@@ -14,6 +14,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * What was derived for one stream: the resolved source and target, the column mapping with how each column is
  * read, the partitions in run order, and the statements each side runs.
+ *
+ * @param partitions    what this run copies, largest first
+ * @param allPartitions the stream's whole plan (equal to {@code partitions} unless a resume skips done ones)
+ * @param ledger        where partitions are recorded; empty with {@code ledger: off}
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -25,7 +29,9 @@ public record StreamPlan(
         SourceProjection projection,
         List<PartitionPlan> partitions,
         String writeStatement,
-        String snapshotMode) {
+        String snapshotMode,
+        List<PartitionPlan> allPartitions,
+        java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -36,6 +42,14 @@ public record StreamPlan(
         partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
         requireNonNull(writeStatement, "writeStatement is null");
         requireNonNull(snapshotMode, "snapshotMode is null");
+        allPartitions = List.copyOf(requireNonNull(allPartitions, "allPartitions is null"));
+        requireNonNull(ledger, "ledger is null");
+    }
+
+    /** The same stream with another whole plan ({@code all}) of which only {@code pending} is left to copy. */
+    public StreamPlan withPartitions(List<PartitionPlan> all, List<PartitionPlan> pending) {
+        return new StreamPlan(spec, degree, source, target, targetTable, columns, projection, pending, writeStatement,
+                snapshotMode, all, ledger);
     }
 
     public String name() {

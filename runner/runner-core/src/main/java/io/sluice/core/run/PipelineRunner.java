@@ -1,6 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
+import io.sluice.core.diag.Redactor;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 
@@ -30,16 +31,19 @@ public final class PipelineRunner {
         requireNonNull(plan, "plan is null");
         requireNonNull(runId, "runId is null");
         Instant started = Instant.now();
+        RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
+                new Redactor(plan.spec().secrets()));
         listener.runStarted(plan, runId);
         List<StreamReport> reports = new ArrayList<>();
         SluiceException error = null;
         for (StreamPlan stream : plan.streams()) {
             if (error != null || interrupted) {
                 reports.add(new StreamReport(stream.name(), StreamReport.State.SKIPPED, stream.degree(), 0, 0,
-                        Duration.ZERO, List.of(), stream.partitions().size(), 0, Optional.empty()));
+                        Duration.ZERO, List.of(), stream.partitions().size(), 0, Optional.empty(),
+                        Verification.notRequested(), 0));
                 continue;
             }
-            StreamExecutor executor = new StreamExecutor(stream, listener, progress);
+            StreamExecutor executor = new StreamExecutor(stream, identity, listener, progress);
             current = executor;
             if (interrupted) {
                 executor.interrupt();

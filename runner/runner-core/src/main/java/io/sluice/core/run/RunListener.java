@@ -50,6 +50,11 @@ public interface RunListener {
             }
 
             @Override
+            public void ledgerProblem(StreamPlan stream, String message) {
+                copy.forEach(l -> l.ledgerProblem(stream, message));
+            }
+
+            @Override
             public void runFinished(RunReport report) {
                 copy.forEach(l -> l.runFinished(report));
             }
@@ -73,6 +78,10 @@ public interface RunListener {
     }
 
     default void streamFinished(StreamPlan stream, StreamReport report) {
+    }
+
+    /** The ledger could not record something; the copy itself went on. */
+    default void ledgerProblem(StreamPlan stream, String message) {
     }
 
     default void runFinished(RunReport report) {

@@ -3,7 +3,15 @@ package io.sluice.core.run;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Digest;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.PartitionDone;
+import io.sluice.spi.ledger.RunLedger;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionWriter;
@@ -11,6 +19,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,6 +43,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class StreamExecutor {
     private final StreamPlan plan;
+    private final RunIdentity run;
     private final RunListener listener;
     private final RunProgress progress;
     private final Backoff backoff;
@@ -45,8 +55,9 @@ final class StreamExecutor {
     private volatile boolean stopping;
     private volatile boolean interrupted;
 
-    StreamExecutor(StreamPlan plan, RunListener listener, RunProgress progress) {
+    StreamExecutor(StreamPlan plan, RunIdentity run, RunListener listener, RunProgress progress) {
         this.plan = requireNonNull(plan, "plan is null");
+        this.run = requireNonNull(run, "run is null");
         this.listener = requireNonNull(listener, "listener is null");
         this.progress = requireNonNull(progress, "progress is null");
         this.backoff = new Backoff(plan.spec().retry());
@@ -56,14 +67,35 @@ final class StreamExecutor {
     StreamReport execute() {
         long started = System.nanoTime();
         progress.startStream(plan.name(), plan.partitions().size(), plan.estimatedBytes());
+        Verification verification = Verification.notRequested();
+        Verifier verifier = new Verifier(plan);
         try {
-            plan.target().prepare(plan.spec().loadMode());
+            if (plan.ledger().isPresent()) {
+                plan.ledger().get().ensureReady();
+            }
             try (SourceSession session = plan.source().openSession(plan.spec().consistency(), plan.degree())) {
+                if (plan.ledger().isPresent()) {
+                    recordStart(plan.ledger().get(), session.snapshotMode());
+                }
+                prepareTarget();
+                Optional<Digest> baseline = verifier.baseline();
                 listener.streamStarted(plan, session.snapshotMode());
                 runWorkers(session);
+                if (verifier.requested() && firstError.get() == null && !interrupted) {
+                    verification = verifier.verify(session, baseline);
+                    if (verification.status() == Verification.Status.FAILED) {
+                        fail(new SluiceException(ErrorKind.VERIFICATION, "VERIFY001", where() + ": verify "
+                                + plan.spec().verify().name().toLowerCase(java.util.Locale.ROOT) + " found "
+                                + String.join("; ", verification.mismatches()),
+                                "the target does not hold what the source held in the run's snapshot: look for "
+                                        + "writers or triggers on the target table, then run again"));
+                    }
+                }
             }
         } catch (ConnectorException e) {
             fail(SluiceException.from(e, where()));
+        } catch (SluiceException e) {
+            fail(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             interrupt();
@@ -76,11 +108,66 @@ final class StreamExecutor {
                 .mapToLong(PartitionReport::bytes).sum();
         StreamReport.State state = interrupted ? StreamReport.State.INTERRUPTED
                 : firstError.get() != null ? StreamReport.State.FAILED : StreamReport.State.DONE;
+        recordFinish(state, rows);
         StreamReport report = new StreamReport(plan.name(), state, plan.degree(), rows, bytes,
                 Duration.ofNanos(System.nanoTime() - started), done, plan.partitions().size(), retries.get(),
-                Optional.ofNullable(firstError.get()));
+                Optional.ofNullable(firstError.get()), verification,
+                plan.allPartitions().size() - plan.partitions().size());
         listener.streamFinished(plan, report);
         return report;
+    }
+
+    private void recordStart(RunLedger ledger, String snapshotMode) throws ConnectorException {
+        ledger.startStream(LedgerStream.starting(run.runId(), run.specName(), run.specChecksum(), plan.name(),
+                StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode));
+        List<LedgerPartition> planned = new ArrayList<>();
+        for (PartitionPlan partition : plan.allPartitions()) {
+            planned.add(new LedgerPartition(partition.index(), partition.partition().id(),
+                    run.redactor().redact(partition.partition().predicate()),
+                    partition.partition().checkpoint().orElse(""), LedgerPartition.State.PLANNED, 0, 0, 0));
+        }
+        ledger.recordPlan(run.runId(), plan.name(), planned);
+    }
+
+    /** Truncate happens once per run: with a ledger it is recorded with the truncation, so a resume skips it. */
+    private void prepareTarget() throws ConnectorException {
+        if (plan.spec().loadMode() == LoadMode.TRUNCATE && plan.ledger().isPresent()) {
+            plan.ledger().get().truncateOnce(run.runId(), plan.name());
+        } else {
+            plan.target().prepare(plan.spec().loadMode());
+        }
+    }
+
+    private void recordFinish(StreamReport.State state, long rows) {
+        if (plan.ledger().isEmpty()) {
+            return;
+        }
+        LedgerStream.State recorded = switch (state) {
+            case DONE -> LedgerStream.State.DONE;
+            case INTERRUPTED -> LedgerStream.State.INTERRUPTED;
+            default -> LedgerStream.State.FAILED;
+        };
+        try {
+            plan.ledger().get().finishStream(run.runId(), plan.name(), recorded, rows,
+                    Optional.ofNullable(firstError.get()).map(e -> run.redactor().redact(e.getMessage())));
+        } catch (ConnectorException e) {
+            listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());
+        }
+    }
+
+    private void recordAttempt(PartitionPlan partition, int attempt, Instant startedAt, AttemptRecord.Outcome outcome,
+                               SluiceException error) {
+        if (plan.ledger().isEmpty()) {
+            return;
+        }
+        try {
+            plan.ledger().get().recordAttempt(new AttemptRecord(run.runId(), plan.name(), partition.partition().id(),
+                    attempt, startedAt, Instant.now(), outcome, Optional.ofNullable(error).map(SluiceException::code),
+                    Optional.ofNullable(error).map(e -> run.redactor().redact(e.getMessage()))));
+        } catch (ConnectorException e) {
+            listener.ledgerProblem(plan, "could not record attempt " + attempt + " of partition "
+                    + partition.partition().id() + " in the ledger: " + e.getMessage());
+        }
     }
 
     /** Stops the stream from outside (Ctrl-C, SIGTERM): in-flight copies are cancelled and rolled back. */
@@ -114,13 +201,15 @@ final class StreamExecutor {
 
     private PartitionReport copyWithRetries(SourceSession session, PartitionPlan partition) {
         long started = System.nanoTime();
+        Instant firstStart = Instant.now();
         int attempt = 0;
         while (true) {
             attempt++;
+            Instant attemptStart = Instant.now();
             listener.partitionStarted(plan, partition, attempt);
             long[] bytes = {0};
             try {
-                long[] counts = copyOnce(session, partition, bytes);
+                long[] counts = copyOnce(session, partition, bytes, attempt, firstStart);
                 progress.partitionCommitted(counts[1]);
                 PartitionReport report = report(partition, PartitionReport.State.DONE, counts[0], counts[1],
                         bytes[0], attempt, started, null);
@@ -129,11 +218,13 @@ final class StreamExecutor {
             } catch (ConnectorException e) {
                 SluiceException error = SluiceException.from(e, where(partition, attempt));
                 if (stopping) {
+                    recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
                     return finishCancelled(partition, attempt, started, bytes[0]);
                 }
                 if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
                     Duration wait = backoff.before(attempt + 1);
                     retries.incrementAndGet();
+                    recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
                     listener.partitionRetrying(plan, partition, attempt, error, wait);
                     if (!pause(wait)) {
                         return finishCancelled(partition, attempt, started, bytes[0]);
@@ -141,12 +232,14 @@ final class StreamExecutor {
                     continue;
                 }
                 fail(error);
+                recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);
                 PartitionReport report = report(partition, PartitionReport.State.FAILED, 0, 0, bytes[0], attempt,
                         started, error.getMessage());
                 listener.partitionFinished(plan, report);
                 return report;
             } catch (SluiceException e) {
                 fail(e);
+                recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.FAILED, e);
                 PartitionReport report = report(partition, PartitionReport.State.FAILED, 0, 0, bytes[0], attempt,
                         started, e.getMessage());
                 listener.partitionFinished(plan, report);
@@ -156,7 +249,8 @@ final class StreamExecutor {
     }
 
     /** One attempt: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the counts agree. */
-    private long[] copyOnce(SourceSession session, PartitionPlan partition, long[] bytes) throws ConnectorException {
+    private long[] copyOnce(SourceSession session, PartitionPlan partition, long[] bytes, int attempt,
+                            Instant firstStart) throws ConnectorException {
         PartitionWriter writer = plan.target().openWriter(plan.targetColumns(), plan.projection().format());
         PartitionReader reader = null;
         boolean committed = false;
@@ -177,7 +271,12 @@ final class StreamExecutor {
                         + read + " rows from the source but the target took " + written
                         + "; the partition was rolled back", "report this as a bug with the plan (sluice plan)");
             }
-            writer.commit();
+            if (plan.ledger().isPresent()) {
+                writer.commit(new PartitionDone(run.runId(), plan.name(), partition.partition().id(), written,
+                        bytes[0], attempt, firstStart));
+            } else {
+                writer.commit();
+            }
             committed = true;
             return new long[] {read, written};
         } finally {
@@ -240,7 +339,7 @@ final class StreamExecutor {
     }
 
     private String where(PartitionPlan partition, int attempt) {
-        return where() + ", partition " + (partition.index() + 1) + "/" + plan.partitions().size()
+        return where() + ", partition " + (partition.index() + 1) + "/" + plan.allPartitions().size()
                 + " (" + partition.partition().predicate() + ")" + (attempt > 1 ? ", attempt " + attempt : "");
     }
 }

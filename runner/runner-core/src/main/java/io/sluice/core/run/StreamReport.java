@@ -8,7 +8,11 @@ import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
-/** What happened to one stream: totals, per-partition reports and the first error, if any. */
+/**
+ * What happened to one stream: totals, per-partition reports, the verification and the first error, if any.
+ *
+ * @param partitionsDoneBefore partitions a resumed run found done in the ledger and skipped
+ */
 public record StreamReport(
         String name,
         State state,
@@ -19,7 +23,9 @@ public record StreamReport(
         List<PartitionReport> partitions,
         int partitionsPlanned,
         int retries,
-        Optional<SluiceException> error) {
+        Optional<SluiceException> error,
+        Verification verification,
+        int partitionsDoneBefore) {
     public enum State { DONE, FAILED, INTERRUPTED, SKIPPED }
 
     public StreamReport {
@@ -28,6 +34,7 @@ public record StreamReport(
         requireNonNull(duration, "duration is null");
         partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
         requireNonNull(error, "error is null");
+        requireNonNull(verification, "verification is null");
     }
 
     public long partitionsDone() {

@@ -1,0 +1,209 @@
+package io.sluice.core.ledger;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.diag.Redactor;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.RunLedger;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Turns a fresh plan into the plan of a run that continues an earlier one: per stream, the partitions recorded in
+ * the ledger are restored exactly (not planned again: a table that grew would split differently), the done ones
+ * are skipped, and a stream whose definition changed is refused unless forced. Also guards fresh runs against a
+ * run id that already exists.
+ */
+public final class RunResumer {
+    /** The plan to run and what a person should be told about it. */
+    public record Resumption(PipelinePlan plan, List<String> notes) {
+        public Resumption {
+            requireNonNull(plan, "plan is null");
+            notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        }
+    }
+
+    private final Redactor redactor;
+
+    public RunResumer(Redactor redactor) {
+        this.redactor = requireNonNull(redactor, "redactor is null");
+    }
+
+    /** Refuses a fresh run whose id the ledger already knows: running it again could copy rows twice. */
+    public void checkFresh(PipelinePlan plan, String runId) {
+        for (StreamPlan stream : plan.streams()) {
+            if (stream.ledger().isEmpty()) {
+                continue;
+            }
+            Optional<LedgerStream> recorded = call(stream, ledger -> {
+                ledger.ensureReady();
+                return ledger.findStream(runId, stream.name());
+            });
+            if (recorded.isPresent()) {
+                throw new SluiceException(ErrorKind.USAGE, "RESUME005", "run id '" + runId + "' already exists in "
+                        + "the ledger (stream '" + stream.name() + "' is " + state(recorded.get()) + ")",
+                        "continue it with --resume " + runId + ", or choose another --run-id");
+            }
+        }
+    }
+
+    /** The id of the newest run of this spec that has a stream not done, if any. */
+    public Optional<String> latestUnfinished(PipelinePlan plan) {
+        LedgerStream newest = null;
+        for (StreamPlan stream : plan.streams()) {
+            requireLedger(stream);
+            List<LedgerStream> runs = call(stream, l -> {
+                l.ensureReady();
+                return l.streamsOfSpec(plan.spec().name(), 50);
+            });
+            for (LedgerStream run : runs) {
+                if (run.state() != LedgerStream.State.DONE
+                        && (newest == null || run.startedAt().isAfter(newest.startedAt()))) {
+                    newest = run;
+                }
+            }
+        }
+        return Optional.ofNullable(newest).map(LedgerStream::runId);
+    }
+
+    /** True when some stream of the spec's targets knows this run id. */
+    public boolean exists(PipelinePlan plan, String runId) {
+        for (StreamPlan stream : plan.streams()) {
+            requireLedger(stream);
+            if (!call(stream, l -> l.streamsOfRun(runId)).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Resumption resume(PipelinePlan fresh, String runId, boolean force) {
+        List<StreamPlan> streams = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (StreamPlan stream : fresh.streams()) {
+            requireLedger(stream);
+            Optional<LedgerStream> recorded = call(stream, l -> {
+                l.ensureReady();
+                return l.findStream(runId, stream.name());
+            });
+            if (recorded.isEmpty()) {
+                notes.add("stream " + stream.name() + ": not started in run " + runId + " before; copies in full");
+                streams.add(stream);
+                continue;
+            }
+            if (recorded.get().state() == LedgerStream.State.DONE) {
+                notes.add("stream " + stream.name() + ": done in run " + runId + " already; skipped");
+                continue;
+            }
+            checkDefinition(stream, recorded.get(), runId, force, notes);
+            List<LedgerPartition> stored = call(stream, l -> l.partitions(runId, stream.name()));
+            if (stored.isEmpty()) {
+                notes.add("stream " + stream.name() + ": run " + runId + " stopped before planning it; copies in "
+                        + "full");
+                streams.add(stream);
+                continue;
+            }
+            streams.add(restore(stream, stored, runId, force, notes));
+        }
+        return new Resumption(new PipelinePlan(fresh.spec(), streams), notes);
+    }
+
+    private void checkDefinition(StreamPlan stream, LedgerStream recorded, String runId, boolean force,
+                                 List<String> notes) {
+        String current = StreamDefinition.of(stream.spec(), redactor);
+        List<String> difference = StreamDefinition.difference(recorded.definition(), current);
+        if (difference.isEmpty()) {
+            return;
+        }
+        String shown = String.join("\n    ", difference);
+        if (!force) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, "RESUME002", "stream '" + stream.name()
+                    + "' changed since run " + runId + " started; resuming could copy rows twice or miss some:\n    "
+                    + shown, "resume with the spec the run started with, start a new run without --resume, or pass "
+                    + "--force to keep the done partitions and copy the rest as recorded");
+        }
+        notes.add("stream " + stream.name() + ": changed since run " + runId + " started (--force):\n    " + shown);
+    }
+
+    private StreamPlan restore(StreamPlan stream, List<LedgerPartition> stored, String runId, boolean force,
+                               List<String> notes) {
+        Map<String, PartitionPlan> planned = stream.allPartitions().stream()
+                .collect(Collectors.toMap(p -> p.partition().id(), Function.identity(), (a, b) -> a));
+        List<PartitionPlan> all = new ArrayList<>();
+        List<PartitionPlan> pending = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        long done = 0;
+        for (LedgerPartition recorded : stored) {
+            Optional<SourcePartition> partition = Optional.empty();
+            if (!recorded.checkpoint().isEmpty()) {
+                partition = call(stream, ignored -> stream.source().restore(recorded.checkpoint()));
+            }
+            if (partition.isEmpty()) {
+                partition = Optional.ofNullable(planned.get(recorded.partitionId())).map(PartitionPlan::partition);
+            }
+            if (partition.isEmpty()) {
+                missing.add(recorded.partitionId());
+                continue;
+            }
+            PartitionPlan plan = new PartitionPlan(recorded.index(), partition.get(),
+                    stream.source().readStatement(partition.get(), stream.projection()));
+            all.add(plan);
+            if (recorded.state() == LedgerPartition.State.DONE) {
+                done++;
+            } else {
+                pending.add(plan);
+            }
+        }
+        if (!missing.isEmpty() && !force) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, "RESUME003", "stream '" + stream.name() + "': "
+                    + missing.size() + " partition(s) of run " + runId + " cannot be restored and a new plan splits "
+                    + "differently: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
+                    + (missing.size() > 5 ? ", ..." : ""), "start a new run without --resume, or pass --force to "
+                    + "skip them (their rows would be missing)");
+        }
+        pending.sort(Comparator.comparingLong((PartitionPlan p) -> p.partition().estimatedRows()).reversed());
+        notes.add("stream " + stream.name() + ": resuming run " + runId + ": " + done + " of " + stored.size()
+                + " partitions done before, copying " + pending.size()
+                + (missing.isEmpty() ? "" : ", skipping " + missing.size() + " that cannot be restored (--force)")
+                + "; a new snapshot is taken, so partitions copied before and after the break may reflect "
+                + "different moments");
+        return stream.withPartitions(all, pending);
+    }
+
+    private static RunLedger requireLedger(StreamPlan stream) {
+        return stream.ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "RESUME001",
+                "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec cannot be resumed",
+                "remove ledger: off from the spec to make later runs resumable"));
+    }
+
+    private static String state(LedgerStream stream) {
+        return stream.state().name().toLowerCase(java.util.Locale.ROOT) + " since "
+                + stream.finishedAt().orElse(stream.startedAt());
+    }
+
+    private interface LedgerCall<T> {
+        T apply(RunLedger ledger) throws ConnectorException;
+    }
+
+    private static <T> T call(StreamPlan stream, LedgerCall<T> call) {
+        try {
+            return call.apply(stream.ledger().orElse(null));
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "stream '" + stream.name() + "' ledger");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.sluice.core.ledger;
+
+import io.sluice.core.diag.Redactor;
+import io.sluice.core.spec.EndpointSpec;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Option;
+import io.sluice.spi.Options;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The parts of a stream that decide which rows go where, as canonical text kept in the ledger. A resume compares it
+ * with the spec's current text: a change there could copy rows twice or miss some, so it is refused unless forced.
+ * {@code degree} and {@code retry} are left out: changing them on resume is safe.
+ */
+public final class StreamDefinition {
+    private StreamDefinition() {
+    }
+
+    public static String of(StreamSpec stream, Redactor redactor) {
+        requireNonNull(stream, "stream is null");
+        requireNonNull(redactor, "redactor is null");
+        List<String> lines = new ArrayList<>();
+        endpoint(lines, "source", stream.source(), redactor);
+        endpoint(lines, "target", stream.target(), redactor);
+        lines.add("distribution.method: " + stream.distribution().method().specName());
+        stream.distribution().key().ifPresent(k -> lines.add("distribution.key: " + redactor.redact(k)));
+        stream.distribution().valuesQuery().ifPresent(q -> lines.add("distribution.values-query: "
+                + redactor.redact(q)));
+        lines.add("batch-size: " + stream.batchSizeRows());
+        lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
+        lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
+        return String.join("\n", lines);
+    }
+
+    /** The lines that differ, as {@code - old} / {@code + new}, for the refusal message. */
+    public static List<String> difference(String recorded, String current) {
+        List<String> before = List.of(recorded.split("\n"));
+        List<String> after = List.of(current.split("\n"));
+        List<String> diff = new ArrayList<>();
+        before.stream().filter(line -> !after.contains(line)).forEach(line -> diff.add("- " + line));
+        after.stream().filter(line -> !before.contains(line)).forEach(line -> diff.add("+ " + line));
+        return diff;
+    }
+
+    private static void endpoint(List<String> lines, String side, EndpointSpec endpoint, Redactor redactor) {
+        lines.add(side + ".connection: " + endpoint.connection());
+        Options options = endpoint.options();
+        for (Option<?> option : options.schema().options()) {
+            if (options.isSet(option)) {
+                String value = option.isSecret() ? Redactor.MASK : String.valueOf(options.get(option));
+                lines.add(side + "." + option.key() + ": " + redactor.redact(value));
+            }
+        }
+    }
+}

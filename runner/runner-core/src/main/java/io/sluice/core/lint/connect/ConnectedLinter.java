@@ -1,0 +1,171 @@
+package io.sluice.core.lint.connect;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.diag.Diagnostic;
+import io.sluice.core.diag.Position;
+import io.sluice.core.diag.Redactor;
+import io.sluice.core.diag.Severity;
+import io.sluice.core.lint.LintReport;
+import io.sluice.core.lint.Linter;
+import io.sluice.core.plan.ColumnMapper;
+import io.sluice.core.spec.Environment;
+import io.sluice.core.spec.LoadResult;
+import io.sluice.core.spec.PipelineSpec;
+import io.sluice.core.spec.SpecLoader;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Source;
+import io.sluice.spi.TargetTable;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code sluice lint --connect}: the offline checks, then, for each spec without errors, a connection to every
+ * server it names to check what only the servers know: that each source and target exists and may be read or written,
+ * that every source column has a target column, and that each column's type converts. Findings point at the
+ * stream's {@code table:} (or {@code query:}) line.
+ *
+ * <p>It reads catalog metadata only, the first steps of {@code sluice plan}: no partition planning (which may scan
+ * data), no snapshot, nothing written to a configured server. An {@code embedded:} connection starts the local server
+ * as {@code sluice plan} does, creating its database (and running its init-script) the first time. Specs are loaded
+ * as for a run, so an unset variable or an unreadable {@code ${file:...}} is an error, not a note: connecting needs
+ * the real secrets.
+ */
+public final class ConnectedLinter {
+    /** A connector threw something other than its own exception while being checked: a connector bug. */
+    public static final String CONNECTOR_FAILED = "CONNECT001";
+
+    private final ConnectorRegistry registry;
+    private final Environment environment;
+    private final Path stateDirectory;
+
+    public ConnectedLinter(ConnectorRegistry registry, Environment environment, Path stateDirectory) {
+        this.registry = requireNonNull(registry, "registry is null");
+        this.environment = requireNonNull(environment, "environment is null");
+        this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    }
+
+    /** Lints files and directories like {@link Linter#lint}, then checks each error-free spec against its servers. */
+    public LintReport lint(List<Path> paths) {
+        requireNonNull(paths, "paths is null");
+        // The offline linter finds the files and reports unreadable paths; each file is then loaded again as for a
+        // run, whose diagnostics replace the offline ones (they differ only where a run needs real secrets).
+        LintReport offline = new Linter(registry, environment).lint(paths);
+        Set<String> files = new HashSet<>(offline.files());
+        List<Diagnostic> diagnostics = new ArrayList<>(offline.diagnostics().stream()
+                .filter(d -> !files.contains(d.position().file()))
+                .toList());
+        SpecLoader loader = new SpecLoader(registry, environment, SpecLoader.Mode.RUN);
+        for (String file : offline.files()) {
+            LoadResult loaded = loader.load(Path.of(file));
+            diagnostics.addAll(loaded.diagnostics());
+            if (!loaded.hasErrors() && loaded.spec().isPresent()) {
+                diagnostics.addAll(check(loaded.spec().get(), file));
+            }
+        }
+        return new LintReport(offline.files(), diagnostics);
+    }
+
+    private List<Diagnostic> check(PipelineSpec spec, String file) {
+        EndpointKeys keys;
+        try {
+            keys = EndpointKeys.read(file, Files.readString(Path.of(file), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            keys = EndpointKeys.read(file, ""); // it was just read; positions fall back to source:/target:
+        }
+        Findings findings = new Findings(new Redactor(spec.secrets()));
+        try (Connections connections = new Connections(registry, spec, stateDirectory)) {
+            for (StreamSpec stream : spec.streams()) {
+                checkStream(stream, connections, keys, findings);
+            }
+        } catch (RuntimeException e) {
+            // Closing failed after the checks ran: the connector's bug, reported once for the file.
+            findings.unexpected(new Position(file, 1, 1), "closing the connections", e);
+        }
+        return findings.list;
+    }
+
+    private void checkStream(StreamSpec stream, Connections connections, EndpointKeys keys, Findings findings) {
+        String where = "stream '" + stream.name() + "'";
+        Position sourceAt = keys.source(stream);
+        Position targetAt = keys.target(stream);
+
+        Source source = null;
+        List<Column> sourceColumns = null;
+        try {
+            source = connections.get(stream.source().connection()).source(stream.source().options());
+            sourceColumns = source.columns();
+        } catch (ConnectorException e) {
+            findings.add(sourceAt, e.code(), where + ", source (connection '" + stream.source().connection()
+                    + "'): " + e.getMessage(), e.fix());
+        } catch (SluiceException e) {
+            findings.add(sourceAt, e.code(), where + ", source: " + e.getMessage(), e.fix());
+        } catch (RuntimeException e) {
+            findings.unexpected(sourceAt, where + ", source", e);
+        }
+
+        TargetTable table = null;
+        try {
+            table = connections.get(stream.target().connection()).target(stream.target().options()).table();
+        } catch (ConnectorException e) {
+            findings.add(targetAt, e.code(), where + ", target (connection '" + stream.target().connection()
+                    + "'): " + e.getMessage(), e.fix());
+        } catch (SluiceException e) {
+            findings.add(targetAt, e.code(), where + ", target: " + e.getMessage(), e.fix());
+        } catch (RuntimeException e) {
+            findings.unexpected(targetAt, where + ", target", e);
+        }
+        if (sourceColumns == null || table == null) {
+            return; // the mapping needs both sides
+        }
+
+        // Columns and types: the same mapping and conversions a run would use, reported at the target's table.
+        try {
+            List<ColumnPair> pairs = ColumnMapper.map(stream.name(), sourceColumns, table.columns(),
+                    stream.columnMapping());
+            source.project(pairs);
+        } catch (SluiceException e) {
+            findings.add(targetAt, e.code(), e.getMessage(), e.fix());
+        } catch (ConnectorException e) {
+            findings.add(targetAt, e.code(), where + ", columns of " + table.qualifiedName() + ": "
+                    + e.getMessage(), e.fix());
+        } catch (RuntimeException e) {
+            findings.unexpected(targetAt, where + ", columns", e);
+        }
+    }
+
+    /** Collects error diagnostics with every message and fix redacted: connector messages may echo a URL. */
+    private static final class Findings {
+        private final Redactor redactor;
+        private final List<Diagnostic> list = new ArrayList<>();
+
+        Findings(Redactor redactor) {
+            this.redactor = requireNonNull(redactor, "redactor is null");
+        }
+
+        void add(Position at, String code, String message, Optional<String> fix) {
+            list.add(new Diagnostic(Severity.ERROR, code, at, redactor.redact(message), fix.map(redactor::redact)));
+        }
+
+        void unexpected(Position at, String what, RuntimeException e) {
+            add(at, CONNECTOR_FAILED, what + ": the connector failed unexpectedly: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                    Optional.of("run 'sluice plan' on this spec for the full error; if it persists, report it to "
+                            + "the connector's maintainers"));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.sluice.core.run;
+
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.spec.VerifyMode;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Digest;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.SourceSession;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Compares digests of both sides after a stream's copy, computed by SQL where the data lives (no row leaves the
+ * servers). The source side reads the run's snapshot, so rows that arrived during the copy do not count.
+ * Per partition when the target can select each partition's rows (a column-only predicate, columns mapped under
+ * their own names, and a target that held nothing else); otherwise the stream's totals, using the target's digest
+ * after minus before for an appending stream.
+ */
+final class Verifier {
+    private final StreamPlan plan;
+    private final Digest.Level level;
+
+    Verifier(StreamPlan plan) {
+        this.plan = plan;
+        this.level = plan.spec().verify() == VerifyMode.CHECKSUM ? Digest.Level.CHECKSUM : Digest.Level.COUNT;
+    }
+
+    boolean requested() {
+        return plan.spec().verify() != VerifyMode.NONE;
+    }
+
+    /** The target's digest before the copy, needed to verify an appending stream; zero otherwise. */
+    Optional<Digest> baseline() throws ConnectorException {
+        if (!requested() || plan.spec().loadMode() == LoadMode.TRUNCATE) {
+            return Optional.of(Digest.zero(level));
+        }
+        return plan.target().digest(plan.targetColumns(), Optional.empty(), level);
+    }
+
+    Verification verify(SourceSession session, Optional<Digest> baseline) throws ConnectorException {
+        VerifyMode mode = plan.spec().verify();
+        boolean resumed = plan.partitions().size() != plan.allPartitions().size();
+        if (resumed && plan.spec().loadMode() == LoadMode.APPEND) {
+            return Verification.skipped(mode, "an appending stream that was resumed cannot be verified: the target's "
+                    + "content before the first attempt is not known");
+        }
+        if (baseline.isEmpty()) {
+            return Verification.skipped(mode, "the target cannot compute a " + level.name().toLowerCase() + " digest");
+        }
+        if (perPartition()) {
+            return byPartition(session, mode);
+        }
+        Digest source = Digest.zero(level);
+        for (PartitionPlan partition : plan.allPartitions()) {
+            Optional<Digest> digest = session.digest(partition.partition(), plan.projection(), level);
+            if (digest.isEmpty()) {
+                return Verification.skipped(mode, "the source cannot compute a " + level.name().toLowerCase()
+                        + " digest");
+            }
+            source = source.plus(digest.get());
+        }
+        Optional<Digest> after = plan.target().digest(plan.targetColumns(), Optional.empty(), level);
+        if (after.isEmpty()) {
+            return Verification.skipped(mode, "the target cannot compute a digest");
+        }
+        Digest target = after.get().minus(baseline.get());
+        if (source.equals(target)) {
+            return new Verification(mode, Verification.Status.PASSED, "stream", describe(source), List.of());
+        }
+        return new Verification(mode, Verification.Status.FAILED, "stream", "the stream's totals differ",
+                List.of("stream " + plan.name() + ": source " + describe(source) + ", target " + describe(target)));
+    }
+
+    private Verification byPartition(SourceSession session, VerifyMode mode) throws ConnectorException {
+        List<String> mismatches = new ArrayList<>();
+        Digest total = Digest.zero(level);
+        for (PartitionPlan partition : plan.allPartitions()) {
+            Optional<Digest> source = session.digest(partition.partition(), plan.projection(), level);
+            Optional<Digest> target = plan.target().digest(plan.targetColumns(),
+                    partition.partition().portablePredicate(), level);
+            if (source.isEmpty() || target.isEmpty()) {
+                return Verification.skipped(mode, "a " + level.name().toLowerCase() + " digest is not available on "
+                        + (source.isEmpty() ? "the source" : "the target"));
+            }
+            total = total.plus(source.get());
+            if (!source.get().equals(target.get())) {
+                mismatches.add("partition " + (partition.index() + 1) + "/" + plan.allPartitions().size() + " ("
+                        + partition.partition().predicate() + "): source " + describe(source.get()) + ", target "
+                        + describe(target.get()));
+            }
+        }
+        return mismatches.isEmpty()
+                ? new Verification(mode, Verification.Status.PASSED, "partition", describe(total), List.of())
+                : new Verification(mode, Verification.Status.FAILED, "partition",
+                mismatches.size() + " partition(s) differ", mismatches);
+    }
+
+    private boolean perPartition() {
+        return plan.spec().loadMode() == LoadMode.TRUNCATE
+                && plan.columns().stream().allMatch((ColumnPair p) -> p.source().name().equals(p.target().name()))
+                && plan.allPartitions().stream().allMatch(p -> p.partition().portablePredicate().isPresent());
+    }
+
+    private static String describe(Digest digest) {
+        return digest.rows() + " rows" + digest.checksum().map(c -> ", checksum " + c).orElse("");
+    }
+}
