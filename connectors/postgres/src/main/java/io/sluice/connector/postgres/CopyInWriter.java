@@ -3,6 +3,7 @@ package io.sluice.connector.postgres;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.ledger.PartitionDone;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -26,23 +27,26 @@ final class CopyInWriter implements PartitionWriter {
     private final CopyIn copy;
     private final PostgresErrors errors;
     private final String what;
+    private final PostgresRunLedger ledger;
     private final AtomicInteger callsUnderWay = new AtomicInteger();
     private final AtomicBoolean aborted = new AtomicBoolean();
 
-    private CopyInWriter(Connection connection, CopyIn copy, PostgresErrors errors, String what) {
+    private CopyInWriter(Connection connection, CopyIn copy, PostgresErrors errors, String what,
+                         PostgresRunLedger ledger) {
         this.connection = requireNonNull(connection, "connection is null");
         this.copy = requireNonNull(copy, "copy is null");
         this.errors = requireNonNull(errors, "errors is null");
         this.what = requireNonNull(what, "what is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
     }
 
-    static PartitionWriter open(PostgresConnections connections, String copySql, String what)
-            throws ConnectorException {
+    static PartitionWriter open(PostgresConnections connections, String copySql, String what,
+                                PostgresRunLedger ledger) throws ConnectorException {
         Connection connection = connections.open(what);
         try {
             connection.setAutoCommit(false);
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
-            return new CopyInWriter(connection, copy, connections.errors(), what);
+            return new CopyInWriter(connection, copy, connections.errors(), what, ledger);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
@@ -81,6 +85,32 @@ final class CopyInWriter implements PartitionWriter {
             connection.commit();
         } catch (SQLException e) {
             throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    /**
+     * Commits the rows together with the partition's ledger row. A ledger row that is already done means this
+     * partition was committed before (a retry after a lost commit answer, or a runner bug): everything is rolled
+     * back and the failure says so, since committing would copy the rows twice.
+     */
+    @Override
+    public void commit(PartitionDone done) throws ConnectorException {
+        requireNonNull(done, "done is null");
+        enter();
+        try {
+            if (copy.isActive()) {
+                throw new ConnectorException(ErrorKind.FAILED, "PG211", what + ": commit before finish(); the "
+                        + "COPY of partition " + done.partitionId() + " is still open", "report this as a bug");
+            }
+            ledger.markDone(connection, done);
+            connection.commit();
+        } catch (SQLException e) {
+            throw failure(e);
+        } catch (ConnectorException e) {
+            rollbackQuietly(connection);
+            throw e;
         } finally {
             callsUnderWay.decrementAndGet();
         }

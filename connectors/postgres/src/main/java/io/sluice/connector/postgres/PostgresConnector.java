@@ -16,10 +16,12 @@ import static java.util.Objects.requireNonNull;
 final class PostgresConnector implements Connector {
     private final PostgresConnections connections;
     private final List<String> notices;
+    private final String ledgerSchema;
 
-    PostgresConnector(PostgresConnections connections, List<String> notices) {
+    PostgresConnector(PostgresConnections connections, List<String> notices, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
         this.notices = List.copyOf(requireNonNull(notices, "notices is null"));
+        this.ledgerSchema = requireNonNull(ledgerSchema, "ledgerSchema is null");
     }
 
     @Override
@@ -41,7 +43,7 @@ final class PostgresConnector implements Connector {
         String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, PostgresLint.TARGET_NEEDS_TABLE, "a postgres target needs a table",
                 "add table: schema.table"));
-        return new PostgresTarget(connections, parse(table));
+        return new PostgresTarget(connections, parse(table), ledgerSchema);
     }
 
     private static QualifiedName parse(String table) throws ConnectorException {

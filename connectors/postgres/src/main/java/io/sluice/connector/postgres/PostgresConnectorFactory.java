@@ -67,6 +67,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
     @Override
     public Connector create(ConnectionConfig config) {
         Options options = config.options();
+        String ledgerSchema = options.get(PostgresOptions.LEDGER_SCHEMA);
         boolean embedded = options.isSet(PostgresOptions.EMBEDDED);
         boolean url = options.isSet(PostgresOptions.URL);
         if (embedded == url) {
@@ -76,7 +77,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                         "give url: jdbc:postgresql://host:port/db, or embedded: <database name>");
             };
             return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
-                    new PostgresErrors(SecretScrubber.none())), List.of());
+                    new PostgresErrors(SecretScrubber.none())), List.of(), ledgerSchema);
         }
         if (embedded) {
             String database = options.get(PostgresOptions.EMBEDDED);
@@ -87,7 +88,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             Properties properties = new Properties();
             properties.setProperty("user", EmbeddedPostgresServer.USER);
             return new PostgresConnector(new PostgresConnections(() -> server.jdbcUrl(database, initScript), properties,
-                    new PostgresErrors(SecretScrubber.none())), server.notices(database));
+                    new PostgresErrors(SecretScrubber.none())), server.notices(database), ledgerSchema);
         }
         if (options.isSet(PostgresOptions.INIT_SCRIPT)) {
             PostgresConnections.Endpoint refuse = () -> {
@@ -96,7 +97,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                         "remove init-script, or use embedded: <database name>");
             };
             return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
-                    new PostgresErrors(SecretScrubber.none())), List.of());
+                    new PostgresErrors(SecretScrubber.none())), List.of(), ledgerSchema);
         }
         String jdbcUrl = options.get(PostgresOptions.URL);
         Properties properties = new Properties();
@@ -115,6 +116,6 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             secrets.add(password);
         });
         return new PostgresConnector(new PostgresConnections(() -> jdbcUrl, properties,
-                new PostgresErrors(new SecretScrubber(secrets))), List.of());
+                new PostgresErrors(new SecretScrubber(secrets))), List.of(), ledgerSchema);
     }
 }

@@ -38,6 +38,11 @@ final class PostgresErrors {
         this.scrubber = requireNonNull(scrubber, "scrubber is null");
     }
 
+    /** {@code text} with every known secret of this connection replaced. */
+    String scrub(String text) {
+        return scrubber.scrub(text);
+    }
+
     ConnectorException translate(SQLException e, Phase phase, String what) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = scrubber.scrub(what + ": " + serverText(e));

@@ -8,6 +8,7 @@ import io.sluice.spi.LoadMode;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.ledger.RunLedger;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,12 +25,19 @@ final class PostgresTarget implements Target {
 
     private final PostgresConnections connections;
     private final QualifiedName name;
+    private final PostgresRunLedger ledger;
     private final ReentrantLock lock = new ReentrantLock();
     private ResolvedTable resolved;
 
-    PostgresTarget(PostgresConnections connections, QualifiedName name) {
+    PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
+        this.ledger = new PostgresRunLedger(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
+    }
+
+    @Override
+    public java.util.Optional<RunLedger> ledger() {
+        return java.util.Optional.of(ledger);
     }
 
     @Override
@@ -80,15 +88,7 @@ final class PostgresTarget implements Target {
             return;
         }
         try (Connection connection = connections.open("truncating " + name.quoted())) {
-            PostgresCatalog catalog = new PostgresCatalog(connection);
-            ResolvedTable table = catalog.resolveTable(name)
-                    .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
-            if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
-                throw forbidden(catalog, table, "TRUNCATE");
-            }
-            try (Statement s = connection.createStatement()) {
-                s.execute("TRUNCATE TABLE " + table.quoted()); // autocommit: committed before any writer opens
-            }
+            truncate(connection, name); // autocommit: committed before any writer opens
         } catch (SQLException e) {
             ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                     "cannot truncate " + name.quoted());
@@ -97,6 +97,21 @@ final class PostgresTarget implements Target {
             throw new ConnectorException(kind, translated.code(), translated.getMessage(),
                     translated.fix().orElse("use load mode append, or empty the table yourself"),
                     translated.getCause());
+        }
+    }
+
+    /**
+     * Empties the table on {@code connection}, within its transaction when one is open (the ledger records the
+     * truncation in the same one). Checks the privilege first so a refusal names the GRANT.
+     */
+    static void truncate(Connection connection, QualifiedName name) throws SQLException, ConnectorException {
+        PostgresCatalog catalog = new PostgresCatalog(connection);
+        ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> PostgresSource.missingTable(catalog, name));
+        if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
+            throw forbidden(catalog, table, "TRUNCATE");
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("TRUNCATE TABLE " + table.quoted());
         }
     }
 
@@ -119,6 +134,6 @@ final class PostgresTarget implements Target {
     public PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
-        return CopyInWriter.open(connections, writeStatement(columns, format), "COPY into " + describe());
+        return CopyInWriter.open(connections, writeStatement(columns, format), "COPY into " + describe(), ledger);
     }
 }
