@@ -1,7 +1,6 @@
 package io.sluice.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.app.cli.SluiceCommand;
 import io.sluice.app.metrics.MetricsRunListener;
 import org.springframework.boot.CommandLineRunner;
@@ -20,11 +19,7 @@ public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
         this.factory = factory;
     }
 
-    @Bean
-    MeterRegistry meterRegistry() {
-        return new SimpleMeterRegistry();
-    }
-
+    /** The meters of the one run this process makes; the registry is Boot's Prometheus one (see --metrics-push). */
     @Bean
     MetricsRunListener metricsRunListener(MeterRegistry registry) {
         return new MetricsRunListener(registry);

@@ -1,23 +1,242 @@
 package io.sluice.app.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.app.logging.JsonLinesWriter;
+import io.sluice.app.logging.JsonLog;
+import io.sluice.app.logging.JsonProgress;
+import io.sluice.app.logging.JsonRunListener;
+import io.sluice.app.metrics.PushgatewayPublisher;
+import io.sluice.app.output.ConsoleRunListener;
+import io.sluice.app.output.ProgressPrinter;
+import io.sluice.app.report.JunitXml;
+import io.sluice.app.report.ReportFiles;
+import io.sluice.app.report.RunError;
+import io.sluice.app.report.RunOutcome;
+import io.sluice.app.report.SpecIdentity;
+import io.sluice.app.report.SummaryJson;
 import io.sluice.core.run.RunListener;
+import io.sluice.core.run.RunProgress;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.spec.PipelineSpec;
+import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
- * Where a run's results go besides the terminal: options such as a JSON summary file or a JUnit report, mixed into
- * {@code run}. {@link #listeners} joins the run's listeners; {@link #finish} writes files once the run ended.
+ * Where a run's results go besides the terminal, mixed into {@code run}: {@code --summary-json},
+ * {@code --junit-xml}, {@code --log-format json} and {@code --metrics-push}. {@link #listeners} joins the run's
+ * listeners; {@link #finish} writes the files once the run ended. A run that fails before it starts (invalid spec,
+ * preflight) never reaches {@link #finish}: for it, the command's exception handler is wrapped so the files are
+ * still written, with the error and no streams.
  */
 final class RunOutputOptions {
-    /** Extra listeners for this run, e.g. a JSON log writer. */
+    enum LogFormat { TEXT, JSON }
+
+    /** The progress display of a run; closing it stops it. */
+    interface Progress extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec command;
+
+    private final Instant created = Instant.now();
+    private Path summaryJson;
+    private Path junitXml;
+    private LogFormat logFormat = LogFormat.TEXT;
+    private URI metricsPush;
+    private JsonLog jsonLog;
+    private PushgatewayPublisher publisher;
+    private String runId;
+    private volatile boolean finished;
+
+    @CommandLine.Option(names = "--summary-json", paramLabel = "PATH",
+            description = "Write a JSON summary of the run here (summary-version 1, see specs/"
+                    + "sluice-summary-v1.schema.json), also when the run fails.")
+    void summaryJson(Path path) {
+        summaryJson = path;
+        writeFilesOnEarlyFailure();
+    }
+
+    @CommandLine.Option(names = "--junit-xml", paramLabel = "PATH",
+            description = "Write a JUnit XML report here (one test case per stream), e.g. for Jenkins.")
+    void junitXml(Path path) {
+        junitXml = path;
+        writeFilesOnEarlyFailure();
+    }
+
+    @CommandLine.Option(names = "--log-format", paramLabel = "FORMAT",
+            description = "text (default, for people) or json (one JSON object per line on stderr).")
+    void logFormat(LogFormat format) {
+        logFormat = format;
+        if (format == LogFormat.JSON && jsonLog == null) {
+            // Swapped while parsing, before the command prints anything: from here on every line on stderr,
+            // whoever writes it, leaves as JSON.
+            CommandLine line = command.commandLine();
+            jsonLog = new JsonLog(line.getErr(), RunOutputOptions::redact, Clock.systemUTC(), this::runIdSoFar);
+            line.setErr(new PrintWriter(new JsonLinesWriter(jsonLog), true));
+            writeFilesOnEarlyFailure();
+        }
+    }
+
+    @CommandLine.Option(names = "--metrics-push", paramLabel = "URL",
+            description = "Push the run's metrics to this Prometheus Pushgateway (http://host:9091) while it runs "
+                    + "and when it ends.")
+    void metricsPush(String url) {
+        try {
+            metricsPush = PushgatewayPublisher.address(url);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--metrics-push: " + e.getMessage());
+        }
+    }
+
+    @CommandLine.Option(names = "--metrics-push-interval", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Seconds between pushes during the run (default: ${DEFAULT-VALUE}).")
+    int metricsPushSeconds;
+
+    /** Extra listeners for this run, e.g. a JSON log writer or a metrics pusher. */
     List<RunListener> listeners(PipelineSpec spec, String runId, PrintWriter err, Terminal terminal) {
-        return List.of();
+        this.runId = runId;
+        List<RunListener> listeners = new ArrayList<>();
+        if (jsonLog != null) {
+            jsonLog.runId(runId);
+            listeners.add(new JsonRunListener(jsonLog));
+        }
+        if (metricsPush != null) {
+            PrometheusMeterRegistry registry = prometheusRegistry();
+            publisher = new PushgatewayPublisher(registry.getPrometheusRegistry(), metricsPush, "sluice",
+                    Map.of("pipeline", spec.name()), Duration.ofSeconds(Math.max(1, metricsPushSeconds)),
+                    warning -> {
+                        err.println(terminal.redact(warning));
+                        err.flush();
+                    });
+            listeners.add(publisher);
+        }
+        return listeners;
+    }
+
+    /** What tells people about the run's events: the text lines, or nothing when the JSON log does it. */
+    RunListener consoleListener(PrintWriter err, Terminal terminal) {
+        return logFormat == LogFormat.JSON ? RunListener.NONE : new ConsoleRunListener(err, terminal::redact);
+    }
+
+    /** A live bar on a terminal, text lines every interval otherwise, JSON progress events in JSON mode. */
+    Progress progress(RunProgress progress, PrintWriter err, Duration interval) {
+        if (logFormat == LogFormat.JSON) {
+            return new JsonProgress(progress, jsonLog, interval)::close;
+        }
+        return new ProgressPrinter(progress, err, Terminal.interactive(), interval)::close;
     }
 
     /** Called once with the final report, whatever the outcome; failures here do not change the exit code. */
     void finish(PipelineSpec spec, RunReport report, PrintWriter err, Terminal terminal) {
+        finished = true;
+        if (publisher != null) {
+            publisher.close();
+        }
+        write(RunOutcome.of(spec, report), err, terminal::redact);
+    }
+
+    private void write(RunOutcome outcome, PrintWriter err, UnaryOperator<String> redact) {
+        if (summaryJson != null) {
+            write(summaryJson, new SummaryJson(redact).render(outcome), "summary", err, redact);
+        }
+        if (junitXml != null) {
+            write(junitXml, new JunitXml(redact).render(outcome), "JUnit report", err, redact);
+        }
+    }
+
+    private static void write(Path file, String content, String what, PrintWriter err, UnaryOperator<String> redact) {
+        try {
+            ReportFiles.write(file, content);
+        } catch (IOException | RuntimeException e) {
+            err.println(redact.apply("warning: cannot write the " + what + " to " + file + ": " + e));
+            err.flush();
+        }
+    }
+
+    /**
+     * Wraps the root's exception handler (once) so that a run ending in an exception before {@link #finish} (exit
+     * 3 for an invalid spec, 4 for a preflight failure) still leaves its summary and JUnit report, with the error.
+     */
+    private void writeFilesOnEarlyFailure() {
+        CommandLine root = command.root().commandLine();
+        CommandLine.IExecutionExceptionHandler previous = root.getExecutionExceptionHandler();
+        if (previous instanceof EarlyFailureHandler) {
+            return;
+        }
+        root.setExecutionExceptionHandler(new EarlyFailureHandler(previous));
+    }
+
+    private final class EarlyFailureHandler implements CommandLine.IExecutionExceptionHandler {
+        private final CommandLine.IExecutionExceptionHandler previous;
+
+        EarlyFailureHandler(CommandLine.IExecutionExceptionHandler previous) {
+            this.previous = previous;
+        }
+
+        @Override
+        public int handleExecutionException(Exception error, CommandLine line, CommandLine.ParseResult parseResult)
+                throws Exception {
+            int exitCode = previous.handleExecutionException(error, line, parseResult);
+            if (!finished && line.getCommandSpec() == command) {
+                finished = true;
+                if (publisher != null) {
+                    publisher.close();
+                }
+                Path specFile = command.positionalParameters().getFirst().getValue();
+                RunOutcome outcome = RunOutcome.failedBeforeRun(Optional.ofNullable(runIdSoFar()),
+                        SpecIdentity.ofFile(specFile), created, error, exitCode);
+                if (jsonLog != null) {
+                    RunError cause = outcome.error().orElseThrow();
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    fields.put("state", outcome.state());
+                    fields.put("exit-code", exitCode);
+                    fields.put("error-code", cause.code());
+                    fields.put("error-kind", cause.kind());
+                    fields.put("fix", cause.fix().orElse(null));
+                    jsonLog.event(JsonLog.Level.ERROR, "run-finished", null, null, "run failed before it started: "
+                            + cause.message(), fields);
+                }
+                write(outcome, line.getErr(), RunOutputOptions::redact);
+            }
+            return exitCode;
+        }
+    }
+
+    /** The run's id once known, else what {@code --run-id} said (null when neither). */
+    private String runIdSoFar() {
+        if (runId != null) {
+            return runId;
+        }
+        CommandLine.Model.OptionSpec option = command.findOption("--run-id");
+        return option == null ? null : option.getValue();
+    }
+
+    private PrometheusMeterRegistry prometheusRegistry() {
+        try {
+            // In 'run' the factory is Spring's: the registry is the context's, the one the meters are in.
+            return command.commandLine().getFactory().create(PrometheusMeterRegistry.class);
+        } catch (Exception e) {
+            throw new CommandLine.ParameterException(command.commandLine(),
+                    "--metrics-push needs the metrics registry, which is missing here: " + e.getMessage());
+        }
+    }
+
+    private static String redact(String text) {
+        return Terminal.current().redact(text);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.app.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -10,18 +11,28 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
+import io.sluice.core.run.StreamReport;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Run events as Micrometer meters, units in the names and a stable {@code sluice.} prefix (modelled on HikariCP's
- * {@code hikaricp.connections.*}). Tags: pipeline, stream, connector, degree. The engine knows nothing of this.
+ * {@code hikaricp.connections.*}). Tags: pipeline, stream, connector (the source's type), degree and run_id. The
+ * engine knows nothing of this. One instance per run: a service running several at once gives each its own.
+ *
+ * <p>Meters (Prometheus names in docs/operations.md): {@code sluice.copied.rows}, {@code sluice.copied.bytes},
+ * {@code sluice.partitions} (by state), {@code sluice.partitions.planned}, {@code sluice.partitions.running},
+ * {@code sluice.partition.duration}, {@code sluice.partition.retries}, {@code sluice.throughput.rows.per.second},
+ * {@code sluice.throughput.bytes.per.second}.
  */
 public final class MetricsRunListener implements RunListener {
     private final MeterRegistry registry;
+    private final Map<String, StreamGauges> streams = new ConcurrentHashMap<>();
     private volatile PipelinePlan plan;
     private volatile String runId = "";
 
@@ -36,17 +47,48 @@ public final class MetricsRunListener implements RunListener {
     }
 
     @Override
+    public void streamStarted(StreamPlan stream, String snapshotMode) {
+        StreamGauges gauges = streams.computeIfAbsent(stream.name(), name -> register(tags(stream)));
+        gauges.start(stream.partitions().size());
+    }
+
+    private StreamGauges register(Tags tags) {
+        StreamGauges gauges = new StreamGauges();
+        // Strong references: the registry would otherwise drop the gauges once this listener is collected, and a
+        // final push must still see them.
+        Gauge.builder("sluice.partitions.planned", gauges, StreamGauges::planned).strongReference(true)
+                .description("Partitions the stream's plan has").baseUnit("partitions").tags(tags).register(registry);
+        Gauge.builder("sluice.partitions.running", gauges, StreamGauges::running).strongReference(true)
+                .description("Partitions being copied now").baseUnit("partitions").tags(tags).register(registry);
+        Gauge.builder("sluice.throughput.rows.per.second", gauges, StreamGauges::rowsPerSecond)
+                .strongReference(true).description("Rows committed per second since the stream started")
+                .tags(tags).register(registry);
+        Gauge.builder("sluice.throughput.bytes.per.second", gauges, StreamGauges::bytesPerSecond)
+                .strongReference(true).description("COPY bytes committed per second since the stream started")
+                .tags(tags).register(registry);
+        return gauges;
+    }
+
+    @Override
+    public void partitionStarted(StreamPlan stream, PartitionPlan partition, int attempt) {
+        gauges(stream).attemptStarted(partition.index());
+    }
+
+    @Override
     public void partitionRetrying(StreamPlan stream, PartitionPlan partition, int attempt, SluiceException cause,
                                   Duration backoff) {
+        gauges(stream).attemptEnded(partition.index()); // it starts again after the backoff
         Counter.builder("sluice.partition.retries").description("Partition attempts retried after a transient failure")
-                .tags(tags(stream)).register(registry).increment();
+                .baseUnit("retries").tags(tags(stream)).register(registry).increment();
     }
 
     @Override
     public void partitionFinished(StreamPlan stream, PartitionReport report) {
         Tags tags = tags(stream);
-        Counter.builder("sluice.partitions").description("Partitions finished, by state")
-                .tags(tags.and("state", report.state().name().toLowerCase(Locale.ROOT))).register(registry).increment();
+        gauges(stream).partitionFinished(report);
+        Counter.builder("sluice.partitions").description("Partitions finished, by state (done, failed, cancelled)")
+                .baseUnit("partitions").tags(tags.and("state", report.state().name().toLowerCase(Locale.ROOT)))
+                .register(registry).increment();
         Timer.builder("sluice.partition.duration").description("Time to copy one partition, all attempts")
                 .tags(tags).register(registry).record(report.duration());
         if (report.state() == PartitionReport.State.DONE) {
@@ -55,6 +97,15 @@ public final class MetricsRunListener implements RunListener {
             Counter.builder("sluice.copied.bytes").baseUnit("bytes").description("COPY bytes committed")
                     .tags(tags).register(registry).increment(report.bytes());
         }
+    }
+
+    @Override
+    public void streamFinished(StreamPlan stream, StreamReport report) {
+        gauges(stream).finish();
+    }
+
+    private StreamGauges gauges(StreamPlan stream) {
+        return streams.computeIfAbsent(stream.name(), name -> register(tags(stream)));
     }
 
     private Tags tags(StreamPlan stream) {

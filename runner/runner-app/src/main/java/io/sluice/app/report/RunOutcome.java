@@ -1,0 +1,69 @@
+package io.sluice.app.report;
+
+import io.sluice.core.run.RunReport;
+import io.sluice.core.run.StreamReport;
+import io.sluice.core.spec.PipelineSpec;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the summary and the JUnit report describe: a finished run (from its {@link RunReport}) or a run that ended
+ * before any stream started (invalid spec, preflight failure), which has no streams and an error.
+ */
+public record RunOutcome(
+        Optional<String> runId,
+        SpecIdentity spec,
+        Instant started,
+        Instant finished,
+        List<StreamReport> streams,
+        boolean interrupted,
+        Optional<RunError> error,
+        int exitCode) {
+    public RunOutcome {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(spec, "spec is null");
+        requireNonNull(started, "started is null");
+        requireNonNull(finished, "finished is null");
+        streams = List.copyOf(requireNonNull(streams, "streams is null"));
+        requireNonNull(error, "error is null");
+    }
+
+    public static RunOutcome of(PipelineSpec spec, RunReport report) {
+        requireNonNull(spec, "spec is null");
+        requireNonNull(report, "report is null");
+        return new RunOutcome(Optional.of(report.runId()), SpecIdentity.of(spec), report.started(), report.finished(),
+                report.streams(), report.interrupted(), report.error().map(RunError::of), report.exitCode());
+    }
+
+    /** A run that failed before its first stream: no stream reports, just the error and its exit code. */
+    public static RunOutcome failedBeforeRun(Optional<String> runId, SpecIdentity spec, Instant started,
+                                             Throwable error, int exitCode) {
+        requireNonNull(error, "error is null");
+        return new RunOutcome(runId, spec, started, Instant.now(), List.of(), false, Optional.of(RunError.of(error)),
+                exitCode);
+    }
+
+    /** done, failed or interrupted. */
+    public String state() {
+        if (interrupted) {
+            return "interrupted";
+        }
+        return exitCode == 0 ? "done" : "failed";
+    }
+
+    public long rows() {
+        return streams.stream().mapToLong(StreamReport::rows).sum();
+    }
+
+    public long bytes() {
+        return streams.stream().mapToLong(StreamReport::bytes).sum();
+    }
+
+    public double seconds() {
+        return java.time.Duration.between(started, finished).toNanos() / 1e9;
+    }
+}

@@ -1,0 +1,121 @@
+package io.sluice.app.report;
+
+import io.sluice.core.run.PartitionReport;
+import io.sluice.core.run.StreamReport;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code --summary-json}: one JSON document per run, version 1, described by {@code specs/sluice-summary-v1.schema.json}
+ * and docs/operations.md. Keys are kebab-case like the spec's; readers must ignore keys they do not know, because
+ * version 1 may gain keys (a new version number is only for renamed or removed keys or changed meanings).
+ * Every string passes the redactor, so a secret never reaches the file.
+ */
+public final class SummaryJson {
+    public static final int VERSION = 1;
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private final UnaryOperator<String> redact;
+
+    public SummaryJson(UnaryOperator<String> redact) {
+        this.redact = requireNonNull(redact, "redact is null");
+    }
+
+    public String render(RunOutcome outcome) {
+        return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree(outcome)) + "\n";
+    }
+
+    public ObjectNode tree(RunOutcome outcome) {
+        requireNonNull(outcome, "outcome is null");
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("summary-version", VERSION);
+        root.put("sluice-version", SluiceVersion.get());
+        putString(root, "run-id", outcome.runId());
+        ObjectNode spec = root.putObject("spec");
+        putString(spec, "name", outcome.spec().name());
+        spec.put("file", redact.apply(outcome.spec().file()));
+        putString(spec, "checksum", outcome.spec().checksum());
+        root.put("state", outcome.state());
+        root.put("exit-code", outcome.exitCode());
+        root.put("started", outcome.started().toString());
+        root.put("finished", outcome.finished().toString());
+        root.put("seconds", round(outcome.seconds(), 3));
+        root.put("rows", outcome.rows());
+        root.put("bytes", outcome.bytes());
+        ArrayNode streams = root.putArray("streams");
+        outcome.streams().forEach(s -> stream(streams.addObject(), s));
+        error(root, "error", outcome.error());
+        return root;
+    }
+
+    private void stream(ObjectNode node, StreamReport stream) {
+        node.put("name", redact.apply(stream.name()));
+        node.put("state", stream.state().name().toLowerCase(Locale.ROOT));
+        node.put("degree", stream.degree());
+        node.put("rows", stream.rows());
+        node.put("bytes", stream.bytes());
+        node.put("seconds", round(stream.duration().toNanos() / 1e9, 3));
+        node.put("rows-per-second", round(stream.rowsPerSecond(), 1));
+        node.put("megabytes-per-second", round(stream.megabytesPerSecond(), 3));
+        ObjectNode partitions = node.putObject("partitions");
+        partitions.put("planned", stream.partitionsPlanned());
+        partitions.put("done", stream.partitionsDone());
+        partitions.put("failed", stream.partitionsFailed());
+        partitions.put("cancelled", count(stream, PartitionReport.State.CANCELLED));
+        partitions.put("retried", stream.partitions().stream().filter(p -> p.attempts() > 1).count());
+        partitions.put("retries", stream.retries());
+        // An object so that more checks (e.g. a ledger's or a checksum comparison) slot in beside this one.
+        ObjectNode verification = node.putObject("verification");
+        verification.put("rows-read-equals-rows-written", stream.rowCountsMatch());
+        error(node, "error", stream.error().map(RunError::of));
+        ArrayNode details = node.putArray("partition-reports");
+        for (PartitionReport partition : stream.partitions()) {
+            ObjectNode p = details.addObject();
+            p.put("index", partition.index() + 1);
+            p.put("id", redact.apply(partition.id()));
+            p.put("state", partition.state().name().toLowerCase(Locale.ROOT));
+            p.put("rows-read", partition.rowsRead());
+            p.put("rows-written", partition.rowsWritten());
+            p.put("bytes", partition.bytes());
+            p.put("attempts", partition.attempts());
+            p.put("seconds", round(partition.duration().toNanos() / 1e9, 3));
+            putString(p, "error", partition.error());
+        }
+    }
+
+    private void error(ObjectNode parent, String key, Optional<RunError> error) {
+        if (error.isEmpty()) {
+            parent.putNull(key);
+            return;
+        }
+        ObjectNode node = parent.putObject(key);
+        node.put("code", error.get().code());
+        node.put("kind", error.get().kind());
+        node.put("message", redact.apply(error.get().message()));
+        putString(node, "fix", error.get().fix());
+    }
+
+    private void putString(ObjectNode node, String key, Optional<String> value) {
+        if (value.isPresent()) {
+            node.put(key, redact.apply(value.get()));
+        } else {
+            node.putNull(key);
+        }
+    }
+
+    private static long count(StreamReport stream, PartitionReport.State state) {
+        return stream.partitions().stream().filter(p -> p.state() == state).count();
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}
