@@ -41,8 +41,7 @@ final class CtidPlanner implements PartitionPlanner {
         List<Member> members = members(context, root);
         if (members.isEmpty()) { // a partitioned table without partitions
             RowEstimator.Estimate none = context.estimator().estimate(root.quoted(), Optional.empty());
-            return List.of(new PgPartition("ctid:all", root.quoted(), Optional.empty(), none.rows(), none.bytes(),
-                    false));
+            return List.of(PgPartition.of("ctid:all", context.relation().fromClause(), Optional.empty(), none.rows(), none.bytes(), false));
         }
         boolean perMember = members.size() != 1 || members.get(0).table().oid() != root.oid();
         long totalBlocks = members.stream().mapToLong(Member::blocks).sum();
@@ -54,8 +53,8 @@ final class CtidPlanner implements PartitionPlanner {
             RowEstimator.Estimate memberEstimate = context.estimator().estimate(from, Optional.empty());
             if (member.table().relkind() == 'f' || member.blocks() == 0) {
                 // No heap to split (a foreign table) or nothing in it yet: read it whole.
-                partitions.add(new PgPartition(idPrefix + "all", from, Optional.empty(), memberEstimate.rows(),
-                        memberEstimate.bytes(), perMember));
+                partitions.add(new PgPartition(idPrefix + "all", context.relation().fromClause(), from, Optional.empty(),
+                        memberEstimate.rows(), memberEstimate.bytes(), perMember, false));
                 continue;
             }
             long ranges = totalBlocks == 0 ? 1 : Math.round((double) wanted * member.blocks() / totalBlocks);
@@ -77,8 +76,9 @@ final class CtidPlanner implements PartitionPlanner {
                 }
                 long rangeBlocks = Math.min(end, member.blocks()) - start;
                 RowEstimator.Estimate estimate = memberEstimate.scaled((double) rangeBlocks / member.blocks());
-                partitions.add(new PgPartition(idPrefix + start + "-" + (last ? "end" : Long.toString(end)), from,
-                        where, estimate.rows(), estimate.bytes(), perMember));
+                partitions.add(new PgPartition(idPrefix + start + "-" + (last ? "end" : Long.toString(end)),
+                        context.relation().fromClause(), from, where, estimate.rows(), estimate.bytes(), perMember,
+                        false));
             }
         }
         return partitions;

@@ -86,7 +86,7 @@ final class DataDrivenPlanner implements PartitionPlanner {
             conditions.add(Optional.of(key.isNull()));
         }
         if (valuesQuery.isPresent()) {
-            return KeyBoundaries.withEstimates(context, ids, conditions);
+            return KeyBoundaries.withEstimates(context, key, ids, conditions);
         }
         // Exact counts came with the values; bytes follow the average row.
         double bytesPerRow = context.total().rows() > 0
@@ -96,7 +96,7 @@ final class DataDrivenPlanner implements PartitionPlanner {
         for (int i = 0; i < conditions.size(); i++) {
             long rows = i < counts.size() ? counts.get(i) : Math.max(nullCount, 0);
             long bytes = bytesPerRow < 0 ? -1 : Math.round(rows * bytesPerRow);
-            partitions.add(new PgPartition(ids.get(i), from, conditions.get(i), rows, bytes, false));
+            partitions.add(PgPartition.of(ids.get(i), from, conditions.get(i), rows, bytes, key.portable()));
         }
         return partitions;
     }

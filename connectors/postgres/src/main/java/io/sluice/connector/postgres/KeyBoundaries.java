@@ -39,10 +39,11 @@ final class KeyBoundaries {
             conditions.add(Optional.of(key.isNull()));
             ids.add(method + ":null");
         }
-        return withEstimates(context, ids, conditions);
+        return withEstimates(context, key, ids, conditions);
     }
 
-    static List<PgPartition> withEstimates(PlanContext context, List<String> ids, List<Optional<String>> conditions)
+    static List<PgPartition> withEstimates(PlanContext context, PartitionKey key, List<String> ids,
+                                           List<Optional<String>> conditions)
             throws SQLException {
         String from = context.relation().fromClause();
         boolean ask = conditions.size() <= EXPLAIN_LIMIT;
@@ -50,8 +51,8 @@ final class KeyBoundaries {
         List<PgPartition> partitions = new ArrayList<>();
         for (int i = 0; i < conditions.size(); i++) {
             RowEstimator.Estimate estimate = ask ? context.estimator().estimate(from, conditions.get(i)) : even;
-            partitions.add(new PgPartition(ids.get(i), from, conditions.get(i), estimate.rows(), estimate.bytes(),
-                    false));
+            partitions.add(PgPartition.of(ids.get(i), from, conditions.get(i), estimate.rows(), estimate.bytes(),
+                    key.portable()));
         }
         return partitions;
     }

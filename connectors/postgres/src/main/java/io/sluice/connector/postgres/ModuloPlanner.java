@@ -41,6 +41,6 @@ final class ModuloPlanner implements PartitionPlanner {
             ids.add("modulo:null");
             conditions.add(Optional.of(key.isNull()));
         }
-        return KeyBoundaries.withEstimates(context, ids, conditions);
+        return KeyBoundaries.withEstimates(context, key, ids, conditions);
     }
 }

@@ -15,8 +15,11 @@ import static java.util.Objects.requireNonNull;
  * name of its base type (domains unwrapped, so boundary literals never trip a domain's CHECK), and a category that
  * says which methods can split it by value.
  */
-record PartitionKey(String expression, String baseTypeName, Category category, boolean notNull) {
+record PartitionKey(String expression, String baseTypeName, Category category, boolean notNull, boolean portable) {
     static final String BAD_KEY = "PG305";
+    /** System columns exist on the source's heap only; a condition on them means nothing on the target. */
+    private static final java.util.regex.Pattern SYSTEM_COLUMN = java.util.regex.Pattern.compile(
+            "\\b(ctid|xmin|xmax|cmin|cmax|tableoid)\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     enum Category {
         INTEGER,
@@ -52,7 +55,8 @@ record PartitionKey(String expression, String baseTypeName, Category category, b
         }
         long base = context.catalog().baseType(type);
         boolean notNull = column.map(c -> !c.nullable()).orElse(false);
-        return new PartitionKey(expression, context.catalog().typeName(base), category(base), notNull);
+        boolean portable = column.isPresent() || !SYSTEM_COLUMN.matcher(keyText).find();
+        return new PartitionKey(expression, context.catalog().typeName(base), category(base), notNull, portable);
     }
 
     /** {@code CustomerId} names column {@code customerid}, as it would in SQL; {@code "CustomerId"} keeps case. */

@@ -31,6 +31,7 @@ final class PostgresSource implements Source {
     static final String BAD_QUERY = "PG310";
     static final String DUPLICATE_COLUMN = "PG311";
     static final String MISSING_KEY = "PG312";
+    static final String BAD_CHECKPOINT = "PG313";
 
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
@@ -101,14 +102,31 @@ final class PostgresSource implements Source {
     }
 
     private static PgPartition whole(PlanContext context) {
-        return new PgPartition("all", context.relation().fromClause(), Optional.empty(), context.total().rows(),
-                context.total().bytes(), false);
+        return PgPartition.of("all", context.relation().fromClause(), Optional.empty(), context.total().rows(),
+                context.total().bytes(), true);
     }
 
     private static String key(Distribution distribution) throws ConnectorException {
         return distribution.key().filter(k -> !k.isBlank()).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, MISSING_KEY, "distribution " + distribution.method().specName()
                 + " needs a key", "add key: <column or SQL expression> to the distribution"));
+    }
+
+    /**
+     * Rebuilds a partition from its checkpoint, bound to this source's table or query: a checkpoint of another
+     * relation is refused, since its condition would select other rows (or fail) here.
+     */
+    @Override
+    public Optional<SourcePartition> restore(String checkpoint) throws ConnectorException {
+        requireNonNull(checkpoint, "checkpoint is null");
+        SourceRelation resolved = relation();
+        try {
+            return Optional.of(PgPartition.fromCheckpoint(checkpoint, resolved.fromClause()));
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_CHECKPOINT, e.getMessage(),
+                    "resume with the source table or query the run started with, or start a new run (without "
+                            + "--resume)");
+        }
     }
 
     @Override
