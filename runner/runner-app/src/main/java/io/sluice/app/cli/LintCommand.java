@@ -4,7 +4,15 @@ import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.lint.LintFormat;
 import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
+import io.sluice.core.lint.connect.ConnectedLinter;
 import io.sluice.core.spec.Environment;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,9 +21,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code sluice lint PATH...}: offline checks of spec files, every problem in one pass. */
-@Command(name = "lint", description = "Check spec files offline and report every problem with file:line:col. "
-        + "Exit 0 when there is no error (warnings allowed), 3 when there is one.")
+/**
+ * {@code sluice lint PATH...}: offline checks of spec files, every problem in one pass. With {@code --connect}, also
+ * asks the servers whether the tables and columns exist and the types convert (catalog reads only).
+ */
+@Command(name = "lint", description = "Check spec files offline and report every problem with file:line:col; "
+        + "with --connect, also against the servers. Exit 0 when there is no error (warnings allowed), 3 when there "
+        + "is one.")
 final class LintCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -28,6 +40,15 @@ final class LintCommand implements Callable<Integer> {
             description = "text, json, github (workflow annotations) or sarif (SARIF 2.1.0).")
     String format;
 
+    @CommandLine.Option(names = "--connect",
+            description = "Also connect (catalog reads only, nothing written) and check that sources and targets "
+                    + "exist, columns match and types convert. Needs the spec's variables and secret files, as a "
+                    + "run does.")
+    boolean connect;
+
+    @CommandLine.Mixin
+    StateOptions state = new StateOptions();
+
     @Override
     public Integer call() {
         LintFormat lintFormat;
@@ -36,10 +57,40 @@ final class LintCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        LintReport report = new Linter(ConnectorRegistry.fromClassPath(), Environment.system()).lint(paths);
+        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
+        if (connect) {
+            libraryLogsToStderr();
+        }
+        LintReport report = connect
+                ? new ConnectedLinter(registry, Environment.system(), state.resolve()).lint(paths)
+                : new Linter(registry, Environment.system()).lint(paths);
         PrintWriter out = spec.commandLine().getOut();
         out.print(lintFormat.render(report));
         out.flush();
         return report.exitCode();
+    }
+
+    /**
+     * Connecting wakes libraries that log (the embedded PostgreSQL echoes its server log), and without Spring their
+     * default is DEBUG on stdout, which would corrupt a json or sarif report that CI parses. So warnings and errors
+     * go to stderr, and stdout carries the report alone.
+     */
+    private static void libraryLogsToStderr() {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            return; // another SLF4J backend: its own configuration applies
+        }
+        context.reset();
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%level %logger{36}: %msg%n");
+        encoder.start();
+        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+        appender.setContext(context);
+        appender.setTarget("System.err");
+        appender.setEncoder(encoder);
+        appender.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.WARN);
+        root.addAppender(appender);
     }
 }

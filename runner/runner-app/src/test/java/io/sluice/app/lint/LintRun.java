@@ -1,0 +1,33 @@
+package io.sluice.app.lint;
+
+import io.sluice.app.SluiceMain;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Runs the real command line in this JVM, as {@code sluice} would, and captures stdout and stderr: stdout must hold
+ * the report and nothing else, since CI parses it (json, sarif).
+ */
+record LintRun(int exitCode, String out, String err) {
+    static synchronized LintRun of(String... args) {
+        PrintStream originalOut = System.out;
+        PrintStream originalErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = SluiceMain.execute(args);
+            return new LintRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(originalOut);
+            System.setErr(originalErr);
+        }
+    }
+
+    String all() {
+        return out + err;
+    }
+}
