@@ -35,6 +35,7 @@ final class ColumnProjector {
 
     PostgresProjection project(List<ColumnPair> pairs) throws SQLException, ConnectorException {
         List<String> expressions = new ArrayList<>();
+        List<String> digestExpressions = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         List<String> textReasons = new ArrayList<>();
         BinaryCopyCompatibility binary = new BinaryCopyCompatibility(catalog.connection());
@@ -45,6 +46,9 @@ final class ColumnProjector {
             long readType;
             if (sameType(source, target)) {
                 expressions.add(reference);
+                boolean builtIn = PostgresCatalog.oid(target) < PostgresCatalog.FIRST_NORMAL_OID;
+                digestExpressions.add(builtIn && !source.typeName().equals(target.typeName())
+                        ? reference + "::" + target.typeName() : reference);
                 readType = PostgresCatalog.oid(source);
             } else {
                 String castType = castTypeName(target);
@@ -59,6 +63,7 @@ final class ColumnProjector {
                 String expression = reference + "::" + castType;
                 checkCast(expression, source, target);
                 expressions.add(expression);
+                digestExpressions.add(reference + "::" + target.typeName());
                 notes.add("column " + SqlQuote.identifier(source.name()) + ": " + source.typeName() + " cast to "
                         + target.typeName() + " on the source");
                 readType = castOid.get();
@@ -70,7 +75,7 @@ final class ColumnProjector {
         if (format == CopyFormat.TEXT) {
             notes.add(0, "text COPY for the whole stream because " + String.join("; ", textReasons));
         }
-        return new PostgresProjection(format, expressions, notes);
+        return new PostgresProjection(format, expressions, notes, digestExpressions);
     }
 
     /**

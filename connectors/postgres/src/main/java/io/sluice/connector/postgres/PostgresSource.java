@@ -81,6 +81,12 @@ final class PostgresSource implements Source {
         SourceRelation resolved = relation();
         PartitionPlanner planner = planner(request.distribution());
         try (Connection connection = connections.open("planning " + describe())) {
+            try (java.sql.Statement s = connection.createStatement()) {
+                // Boundary literals in ISO form read the same on any server and under any DateStyle, so a
+                // partition's condition means the same to readers, to the target (verification) and on resume.
+                s.execute("SET DateStyle = 'ISO'");
+                s.execute("SET IntervalStyle = 'postgres'");
+            }
             PostgresCatalog catalog = new PostgresCatalog(connection);
             RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
             RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), Optional.empty());

@@ -2,6 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
+import io.sluice.spi.Digest;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
@@ -78,6 +80,43 @@ final class PostgresSourceSession implements SourceSession {
         }
         return CopyOutReader.open(connections, snapshot, statements.apply(pg, projection),
                 description + " partition " + partition.id());
+    }
+
+    /**
+     * Counts and hashes a partition's rows where they live, on a connection of its own that imports the session's
+     * snapshot (so it sees exactly the rows the readers saw), with {@link DigestQuery#SETTINGS} so values render as
+     * the target renders them. Values are taken as the target stores them (see
+     * {@link PostgresProjection#digestExpressions()}).
+     */
+    @Override
+    public Optional<Digest> digest(SourcePartition partition, SourceProjection projection, Digest.Level level)
+            throws ConnectorException {
+        requireNonNull(level, "level is null");
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        List<String> expressions = projection instanceof PostgresProjection p ? p.digestExpressions()
+                : projection.expressions();
+        String what = "the digest of " + description + " partition " + partition.id();
+        Connection connection = connections.open(what);
+        try {
+            DigestQuery.prepare(connection);
+            connection.setAutoCommit(false);
+            if (snapshot.isPresent()) {
+                connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                connection.setReadOnly(true);
+                try (Statement s = connection.createStatement()) {
+                    s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
+                }
+            }
+            Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
+            connection.commit();
+            return Optional.of(digest);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
+        } finally {
+            PostgresConnections.closeQuietly(connection);
+        }
     }
 
     @Override

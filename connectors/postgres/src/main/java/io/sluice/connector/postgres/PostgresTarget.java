@@ -3,6 +3,7 @@ package io.sluice.connector.postgres;
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopyFormat;
+import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.PartitionWriter;
@@ -128,6 +129,29 @@ final class PostgresTarget implements Target {
         return "COPY " + describe() + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT "
                 + (format == CopyFormat.BINARY ? "binary" : "text") + ")";
+    }
+
+    /**
+     * Counts and hashes the target's rows over {@code columns} (in mapped order, as the source's digest lists them),
+     * with {@code predicate} when given, under {@link DigestQuery#SETTINGS} so values render as on the source.
+     */
+    @Override
+    public java.util.Optional<Digest> digest(List<Column> columns, java.util.Optional<String> predicate,
+                                             Digest.Level level) throws ConnectorException {
+        requireNonNull(columns, "columns is null");
+        requireNonNull(predicate, "predicate is null");
+        requireNonNull(level, "level is null");
+        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
+        String sql = "SELECT " + DigestQuery.selectList(references, level) + " FROM " + describe()
+                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
+        String what = "the digest of " + describe();
+        try (Connection connection = connections.open(what)) {
+            DigestQuery.prepare(connection);
+            return java.util.Optional.of(DigestQuery.run(connection, sql, level));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
+                    + predicate.map(p -> " where " + p).orElse(""));
+        }
     }
 
     @Override

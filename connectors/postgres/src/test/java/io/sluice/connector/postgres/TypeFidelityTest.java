@@ -21,31 +21,43 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * different order so their OIDs differ, which is what decides binary versus text COPY.
  */
 class TypeFidelityTest {
-    private static final String USER_TYPES = String.join(";",
+    static final String USER_TYPES = String.join(";",
             "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')",
             "CREATE DOMAIN posint AS int CHECK (VALUE > 0)",
             "CREATE TYPE pair AS (a int, b text, c numeric[])",
             "CREATE TYPE tagged AS (m mood, n int)");
-    private static final String ALL_TYPES = "CREATE TABLE all_types (id int, b bool, i2 int2, i4 int4, i8 int8, "
+    static final String ALL_TYPES = "CREATE TABLE all_types (id int, b bool, i2 int2, i4 int4, i8 int8, "
             + "num numeric, num_fixed numeric(40,20), f4 float4, f8 float8, t text, vc varchar(20), c char(5), "
             + "by bytea, dt date, tm time, ttz timetz, ts timestamp, tstz timestamptz, iv interval, u uuid, j json, "
             + "jb jsonb, ip inet, cd cidr, mac macaddr, ia int[], ta text[], tm2 text[][], nr int4range, "
             + "tr tstzrange, mr int4multirange, bits varbit, e mood, dm posint, cp pair)";
-    private static final String ALL_COLUMNS = "id, b, i2, i4, i8, num, num_fixed, f4, f8, t, vc, c, by, dt, tm, ttz, "
+    static final String ALL_COLUMNS = "id, b, i2, i4, i8, num, num_fixed, f4, f8, t, vc, c, by, dt, tm, ttz, "
             + "ts, tstz, iv, u, j, jb, ip, cd, mac, ia, ta, tm2, nr, tr, mr, bits, e, dm, cp";
     private static CopyHarness harness;
 
     @BeforeAll
     static void createTypes() throws Exception {
         harness = new CopyHarness("types");
+        createAllTypes(harness);
+        harness.bothSql("CREATE TABLE udt_nested (id int, moods mood[], tags tagged, dms posint[], pairs pair[])",
+                "CREATE TABLE acl (id int, a aclitem[])");
+        harness.sourceSql("INSERT INTO udt_nested VALUES (1, '{happy,NULL,sad}', ROW('ok', 7), '{1,2}', "
+                        + "ARRAY[ROW(1, 'a', '{2}')::pair, NULL]), (2, NULL, NULL, NULL, NULL), "
+                        + "(3, '{}', ROW(NULL, NULL), '{}', '{}')",
+                "INSERT INTO acl VALUES (1, '{postgres=arwdDxt/postgres}'), (2, NULL)");
+    }
+
+    /**
+     * The user-defined types in both databases (with different OIDs) and table {@code all_types} in both, with six
+     * rows of edge values on the source (ids 1 to 6).
+     */
+    static void createAllTypes(CopyHarness harness) throws Exception {
         harness.sourceSql(USER_TYPES.split(";"));
         // Shift the target's OIDs: the same types, created after others, get different numbers there.
         harness.targetSql("CREATE TYPE filler_enum AS ENUM ('x')", "CREATE TYPE filler_pair AS (x int)",
                 "CREATE DOMAIN filler_domain AS text");
         harness.targetSql(USER_TYPES.split(";"));
-        harness.bothSql(ALL_TYPES,
-                "CREATE TABLE udt_nested (id int, moods mood[], tags tagged, dms posint[], pairs pair[])",
-                "CREATE TABLE acl (id int, a aclitem[])");
+        harness.bothSql(ALL_TYPES);
         harness.sourceSql("INSERT INTO all_types (id) VALUES (1)",
                 "INSERT INTO all_types VALUES (2, true, -32768, -2147483648, -9223372036854775808, "
                         + "'123456789012345678901234567890.123456789012345678901234567890', "
@@ -67,11 +79,7 @@ class TypeFidelityTest {
                 "INSERT INTO all_types (id, num, f4, f8) VALUES (4, 'Infinity', 3.4028235e38, 1e-320), "
                         + "(5, '-Infinity', 1.4e-45, -1.7976931348623157e308), "
                         + "(6, '0.000000000000000000000000000000000000000000000000000000000000000000001', "
-                        + "'NaN', '-Infinity')",
-                "INSERT INTO udt_nested VALUES (1, '{happy,NULL,sad}', ROW('ok', 7), '{1,2}', "
-                        + "ARRAY[ROW(1, 'a', '{2}')::pair, NULL]), (2, NULL, NULL, NULL, NULL), "
-                        + "(3, '{}', ROW(NULL, NULL), '{}', '{}')",
-                "INSERT INTO acl VALUES (1, '{postgres=arwdDxt/postgres}'), (2, NULL)");
+                        + "'NaN', '-Infinity')");
         assertNotEquals(harness.query(harness.sourceDb, "SELECT 'mood'::regtype::oid"),
                 harness.query(harness.targetDb, "SELECT 'mood'::regtype::oid"), "the test needs different OIDs");
     }
