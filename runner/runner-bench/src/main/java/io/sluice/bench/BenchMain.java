@@ -30,6 +30,7 @@ public final class BenchMain {
     private final BenchLog log = new BenchLog(System.err);
     /** Servers and the S3 server, closed in reverse order on exit or on Ctrl-C. */
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private String sluiceJarBuilt = "missing";
 
     BenchMain(BenchOptions options) {
         this.options = requireNonNull(options, "options is null");
@@ -111,13 +112,18 @@ public final class BenchMain {
         }
 
         SluiceLauncher sluice = new SluiceLauncher(Path.of(System.getProperty("java.home"), "bin", "java"),
-                options.sluiceJar(), options.sluiceJvmOptions(), options.workDirectory(),
+                snapshotSluiceJar(), options.sluiceJvmOptions(), options.workDirectory(),
                 SluiceSpec.environment(source.endpoint(), target.endpoint(), s3.map(S3Orders::settings)));
         List<Scenario> scenarios = new ScenarioCatalog(source, target, data, sluice, options.extensionDirectory(), s3,
                 s3Unavailable, options.workDirectory().resolve("logs")).all().stream()
                 .filter(s -> options.scenarios().map(p -> p.matcher(s.info().id()).find()).orElse(true)).toList();
         log.step(scenarios.size() + " scenario(s)");
 
+        log.step("measuring the source's single-stream scan rate (input of the scaling model)");
+        double scanMbps = new SourceScanProbe(source.endpoint(), data.lineitem()).megabytesPerSecond(options.runs());
+        log.step("measuring a Sluice run with nothing to copy (its fixed cost)");
+        Optional<ToolRun> fixedCost = new SluiceFixedCostProbe(sluice, source.endpoint(), target.endpoint())
+                .measure(options.runs());
         BenchRunner runner = new BenchRunner(source.endpoint(), target.endpoint(), data, options.runs(), log);
         List<ScenarioResult> results = runner.run(scenarios);
 
@@ -127,7 +133,8 @@ public final class BenchMain {
         Path chart = options.outputDirectory().resolve(CHART_FILE);
         new ThroughputChart(results, title).write(chart);
         String report = new MarkdownReport(machine, options.commandLine(), List.of(data.lineitem(), data.orders()),
-                results, CHART_FILE).render();
+                results, CHART_FILE, ScalingModel.of(new ResultComparison(results), scanMbps, data.lineitem(), fixedCost)
+                .map(ScalingModel::render)).render();
         Files.writeString(options.outputDirectory().resolve(RESULTS_FILE), report);
         Files.writeString(options.outputDirectory().resolve(RUNS_FILE), new RunsCsv(results).render());
         log.step("wrote " + options.outputDirectory().resolve(RESULTS_FILE) + ", " + chart + ", " + RUNS_FILE);
@@ -144,6 +151,22 @@ public final class BenchMain {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * A copy of the Sluice jar taken once, so every run measures the same build even when the jar is rebuilt while
+     * the harness runs (developers share the tree). Missing jar: the Sluice scenarios report it as their skip reason.
+     */
+    private Path snapshotSluiceJar() throws java.io.IOException {
+        Path jar = options.sluiceJar();
+        if (!Files.isRegularFile(jar)) {
+            return jar;
+        }
+        Path copy = options.workDirectory().resolve("sluice-under-test.jar");
+        Files.copy(jar, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        sluiceJarBuilt = Files.getLastModifiedTime(jar).toString();
+        return copy;
     }
 
     private BenchPostgresServer server(String role, Optional<PgEndpoint> url) {
@@ -185,7 +208,8 @@ public final class BenchMain {
         for (String tool : List.of("psql", "pg_dump")) {
             b.add(tool, ClientTool.find(tool).map(ClientTool::version).orElse("not on the PATH"));
         }
-        b.add("Sluice", options.sluiceJar() + (options.sluiceJvmOptions().isEmpty() ? ""
+        b.add("Sluice", options.sluiceJar() + " (built " + sluiceJarBuilt + ")"
+                + (options.sluiceJvmOptions().isEmpty() ? ""
                 : " with " + String.join(" ", options.sluiceJvmOptions())));
         return b.build();
     }
@@ -194,7 +218,8 @@ public final class BenchMain {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT version()")) {
             rs.next();
-            return rs.getString(1) + " (duckdb_jdbc " + c.getMetaData().getDriverVersion() + ")";
+            String jdbc = org.duckdb.DuckDBDriver.class.getPackage().getImplementationVersion();
+            return rs.getString(1) + (jdbc == null ? "" : " (duckdb_jdbc " + jdbc + ")");
         } catch (SQLException e) {
             return "unknown (" + e.getMessage() + ")";
         }

@@ -122,7 +122,7 @@ public final class BenchPostgresServer implements AutoCloseable {
     public Map<String, String> reportedSettings() throws SQLException {
         Map<String, String> settings = new LinkedHashMap<>();
         try (Connection c = endpoint.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name, setting || coalesce(unit, '') FROM pg_settings WHERE name IN"
+             ResultSet rs = s.executeQuery("SELECT name, current_setting(name) FROM pg_settings WHERE name IN"
                      + " ('fsync','synchronous_commit','full_page_writes','wal_level','shared_buffers',"
                      + "'max_wal_size','autovacuum') ORDER BY name")) {
             while (rs.next()) {

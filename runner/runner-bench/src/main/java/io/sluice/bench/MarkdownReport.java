@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 import static java.util.Objects.requireNonNull;
@@ -13,14 +14,16 @@ public final class MarkdownReport {
     private final List<TableData> tables;
     private final ResultComparison comparison;
     private final String chartFile;
+    private final Optional<String> scalingModel;
 
     public MarkdownReport(MachineDescription machine, String command, List<TableData> tables,
-                          List<ScenarioResult> results, String chartFile) {
+                          List<ScenarioResult> results, String chartFile, Optional<String> scalingModel) {
         this.machine = requireNonNull(machine, "machine is null");
         this.command = requireNonNull(command, "command is null");
         this.tables = List.copyOf(requireNonNull(tables, "tables is null"));
         this.comparison = new ResultComparison(requireNonNull(results, "results is null"));
         this.chartFile = requireNonNull(chartFile, "chartFile is null");
+        this.scalingModel = requireNonNull(scalingModel, "scalingModel is null");
     }
 
     public String render() {
@@ -34,7 +37,9 @@ public final class MarkdownReport {
                 .append("same binary COPY data from a file); `× baseline` is over the fastest other tool in the ")
                 .append("same section; both from this run. MB/s counts the binary COPY stream (10^6 bytes). ")
                 .append("Client CPU is the client process's user+sys seconds; its share is of all CPU the machine ")
-                .append("spent during the run (both servers included).\n\n");
+                .append("spent during the run (both servers included). Times are the whole process, as a user ")
+                .append("waits for it: for Sluice that includes JVM start-up, planning and shutdown; the last column ")
+                .append("is the copy time Sluice reports itself.\n\n");
         md.append("![Throughput by degree](").append(chartFile).append(")\n\n");
 
         md.append("## Acceptance checks (issues 3 and 4)\n\n");
@@ -57,8 +62,8 @@ public final class MarkdownReport {
             }
             md.append("## ").append(section.title()).append("\n\n");
             md.append("| scenario | tool | degree | median s | min–max s | rows/s | MB/s | × limit | × baseline "
-                    + "| client CPU s | client CPU share | peak RSS MB |\n");
-            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                    + "| client CPU s | client CPU share | peak RSS MB | copy s (Sluice's own) |\n");
+            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
             for (ScenarioResult r : rows) {
                 md.append(row(r));
             }
@@ -76,6 +81,7 @@ public final class MarkdownReport {
             md.append('\n');
         }
 
+        scalingModel.ifPresent(md::append);
         md.append("## Data\n\n| table | rows | binary COPY MB |\n|---|--:|--:|\n");
         for (TableData t : tables) {
             md.append("| ").append(t.name()).append(" | ").append(String.format(Locale.ROOT, "%,d", t.rows()))
@@ -94,7 +100,7 @@ public final class MarkdownReport {
                 .append(i.degree() > 0 ? String.valueOf(i.degree()) : "–").append(" | ");
         if (!r.ok()) {
             String status = r.status() == ScenarioResult.Status.SKIPPED ? "skipped" : "**failed**";
-            return s.append(status).append(" | | | | | | | | | |\n").toString();
+            return s.append(status).append(" | | | | | | | | | | |\n").toString();
         }
         s.append(f2(r.medianSeconds())).append(" | ").append(f2(r.minSeconds())).append("–")
                 .append(f2(r.maxSeconds())).append(" | ")
@@ -108,6 +114,8 @@ public final class MarkdownReport {
                         ? String.format(Locale.ROOT, "%.1f %%", r.medianClientCpuShare().getAsDouble() * 100) : "–")
                 .append(" | ")
                 .append(r.peakRssKb().isPresent() ? String.valueOf(r.peakRssKb().getAsLong() / 1024) : "–")
+                .append(" | ")
+                .append(r.medianReportedCopySeconds().isPresent() ? f2(r.medianReportedCopySeconds().getAsDouble()) : "–")
                 .append(" |\n");
         return s.toString();
     }

@@ -15,14 +15,14 @@ final class RunsCsv {
 
     String render() {
         StringBuilder csv = new StringBuilder(
-                "scenario,role,tool,degree,status,run,wall_s,client_cpu_s,peak_rss_kb,machine_cpu_s,rows,bytes\n");
+                "scenario,role,tool,degree,status,run,wall_s,client_cpu_s,peak_rss_kb,machine_cpu_s,rows,bytes,reported_copy_s\n");
         for (ScenarioResult r : results) {
             ScenarioInfo i = r.info();
             String prefix = String.join(",", i.id(), i.role().name().toLowerCase(Locale.ROOT),
                     "\"" + i.tool().replace("\"", "\"\"") + "\"", String.valueOf(i.degree()),
                     r.status().name().toLowerCase(Locale.ROOT));
             if (r.runs().isEmpty()) {
-                csv.append(prefix).append(",,,,,,,").append(r.bytes()).append('\n');
+                csv.append(prefix).append(",,,,,,,").append(r.bytes()).append(",\n");
             }
             for (int n = 0; n < r.runs().size(); n++) {
                 RunMeasurement m = r.runs().get(n);
@@ -33,7 +33,10 @@ final class RunsCsv {
                         .append(',')
                         .append(m.tool().peakRssKb().isPresent() ? String.valueOf(m.tool().peakRssKb().getAsLong()) : "")
                         .append(',').append(String.format(Locale.ROOT, "%.2f", m.machineCpuSeconds())).append(',')
-                        .append(m.rows()).append(',').append(r.bytes()).append('\n');
+                        .append(m.rows()).append(',').append(r.bytes()).append(',')
+                        .append(m.tool().reportedCopySeconds().isPresent()
+                                ? String.format(Locale.ROOT, "%.3f", m.tool().reportedCopySeconds().getAsDouble()) : "")
+                        .append('\n');
             }
         }
         return csv.toString();

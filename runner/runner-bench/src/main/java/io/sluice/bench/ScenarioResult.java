@@ -68,6 +68,14 @@ public record ScenarioResult(ScenarioInfo info, Status status, Optional<String> 
         return OptionalDouble.of(median(r -> r.tool().clientCpuSeconds().getAsDouble() / r.machineCpuSeconds()));
     }
 
+    /** Median of the copy time the tool reported itself, when every run reported one. */
+    public OptionalDouble medianReportedCopySeconds() {
+        if (runs.isEmpty() || runs.stream().anyMatch(r -> r.tool().reportedCopySeconds().isEmpty())) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(median(r -> r.tool().reportedCopySeconds().getAsDouble()));
+    }
+
     public double medianMachineCpuSeconds() {
         return median(RunMeasurement::machineCpuSeconds);
     }

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
 /** Sluice, run as the CLI in a child process on a generated spec. */
 final class SluiceScenario implements Scenario {
+    private static final Pattern STREAM_DONE = Pattern.compile("^stream \\S+: done, .* in ([0-9]+(?:\\.[0-9]+)?) s\\b");
     private final ScenarioInfo info;
     private final SluiceLauncher launcher;
     private final String specYaml;
@@ -20,6 +24,27 @@ final class SluiceScenario implements Scenario {
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.specYaml = requireNonNull(specYaml, "specYaml is null");
         this.skipReason = requireNonNull(skipReason, "skipReason is null");
+    }
+
+    /**
+     * Sum of the streams' own durations from Sluice's summary ({@code stream NAME: done, ... in 2.2 s (...)});
+     * empty when the output has another shape. Best effort: it only explains where wall time went.
+     */
+    static OptionalDouble reportedCopySeconds(Path log) {
+        try {
+            double total = 0;
+            boolean found = false;
+            for (String line : Files.readAllLines(log)) {
+                Matcher m = STREAM_DONE.matcher(line);
+                if (m.find()) {
+                    total += Double.parseDouble(m.group(1));
+                    found = true;
+                }
+            }
+            return found ? OptionalDouble.of(total) : OptionalDouble.empty();
+        } catch (IOException | RuntimeException e) {
+            return OptionalDouble.empty();
+        }
     }
 
     @Override
@@ -50,7 +75,7 @@ final class SluiceScenario implements Scenario {
                 throw new ScenarioFailure("sluice exited with " + result.exitCode() + " (spec " + spec + ", log "
                         + result.logFile() + "):\n" + result.logTail(15));
             }
-            return result.run();
+            return result.run().withReportedCopySeconds(reportedCopySeconds(result.logFile()));
         } catch (IOException e) {
             throw new ScenarioFailure("could not run sluice: " + e.getMessage(), e);
         }

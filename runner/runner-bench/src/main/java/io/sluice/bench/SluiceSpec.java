@@ -28,13 +28,18 @@ final class SluiceSpec {
     /** PostgreSQL to PostgreSQL; {@code key} only for key-based methods such as range. */
     static String postgresToPostgres(String name, PgEndpoint source, PgEndpoint target, String sourceTable,
                                      BenchTarget bt, String method, Optional<String> key, int degree) {
+        return postgresToPostgres(name, source, target, sourceTable, bt.qualifiedTable(), method, key, degree);
+    }
+
+    static String postgresToPostgres(String name, PgEndpoint source, PgEndpoint target, String sourceTable,
+                                     String targetTable, String method, Optional<String> key, int degree) {
         StringBuilder y = header(name);
         y.append("  src: ").append(postgres(source, SOURCE_PASSWORD)).append('\n');
         y.append("  dst: ").append(postgres(target, TARGET_PASSWORD)).append('\n');
         y.append("streams:\n");
-        y.append("  - name: ").append(bt.table()).append('\n');
+        y.append("  - name: ").append(targetTable.substring(targetTable.indexOf('.') + 1)).append('\n');
         y.append("    source: { connection: src, table: ").append(sourceTable).append(" }\n");
-        y.append("    target: { connection: dst, table: ").append(bt.qualifiedTable()).append(" }\n");
+        y.append("    target: { connection: dst, table: ").append(targetTable).append(" }\n");
         y.append("    distribution: { method: ").append(method)
                 .append(key.map(k -> ", key: " + k).orElse("")).append(" }\n");
         return tail(y, degree);

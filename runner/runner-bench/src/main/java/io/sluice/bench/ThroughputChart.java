@@ -75,6 +75,10 @@ public final class ThroughputChart {
     }
 
     private record Reference(String label, double megabytesPerSecond, Color color, boolean limit) {
+        Reference {
+            requireNonNull(label, "label is null");
+            requireNonNull(color, "color is null");
+        }
     }
 
     private void drawPanel(Graphics2D g, Section section) {

@@ -128,6 +128,7 @@ final class TpchGenerator {
             s.execute("CREATE SCHEMA " + schema);
             s.execute(li.createTableSql(schema, "lineitem", false));
             s.execute(or.createTableSql(schema, "orders", false));
+            s.execute(li.createTableSql(schema, SluiceFixedCostProbe.EMPTY_TABLE, false));
         }
         try (Connection c = target.endpoint().connect(); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
@@ -135,6 +136,7 @@ final class TpchGenerator {
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_LOGGED.table(), false));
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_UNLOGGED.table(), true));
             s.execute(or.createTableSql(schema, BenchTarget.ORDERS.table(), false));
+            s.execute(li.createTableSql(schema, SluiceFixedCostProbe.EMPTY_TABLE, false));
         }
     }
 

@@ -41,7 +41,7 @@ class MarkdownReportTest {
 
         String md = new MarkdownReport(new MachineDescription(List.of(new MachineDescription.Entry("date", "today"),
                 new MachineDescription.Entry("commit", "abc123"))), "bash runner/runner-bench/bench.sh --scale 0.1",
-                List.of(), results, "throughput.png").render();
+                List.of(), results, "throughput.png", java.util.Optional.empty()).render();
         assertTrue(md.contains("| `lineitem-logged/sluice-ctid-d1` | Sluice ctid | 1 | 2.10 | 2.00–2.20 | 285,714 | 57.1 "
                 + "| 0.95× | 1.19× | 1.05 | 25.0 % | 100 |"), md);
         assertTrue(md.contains("psql \\| psql (binary COPY)"), "pipes escaped in cells");
