@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Runs the real command line in this JVM and captures what it prints. */
-record CliRun(int exitCode, String out, String err) {
-    static synchronized CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+    public static synchronized CliRun of(String... args) {
         PrintStream originalOut = System.out;
         PrintStream originalErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -22,7 +22,7 @@ record CliRun(int exitCode, String out, String err) {
         }
     }
 
-    String all() {
+    public String all() {
         return out + err;
     }
 }

@@ -117,7 +117,7 @@ public final class RunResumer {
                 streams.add(stream);
                 continue;
             }
-            streams.add(restore(stream, stored, runId, force, notes));
+            streams.add(restore(stream, stored, runId, notes));
         }
         return new Resumption(new PipelinePlan(fresh.spec(), streams), notes);
     }
@@ -139,7 +139,7 @@ public final class RunResumer {
         notes.add("stream " + stream.name() + ": changed since run " + runId + " started (--force):\n    " + shown);
     }
 
-    private StreamPlan restore(StreamPlan stream, List<LedgerPartition> stored, String runId, boolean force,
+    private StreamPlan restore(StreamPlan stream, List<LedgerPartition> stored, String runId,
                                List<String> notes) {
         Map<String, PartitionPlan> planned = stream.allPartitions().stream()
                 .collect(Collectors.toMap(p -> p.partition().id(), Function.identity(), (a, b) -> a));
@@ -168,18 +168,18 @@ public final class RunResumer {
                 pending.add(plan);
             }
         }
-        if (!missing.isEmpty() && !force) {
+        if (!missing.isEmpty()) {
+            // Not even --force: skipping them would lose their rows, and planning them anew could copy rows twice.
             throw new SluiceException(ErrorKind.INVALID_SPEC, "RESUME003", "stream '" + stream.name() + "': "
                     + missing.size() + " partition(s) of run " + runId + " cannot be restored and a new plan splits "
                     + "differently: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
-                    + (missing.size() > 5 ? ", ..." : ""), "start a new run without --resume, or pass --force to "
-                    + "skip them (their rows would be missing)");
+                    + (missing.size() > 5 ? ", ..." : ""), "start a new run without --resume"
+                    + (stream.spec().loadMode() == io.sluice.spi.LoadMode.TRUNCATE ? " (load-mode truncate copies "
+                    + "everything again)" : "; with load-mode append, first delete what run " + runId + " added"));
         }
         pending.sort(Comparator.comparingLong((PartitionPlan p) -> p.partition().estimatedRows()).reversed());
         notes.add("stream " + stream.name() + ": resuming run " + runId + ": " + done + " of " + stored.size()
-                + " partitions done before, copying " + pending.size()
-                + (missing.isEmpty() ? "" : ", skipping " + missing.size() + " that cannot be restored (--force)")
-                + "; a new snapshot is taken, so partitions copied before and after the break may reflect "
+                + " partitions done before, copying " + pending.size() + "; a new snapshot is taken, so partitions copied before and after the break may reflect "
                 + "different moments");
         return stream.withPartitions(all, pending);
     }

@@ -1,0 +1,86 @@
+package io.sluice.app.ledger;
+
+import io.sluice.testkit.TestingPostgres;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** A source and a target database with a table to copy, spec files for them, and checks on the result. */
+final class LedgerFixture {
+    final TestingPostgres pg = TestingPostgres.shared();
+    final String source;
+    final String target;
+    final Path dir;
+
+    LedgerFixture(Path dir, String prefix, int rows) throws SQLException {
+        this.dir = dir;
+        this.source = pg.createDatabase(prefix + "_src");
+        this.target = pg.createDatabase(prefix + "_dst");
+        sql(source, "CREATE TABLE items (id bigint, name text, price numeric(10,2))",
+                "INSERT INTO items SELECT g, 'item ' || g, g / 7.0 FROM generate_series(1, " + rows + ") g",
+                "ANALYZE items");
+        sql(target, "CREATE TABLE items (id bigint, name text, price numeric(10,2))");
+    }
+
+    /** A spec copying items with {@code method} on id; {@code extra} lines are appended to the stream. */
+    Path spec(String file, String method, int degree, long batchSize, String... extra) throws Exception {
+        String key = method.equals("ctid") || method.equals("none") ? "" : ", key: id";
+        String yaml = """
+                version: 1
+                name: ledger-test
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: items
+                    source: { connection: src, table: items }
+                    target: { connection: dst, table: items }
+                    distribution: { method: %s%s }
+                    degree: %d
+                    batch-size: %d
+                    load-mode: truncate
+                """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user(), method, key, degree,
+                batchSize) + String.join("", extra.length == 0 ? new String[0]
+                : java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toArray(String[]::new));
+        Path spec = dir.resolve(file);
+        Files.writeString(spec, yaml);
+        return spec;
+    }
+
+    void sql(String database, String... statements) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    long scalar(String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Rows in one side and not the other, both ways, counting duplicates (EXCEPT ALL); 0 means equal. */
+    long differences() throws SQLException {
+        // Both databases live on one server: copy the source rows next to the target to compare in one query.
+        sql(target, "DROP TABLE IF EXISTS expected", "CREATE TABLE expected (id bigint, name text, price numeric(10,2))");
+        try (Connection src = pg.connect(source); Connection dst = pg.connect(target)) {
+            var out = src.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+            var in = dst.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+            java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+            out.copyOut("COPY items TO STDOUT", buffer);
+            in.copyIn("COPY expected FROM STDIN", new java.io.ByteArrayInputStream(buffer.toByteArray()));
+        } catch (java.io.IOException e) {
+            throw new SQLException(e);
+        }
+        return scalar(target, "SELECT (SELECT count(*) FROM (SELECT id, name, price FROM items EXCEPT ALL "
+                + "SELECT * FROM expected) a) + (SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL "
+                + "SELECT id, name, price FROM items) b)");
+    }
+}
