@@ -14,6 +14,7 @@ import java.io.PrintWriter;
         subcommands = {
                 RunCommand.class,
                 PlanCommand.class,
+                ServeCommand.class,
                 StatusCommand.class,
                 LintCommand.class,
                 ConnectorsCommand.class,

@@ -34,8 +34,13 @@ public record RunOutcome(
 
     public static RunOutcome of(PipelineSpec spec, RunReport report) {
         requireNonNull(spec, "spec is null");
+        return of(SpecIdentity.of(spec), report);
+    }
+
+    /** With the spec named as the caller knows it (the service names specs relative to its folder). */
+    public static RunOutcome of(SpecIdentity spec, RunReport report) {
         requireNonNull(report, "report is null");
-        return new RunOutcome(Optional.of(report.runId()), SpecIdentity.of(spec), report.started(), report.finished(),
+        return new RunOutcome(Optional.of(report.runId()), spec, report.started(), report.finished(),
                 report.streams(), report.interrupted(), report.error().map(RunError::of), report.exitCode());
     }
 

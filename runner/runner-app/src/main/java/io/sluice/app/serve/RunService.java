@@ -1,0 +1,139 @@
+package io.sluice.app.serve;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.app.metrics.MetricsRunListener;
+import io.sluice.app.report.RunOutcome;
+import io.sluice.app.report.SpecIdentity;
+import io.sluice.core.diag.Redactor;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Runs specs in the background for {@code POST /api/runs}: at most {@code maxConcurrentRuns} at once, the rest
+ * queue in order. Keeps the last {@value #KEPT_RUNS} runs for {@code GET /api/runs/{id}}. Closing interrupts the
+ * runs in flight (their partitions roll back) and waits for them briefly.
+ */
+final class RunService implements AutoCloseable {
+    static final int KEPT_RUNS = 200;
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]{0,127}");
+
+    private final SpecFolder specs;
+    private final SpecRun specRun;
+    private final MeterRegistry meters;
+    private final ExecutorService executor;
+    private final Map<String, RunRecord> runs = new LinkedHashMap<>();
+
+    RunService(SpecFolder specs, SpecRun specRun, MeterRegistry meters, int maxConcurrentRuns) {
+        this.specs = requireNonNull(specs, "specs is null");
+        this.specRun = requireNonNull(specRun, "specRun is null");
+        this.meters = requireNonNull(meters, "meters is null");
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(maxConcurrentRuns,
+                r -> Thread.ofPlatform().name("sluice-run-" + threads.incrementAndGet()).unstarted(r));
+    }
+
+    /** Accepts a run of {@code specName}; the id is {@code requestedId} or a generated one. */
+    RunRecord submit(String specName, Optional<String> requestedId) {
+        Path file = specs.resolve(specName);
+        requestedId.ifPresent(id -> {
+            if (!RUN_ID.matcher(id).matches()) {
+                throw ApiException.badRequest("'run-id' must be 1 to 128 letters, digits and . _ : + - "
+                        + "starting with a letter or digit");
+            }
+        });
+        RunRecord run;
+        synchronized (runs) {
+            String id = requestedId.orElseGet(RunService::generatedId);
+            if (runs.containsKey(id)) {
+                throw new ApiException(409, "a run with id '" + id + "' exists");
+            }
+            run = new RunRecord(id, specName, Instant.now());
+            runs.put(id, run);
+            forgetOldest();
+        }
+        executor.execute(() -> execute(run, file));
+        return run;
+    }
+
+    private void execute(RunRecord run, Path file) {
+        run.starting();
+        SpecRun.Result result;
+        try {
+            result = specRun.run(file, run.spec(), run.runId(), spec -> List.of(new MetricsRunListener(meters)),
+                    run::running);
+        } catch (RuntimeException e) {
+            // The outcome says what went wrong; the service itself stays up for the next run.
+            result = new SpecRun.Result(RunOutcome.failedBeforeRun(Optional.of(run.runId()),
+                    new SpecIdentity(Optional.empty(), run.spec(), Optional.empty()), run.started()
+                            .orElse(Instant.now()), e, 1), Redactor.none());
+        }
+        run.finished(result);
+    }
+
+    Optional<RunRecord> find(String id) {
+        synchronized (runs) {
+            return Optional.ofNullable(runs.get(id));
+        }
+    }
+
+    List<RunRecord> all() {
+        synchronized (runs) {
+            return List.copyOf(runs.values());
+        }
+    }
+
+    private void forgetOldest() {
+        if (runs.size() <= KEPT_RUNS) {
+            return;
+        }
+        // Only finished runs are forgotten; running ones stay visible however many there are. Their meters go
+        // too, or the run_id tag would grow /actuator/prometheus without bound.
+        List<String> forgotten = new java.util.ArrayList<>();
+        var iterator = runs.values().iterator();
+        while (runs.size() > KEPT_RUNS && iterator.hasNext()) {
+            RunRecord run = iterator.next();
+            if (run.outcome().isPresent()) {
+                iterator.remove();
+                forgotten.add(run.runId());
+            }
+        }
+        if (!forgotten.isEmpty()) {
+            meters.getMeters().stream().filter(m -> forgotten.contains(m.getId().getTag("run_id")))
+                    .toList().forEach(meters::remove);
+        }
+    }
+
+    private static String generatedId() {
+        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+
+    @Override
+    public void close() {
+        Collection<RunRecord> current = all();
+        current.forEach(RunRecord::interrupt);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

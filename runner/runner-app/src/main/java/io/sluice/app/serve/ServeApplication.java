@@ -1,0 +1,59 @@
+package io.sluice.app.serve;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.lint.Linter;
+import io.sluice.core.spec.Environment;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * The Spring side of {@code sluice serve}: Boot's auto-configuration (Tomcat, MVC, actuator, the Prometheus
+ * registry) plus the beans below. Deliberately not a {@code @Configuration}: the command line's application scans
+ * {@code io.sluice.app} and must not pick the service up in {@code run}. {@link ServeSettings} is registered by
+ * {@link SluiceServer} before the context refreshes.
+ */
+@EnableAutoConfiguration
+public class ServeApplication {
+    @Bean
+    SpecFolder specFolder(ServeSettings settings) {
+        return new SpecFolder(settings.specsFolder());
+    }
+
+    @Bean
+    RunService runService(SpecFolder specs, ServeSettings settings, MeterRegistry meters) {
+        SpecRun specRun = new SpecRun(ConnectorRegistry.fromClassPath(), Environment.system(),
+                settings.stateDirectory());
+        return new RunService(specs, specRun, meters, settings.maxConcurrentRuns());
+    }
+
+    @Bean
+    ApiHandlers apiHandlers(SpecFolder specs, RunService runs) {
+        return new ApiHandlers(specs, runs, new Linter(ConnectorRegistry.fromClassPath(), Environment.system()));
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> apiRoutes(ApiHandlers api) {
+        return RouterFunctions.route()
+                .GET("/api/specs", api::listSpecs)
+                .GET("/api/runs", api::listRuns)
+                .POST("/api/runs", api::startRun)
+                .GET("/api/runs/{id}", api::getRun)
+                .onError(ApiException.class, ApiHandlers::refusal)
+                .build();
+    }
+
+    /** The token guards all of /api and the metrics; health stays open for load balancers and orchestrators. */
+    @Bean
+    FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ServeSettings settings) {
+        FilterRegistrationBean<BearerTokenFilter> registration =
+                new FilterRegistrationBean<>(new BearerTokenFilter(settings.token()));
+        registration.addUrlPatterns("/api", "/api/*", "/actuator/prometheus");
+        registration.setOrder(0);
+        return registration;
+    }
+}
