@@ -98,12 +98,13 @@ final class CopyInWriter implements PartitionWriter {
     @Override
     public void commit(PartitionDone done) throws ConnectorException {
         requireNonNull(done, "done is null");
+        if (copy.isActive()) {
+            // Left for abort() to cancel: committing now would commit without the rows.
+            throw new ConnectorException(ErrorKind.FAILED, "PG211", what + ": commit before finish(); the COPY of "
+                    + "partition " + done.partitionId() + " is still open", "report this as a bug");
+        }
         enter();
         try {
-            if (copy.isActive()) {
-                throw new ConnectorException(ErrorKind.FAILED, "PG211", what + ": commit before finish(); the "
-                        + "COPY of partition " + done.partitionId() + " is still open", "report this as a bug");
-            }
             ledger.markDone(connection, done);
             connection.commit();
         } catch (SQLException e) {

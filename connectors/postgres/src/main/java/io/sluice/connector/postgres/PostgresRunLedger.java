@@ -150,11 +150,6 @@ final class PostgresRunLedger implements RunLedger {
 
     @Override
     public void ensureReady() throws ConnectorException {
-        if (!validName(schema)) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, LEDGER_UNUSABLE, "ledger-schema '"
-                    + connections.errors().scrub(schema) + "' is not a usable schema name (empty, NUL, or longer "
-                    + "than " + MAX_NAME_BYTES + " bytes)", "set ledger-schema: to a shorter name");
-        }
         try (Connection c = open()) {
             // Fast path without DDL: a user who may not CREATE can still use a ledger an administrator made.
             if (installedVersion(c) == VERSION) {
@@ -361,6 +356,9 @@ final class PostgresRunLedger implements RunLedger {
             }
             return out;
         } catch (SQLException e) {
+            if (noLedger(e)) {
+                return List.of();
+            }
             throw failure(e, what);
         }
     }
@@ -442,6 +440,9 @@ final class PostgresRunLedger implements RunLedger {
             }
             return out;
         } catch (SQLException e) {
+            if (noLedger(e)) {
+                return List.of();
+            }
             throw failure(e, "cannot read the partitions of stream " + stream + " of run " + runId);
         }
     }
@@ -572,6 +573,7 @@ final class PostgresRunLedger implements RunLedger {
      * its rows. The caller commits, or rolls back on an exception.
      */
     void markDone(Connection writer, PartitionDone done) throws SQLException, ConnectorException {
+        checkName();
         String sql = "INSERT INTO " + table("run_partitions") + " AS p (run_id, stream, partition_id, predicate, "
                 + "checkpoint, state, row_count, byte_count, attempts, started_at, finished_at) "
                 + "VALUES (?, ?, ?, '', '', 'done', ?, ?, ?, ?, clock_timestamp()) "
@@ -601,7 +603,21 @@ final class PostgresRunLedger implements RunLedger {
     }
 
     private Connection open() throws ConnectorException {
+        checkName();
         return connections.open("the run ledger in schema " + quotedSchema);
+    }
+
+    private void checkName() throws ConnectorException {
+        if (!validName(schema)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, LEDGER_UNUSABLE, "ledger-schema '"
+                    + connections.errors().scrub(schema) + "' is not a usable schema name (empty, NUL, or longer "
+                    + "than " + MAX_NAME_BYTES + " bytes)", "set ledger-schema: to a shorter name");
+        }
+    }
+
+    /** Reading a ledger that was never created finds nothing recorded, rather than failing {@code sluice status}. */
+    private static boolean noLedger(SQLException e) {
+        return "42P01".equals(e.getSQLState()) || "3F000".equals(e.getSQLState());
     }
 
     private ConnectorException failure(SQLException e, String what) {

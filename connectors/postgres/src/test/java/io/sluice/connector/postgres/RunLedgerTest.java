@@ -189,6 +189,20 @@ class RunLedgerTest {
     }
 
     @Test
+    void aLedgerNeverCreatedHasNothingRecordedAndABadSchemaNameIsRefused() throws Exception {
+        RunLedger never = ledger(target("never_made", "items"));
+        assertEquals(Optional.empty(), never.findStream("run", "s"));
+        assertEquals(List.of(), never.streamsOfSpec("spec", 10));
+        assertEquals(List.of(), never.streamsOfRun("run"));
+        assertEquals(List.of(), never.partitions("run", "s"));
+        assertEquals("0", q("SELECT count(*) FROM pg_namespace WHERE nspname = 'never_made'"), "reading creates none");
+        ConnectorException tooLong = assertThrows(ConnectorException.class,
+                () -> ledger(target("x".repeat(64), "items")).ensureReady());
+        assertEquals(ErrorKind.INVALID_SPEC, tooLong.kind());
+        assertTrue(tooLong.fix().orElseThrow().contains("ledger-schema:"), tooLong.fix().toString());
+    }
+
+    @Test
     void listsRunsOfASpecNewestFirst() throws Exception {
         RunLedger ledger = ledger(target("listing", "items"));
         ledger.ensureReady();
