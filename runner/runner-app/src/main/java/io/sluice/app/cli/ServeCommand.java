@@ -18,8 +18,9 @@ import java.util.concurrent.Callable;
  * Spring web application (the batch commands' context has no web server) and blocks until it stops.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Run specs from a folder on request over HTTP: POST /api/runs, GET /api/runs/{id}, GET /api/specs, /actuator/health, /actuator/prometheus. Every /api call needs "
-        + "'Authorization: Bearer TOKEN' (token from $SLUICE_API_TOKEN or --token-file).")
+        description = "Run specs from a folder on request over HTTP: POST /api/runs, GET /api/runs/{id}, "
+                + "GET /api/specs, /actuator/health, /actuator/prometheus. Every /api call needs "
+                + "'Authorization: Bearer TOKEN' (token from $SLUICE_API_TOKEN or --token-file).")
 final class ServeCommand implements Callable<Integer> {
     static final String TOKEN_VARIABLE = "SLUICE_API_TOKEN";
 

@@ -2,6 +2,7 @@ package io.sluice.app.report;
 
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.Verification;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -13,8 +14,8 @@ import java.util.function.UnaryOperator;
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@code --summary-json}: one JSON document per run, version 1, described by {@code specs/sluice-summary-v1.schema.json}
- * and docs/operations.md. Keys are kebab-case like the spec's; readers must ignore keys they do not know, because
+ * {@code --summary-json}: one JSON document per run, version 1, described by
+ * {@code specs/sluice-summary-v1.schema.json} and docs/operations.md. Keys are kebab-case like the spec's; readers must ignore keys they do not know, because
  * version 1 may gain keys (a new version number is only for renamed or removed keys or changed meanings).
  * Every string passes the redactor, so a secret never reaches the file.
  */
@@ -71,9 +72,17 @@ public final class SummaryJson {
         partitions.put("cancelled", count(stream, PartitionReport.State.CANCELLED));
         partitions.put("retried", stream.partitions().stream().filter(p -> p.attempts() > 1).count());
         partitions.put("retries", stream.retries());
-        // An object so that more checks (e.g. a ledger's or a checksum comparison) slot in beside this one.
+        partitions.put("done-before", stream.partitionsDoneBefore());
+        // An object so that further checks slot in beside these without a new summary version.
         ObjectNode verification = node.putObject("verification");
         verification.put("rows-read-equals-rows-written", stream.rowCountsMatch());
+        Verification verify = stream.verification();
+        verification.put("mode", verify.mode().name().toLowerCase(Locale.ROOT));
+        verification.put("status", verify.status().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        verification.put("scope", verify.scope());
+        verification.put("detail", redact.apply(verify.detail()));
+        ArrayNode mismatches = verification.putArray("mismatches");
+        verify.mismatches().forEach(m -> mismatches.add(redact.apply(m)));
         error(node, "error", stream.error().map(RunError::of));
         ArrayNode details = node.putArray("partition-reports");
         for (PartitionReport partition : stream.partitions()) {

@@ -38,6 +38,8 @@ class RunReportsTest {
     @Test
     void aSuccessfulRunWritesASummaryAndAJunitReport() throws Exception {
         Path spec = pipeline.spec(dir, "reports-ok", "items");
+        Files.writeString(spec, Files.readString(spec).replace("    load-mode: truncate",
+                "    load-mode: truncate\n    verify: count"));
         Path summary = dir.resolve("out/summary.json");
         Path junit = dir.resolve("out/junit.xml");
         Cli run = Cli.run("run", spec.toString(), "--run-id", "reports-1", "--summary-json", summary.toString(),
@@ -62,7 +64,11 @@ class RunReportsTest {
         assertTrue(stream.get("rows-per-second").asDouble() > 0, text);
         assertEquals(stream.get("partitions").get("planned").asInt(), stream.get("partitions").get("done").asInt());
         assertEquals(0, stream.get("partitions").get("failed").asInt());
-        assertTrue(stream.get("verification").get("rows-read-equals-rows-written").asBoolean(), text);
+        JsonNode verification = stream.get("verification");
+        assertTrue(verification.get("rows-read-equals-rows-written").asBoolean(), text);
+        assertEquals("count", verification.get("mode").asString(), text);
+        assertEquals("passed", verification.get("status").asString(), text);
+        assertEquals(0, verification.get("mismatches").size(), text);
         assertEquals(stream.get("partitions").get("done").asInt(), stream.get("partition-reports").size());
 
         String xml = Files.readString(junit);
