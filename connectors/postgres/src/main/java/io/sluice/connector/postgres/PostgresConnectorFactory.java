@@ -92,7 +92,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         }
         if (options.isSet(PostgresOptions.INIT_SCRIPT)) {
             PostgresConnections.Endpoint refuse = () -> {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, "PG209", "connection '"
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, "PG405", "connection '"
                         + config.connectionName() + "': init-script applies only to an embedded database",
                         "remove init-script, or use embedded: <database name>");
             };
