@@ -9,6 +9,7 @@ import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.Verification;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,8 +21,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The run's events as JSON lines: what the console listener prints for people, with the figures as fields.
  * Events: run-started, stream-started, partition-started (DEBUG), partition-retrying (WARN), partition-finished
- * (ERROR when failed), stream-finished, run-finished. Partitions and attempts are numbered from 1, as the console
- * shows them.
+ * (ERROR when failed), ledger-problem (WARN), stream-verified (with {@code verify:}), stream-finished,
+ * run-finished. Partitions and attempts are numbered from 1, as the console shows them.
  */
 public final class JsonRunListener implements RunListener {
     private final JsonLog log;
@@ -77,12 +78,19 @@ public final class JsonRunListener implements RunListener {
     }
 
     @Override
+    public void ledgerProblem(StreamPlan stream, String message) {
+        log.event(JsonLog.Level.WARN, "ledger-problem", stream.name(), null, message, Map.of());
+    }
+
+    @Override
     public void streamFinished(StreamPlan stream, StreamReport report) {
+        verified(report);
         String state = report.state().name().toLowerCase(Locale.ROOT);
         Map<String, Object> fields = fields("state", state, "rows", report.rows(), "bytes", report.bytes(),
                 "seconds", report.duration().toMillis() / 1000.0, "rows-per-second", report.rowsPerSecond(),
                 "megabytes-per-second", report.megabytesPerSecond(), "partitions-done", report.partitionsDone(),
-                "partitions-planned", report.partitionsPlanned(), "retries", report.retries(),
+                "partitions-planned", report.partitionsPlanned(),
+                "partitions-done-before", report.partitionsDoneBefore(), "retries", report.retries(),
                 "rows-read-equals-rows-written", report.rowCountsMatch());
         report.error().map(RunError::of).ifPresent(e -> putError(fields, e));
         log.event(report.state() == StreamReport.State.FAILED ? JsonLog.Level.ERROR : JsonLog.Level.INFO,
@@ -99,6 +107,25 @@ public final class JsonRunListener implements RunListener {
         log.event(report.exitCode() == 0 ? JsonLog.Level.INFO : JsonLog.Level.ERROR, "run-finished", null, null,
                 "run " + report.runId() + ": " + state + report.error().map(e -> ": " + e.getMessage()).orElse(""),
                 fields);
+    }
+
+    /** The outcome of {@code verify:} as its own event, when the spec asked for one. */
+    private void verified(StreamReport report) {
+        Verification v = report.verification();
+        if (v.status() == Verification.Status.NOT_REQUESTED) {
+            return;
+        }
+        String mode = v.mode().name().toLowerCase(Locale.ROOT);
+        String status = v.status().name().toLowerCase(Locale.ROOT);
+        JsonLog.Level level = switch (v.status()) {
+            case FAILED -> JsonLog.Level.ERROR;
+            case SKIPPED -> JsonLog.Level.WARN;
+            default -> JsonLog.Level.INFO;
+        };
+        log.event(level, "stream-verified", report.name(), null, "stream " + report.name() + ": verify " + mode
+                + " " + status + (v.detail().isEmpty() ? "" : ": " + v.detail()), fields("mode", mode,
+                "status", status, "scope", v.scope(), "detail", v.detail(), "mismatches",
+                String.join("; ", v.mismatches())));
     }
 
     private static void putError(Map<String, Object> fields, RunError error) {

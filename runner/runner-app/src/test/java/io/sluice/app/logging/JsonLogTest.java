@@ -35,15 +35,18 @@ class JsonLogTest {
 
     @Test
     void everyLineOfASuccessfulRunIsAnEventWithTheRunId() throws Exception {
-        Cli run = Cli.run("run", pipeline.spec(dir, "jsonlog-ok", "items").toString(), "--log-format", "json",
-                "--run-id", "json-ok-1");
+        Path spec = pipeline.spec(dir, "jsonlog-ok", "items");
+        Files.writeString(spec, Files.readString(spec).replace("    load-mode: truncate",
+                "    load-mode: truncate\n    verify: count"));
+        Cli run = Cli.run("run", spec.toString(), "--log-format", "json", "--run-id", "json-ok-1");
 
         assertEquals(0, run.exitCode(), run.all());
         assertEquals("", run.out());
         List<JsonNode> events = events(run.err());
         Set<String> names = events.stream().map(e -> e.get("event").asString()).collect(Collectors.toSet());
         assertTrue(names.containsAll(Set.of("run-started", "stream-started", "partition-started",
-                "partition-finished", "stream-finished", "run-finished")), names.toString());
+                "partition-finished", "stream-verified", "stream-finished", "run-finished")), names.toString());
+        assertEquals("passed", only(events, "stream-verified").get("status").asString());
         JsonNode stream = only(events, "stream-finished");
         assertEquals("items", stream.get("stream").asString());
         assertEquals(TestPipeline.ROWS, stream.get("rows").asLong());
