@@ -32,7 +32,10 @@ public final class Linter {
                 requireNonNull(environment, "environment is null"), SpecLoader.Mode.LINT);
     }
 
-    /** Lints files and directories (recursing into {@code *.yaml} and {@code *.yml}); paths print as given. */
+    /**
+     * Lints files and directories (recursing into {@code *.yaml} and {@code *.yml} that {@link #looksLikeSpec look
+     * like specs}); paths print as given.
+     */
     public LintReport lint(List<Path> paths) {
         requireNonNull(paths, "paths is null");
         List<String> files = new ArrayList<>();
@@ -55,6 +58,22 @@ public final class Linter {
         return new LintReport(files, diagnostics);
     }
 
+    private static final java.util.regex.Pattern SPEC_KEY =
+            java.util.regex.Pattern.compile("(?m)^(connections|streams)\\s*:");
+
+    /**
+     * Whether a YAML file found in a folder is a Sluice spec: it has a top-level connections: or streams: key (a compose file's version: alone is not enough).
+     * Folders hold other YAML too (CI workflows, DAG configs), which lint leaves alone; a file named on the command
+     * line is always linted.
+     */
+    public static boolean looksLikeSpec(Path file) {
+        try {
+            return SPEC_KEY.matcher(Files.readString(file)).find();
+        } catch (IOException | UncheckedIOException e) {
+            return true; // unreadable: let the loader report it
+        }
+    }
+
     private static List<Path> expand(Path path) throws IOException {
         if (!Files.isDirectory(path)) {
             return List.of(path); // a missing file is reported by the loader
@@ -65,6 +84,7 @@ public final class Linter {
                         String name = p.getFileName().toString();
                         return name.endsWith(".yaml") || name.endsWith(".yml");
                     })
+                    .filter(Linter::looksLikeSpec)
                     .sorted(Comparator.comparing(Path::toString))
                     .toList();
         }

@@ -222,6 +222,16 @@ final class StreamExecutor {
                     return finishCancelled(partition, attempt, started, bytes[0]);
                 }
                 if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
+                    Optional<LedgerPartition> committed = committedDespite(partition);
+                    if (committed.isPresent()) {
+                        // The commit reached the server but its answer was lost: done, and must not be copied again.
+                        progress.partitionCommitted(committed.get().rows());
+                        PartitionReport report = report(partition, PartitionReport.State.DONE,
+                                committed.get().rows(), committed.get().rows(), committed.get().bytes(), attempt,
+                                started, null);
+                        listener.partitionFinished(plan, report);
+                        return report;
+                    }
                     Duration wait = backoff.before(attempt + 1);
                     retries.incrementAndGet();
                     recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
@@ -288,6 +298,21 @@ final class StreamExecutor {
                 writer.abort();
             }
             writer.close();
+        }
+    }
+
+    /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
+    private Optional<LedgerPartition> committedDespite(PartitionPlan partition) {
+        if (plan.ledger().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return plan.ledger().get().partitions(run.runId(), plan.name()).stream()
+                    .filter(p -> p.partitionId().equals(partition.partition().id())
+                            && p.state() == LedgerPartition.State.DONE)
+                    .findFirst();
+        } catch (ConnectorException e) {
+            return Optional.empty(); // the ledger is unreachable too; the retry's commit will refuse a duplicate
         }
     }
 

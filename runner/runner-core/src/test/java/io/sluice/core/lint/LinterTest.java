@@ -45,6 +45,20 @@ class LinterTest {
     }
 
     @Test
+    void foldersSkipOtherYamlButANamedFileIsAlwaysLinted(@TempDir Path dir) throws IOException {
+        String good = Files.readString(Path.of("src/test/resources/lint/good/minimal.yaml"));
+        Files.writeString(dir.resolve("spec.yaml"), good);
+        Files.writeString(dir.resolve("workflow.yml"), "name: lint\non: [pull_request]\njobs: {}\n");
+        Files.writeString(dir.resolve("compose.yaml"), "version: \"3\"\nservices: {}\n");
+        LintReport folder = linter.lint(List.of(dir));
+        assertEquals(List.of(dir.resolve("spec.yaml").toString()), folder.files());
+        assertEquals(0, folder.exitCode());
+
+        LintReport named = linter.lint(List.of(dir.resolve("workflow.yml")));
+        assertEquals(3, named.exitCode(), "a file named on the command line is linted even if it is no spec");
+    }
+
+    @Test
     void warningsAndNotesAloneExitZero() {
         LintReport report = linter.lint(List.of(Path.of("src/test/resources/lint/bad/unset-variable.yaml")));
         assertEquals(0, report.errors());
