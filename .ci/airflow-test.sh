@@ -20,7 +20,6 @@ source "$ROOT/.ci/lib.sh"
 AIRFLOW_VERSION=3.1.8
 EXPECTED_ROWS=20000           # examples/airflow/specs/orders-source.sql generates this many
 DAG_ID=sluice_specs
-TASK_ID=orders
 LOGICAL_DATE=2024-06-01
 CACHE="${SLUICE_CI_CACHE:-$ROOT/.ci/cache}"
 VENV="$CACHE/airflow-$AIRFLOW_VERSION"
@@ -202,27 +201,29 @@ step "Sluice: $SLUICE_BIN"
 # The launcher builds the jar when sources changed; do that here, not inside the Airflow task's time budget.
 timeout 1800 "$SLUICE_BIN" version </dev/null || fail "$SLUICE_BIN does not run (build it: ./mvnw -B install -DskipTests)"
 run_help="$(timeout 120 "$SLUICE_BIN" run --help 2>&1 </dev/null)" || true
-NO_SUMMARY=0
-if [[ "$run_help" != *--summary-json* ]]; then
-  # Until 'sluice run --summary-json' exists, a shim drops the flag so the rest can still be tested; the XCom
-  # summary check is then skipped and the script fails at the end unless AIRFLOW_TEST_ALLOW_NO_SUMMARY=1.
-  echo "airflow-test: WARNING: 'sluice run' has no --summary-json yet; running without it" >&2
-  NO_SUMMARY=1
-  mkdir -p "$WORK/bin"
-  cat >"$WORK/bin/sluice" <<SHIM
-#!/usr/bin/env bash
-args=(); skip=0
-for a in "\$@"; do
-  if (( skip )); then skip=0; continue; fi
-  if [[ "\$a" == --summary-json ]]; then skip=1; continue; fi
-  args+=("\$a")
-done
-exec "$SLUICE_BIN" "\${args[@]}"
-SHIM
-  chmod +x "$WORK/bin/sluice"
-  SLUICE_BIN="$WORK/bin/sluice"
-fi
+[[ "$run_help" == *--summary-json* ]] || fail "$SLUICE_BIN run has no --summary-json, which the DAG passes"
 command -v psql >/dev/null || fail "psql is needed to check the rows (Debian: apt-get install postgresql-client)"
+
+# ---------------------------------------------------------------------------------------------------------------
+step "specs: the example's orders.yaml, plus a flaky one and a broken one"
+# One specs folder, so the DAG has one shape for the whole test (Airflow 3 looks tasks up in the DAG version it
+# serialized; a DAG that changes shape between runs can lose them). The DAG gets one task per spec:
+#   orders  the example as shipped: must succeed on try 1;
+#   flaky   its source database's init-script fails the first time it runs (Sluice drops the database again:
+#           exit 4, retryable) and succeeds the second time, so try 2, with --resume, must succeed;
+#   broken  an unknown key: exit 3, which must fail the task on try 1 with its retries unused.
+SPECS="$WORK/specs"
+mkdir -p "$SPECS"
+cp "$ROOT"/examples/airflow/specs/orders.yaml "$ROOT"/examples/airflow/specs/*.sql "$SPECS/"
+sed -e 's/embedded: airflow_shop/embedded: airflow_flaky_shop/' \
+  -e 's/embedded: airflow_warehouse/embedded: airflow_flaky_warehouse/' \
+  -e 's/orders-source.sql/flaky-source.sql/' "$SPECS/orders.yaml" >"$SPECS/flaky.yaml"
+{ echo "COPY (SELECT 1) TO PROGRAM 'test -f $WORK/flaky-tried || { touch $WORK/flaky-tried; exit 1; }';"
+  cat "$SPECS/orders-source.sql"; } >"$SPECS/flaky-source.sql"
+sed 's/^    degree: 2$/    degre: 2/' "$SPECS/orders.yaml" >"$SPECS/broken.yaml"
+if ! grep -q 'flaky-source.sql' "$SPECS/flaky.yaml" || ! grep -q '^    degre: 2$' "$SPECS/broken.yaml"; then
+  fail "could not derive the flaky and broken specs from examples/airflow/specs/orders.yaml (changed?)"
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 step "Airflow home in $WORK"
@@ -232,9 +233,10 @@ export AIRFLOW__CORE__LOAD_EXAMPLES=False
 export AIRFLOW__CORE__UNIT_TEST_MODE=False
 export AIRFLOW__DATABASE__SQL_ALCHEMY_CONN="sqlite:///$AIRFLOW_HOME/airflow.db"
 export AIRFLOW__LOGGING__BASE_LOG_FOLDER="$WORK/logs"
-# The example DAG's knobs (see examples/airflow/dags/sluice_specs.py); specs default to examples/airflow/specs.
-export SLUICE_BIN SLUICE_STATE_DIR="$WORK/state" SLUICE_SUMMARY_DIR="$WORK/summaries"
-unset SLUICE_SPECS_DIR SLUICE_METRICS_PUSH
+# The example DAG's knobs (see examples/airflow/dags/sluice_specs.py).
+export SLUICE_BIN SLUICE_SPECS_DIR="$SPECS" SLUICE_STATE_DIR="$WORK/state" SLUICE_SUMMARY_DIR="$WORK/summaries"
+export SLUICE_RETRY_DELAY_SECONDS=1
+unset SLUICE_METRICS_PUSH
 mkdir -p "$AIRFLOW_HOME"
 timeout 600 "$VENV/bin/airflow" db migrate >"$WORK/db-migrate.log" 2>&1 </dev/null ||
   { tail -n 40 "$WORK/db-migrate.log" >&2; fail "airflow db migrate failed"; }
@@ -244,13 +246,14 @@ step "airflow dags test $DAG_ID $LOGICAL_DATE"
 status=0
 timeout --kill-after=30 1200 "$VENV/bin/airflow" dags test "$DAG_ID" "$LOGICAL_DATE" \
   >"$WORK/dags-test.log" 2>&1 </dev/null || status=$?
-grep -E "sluice|stream |run .*: (done|failed)|ERROR|Traceback" "$WORK/dags-test.log" | tail -n 40 || true
+grep -E "stream |run .*: (done|failed)|error\[|sluice exited|Command exited" "$WORK/dags-test.log" |
+  sed -E 's/ \[airflow\.task\.hooks.*$//' | tail -n 40 || true
 (( status != 124 )) || fail "airflow dags test took more than 20 minutes (log: $WORK/dags-test.log)"
-(( status == 0 )) || { tail -n 60 "$WORK/dags-test.log" >&2; fail "airflow dags test exited $status"; }
+# Its exit status is not the verdict: the broken task fails the DAG run on purpose. The task states are.
 
 # ---------------------------------------------------------------------------------------------------------------
-step "task state and XCom from Airflow's metadata database"
-timeout 300 "$VENV/bin/python" - "$DAG_ID" "$TASK_ID" "$EXPECTED_ROWS" "$NO_SUMMARY" \
+step "task states and the XCom summary, from Airflow's metadata database"
+timeout 300 "$VENV/bin/python" - "$DAG_ID" "$EXPECTED_ROWS" \
   "${SLUICE_SUMMARY_SCHEMA:-$ROOT/specs/sluice-summary-v1.schema.json}" \
   >"$WORK/airflow-result.json" 2>"$WORK/check-result.log" <<'PY' ||
 import json, sys
@@ -262,32 +265,32 @@ try:
 except ImportError:
     from airflow.models.xcom import XCom  # Airflow 2
 
-dag_id, task_id, expected, no_summary, schema_file = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1", sys.argv[5]
+dag_id, expected, schema_file = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 problems = []
 with create_session() as session:
     runs = session.query(DagRun).filter(DagRun.dag_id == dag_id).all()
     if len(runs) != 1:
         sys.exit(f"expected one run of {dag_id}, found {len(runs)}")
     run = runs[0]
-    ti = session.query(TaskInstance).filter_by(dag_id=dag_id, run_id=run.run_id, task_id=task_id).one_or_none()
-    if ti is None:
-        sys.exit(f"no task instance {task_id} in run {run.run_id}")
-    if ti.state != "success":
-        problems.append(f"task {task_id} ended {ti.state}, not success")
-    if run.state != "success":
-        problems.append(f"DAG run {run.run_id} ended {run.state}, not success")
-    row = session.query(XCom).filter_by(dag_id=dag_id, run_id=run.run_id, task_id=task_id,
+    tis = {ti.task_id: ti for ti in session.query(TaskInstance).filter_by(dag_id=dag_id, run_id=run.run_id)}
+    states = {t: {"state": str(ti.state), "try": ti.try_number, "tries": ti.max_tries + 1} for t, ti in tis.items()}
+    # (task, state, try it ended on): orders at once, flaky after one retry, broken at once despite its retries.
+    for task_id, state, try_number in [("orders", "success", 1), ("flaky", "success", 2), ("broken", "failed", 1)]:
+        got = states.get(task_id)
+        if got is None:
+            problems.append(f"no task {task_id} in run {run.run_id}")
+        elif (got["state"], got["try"]) != (state, try_number) or got["tries"] < 2:
+            problems.append(f"task {task_id}: expected {state} on try {try_number} (of 2 or more), got {got}")
+    row = session.query(XCom).filter_by(dag_id=dag_id, run_id=run.run_id, task_id="orders",
                                         key="return_value").one_or_none()
     summary = None if row is None else XCom.deserialize_value(row)
     if isinstance(summary, str):
         summary = json.loads(summary)
-if no_summary:
-    summary = {}  # this Sluice writes no summary: nothing to check
-elif not isinstance(summary, dict):
-    problems.append(f"XCom return_value of {task_id} is not a summary object: {summary!r:.200}")
-    summary = {}
 
-if summary:
+if not isinstance(summary, dict):
+    problems.append(f"XCom return_value of orders is not a summary object: {summary!r:.200}")
+    summary = {}
+else:
     # The summary's documented shape (specs/sluice-summary-v1.schema.json), then its content.
     import jsonschema
     with open(schema_file, encoding="utf-8") as f:
@@ -302,13 +305,23 @@ if summary:
     rows = orders[0].get("rows") if orders else None
     if rows != expected:
         problems.append(f"summary says stream orders copied {rows!r} rows, expected {expected}")
-print(json.dumps({"run_id": run.run_id, "task_state": ti.state, "problems": problems, "summary": summary},
+print(json.dumps({"run_id": run.run_id, "tasks": states, "problems": problems, "summary": summary},
                  indent=2, default=str))
 sys.exit(1 if problems else 0)
 PY
-  { cat "$WORK/airflow-result.json" "$WORK/check-result.log" >&2; fail "the DAG run's state or XCom is not as expected (above)"; }
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("run", d["run_id"], "task", d["task_state"]);
-print("XCom summary:", json.dumps(d["summary"])[:400])' "$WORK/airflow-result.json"
+  { cat "$WORK/airflow-result.json" "$WORK/check-result.log" >&2; fail "task states or XCom not as expected (above)"; }
+python3 - "$WORK/airflow-result.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("run", d["run_id"])
+for task, s in sorted(d["tasks"].items()):
+    print(f"  task {task}: {s['state']} on try {s['try']} of {s['tries']}")
+print("  XCom summary of orders:", json.dumps(d["summary"])[:300], "...")
+PY
+grep -q "run .* has no record in the ledger: starting it now" "$WORK/dags-test.log" ||
+  fail "flaky's try 2 did not run with --resume (log: $WORK/dags-test.log)"
+grep -q "sluice exited 3 for .*broken.yaml.*not retried" "$WORK/dags-test.log" ||
+  fail "broken's log does not say why it was not retried (log: $WORK/dags-test.log)"
 
 # ---------------------------------------------------------------------------------------------------------------
 step "rows in the target, read with psql"
@@ -345,10 +358,13 @@ until [[ -n "$port" ]] && psql -h localhost -p "$port" -d airflow_warehouse -XAt
   sleep 1  # polling for readiness, bounded by the deadline above
 done
 digest="SELECT count(*) || ' ' || md5(coalesce(string_agg(o::text, '|' ORDER BY o.id), '')) FROM public.orders o"
-source_digest="$(psql -h localhost -p "$port" -d airflow_shop -XAtqc "$digest")" || fail "psql could not read the source"
-target_digest="$(psql -h localhost -p "$port" -d airflow_warehouse -XAtqc "$digest")" || fail "psql could not read the target"
-echo "source: $source_digest"
-echo "target: $target_digest"
+check() { psql -h localhost -p "$port" -d "$1" -XAtqc "$digest" || fail "psql could not read $1"; }
+source_digest="$(check airflow_shop)"
+target_digest="$(check airflow_warehouse)"
+flaky_digest="$(check airflow_flaky_warehouse)"
+echo "source (airflow_shop):             $source_digest"
+echo "target (airflow_warehouse):        $target_digest"
+echo "flaky target (after its retry):    $flaky_digest"
 echo go >"$WORK/hold/gate.fifo"  # opens the gate: the holding run finishes and stops the server
 hold_status=0
 wait "$HOLD_PID" || hold_status=$?
@@ -356,70 +372,6 @@ HOLD_PID=""
 (( hold_status == 0 )) || { cat "$WORK/hold/run.log" >&2; fail "the holding Sluice run exited $hold_status"; }
 [[ "${target_digest%% *}" == "$EXPECTED_ROWS" ]] || fail "the target has ${target_digest%% *} rows, expected $EXPECTED_ROWS"
 [[ "$source_digest" == "$target_digest" ]] || fail "source and target differ (count and md5 of all rows above)"
+[[ "$flaky_digest" == "$source_digest" ]] || fail "the flaky spec's target differs from the source after its retry"
 
-# ---------------------------------------------------------------------------------------------------------------
-step "a preflight failure (exit 4) is retried, and the retry resumes the same Sluice run"
-# The source database's init-script fails the first time it runs (Sluice then drops the database: exit 4) and
-# succeeds the second time, so try 1 fails retryably and try 2, with --resume of the same run id, must succeed.
-mkdir -p "$WORK/retry-specs"
-sed -e 's/embedded: airflow_shop/embedded: airflow_flaky_shop/' -e 's/embedded: airflow_warehouse/embedded: airflow_flaky_warehouse/' \
-  -e 's/orders-source.sql/flaky-source.sql/' "$ROOT/examples/airflow/specs/orders.yaml" >"$WORK/retry-specs/flaky.yaml"
-grep -q 'flaky-source.sql' "$WORK/retry-specs/flaky.yaml" || fail "could not make the flaky spec (orders.yaml changed?)"
-cp "$ROOT/examples/airflow/specs/orders-target.sql" "$WORK/retry-specs/"
-{ echo "COPY (SELECT 1) TO PROGRAM 'test -f $WORK/retry-specs/tried || { touch $WORK/retry-specs/tried; exit 1; }';"
-  cat "$ROOT/examples/airflow/specs/orders-source.sql"; } >"$WORK/retry-specs/flaky-source.sql"
-status=0
-SLUICE_SPECS_DIR="$WORK/retry-specs" SLUICE_RETRY_DELAY_SECONDS=1 \
-  timeout --kill-after=30 900 "$VENV/bin/airflow" dags test "$DAG_ID" 2024-06-02 \
-  >"$WORK/dags-test-retry.log" 2>&1 </dev/null || status=$?
-(( status != 124 )) || fail "airflow dags test of the flaky spec took more than 15 minutes"
-timeout 300 "$VENV/bin/python" - "$DAG_ID" flaky 2>"$WORK/check-retry.log" <<'PY' ||
-import sys
-from airflow.utils.session import create_session
-from airflow.models.taskinstance import TaskInstance
-
-dag_id, task_id = sys.argv[1], sys.argv[2]
-with create_session() as session:
-    ti = session.query(TaskInstance).filter_by(dag_id=dag_id, task_id=task_id).one()
-    print(f"task {task_id}: state {ti.state} on try {ti.try_number}")
-    if ti.state != "success" or ti.try_number != 2:
-        sys.exit(f"expected success on try 2; got {ti.state} on try {ti.try_number}")
-PY
-  { grep -E "error\[|exit code|Command exited" "$WORK/dags-test-retry.log" | tail -n 20 >&2
-    fail "the retry of a preflight failure did not succeed (log: $WORK/dags-test-retry.log)"; }
-grep -q "has no record in the ledger: starting it now" "$WORK/dags-test-retry.log" ||
-  fail "try 2 did not run with --resume (log: $WORK/dags-test-retry.log)"
-
-# ---------------------------------------------------------------------------------------------------------------
-step "an invalid spec fails its task at once, without using the retries"
-mkdir -p "$WORK/bad-specs"
-sed 's/^    degree: 2$/    degre: 2/' "$ROOT/examples/airflow/specs/orders.yaml" >"$WORK/bad-specs/broken.yaml"
-grep -q '^    degre: 2$' "$WORK/bad-specs/broken.yaml" || fail "could not make the invalid spec (orders.yaml changed?)"
-status=0
-SLUICE_SPECS_DIR="$WORK/bad-specs" timeout --kill-after=30 600 "$VENV/bin/airflow" dags test "$DAG_ID" 2024-06-03 \
-  >"$WORK/dags-test-broken.log" 2>&1 </dev/null || status=$?
-(( status != 124 )) || fail "airflow dags test of the invalid spec took more than 10 minutes"
-timeout 300 "$VENV/bin/python" - "$DAG_ID" broken 2>"$WORK/check-broken.log" <<'PY' ||
-  { tail -n 40 "$WORK/dags-test-broken.log" "$WORK/check-broken.log" >&2; fail "the invalid spec's task did not fail at once (above)"; }
-import sys
-from airflow.utils.session import create_session
-from airflow.models.taskinstance import TaskInstance
-
-dag_id, task_id = sys.argv[1], sys.argv[2]
-with create_session() as session:
-    ti = session.query(TaskInstance).filter_by(dag_id=dag_id, task_id=task_id).one()
-    print(f"task {task_id}: state {ti.state} on try {ti.try_number} of {ti.max_tries + 1}")
-    if ti.state != "failed" or ti.try_number != 1 or ti.max_tries < 1:
-        sys.exit(f"expected state failed on try 1 with retries left; got {ti.state} on try {ti.try_number}")
-PY
-grep -q "sluice exited 3 for .*not retried" "$WORK/dags-test-broken.log" ||
-  fail "the task log does not say why it was not retried (log: $WORK/dags-test-broken.log)"
-grep -o "error\[SPEC012\][^[]*" "$WORK/dags-test-broken.log" | head -n 1
-
-if (( NO_SUMMARY )); then
-  [[ "${AIRFLOW_TEST_ALLOW_NO_SUMMARY:-0}" == 1 ]] ||
-    fail "everything passed except the XCom summary, which needs 'sluice run --summary-json' (not in this build)"
-  step "passed WITHOUT the XCom summary check: this Sluice has no --summary-json"
-  exit 0
-fi
-step "passed: the DAG loaded $EXPECTED_ROWS rows through Airflow $AIRFLOW_VERSION"
+step "passed: Airflow $AIRFLOW_VERSION ran the example DAG; $EXPECTED_ROWS rows arrived; retries as designed"
