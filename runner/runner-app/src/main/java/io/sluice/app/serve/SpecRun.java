@@ -8,6 +8,7 @@ import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Redactor;
 import io.sluice.core.diag.Severity;
+import io.sluice.core.ledger.RunResumer;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.Planner;
 import io.sluice.core.run.PipelineRunner;
@@ -30,9 +31,9 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One run of a spec file with the same steps as {@code sluice run} (load, connect, plan, run), for callers that
- * are not a command line. It never throws for a failed run: an invalid spec or a failed preflight is an outcome
- * with its exit code and error, like a failed copy.
+ * One run of a spec file with the same steps as {@code sluice run} (load, connect, plan, check the run id against
+ * the ledger, run), for callers that are not a command line. It never throws for a failed run: an invalid spec or
+ * a failed preflight is an outcome with its exit code and error, like a failed copy.
  */
 final class SpecRun {
     /** The outcome and the redactor for the spec's secrets (empty redactor when the spec did not load). */
@@ -79,6 +80,8 @@ final class SpecRun {
         SpecIdentity identity = new SpecIdentity(Optional.of(spec.name()), shownAs, Optional.of(spec.checksum()));
         try (Connections connections = new Connections(registry, spec, stateDirectory)) {
             PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(spec, connections);
+            // As 'sluice run' without --resume: an id the ledger already knows is refused, not silently reused.
+            new RunResumer(redactor).checkFresh(plan, runId);
             PipelineRunner runner = new PipelineRunner(RunListener.all(listeners.apply(spec)));
             started.accept(runner);
             RunReport report = runner.run(plan, runId);

@@ -52,7 +52,7 @@ class MetricsPushTest {
     }
 
     @Test
-    void springPropertiesPushThroughBootsOwnPushgatewaySupport() throws Exception {
+    void bootsPushgatewayPropertiesPushWithoutTheOption() throws Exception {
         try (FakePushgateway gateway = new FakePushgateway()) {
             String prefix = "management.prometheus.metrics.export.pushgateway.";
             System.setProperty(prefix + "enabled", "true");
@@ -66,8 +66,8 @@ class MetricsPushTest {
                 System.clearProperty(prefix + "address");
             }
             FakePushgateway.Push last = gateway.pushes().getLast();
-            assertEquals("PUT", last.method(), "the final push on shutdown replaces the group");
-            assertTrue(last.path().startsWith("/metrics/job/sluice"), last.path());
+            assertEquals("PUT", last.method(), "the final push replaces the group");
+            assertEquals("/metrics/job/sluice/pipeline/metrics-props", last.path());
             assertTrue(last.body().contains("sluice_copied_rows_total{connector=\"postgres\",degree=\"2\","
                     + "pipeline=\"metrics-props\",run_id=\"props-1\",stream=\"items\"} " + TestPipeline.ROWS + ".0"),
                     last.body());
