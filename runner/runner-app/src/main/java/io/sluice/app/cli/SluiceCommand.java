@@ -38,6 +38,13 @@ public final class SluiceCommand implements Runnable {
         line.setExitCodeExceptionMapper(SluiceCommand::exitCodeOf);
         line.setExecutionExceptionHandler(SluiceCommand::handle);
         line.setCaseInsensitiveEnumValuesAllowed(true);
+        // Every command answers --help, not just the root (lint --help must not ask for a PATH).
+        for (CommandLine sub : line.getSubcommands().values()) {
+            if (sub.getCommandSpec().optionsMap().get("--help") == null) {
+                sub.getCommandSpec().mixinStandardHelpOptions(true);
+            }
+            sub.getCommandSpec().versionProvider(new VersionCommand.Provider());
+        }
         return line;
     }
 
