@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Runs the real command line in this JVM and captures what it prints. */
+/** Runs the real command line in this JVM, as {@code sluice} would, and captures stdout and stderr. Shared by all CLI tests. */
 public record CliRun(int exitCode, String out, String err) {
     public static synchronized CliRun of(String... args) {
         PrintStream originalOut = System.out;

@@ -1,5 +1,7 @@
 package io.sluice.app.lint;
 
+import io.sluice.app.CliRun;
+
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,7 +58,7 @@ class ConnectedLintTest {
     @Test
     void aSpecWhoseTablesAndColumnsMatchPassesAndNothingIsWritten() throws Exception {
         Path spec = spec("items", "items");
-        LintRun lint = LintRun.of("lint", "--connect", spec.toString());
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
 
         assertEquals(0, lint.exitCode(), lint.all());
         assertEquals("1 file checked: no problems\n", lint.out());
@@ -68,7 +70,7 @@ class ConnectedLintTest {
     @Test
     void missingTablesOnBothSidesAreReportedInOnePassAtTheirTableKeys() throws Exception {
         Path spec = spec("no_such_source", "no_such_target");
-        LintRun lint = LintRun.of("lint", "--connect", spec.toString());
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
 
         assertEquals(3, lint.exitCode(), lint.all());
         List<String> lines = lint.out().lines().toList();
@@ -85,7 +87,7 @@ class ConnectedLintTest {
     @Test
     void aSourceColumnWithoutATargetColumnIsReportedAtTheTargetTable() throws Exception {
         Path spec = spec("items", "no_price");
-        LintRun lint = LintRun.of("lint", "--connect", "--format", "json", spec.toString());
+        CliRun lint = CliRun.of("lint", "--connect", "--format", "json", spec.toString());
 
         assertEquals(3, lint.exitCode(), lint.all());
         JsonNode report = JSON.readTree(lint.out()); // stdout is the report alone, whatever the servers log
@@ -102,7 +104,7 @@ class ConnectedLintTest {
     @Test
     void aTypeThatDoesNotConvertIsReportedWithBothTypes() throws Exception {
         Path spec = spec("items", "seen_flag");
-        LintRun lint = LintRun.of("lint", "--connect", spec.toString());
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
 
         assertEquals(3, lint.exitCode(), lint.all());
         assertTrue(lint.out().startsWith(spec + ":13:7: error["), lint.out());
@@ -114,7 +116,7 @@ class ConnectedLintTest {
     void offlineLintStaysTheDefaultAndNeverConnects() throws Exception {
         // An unreachable server and missing tables: offline lint cannot know, and does not try.
         Path spec = spec("no_such_source", "no_such_target", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x");
-        LintRun lint = LintRun.of("lint", spec.toString());
+        CliRun lint = CliRun.of("lint", spec.toString());
 
         assertEquals(0, lint.exitCode(), lint.all());
         assertEquals("1 file checked: no problems\n", lint.out());
@@ -124,7 +126,7 @@ class ConnectedLintTest {
     void anUnreachableServerIsAnErrorAtEachSideThatUsesItWithoutThePassword() throws Exception {
         String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x?connectTimeout=5";
         Path spec = spec("items", "items", url);
-        LintRun lint = LintRun.of("lint", "--connect", "--format", "sarif", spec.toString());
+        CliRun lint = CliRun.of("lint", "--connect", "--format", "sarif", spec.toString());
 
         assertEquals(3, lint.exitCode(), lint.all());
         JsonNode results = JSON.readTree(lint.out()).get("runs").get(0).get("results");
@@ -141,11 +143,11 @@ class ConnectedLintTest {
         Files.writeString(spec, Files.readString(spec("items", "items"))
                 .replace("${file:password.txt}", "${SLUICE_LINT_TEST_UNSET_PASSWORD}"));
 
-        LintRun offline = LintRun.of("lint", spec.toString());
+        CliRun offline = CliRun.of("lint", spec.toString());
         assertEquals(0, offline.exitCode(), offline.all());
         assertTrue(offline.out().contains("note[SPEC019]"), offline.out());
 
-        LintRun connected = LintRun.of("lint", "--connect", spec.toString());
+        CliRun connected = CliRun.of("lint", "--connect", spec.toString());
         assertEquals(3, connected.exitCode(), connected.all());
         assertTrue(connected.out().contains("error[SPEC019]"), connected.out());
         assertFalse(connected.out().contains("note[SPEC019]"), "the run-mode error replaces the offline note");

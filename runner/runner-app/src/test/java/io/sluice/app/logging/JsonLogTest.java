@@ -1,6 +1,6 @@
 package io.sluice.app.logging;
 
-import io.sluice.app.report.Cli;
+import io.sluice.app.CliRun;
 import io.sluice.app.report.TestPipeline;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +38,7 @@ class JsonLogTest {
         Path spec = pipeline.spec(dir, "jsonlog-ok", "items");
         Files.writeString(spec, Files.readString(spec).replace("    load-mode: truncate",
                 "    load-mode: truncate\n    verify: count"));
-        Cli run = Cli.run("run", spec.toString(), "--log-format", "json", "--run-id", "json-ok-1");
+        CliRun run = CliRun.of("run", spec.toString(), "--log-format", "json", "--run-id", "json-ok-1");
 
         assertEquals(0, run.exitCode(), run.all());
         assertEquals("", run.out());
@@ -61,7 +61,7 @@ class JsonLogTest {
 
     @Test
     void aFailedRunEndsWithAnErrorEventCarryingCodeAndFix() throws Exception {
-        Cli run = Cli.run("run", pipeline.spec(dir, "jsonlog-fail", "narrow").toString(), "--log-format", "json",
+        CliRun run = CliRun.of("run", pipeline.spec(dir, "jsonlog-fail", "narrow").toString(), "--log-format", "json",
                 "--run-id", "json-fail-1");
 
         assertEquals(1, run.exitCode(), run.all());
@@ -81,7 +81,7 @@ class JsonLogTest {
         Path spec = dir.resolve("broken.yaml");
         Files.writeString(spec, Files.readString(pipeline.spec(dir, "jsonlog-bad", "items"))
                 .replace("degree: 2", "degre: 2"));
-        Cli run = Cli.run("run", spec.toString(), "--run-id", "json-bad-1", "--log-format", "json");
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "json-bad-1", "--log-format", "json");
 
         assertEquals(3, run.exitCode(), run.all());
         List<JsonNode> events = events(run.err());
@@ -95,7 +95,7 @@ class JsonLogTest {
     @Test
     void progressIsAJsonEventEveryIntervalWithoutATerminal() throws Exception {
         // The source query sleeps 2.5 s, so a 1 s interval reports at least once while the partition copies.
-        Cli run = Cli.run("run", pipeline.slowSpec(dir, "jsonlog-slow", 2.5).toString(), "--log-format", "json",
+        CliRun run = CliRun.of("run", pipeline.slowSpec(dir, "jsonlog-slow", 2.5).toString(), "--log-format", "json",
                 "--run-id", "json-slow-1", "--progress-interval", "1");
 
         assertEquals(0, run.exitCode(), run.all());
@@ -108,7 +108,7 @@ class JsonLogTest {
 
     @Test
     void textStaysTheDefault() throws Exception {
-        Cli run = Cli.run("run", pipeline.spec(dir, "jsonlog-text", "items").toString(), "--run-id", "text-1");
+        CliRun run = CliRun.of("run", pipeline.spec(dir, "jsonlog-text", "items").toString(), "--run-id", "text-1");
 
         assertEquals(0, run.exitCode(), run.all());
         assertTrue(run.err().startsWith("run text-1 of spec jsonlog-text"), run.err());

@@ -1,6 +1,6 @@
 package io.sluice.app.logging;
 
-import io.sluice.app.report.Cli;
+import io.sluice.app.CliRun;
 import io.sluice.app.report.TestPipeline;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +36,7 @@ class SecretsNeverLeakTest {
         Path spec = pipeline.specWithSecretTable(dir, "secrets-" + fits + "-" + logFormat, fits);
         Path summary = dir.resolve("summary.json");
         Path junit = dir.resolve("junit.xml");
-        Cli run = Cli.run("run", spec.toString(), "--log-format", logFormat, "--summary-json", summary.toString(),
+        CliRun run = CliRun.of("run", spec.toString(), "--log-format", logFormat, "--summary-json", summary.toString(),
                 "--junit-xml", junit.toString(), "--progress-interval", "1");
 
         assertEquals(fits ? 0 : 1, run.exitCode(), run.all());

@@ -1,6 +1,6 @@
 package io.sluice.app.metrics;
 
-import io.sluice.app.report.Cli;
+import io.sluice.app.CliRun;
 import io.sluice.app.report.TestPipeline;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class MetricsPushTest {
     void aRunPushesDuringTheRunAndTheFinalCountsAtTheEnd() throws Exception {
         try (FakePushgateway gateway = new FakePushgateway()) {
             // The source sleeps 2.5 s: with a 1 s interval the run pushes while it copies, then once at the end.
-            Cli run = Cli.run("run", pipeline.slowSpec(dir, "metrics-slow", 2.5).toString(), "--run-id", "push-1",
+            CliRun run = CliRun.of("run", pipeline.slowSpec(dir, "metrics-slow", 2.5).toString(), "--run-id", "push-1",
                     "--metrics-push", gateway.address(), "--metrics-push-interval", "1");
 
             assertEquals(0, run.exitCode(), run.all());
@@ -58,7 +58,7 @@ class MetricsPushTest {
             System.setProperty(prefix + "enabled", "true");
             System.setProperty(prefix + "address", "127.0.0.1:" + gateway.port());
             try {
-                Cli run = Cli.run("run", pipeline.spec(dir, "metrics-props", "items").toString(), "--run-id",
+                CliRun run = CliRun.of("run", pipeline.spec(dir, "metrics-props", "items").toString(), "--run-id",
                         "props-1");
                 assertEquals(0, run.exitCode(), run.all());
             } finally {

@@ -1,5 +1,7 @@
 package io.sluice.app.report;
 
+import io.sluice.app.CliRun;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +44,7 @@ class RunReportsTest {
                 "    load-mode: truncate\n    verify: count"));
         Path summary = dir.resolve("out/summary.json");
         Path junit = dir.resolve("out/junit.xml");
-        Cli run = Cli.run("run", spec.toString(), "--run-id", "reports-1", "--summary-json", summary.toString(),
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "reports-1", "--summary-json", summary.toString(),
                 "--junit-xml", junit.toString());
 
         assertEquals(0, run.exitCode(), run.all());
@@ -87,7 +89,7 @@ class RunReportsTest {
         Path spec = pipeline.spec(dir, "reports-fail", "narrow");
         Path summary = dir.resolve("summary.json");
         Path junit = dir.resolve("junit.xml");
-        Cli run = Cli.run("run", spec.toString(), "--summary-json", summary.toString(), "--junit-xml",
+        CliRun run = CliRun.of("run", spec.toString(), "--summary-json", summary.toString(), "--junit-xml",
                 junit.toString());
 
         assertEquals(1, run.exitCode(), run.all());
@@ -122,7 +124,7 @@ class RunReportsTest {
                 .replace("degree: 2", "degre: 2"));
         Path summary = dir.resolve("summary.json");
         Path junit = dir.resolve("junit.xml");
-        Cli run = Cli.run("run", spec.toString(), "--run-id", "bad-1", "--summary-json", summary.toString(),
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "bad-1", "--summary-json", summary.toString(),
                 "--junit-xml", junit.toString());
 
         assertEquals(3, run.exitCode(), run.all());
@@ -149,7 +151,7 @@ class RunReportsTest {
     void aPreflightFailureWritesTheSummaryWithExit4() throws Exception {
         Path spec = pipeline.spec(dir, "reports-preflight", "no_such_table");
         Path summary = dir.resolve("summary.json");
-        Cli run = Cli.run("run", spec.toString(), "--summary-json", summary.toString());
+        CliRun run = CliRun.of("run", spec.toString(), "--summary-json", summary.toString());
 
         assertEquals(4, run.exitCode(), run.all());
         String text = Files.readString(summary);

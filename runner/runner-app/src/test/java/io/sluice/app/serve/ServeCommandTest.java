@@ -1,6 +1,6 @@
 package io.sluice.app.serve;
 
-import io.sluice.app.report.Cli;
+import io.sluice.app.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,12 +77,12 @@ class ServeCommandTest {
     void serveRefusesAShortTokenAndAMissingFolder() throws Exception {
         Path shortToken = dir.resolve("token");
         Files.writeString(shortToken, "short\n");
-        Cli weak = Cli.run("serve", "--specs", dir.toString(), "--token-file", shortToken.toString());
+        CliRun weak = CliRun.of("serve", "--specs", dir.toString(), "--token-file", shortToken.toString());
         assertEquals(2, weak.exitCode(), weak.all());
         assertTrue(weak.err().contains("at least 16 characters"), weak.err());
         assertFalse(weak.err().contains("short"), "the token itself is not repeated: " + weak.err());
 
-        Cli missing = Cli.run("serve", "--specs", dir.resolve("nope").toString(), "--token-file",
+        CliRun missing = CliRun.of("serve", "--specs", dir.resolve("nope").toString(), "--token-file",
                 shortToken.toString());
         assertEquals(2, missing.exitCode(), missing.all());
         assertTrue(missing.err().contains("is not a folder"), missing.err());
