@@ -41,7 +41,7 @@ public enum LintFormat {
     JSON {
         @Override
         public String render(LintReport report) {
-            ObjectNode root = MAPPER.createObjectNode();
+            ObjectNode root = Json.MAPPER.createObjectNode();
             ArrayNode files = root.putArray("files");
             report.files().forEach(files::add);
             root.put("errors", report.count(Severity.ERROR));
@@ -59,7 +59,7 @@ public enum LintFormat {
                 item.put("message", d.message());
                 d.fix().ifPresent(f -> item.put("fix", f));
             }
-            return MAPPER.writeValueAsString(root) + "\n";
+            return Json.MAPPER.writeValueAsString(root) + "\n";
         }
     },
     /** GitHub Actions workflow commands: annotations on the pull request's files. */
@@ -88,7 +88,7 @@ public enum LintFormat {
     SARIF {
         @Override
         public String render(LintReport report) {
-            ObjectNode root = MAPPER.createObjectNode();
+            ObjectNode root = Json.MAPPER.createObjectNode();
             root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
             root.put("version", "2.1.0");
             ObjectNode run = root.putArray("runs").addObject();
@@ -123,11 +123,14 @@ public enum LintFormat {
                 region.put("startLine", d.position().line());
                 region.put("startColumn", d.position().column());
             }
-            return MAPPER.writeValueAsString(root) + "\n";
+            return Json.MAPPER.writeValueAsString(root) + "\n";
         }
     };
 
-    private static final JsonMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** Built on first use: the text and github formats must not pay for loading Jackson's databind. */
+    private static final class Json {
+        static final JsonMapper MAPPER = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    }
 
     /** Renders the whole report; the CLI prints it to standard output as is. */
     public abstract String render(LintReport report);
