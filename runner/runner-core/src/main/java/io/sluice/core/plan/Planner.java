@@ -89,8 +89,10 @@ public final class Planner {
                     partitions, target.writeStatement(targetColumns, projection.format()), snapshot, partitions,
                     ledger);
         } catch (ConnectorException e) {
-            ErrorKind kind = e.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
-            throw new SluiceException(kind, e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);
+            // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,
+            // exit 4, which schedulers may retry.
+            throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
+                    e.fix().orElse(null), e);
         }
     }
 }
