@@ -2,8 +2,6 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.copy.BinaryCopyEncoder;
-import org.duckdb.DuckDBDataChunkReader;
-import org.duckdb.DuckDBReadableVector;
 
 import java.math.BigDecimal;
 
@@ -15,8 +13,7 @@ import static java.util.Objects.requireNonNull;
  * written in the binary array format (ndim, has-null flag, element OID, size, lower bound 1, elements). Lists are
  * rare in bulk loads; this path allocates per element.
  */
-final class ArrayEncoder implements ColumnEncoder {
-    private final int index;
+final class ArrayEncoder extends VectorEncoder {
     private final PgType target;
     private final PgType element;
     private final ColumnOrigin origin;
@@ -25,10 +22,9 @@ final class ArrayEncoder implements ColumnEncoder {
     private final StringBuilder text = new StringBuilder();
     private final PgNumericWriter numeric = new PgNumericWriter();
     private final long[] uuid = new long[2];
-    private DuckDBReadableVector vector;
 
     ArrayEncoder(int index, PgType target, ColumnOrigin origin) {
-        this.index = index;
+        super(index);
         this.target = requireNonNull(target, "target is null");
         this.element = target.element().orElseThrow(() -> new IllegalArgumentException("not an array: " + target));
         this.origin = requireNonNull(origin, "origin is null");
@@ -46,11 +42,6 @@ final class ArrayEncoder implements ColumnEncoder {
             case BLOB -> "hex(" + x + ")";
             default -> "CAST(" + x + " AS VARCHAR)";
         };
-    }
-
-    @Override
-    public void bind(DuckDBDataChunkReader chunk) {
-        vector = chunk.vector(index);
     }
 
     @Override

@@ -57,17 +57,10 @@ final class NumberEncoders {
         return limit;
     }
 
-    static final class BooleanEncoder implements ColumnEncoder {
-        private final int index;
-        private DuckDBReadableVector vector;
+    static final class BooleanEncoder extends VectorEncoder {
 
         BooleanEncoder(int index) {
-            this.index = index;
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
+            super(index);
         }
 
         @Override
@@ -81,29 +74,22 @@ final class NumberEncoders {
     }
 
     /** Integers of up to 64 bits into int2/int4/int8 (widening only, checked at plan time), numeric or float. */
-    static final class IntegerEncoder implements ColumnEncoder {
-        private final int index;
+    static final class IntegerEncoder extends VectorEncoder {
         private final IntegerRead read;
         private final NumberWrite write;
         private final long numericLimit;
         private final ColumnOrigin origin;
         private final PgType target;
         private final PgNumericWriter numeric = new PgNumericWriter();
-        private DuckDBReadableVector vector;
 
         IntegerEncoder(int index, IntegerRead read, NumberWrite write, long numericLimit, ColumnOrigin origin,
                        PgType target) {
-            this.index = index;
+            super(index);
             this.read = requireNonNull(read, "read is null");
             this.write = requireNonNull(write, "write is null");
             this.numericLimit = numericLimit;
             this.origin = requireNonNull(origin, "origin is null");
             this.target = requireNonNull(target, "target is null");
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override
@@ -199,27 +185,20 @@ final class NumberEncoders {
     }
 
     /** DECIMAL wider than 18 digits, HUGEINT and the unsigned 64/128-bit integers: rare, read as objects. */
-    static final class WideNumberEncoder implements ColumnEncoder {
-        private final int index;
+    static final class WideNumberEncoder extends VectorEncoder {
         private final DuckDbType.Kind kind;
         private final int targetIntegerDigits;
         private final ColumnOrigin origin;
         private final PgType target;
         private final PgNumericWriter numeric = new PgNumericWriter();
-        private DuckDBReadableVector vector;
 
         WideNumberEncoder(int index, DuckDbType.Kind kind, int targetIntegerDigits, ColumnOrigin origin,
                           PgType target) {
-            this.index = index;
+            super(index);
             this.kind = requireNonNull(kind, "kind is null");
             this.targetIntegerDigits = targetIntegerDigits;
             this.origin = requireNonNull(origin, "origin is null");
             this.target = requireNonNull(target, "target is null");
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override
@@ -245,22 +224,15 @@ final class NumberEncoders {
     }
 
     /** FLOAT and DOUBLE into real, double precision or numeric. */
-    static final class FloatEncoder implements ColumnEncoder {
-        private final int index;
+    static final class FloatEncoder extends VectorEncoder {
         private final boolean single;
         private final NumberWrite write;
         private final PgNumericWriter numeric = new PgNumericWriter();
-        private DuckDBReadableVector vector;
 
         FloatEncoder(int index, boolean single, NumberWrite write) {
-            this.index = index;
+            super(index);
             this.single = single;
             this.write = requireNonNull(write, "write is null");
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override

@@ -28,19 +28,12 @@ final class TemporalEncoders {
     }
 
     /** DATE into date, or into timestamp at midnight. getLocalDate's LocalDate does not escape: JIT scalar-replaces it. */
-    static final class DateEncoder implements ColumnEncoder {
-        private final int index;
+    static final class DateEncoder extends VectorEncoder {
         private final boolean asTimestamp;
-        private DuckDBReadableVector vector;
 
         DateEncoder(int index, boolean asTimestamp) {
-            this.index = index;
+            super(index);
             this.asTimestamp = asTimestamp;
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override
@@ -71,19 +64,12 @@ final class TemporalEncoders {
     }
 
     /** A BIGINT of microseconds: since 1970 for timestamps (shifted to 2000), since midnight for times. */
-    static final class MicrosEncoder implements ColumnEncoder {
-        private final int index;
+    static final class MicrosEncoder extends VectorEncoder {
         private final long shift;
-        private DuckDBReadableVector vector;
 
         MicrosEncoder(int index, boolean timestamp) {
-            this.index = index;
+            super(index);
             this.shift = timestamp ? PG_EPOCH_MICROS : 0;
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override

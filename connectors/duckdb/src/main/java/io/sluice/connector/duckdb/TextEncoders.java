@@ -2,8 +2,6 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.copy.BinaryCopyEncoder;
-import org.duckdb.DuckDBDataChunkReader;
-import org.duckdb.DuckDBReadableVector;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,29 +16,22 @@ final class TextEncoders {
      * Text into text, varchar(n), char(n), json, jsonb or a type whose binary input is its text (enum labels).
      * varchar(n)/char(n) lengths are checked here so the error names the stream-side column and file.
      */
-    static final class TextEncoder implements ColumnEncoder {
-        private final int index;
+    static final class TextEncoder extends VectorEncoder {
         private final int maxChars;
         private final boolean blankPadded;
         private final boolean jsonb;
         private final ColumnOrigin origin;
         private final PgType target;
         private final ScratchBytes scratch = new ScratchBytes();
-        private DuckDBReadableVector vector;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
-            this.index = index;
+            super(index);
             this.target = requireNonNull(target, "target is null");
             this.origin = requireNonNull(origin, "origin is null");
             this.maxChars = target.base() == PgType.Base.VARCHAR || target.base() == PgType.Base.BPCHAR
                     ? target.length() : -1;
             this.blankPadded = target.base() == PgType.Base.BPCHAR;
             this.jsonb = target.base() == PgType.Base.JSONB;
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override
@@ -76,18 +67,11 @@ final class TextEncoders {
     }
 
     /** BLOB arrives as hex (the chunk API has no BLOB getter) and is decoded into the bytea value. */
-    static final class BlobHexEncoder implements ColumnEncoder {
-        private final int index;
+    static final class BlobHexEncoder extends VectorEncoder {
         private final ScratchBytes scratch = new ScratchBytes();
-        private DuckDBReadableVector vector;
 
         BlobHexEncoder(int index) {
-            this.index = index;
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
+            super(index);
         }
 
         @Override
@@ -106,22 +90,15 @@ final class TextEncoders {
     }
 
     /** UUID arrives as its canonical text and is written as 16 bytes. */
-    static final class UuidEncoder implements ColumnEncoder {
-        private final int index;
+    static final class UuidEncoder extends VectorEncoder {
         private final ColumnOrigin origin;
         private final PgType target;
         private final long[] parsed = new long[2];
-        private DuckDBReadableVector vector;
 
         UuidEncoder(int index, PgType target, ColumnOrigin origin) {
-            this.index = index;
+            super(index);
             this.target = requireNonNull(target, "target is null");
             this.origin = requireNonNull(origin, "origin is null");
-        }
-
-        @Override
-        public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
         }
 
         @Override

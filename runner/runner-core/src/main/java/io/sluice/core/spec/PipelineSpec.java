@@ -1,6 +1,5 @@
 package io.sluice.core.spec;
 
-import io.sluice.core.diag.Position;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -51,10 +50,5 @@ public record PipelineSpec(
         return "PipelineSpec[file=" + file + ", checksum=" + checksum + ", version=" + version + ", name=" + name
                 + ", ledger=" + ledger + ", connections=" + connections.keySet() + ", streams="
                 + streams.stream().map(StreamSpec::name).toList() + ", secrets=" + secrets.size() + " hidden]";
-    }
-
-    /** Position helper for code that reports on a spec without a node at hand. */
-    public Position filePosition() {
-        return new Position(file.toString(), 1, 1);
     }
 }
