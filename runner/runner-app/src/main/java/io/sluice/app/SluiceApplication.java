@@ -1,61 +1,36 @@
 package io.sluice.app;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.cli.SluiceCommand;
-import io.sluice.app.metrics.MetricsRunListener;
 import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.ExitCodeGenerator;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.spring.PicocliSpringFactory;
-import org.springframework.context.annotation.Bean;
-import picocli.CommandLine;
 
 /**
- * The Spring Boot side of {@code run} and {@code plan}: runs the Picocli command line with beans injected into the
- * commands. Deliberately without auto-configuration or component scanning: a batch run needs only the beans below,
- * and scanning the web and actuator auto-configurations (there for {@code serve}) cost seconds of every run.
+ * The Spring Boot side of {@code run}, started only when Boot configuration is present ({@link BootSettings}): it
+ * reads Boot's own Pushgateway properties through Boot's configuration sources and runs the same command line.
+ * Deliberately without auto-configuration, component scanning or beans: a batch run needs nothing else from the
+ * context, and every bean costs start-up time the run pays.
  */
 @SpringBootConfiguration
 public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
     private static final String PUSHGATEWAY = "management.prometheus.metrics.export.pushgateway.";
 
-    private final CommandLine.IFactory factory;
     private final Environment environment;
     private int exitCode;
 
-    public SluiceApplication(CommandLine.IFactory factory, Environment environment) {
-        this.factory = factory;
+    public SluiceApplication(Environment environment) {
         this.environment = environment;
-    }
-
-    /** The registry the run's meters live in; --metrics-push sends it to a Pushgateway. */
-    @Bean
-    PrometheusMeterRegistry prometheusMeterRegistry() {
-        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    }
-
-    @Bean
-    static CommandLine.IFactory picocliFactory(ApplicationContext context) {
-        return new PicocliSpringFactory(context);
-    }
-
-    /** The meters of the one run this process makes. */
-    @Bean
-    MetricsRunListener metricsRunListener(MeterRegistry registry) {
-        return new MetricsRunListener(registry);
     }
 
     @Override
     public void run(String... args) {
-        exitCode = SluiceCommand.commandLine(factory).execute(withPushgatewayProperties(args));
+        exitCode = SluiceCommand.commandLine(picocli.CommandLine.defaultFactory())
+                .execute(withPushgatewayProperties(args));
     }
 
     /**

@@ -6,16 +6,13 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import picocli.CommandLine;
 
-import java.util.Set;
 
 /**
- * Entry point. Commands that only read files ({@code lint}, {@code connectors}, {@code version}, {@code --help})
- * run in plain Picocli and answer in a few hundred milliseconds; commands that move data start Spring Boot for the
- * metrics wiring.
+ * Entry point. Every command runs in plain Picocli; {@code run} starts Spring Boot first only when Boot configuration
+ * is present ({@link BootSettings}), so Boot's Pushgateway properties keep working without every run paying for a
+ * Spring context. {@code serve} starts its own web application.
  */
 public final class SluiceMain {
-    private static final Set<String> SPRING_COMMANDS = Set.of("run", "plan");
-
     private SluiceMain() {
     }
 
@@ -24,7 +21,7 @@ public final class SluiceMain {
     }
 
     public static int execute(String[] args) {
-        if (needsSpring(args)) {
+        if (command(args).equals("run") && !helpWanted(args) && BootSettings.ofThisProcess().present()) {
             return SpringApplication.exit(new SpringApplicationBuilder(SluiceApplication.class)
                     .web(WebApplicationType.NONE)
                     .run(args));
@@ -32,15 +29,20 @@ public final class SluiceMain {
         return SluiceCommand.commandLine(CommandLine.defaultFactory()).execute(args);
     }
 
-    static boolean needsSpring(String[] args) {
-        for (String arg : args) {
-            if (arg.equals("--help") || arg.equals("-h")) {
-                return false;
-            }
-        }
+    /** The subcommand's name: the first argument that is not an option; empty when there is none. */
+    static String command(String[] args) {
         for (String arg : args) {
             if (!arg.startsWith("-")) {
-                return SPRING_COMMANDS.contains(arg);
+                return arg;
+            }
+        }
+        return "";
+    }
+
+    private static boolean helpWanted(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return true;
             }
         }
         return false;

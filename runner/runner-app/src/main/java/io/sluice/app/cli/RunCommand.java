@@ -12,7 +12,6 @@ import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.spec.PipelineSpec;
-import org.springframework.beans.factory.annotation.Autowired;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import sun.misc.Signal;
@@ -61,10 +60,6 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     RunOutputOptions outputs = new RunOutputOptions();
 
-    /** Listeners from the Spring context (metrics); absent when run without Spring. */
-    @Autowired(required = false)
-    List<RunListener> contextListeners = List.of();
-
     @Override
     public Integer call() {
         ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
@@ -89,8 +84,7 @@ final class RunCommand implements Callable<Integer> {
                 id = runId != null ? runId : generatedRunId();
                 resumer.checkFresh(plan, id);
             }
-            List<RunListener> listeners = new ArrayList<>(contextListeners);
-            listeners.addAll(outputs.listeners(pipeline, id, err, terminal));
+            List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, id, err, terminal));
             listeners.add(outputs.consoleListener(err, terminal));
             PipelineRunner runner = new PipelineRunner(RunListener.all(listeners));
             onInterrupt(runner::interrupt);

@@ -1,10 +1,12 @@
 package io.sluice.app.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.app.logging.JsonLinesWriter;
 import io.sluice.app.logging.JsonLog;
 import io.sluice.app.logging.JsonProgress;
 import io.sluice.app.logging.JsonRunListener;
+import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.metrics.PushgatewayPublisher;
 import io.sluice.app.output.ConsoleRunListener;
 import io.sluice.app.output.ProgressPrinter;
@@ -116,7 +118,9 @@ final class RunOutputOptions {
             listeners.add(new JsonRunListener(jsonLog));
         }
         if (metricsPush != null) {
-            PrometheusMeterRegistry registry = prometheusRegistry();
+            // The meters live only as long as the run: one registry, filled by the listener, pushed by the publisher.
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            listeners.add(new MetricsRunListener(registry));
             publisher = new PushgatewayPublisher(registry.getPrometheusRegistry(), metricsPush, "sluice",
                     Map.of("pipeline", spec.name()), Duration.ofSeconds(Math.max(1, metricsPushSeconds)),
                     warning -> {
@@ -224,16 +228,6 @@ final class RunOutputOptions {
         }
         CommandLine.Model.OptionSpec option = command.findOption("--run-id");
         return option == null ? null : option.getValue();
-    }
-
-    private PrometheusMeterRegistry prometheusRegistry() {
-        try {
-            // In 'run' the factory is Spring's: the registry is the context's, the one the meters are in.
-            return command.commandLine().getFactory().create(PrometheusMeterRegistry.class);
-        } catch (Exception e) {
-            throw new CommandLine.ParameterException(command.commandLine(),
-                    "--metrics-push needs the metrics registry, which is missing here: " + e.getMessage());
-        }
     }
 
     private static String redact(String text) {
