@@ -111,8 +111,8 @@ public final class BenchMain {
             }
         }
 
-        SluiceLauncher sluice = new SluiceLauncher(Path.of(System.getProperty("java.home"), "bin", "java"),
-                snapshotSluiceJar(), options.sluiceJvmOptions(), options.workDirectory(),
+        SluiceLauncher sluice = new SluiceLauncher(options.repository().resolve("sluice"),
+                Path.of(System.getProperty("java.home")), snapshotSluiceJar(), options.sluiceJvmOptions(), options.workDirectory(),
                 SluiceSpec.environment(source.endpoint(), target.endpoint(), s3.map(S3Orders::settings)));
         List<Scenario> scenarios = new ScenarioCatalog(source, target, data, sluice, options.extensionDirectory(), s3,
                 s3Unavailable, options.workDirectory().resolve("logs")).all().stream()
@@ -208,9 +208,9 @@ public final class BenchMain {
         for (String tool : List.of("psql", "pg_dump")) {
             b.add(tool, ClientTool.find(tool).map(ClientTool::version).orElse("not on the PATH"));
         }
-        b.add("Sluice", options.sluiceJar() + " (built " + sluiceJarBuilt + ")"
+        b.add("Sluice", options.sluiceJar() + " (built " + sluiceJarBuilt + "), run through ./sluice"
                 + (options.sluiceJvmOptions().isEmpty() ? ""
-                : " with " + String.join(" ", options.sluiceJvmOptions())));
+                : " with SLUICE_JAVA_OPTS=" + String.join(" ", options.sluiceJvmOptions())));
         return b.build();
     }
 

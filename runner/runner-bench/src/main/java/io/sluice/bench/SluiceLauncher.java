@@ -3,21 +3,33 @@ package io.sluice.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
-/** Runs the real Sluice CLI ({@code java -jar sluice.jar run SPEC}) as a child process, as a user would. */
+/**
+ * Runs the real Sluice CLI as a child process the way a user does: through the repository's {@code sluice} launcher
+ * (extracted layout, its default JVM options, its start-up archive), pinned to the harness's JDK and to a snapshot
+ * of the jar ({@code SLUICE_JAR}). JVM options given to the harness replace the launcher's defaults, as
+ * {@code SLUICE_JAVA_OPTS} does.
+ */
 final class SluiceLauncher {
-    private final Path java;
+    private final Path script;
+    private final Path javaHome;
     private final Path jar;
     private final List<String> jvmOptions;
     private final Path workDirectory;
     private final Map<String, String> environment;
+    /** Run ids get this suffix: an external target keeps its ledger, and a run id is used once per ledger. */
+    private final String invocation = java.time.LocalDateTime.now()
+            .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
 
-    SluiceLauncher(Path java, Path jar, List<String> jvmOptions, Path workDirectory, Map<String, String> environment) {
-        this.java = requireNonNull(java, "java is null");
+    SluiceLauncher(Path script, Path javaHome, Path jar, List<String> jvmOptions, Path workDirectory,
+                   Map<String, String> environment) {
+        this.script = requireNonNull(script, "script is null");
+        this.javaHome = requireNonNull(javaHome, "javaHome is null");
         this.jar = requireNonNull(jar, "jar is null");
         this.jvmOptions = List.copyOf(requireNonNull(jvmOptions, "jvmOptions is null"));
         this.workDirectory = requireNonNull(workDirectory, "workDirectory is null");
@@ -37,13 +49,15 @@ final class SluiceLauncher {
     }
 
     TimedProcess.Result run(Path spec, String runId) throws java.io.IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(java.toString());
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", jar.toString(), "run", spec.toString(), "--run-id", runId,
-                // one progress line at most: printing is not what is measured
-                "--progress-interval", "3600"));
+        List<String> command = new ArrayList<>(List.of("bash", script.toString(), "run", spec.toString(),
+                "--run-id", runId + "-" + invocation, "--progress-interval", "3600")); // one progress line at most: printing is not measured
         Path log = workDirectory.resolve("logs").resolve(runId + ".log");
-        return new TimedProcess(command, environment, log).run();
+        Map<String, String> env = new HashMap<>(environment);
+        env.put("JAVA_HOME", javaHome.toString());
+        env.put("SLUICE_JAR", jar.toString());
+        if (!jvmOptions.isEmpty()) {
+            env.put("SLUICE_JAVA_OPTS", String.join(" ", jvmOptions));
+        }
+        return new TimedProcess(command, env, log).run();
     }
 }
