@@ -5,6 +5,7 @@ import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.core.env.Environment;
+import picocli.CommandLine;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
 
     @Override
     public void run(String... args) {
-        exitCode = SluiceCommand.commandLine(picocli.CommandLine.defaultFactory())
+        exitCode = SluiceCommand.commandLine(CommandLine.defaultFactory())
                 .execute(withPushgatewayProperties(args));
     }
 

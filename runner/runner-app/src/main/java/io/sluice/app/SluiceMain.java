@@ -6,7 +6,6 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import picocli.CommandLine;
 
-
 /**
  * Entry point. Every command runs in plain Picocli; {@code run} starts Spring Boot first only when Boot configuration
  * is present ({@link BootSettings}), so Boot's Pushgateway properties keep working without every run paying for a
