@@ -9,6 +9,24 @@ public interface SourceSession extends AutoCloseable {
     PartitionReader openReader(SourcePartition partition, SourceProjection projection) throws ConnectorException;
 
     /**
+     * Readers for one worker, which reads its partitions one after another. Connectors that connect per reader
+     * override this to keep the connection between partitions; the default opens each reader on its own.
+     */
+    default PartitionReaders openReaders(SourceProjection projection) {
+        java.util.Objects.requireNonNull(projection, "projection is null");
+        return new PartitionReaders() {
+            @Override
+            public PartitionReader open(SourcePartition partition) throws ConnectorException {
+                return openReader(partition, projection);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /**
      * The digest of a partition's rows as read through {@code projection} (casts included), in this session's
      * snapshot, computed where the data lives. Empty when the source cannot compute it at that level.
      */

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The writing side of one stream. Lifecycle: {@link #table()} (preflight) -&gt; {@link #prepare} once -&gt; one writer
- * per partition, each committed or aborted on its own.
+ * per partition (through {@link #openWriters} per worker), each committed or aborted on its own.
  */
 public interface Target {
     /** The target object for people, e.g. its qualified name. No secrets. */
@@ -21,6 +21,26 @@ public interface Target {
 
     /** Opens a writer in its own transaction; may be called from several threads at once. */
     PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
+
+    /**
+     * Writers for one worker, which writes its partitions one after another, each in its own transaction. Targets
+     * that connect per writer override this to keep the connection between partitions; the default opens each
+     * writer on its own.
+     */
+    default PartitionWriters openWriters(List<Column> columns, CopyFormat format) {
+        java.util.Objects.requireNonNull(columns, "columns is null");
+        java.util.Objects.requireNonNull(format, "format is null");
+        return new PartitionWriters() {
+            @Override
+            public PartitionWriter open() throws ConnectorException {
+                return openWriter(columns, format);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
 
     /**
      * The digest of the target table's rows over {@code columns}, restricted by {@code predicate} (a partition's

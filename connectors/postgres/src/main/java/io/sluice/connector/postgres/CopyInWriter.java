@@ -16,13 +16,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Writes one partition with {@code COPY ... FROM STDIN} in its own transaction. An abort from another thread while
+ * Writes one partition with {@code COPY ... FROM STDIN} in its own transaction, on the worker's connection: it goes
+ * back to the worker's slot after a commit, and is closed after anything else. An abort from another thread while
  * a write is under way cancels the statement out of band and drops the socket (the server rolls back), since the
  * writing thread holds the connection's lock; an abort on an idle writer cancels the COPY and rolls back cleanly.
  */
 final class CopyInWriter implements PartitionWriter {
     private static final Executor SAME_THREAD = Runnable::run;
 
+    private final ConnectionSlot slot;
     private final Connection connection;
     private final CopyIn copy;
     private final PostgresErrors errors;
@@ -30,9 +32,11 @@ final class CopyInWriter implements PartitionWriter {
     private final PostgresRunLedger ledger;
     private final AtomicInteger callsUnderWay = new AtomicInteger();
     private final AtomicBoolean aborted = new AtomicBoolean();
+    private volatile boolean committed;
 
-    private CopyInWriter(Connection connection, CopyIn copy, PostgresErrors errors, String what,
+    private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
                          PostgresRunLedger ledger) {
+        this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.copy = requireNonNull(copy, "copy is null");
         this.errors = requireNonNull(errors, "errors is null");
@@ -40,13 +44,14 @@ final class CopyInWriter implements PartitionWriter {
         this.ledger = requireNonNull(ledger, "ledger is null");
     }
 
-    static PartitionWriter open(PostgresConnections connections, String copySql, String what,
-                                PostgresRunLedger ledger) throws ConnectorException {
-        Connection connection = connections.open(what);
+    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger)
+            throws ConnectorException {
+        PostgresConnections connections = slot.connections();
+        Connection connection = slot.take(what);
         try {
             connection.setAutoCommit(false);
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
-            return new CopyInWriter(connection, copy, connections.errors(), what, ledger);
+            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
@@ -83,6 +88,7 @@ final class CopyInWriter implements PartitionWriter {
         enter();
         try {
             connection.commit();
+            committed = true;
         } catch (SQLException e) {
             throw failure(e);
         } finally {
@@ -107,6 +113,7 @@ final class CopyInWriter implements PartitionWriter {
         try {
             ledger.markDone(connection, done);
             connection.commit();
+            committed = true;
         } catch (SQLException e) {
             throw failure(e);
         } catch (ConnectorException e) {
@@ -147,6 +154,10 @@ final class CopyInWriter implements PartitionWriter {
 
     @Override
     public void close() {
+        if (committed && !aborted.getAndSet(true)) {
+            slot.giveBack(connection); // no transaction open: clean for the next partition
+            return;
+        }
         abort();
         PostgresConnections.closeQuietly(connection);
     }

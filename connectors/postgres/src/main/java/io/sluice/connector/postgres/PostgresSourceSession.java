@@ -4,6 +4,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
@@ -78,8 +79,30 @@ final class PostgresSourceSession implements SourceSession {
         if (!(partition instanceof PgPartition pg)) {
             throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
         }
-        return CopyOutReader.open(connections, snapshot, statements.apply(pg, projection),
+        return CopyOutReader.open(ConnectionSlot.oneOff(connections), snapshot, statements.apply(pg, projection),
                 description + " partition " + partition.id());
+    }
+
+    /** The worker's readers share one connection; each partition still runs in its own transaction. */
+    @Override
+    public PartitionReaders openReaders(SourceProjection projection) {
+        requireNonNull(projection, "projection is null");
+        ConnectionSlot slot = ConnectionSlot.forWorker(connections);
+        return new PartitionReaders() {
+            @Override
+            public PartitionReader open(SourcePartition partition) throws ConnectorException {
+                if (!(partition instanceof PgPartition pg)) {
+                    throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+                }
+                return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
+                        description + " partition " + partition.id());
+            }
+
+            @Override
+            public void close() {
+                slot.close();
+            }
+        };
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.ledger.RunLedger;
@@ -158,6 +159,26 @@ final class PostgresTarget implements Target {
     public PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
-        return CopyInWriter.open(connections, writeStatement(columns, format), "COPY into " + describe(), ledger);
+        return CopyInWriter.open(ConnectionSlot.oneOff(connections), writeStatement(columns, format),
+                "COPY into " + describe(), ledger);
+    }
+
+    /** The worker's writers share one connection; each partition still commits in its own transaction. */
+    @Override
+    public PartitionWriters openWriters(List<Column> columns, CopyFormat format) {
+        String copySql = writeStatement(requireNonNull(columns, "columns is null"),
+                requireNonNull(format, "format is null"));
+        ConnectionSlot slot = ConnectionSlot.forWorker(connections);
+        return new PartitionWriters() {
+            @Override
+            public PartitionWriter open() throws ConnectorException {
+                return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger);
+            }
+
+            @Override
+            public void close() {
+                slot.close();
+            }
+        };
     }
 }

@@ -10,7 +10,9 @@ import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
@@ -32,16 +34,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Two databases on the shared test server, a source and a target, and the SPI lifecycle the runner drives:
- * columns -> table -> project -> plan -> session -> reader.transferTo(writer) -> finish -> commit.
+ * columns -> table -> project -> plan -> session -> per worker: readers/writers -> per partition:
+ * reader.transferTo(writer) -> finish -> commit.
  */
 final class CopyHarness {
     final TestingPostgres server = TestingPostgres.shared();
@@ -173,25 +177,30 @@ final class CopyHarness {
             if (afterSession != null) {
                 afterSession.run();
             }
-            Semaphore slots = new Semaphore(degree);
+            // Like the runner: degree workers, each keeping its readers and writers (and connections) throughout.
+            Queue<SourcePartition> queue = new ConcurrentLinkedQueue<>(partitions);
             List<Future<long[]>> results = new ArrayList<>();
-            for (SourcePartition partition : partitions) {
+            for (int i = 0; i < Math.min(degree, Math.max(1, partitions.size())); i++) {
                 results.add(pool.submit(() -> {
-                    slots.acquire();
-                    try (PartitionReader reader = session.openReader(partition, projection);
-                         PartitionWriter writer = target.openWriter(targetColumns, projection.format())) {
-                        try {
-                            long r = reader.transferTo(writer);
-                            long w = writer.finish();
-                            writer.commit();
-                            return new long[] {r, w};
-                        } catch (ConnectorException | RuntimeException e) {
-                            writer.abort();
-                            throw e;
+                    long[] counts = {0, 0};
+                    try (PartitionReaders readers = session.openReaders(projection);
+                         PartitionWriters writers = target.openWriters(targetColumns, projection.format())) {
+                        SourcePartition partition;
+                        while ((partition = queue.poll()) != null) {
+                            try (PartitionReader reader = readers.open(partition);
+                                 PartitionWriter writer = writers.open()) {
+                                try {
+                                    counts[0] += reader.transferTo(writer);
+                                    counts[1] += writer.finish();
+                                    writer.commit();
+                                } catch (ConnectorException | RuntimeException e) {
+                                    writer.abort();
+                                    throw e;
+                                }
+                            }
                         }
-                    } finally {
-                        slots.release();
                     }
+                    return counts;
                 }));
             }
             for (Future<long[]> f : results) {

@@ -14,7 +14,9 @@ import io.sluice.spi.ledger.PartitionDone;
 import io.sluice.spi.ledger.RunLedger;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 
@@ -192,14 +194,19 @@ final class StreamExecutor {
         }
     }
 
+    /** A worker keeps its readers and writers (and so its connections) from one partition to the next. */
     private void work(SourceSession session) {
-        PartitionPlan partition;
-        while (!stopping && (partition = queue.poll()) != null) {
-            reports.add(copyWithRetries(session, partition));
+        try (PartitionReaders readers = session.openReaders(plan.projection());
+             PartitionWriters writers = plan.target().openWriters(plan.targetColumns(), plan.projection().format())) {
+            PartitionPlan partition;
+            while (!stopping && (partition = queue.poll()) != null) {
+                reports.add(copyWithRetries(readers, writers, partition));
+            }
         }
     }
 
-    private PartitionReport copyWithRetries(SourceSession session, PartitionPlan partition) {
+    private PartitionReport copyWithRetries(PartitionReaders readers, PartitionWriters writers,
+                                            PartitionPlan partition) {
         long started = System.nanoTime();
         Instant firstStart = Instant.now();
         int attempt = 0;
@@ -209,7 +216,7 @@ final class StreamExecutor {
             listener.partitionStarted(plan, partition, attempt);
             long[] bytes = {0};
             try {
-                long[] counts = copyOnce(session, partition, bytes, attempt, firstStart);
+                long[] counts = copyOnce(readers, writers, partition, bytes, attempt, firstStart);
                 progress.partitionCommitted(counts[1]);
                 PartitionReport report = report(partition, PartitionReport.State.DONE, counts[0], counts[1],
                         bytes[0], attempt, started, null);
@@ -259,13 +266,13 @@ final class StreamExecutor {
     }
 
     /** One attempt: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the counts agree. */
-    private long[] copyOnce(SourceSession session, PartitionPlan partition, long[] bytes, int attempt,
-                            Instant firstStart) throws ConnectorException {
-        PartitionWriter writer = plan.target().openWriter(plan.targetColumns(), plan.projection().format());
+    private long[] copyOnce(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition,
+                            long[] bytes, int attempt, Instant firstStart) throws ConnectorException {
+        PartitionWriter writer = writers.open();
         PartitionReader reader = null;
         boolean committed = false;
         try {
-            reader = session.openReader(partition.partition(), plan.projection());
+            reader = readers.open(partition.partition());
             inFlight.add(reader);
             if (stopping) {
                 throw new ConnectorException(ErrorKind.FAILED, "RUN010", "stopped before it started", null);
