@@ -2,6 +2,9 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.copy.BinaryCopyEncoder;
+import org.duckdb.DuckDBReadableVector;
+
+import java.nio.charset.StandardCharsets;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,7 +25,7 @@ final class TextEncoders {
         private final boolean jsonb;
         private final ColumnOrigin origin;
         private final PgType target;
-        private final ScratchBytes scratch = new ScratchBytes();
+        private final StringCells cells = new StringCells();
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
             super(index);
@@ -35,34 +38,48 @@ final class TextEncoders {
         }
 
         @Override
+        protected void bound(DuckDBReadableVector vector) {
+            cells.bind(vector);
+        }
+
+        /** Bytes go from DuckDB's vector into the COPY buffer without a String (see {@link StringCells}). */
+        @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            String value = vector.getString(row);
-            if (value == null) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
-            if (maxChars >= 0 && value.length() > maxChars && tooLong(value)) {
-                throw DataErrors.tooLong(origin, target, value);
-            }
             if (jsonb) {
-                scratch.clear();
-                scratch.putByte(JSONB_VERSION);
-                scratch.putUtf8(value, 0, value.length());
-                out.writeBytes(scratch.array(), 0, scratch.length());
-            } else {
-                out.writeText(value);
+                int length = cells.length(row);
+                int at = out.reserveField(1 + length);
+                out.buffer()[at] = JSONB_VERSION;
+                cells.copy(row, length, out.buffer(), at + 1);
+                return;
+            }
+            int at = cells.writeField(row, out);
+            // UTF-8 has at least one byte per character, so only a value with more bytes than allowed can be too long.
+            if (maxChars >= 0 && cells.length(row) > maxChars) {
+                checkLength(out.buffer(), at, cells.length(row));
             }
         }
 
-        private boolean tooLong(String value) {
-            int end = value.length();
+        private void checkLength(byte[] utf8, int start, int length) throws ConnectorException {
+            int end = start + length;
             if (blankPadded) {
                 // PostgreSQL drops trailing spaces that do not fit a char(n)
-                while (end > 0 && value.charAt(end - 1) == ' ') {
+                while (end > start && utf8[end - 1] == ' ') {
                     end--;
                 }
             }
-            return value.codePointCount(0, end) > maxChars;
+            int chars = 0;
+            for (int i = start; i < end; i++) {
+                if ((utf8[i] & 0xC0) != 0x80) { // not a continuation byte: a character starts here
+                    chars++;
+                }
+            }
+            if (chars > maxChars) {
+                throw DataErrors.tooLong(origin, target, new String(utf8, start, length, StandardCharsets.UTF_8));
+            }
         }
     }
 

@@ -18,5 +18,10 @@ abstract class VectorEncoder implements ColumnEncoder {
     @Override
     public final void bind(DuckDBDataChunkReader chunk) {
         vector = chunk.vector(index);
+        bound(vector);
+    }
+
+    /** For encoders that read the vector's memory themselves. */
+    protected void bound(DuckDBReadableVector vector) {
     }
 }

@@ -139,6 +139,23 @@ public final class BinaryCopyEncoder {
         putInt(length);
     }
 
+    /**
+     * Starts a field of {@code length} bytes that the caller copies into {@link #buffer()} at the returned offset: for
+     * values that live outside the Java heap (e.g. in DuckDB's vectors), which would otherwise need a byte[] each.
+     */
+    public int reserveField(int length) throws ConnectorException {
+        field(4 + length);
+        putInt(length);
+        int at = position;
+        position += length;
+        return at;
+    }
+
+    /** The buffer that {@link #reserveField} offsets point into; replaced by a later write that needs more room. */
+    public byte[] buffer() {
+        return buffer;
+    }
+
     public void putShort(int value) {
         buffer[position++] = (byte) (value >>> 8);
         buffer[position++] = (byte) value;

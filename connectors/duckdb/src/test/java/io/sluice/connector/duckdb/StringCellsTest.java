@@ -1,0 +1,85 @@
+package io.sluice.connector.duckdb;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Connector;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Source;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * VARCHAR values are copied from DuckDB's string_t cells, inline (up to 12 bytes) or out of line, with 1- to 4-byte
+ * UTF-8 characters on both sides of that boundary, over several chunks, into text, varchar(n), char(n) and jsonb.
+ */
+class StringCellsTest {
+    /** Same value in DuckDB and PostgreSQL: '', or 0-40 characters of one of 'a', 'é', '€', '😀' (1-4 bytes), then i. */
+    private static final String VALUE = "CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN '' "
+            + "ELSE repeat(substr('aé€😀', 1 + CAST(i % 4 AS INTEGER), 1), CAST(i % 41 AS INTEGER)) || CAST(i AS VARCHAR) END";
+    private static final int ROWS = 5000; // three chunks of 2048
+
+    @TempDir
+    static Path dir;
+    static Connector connector;
+    static PgLoad pg;
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        connector = DuckDbFixtures.connector(dir, Map.of());
+        TestingPostgres server = TestingPostgres.shared();
+        pg = new PgLoad(server, server.createDatabase("duck_strings"));
+        pg.execute("CREATE TABLE strings (i integer, t text, v varchar(48), c char(48), j jsonb)");
+        pg.execute("CREATE TABLE narrow (v varchar(5))");
+    }
+
+    @AfterAll
+    static void tearDown() {
+        connector.close();
+    }
+
+    @Test
+    void outOfLineValuesAreCopiedWithoutJniWhereTheRuntimeHasTheForeignMemoryApi() {
+        assertEquals(Runtime.version().feature() >= 22, StringCells.copiesNatively());
+    }
+
+    @Test
+    void everyValueArrivesEqual() throws Exception {
+        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+                "SELECT i, s AS t, s AS v, s AS c, CAST(to_json(s) AS VARCHAR) AS j FROM (SELECT CAST(i AS INTEGER) AS i, "
+                        + VALUE + " AS s FROM range(" + ROWS + ") AS r(i))")));
+        assertEquals(ROWS, pg.load(source, "strings", Distribution.none(), 1));
+        String expected = "SELECT i, " + VALUE.replace("CAST(i AS VARCHAR)", "i::text") + " AS s "
+                + "FROM generate_series(0, " + (ROWS - 1) + ") AS g(i)";
+        List<List<String>> bad = pg.query("SELECT l.i, l.t, e.s FROM strings l JOIN (" + expected + ") e USING (i) "
+                + "WHERE l.t IS DISTINCT FROM e.s OR l.v IS DISTINCT FROM e.s OR rtrim(l.c) IS DISTINCT FROM rtrim(e.s) "
+                + "OR l.j IS DISTINCT FROM to_jsonb(e.s) LIMIT 5");
+        assertEquals(List.of(), bad);
+        // The cases the cell layout distinguishes all occurred: NULL, empty, inline, out of line with 4-byte UTF-8.
+        assertEquals(List.of(List.of(String.valueOf(ROWS), "t", "t", "t", "t")), pg.query("SELECT count(*), "
+                + "bool_or(t IS NULL), bool_or(t = ''), bool_or(octet_length(t) BETWEEN 1 AND 12), "
+                + "bool_or(octet_length(t) > 12 AND t LIKE '%😀%') FROM strings"));
+    }
+
+    @Test
+    void lengthLimitsCountCharactersNotBytes() throws Exception {
+        // 5 characters in 15 bytes fit varchar(5); 6 do not.
+        Source fits = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€' AS v")));
+        assertEquals(1, pg.load(fits, "narrow", Distribution.none(), 1));
+        Source tooLong = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€€' AS v")));
+        ConnectorException e = assertThrows(ConnectorException.class,
+                () -> pg.load(tooLong, "narrow", Distribution.none(), 1));
+        assertEquals(ErrorKind.DATA, e.kind());
+        assertTrue(e.getMessage().contains("'€€€€€€'") && e.getMessage().contains("6 characters"), e.getMessage());
+    }
+}
