@@ -6,7 +6,10 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,9 +20,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads one partition with {@code COPY (SELECT ...) TO STDOUT} in its own transaction (importing the session's
  * snapshot when there is one), on the worker's connection: it goes back to the worker's slot after a complete read,
- * and is closed after anything else. The loop is the one measured fastest: {@code readFromCopy()} returns
- * one row per call, rows are packed into a reused 64 KiB buffer, and the buffer goes to the sink when full. Bytes
- * are passed on undecoded.
+ * and is closed after anything else. Rows (one CopyData message each) are packed into a 64 KiB buffer that goes to
+ * the sink when full; {@link CopyDataFrames} reads them straight into it, and {@code readFromCopy()} handles every
+ * other message (the end, notices, errors). Bytes are passed on undecoded.
  */
 final class CopyOutReader implements PartitionReader {
     static final int BUFFER_BYTES = 1 << 16;
@@ -84,8 +87,31 @@ final class CopyOutReader implements PartitionReader {
             byte[] buffer = new byte[BUFFER_BYTES];
             int filled = 0;
             long messages = 0;
-            byte[] row;
-            while ((row = out.readFromCopy()) != null) {
+            CopyDataFrames frames = CopyDataFrames.of(connection).orElse(null);
+            while (true) {
+                int length = frames == null ? -1 : frames.next();
+                if (length >= 0) { // the fast path: the row goes from PgJDBC's input buffer into ours
+                    messages++;
+                    if (filled + length > buffer.length) {
+                        if (filled > 0) {
+                            sink.write(buffer, 0, filled);
+                            filled = 0;
+                        }
+                        if (length > buffer.length) {
+                            byte[] large = new byte[length];
+                            frames.read(large, 0, length);
+                            sink.write(large, 0, length);
+                            continue;
+                        }
+                    }
+                    frames.read(buffer, filled, length);
+                    filled += length;
+                    continue;
+                }
+                byte[] row = out.readFromCopy(); // the end of the COPY, a notice or an error: PgJDBC's loop
+                if (row == null) {
+                    break;
+                }
                 messages++;
                 if (filled + row.length > buffer.length) {
                     if (filled > 0) {
@@ -114,6 +140,10 @@ final class CopyOutReader implements PartitionReader {
             return rows;
         } catch (SQLException e) {
             throw failure(e);
+        } catch (IOException e) {
+            // PgJDBC would have closed the connection after a read failure; close() does that here.
+            throw failure(new PSQLException("I/O error while reading COPY data: " + e.getMessage(),
+                    PSQLState.CONNECTION_FAILURE, e));
         } finally {
             if (!done) {
                 cancelQuietly(out);
