@@ -72,6 +72,17 @@ class StringCellsTest {
     }
 
     @Test
+    void aConstantValueIsReadForEveryRow() throws Exception {
+        // DuckDB may produce a constant vector here; the reader must still see the value at every row.
+        pg.execute("CREATE TABLE constants (t text, s text)");
+        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+                "SELECT 'the same value, longer than twelve bytes' AS t, 'short' AS s FROM range(" + ROWS + ")")));
+        assertEquals(ROWS, pg.load(source, "constants", Distribution.none(), 1));
+        assertEquals(List.of(List.of(String.valueOf(ROWS))), pg.query("SELECT count(*) FROM constants "
+                + "WHERE t = 'the same value, longer than twelve bytes' AND s = 'short'"));
+    }
+
+    @Test
     void lengthLimitsCountCharactersNotBytes() throws Exception {
         // 5 characters in 15 bytes fit varchar(5); 6 do not.
         Source fits = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€' AS v")));
