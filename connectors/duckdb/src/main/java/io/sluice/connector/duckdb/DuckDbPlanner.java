@@ -14,8 +14,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -63,14 +67,38 @@ final class DuckDbPlanner {
         if (files.isEmpty()) {
             throw noMatch(glob);
         }
+        Map<String, Long> rows = parquetRows(connection, files);
         List<DuckDbPartition> partitions = new ArrayList<>();
         for (String file : files) {
-            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file));
+            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file, rows));
         }
         return partitions;
     }
 
-    private DuckDbPartition filePartition(String glob, String file, String sql, String predicate) {
+    /**
+     * Row counts of Parquet files from their footers (one query for all files; on S3 a small read per file), for
+     * the plan's estimates, the largest-first order and the ETA. Empty where a file is not Parquet or a footer
+     * cannot be read: the partition's read then reports that file's problem itself.
+     */
+    private static Map<String, Long> parquetRows(Connection connection, List<String> files) {
+        if (files.isEmpty() || !files.stream().allMatch(f -> f.toLowerCase(Locale.ROOT).endsWith(".parquet"))) {
+            return Map.of();
+        }
+        String list = files.stream().map(Sql::literal).collect(Collectors.joining(", ", "[", "]"));
+        Map<String, Long> rows = new HashMap<>();
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT file_name, num_rows FROM parquet_file_metadata(" + list + ")")) {
+            while (rs.next()) {
+                rows.put(rs.getString(1), rs.getLong(2));
+            }
+        } catch (SQLException | RuntimeException e) {
+            return Map.of(); // only estimates
+        }
+        return rows;
+    }
+
+    private DuckDbPartition filePartition(String glob, String file, String sql, String predicate,
+                                          Map<String, Long> rows) {
         long bytes = -1;
         if (!file.contains("://")) {
             try {
@@ -79,7 +107,8 @@ final class DuckDbPlanner {
                 bytes = -1; // only an estimate for scheduling
             }
         }
-        return new DuckDbPartition("file:" + relativeTo(glob, file), predicate, sql, Optional.of(file), -1, bytes);
+        return new DuckDbPartition("file:" + relativeTo(glob, file), predicate, sql, Optional.of(file),
+                rows.getOrDefault(file, -1L), bytes);
     }
 
     private List<DuckDbPartition> dataDriven(Connection connection, Distribution distribution)
@@ -98,10 +127,11 @@ final class DuckDbPlanner {
             String glob = rewrite.map(PerFileRewrite::glob).orElseGet(() -> relation.glob().orElseThrow());
             notes.add("data-driven on " + key + ": each partition reads only its file (the glob literal of the "
                     + "query is replaced by the file)");
+            Map<String, Long> rows = parquetRows(connection, values);
             List<DuckDbPartition> partitions = new ArrayList<>();
             for (String file : values) {
                 String sql = rewrite.isPresent() ? rewrite.get().forFile(file) : relation.forFile(file);
-                partitions.add(filePartition(glob, file, sql, "file " + file));
+                partitions.add(filePartition(glob, file, sql, "file " + file, rows));
             }
             return partitions;
         }
