@@ -2,6 +2,8 @@ package io.sluice.app;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The README's first command, as shipped: examples/quickstart.yaml on a fresh state folder, then again. */
 class QuickstartTest {
     private static final Path QUICKSTART = Path.of("../../examples/quickstart.yaml");
+    private static final Path PARQUET = Path.of("../../examples/quickstart-parquet.yaml");
 
     @TempDir
     Path state;
@@ -32,6 +35,22 @@ class QuickstartTest {
 
         int port = Integer.parseInt(Files.readString(state.resolve("postgres-18/port")).trim());
         assertEquals(fingerprint(port, "quickstart_source"), fingerprint(port, "quickstart_target"));
+    }
+
+    @Test
+    void parquetPlanEstimatesRowsFromFootersAndPromisesNoSnapshot() throws Exception {
+        CliRun plan = CliRun.of("plan", PARQUET.toString(), "--state-dir", state.toString(), "--format", "json");
+        assertEquals(0, plan.exitCode(), plan.all());
+        JsonNode stream = JsonMapper.builder().build().readTree(plan.out()).get("streams").get(0);
+        // DuckDB has no snapshot to share across its readers: the plan must not claim one (the spec asks for it).
+        assertTrue(stream.get("snapshot").asText().startsWith("none ("), stream.toString());
+        long rows = 0;
+        for (JsonNode partition : stream.get("partitions")) {
+            assertTrue(partition.get("estimated-rows").asLong() > 0, partition.toString());
+            rows += partition.get("estimated-rows").asLong();
+        }
+        assertEquals(stream.get("estimated-rows").asLong(), rows);
+        assertEquals(4, stream.get("partitions").size());
     }
 
     private static String fingerprint(int port, String database) throws Exception {

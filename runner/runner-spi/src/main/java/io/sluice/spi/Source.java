@@ -44,6 +44,14 @@ public interface Source {
         return ThreadModel.VIRTUAL;
     }
 
+    /**
+     * Whether {@code openSession(SNAPSHOT, n)} gives all readers one snapshot of the source. When false, each
+     * partition reads what is there when it starts, whatever the spec asks, and {@code sluice plan} says so.
+     */
+    default boolean sharesSnapshot() {
+        return false;
+    }
+
     enum ThreadModel {
         VIRTUAL,
         PLATFORM

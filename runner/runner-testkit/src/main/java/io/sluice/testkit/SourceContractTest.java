@@ -169,6 +169,10 @@ public abstract class SourceContractTest {
         try (SourceSession session = source.openSession(consistency(), degree);
              ExecutorService pool = Executors.newFixedThreadPool(degree, threads)) {
             assertNotNull(session.snapshotMode(), "snapshotMode() is null");
+            if (!source.sharesSnapshot()) {
+                assertEquals("none", session.snapshotMode(),
+                        "sharesSnapshot() is false, so the plan says none; the session must not claim a snapshot");
+            }
             List<Future<Long>> results = new ArrayList<>();
             for (SourcePartition partition : partitions) {
                 results.add(pool.submit(() -> readPartition(session, partition, projection, pairs.size(), pg,

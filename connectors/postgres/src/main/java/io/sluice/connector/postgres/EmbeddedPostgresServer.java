@@ -265,9 +265,36 @@ final class EmbeddedPostgresServer {
         }
     }
 
+    /**
+     * Free for a new server: no server's Unix-socket lock for the port (a server of another state directory, in
+     * this JVM or another process, may listen on the IPv6 loopback only, which a bind on 127.0.0.1 does not see; a
+     * second postmaster on the port then waits out its start-up time on the lock) and both loopbacks bindable.
+     */
     private static boolean portIsFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
+        if (Files.exists(Path.of("/tmp", ".s.PGSQL." + port + ".lock"))) { // the binaries' socket directory
+            return false;
+        }
+        return canBind(InetAddress.getLoopbackAddress(), port) && canBindIpv6Loopback(port);
+    }
+
+    private static boolean canBindIpv6Loopback(int port) {
+        InetAddress ipv6;
+        try {
+            ipv6 = InetAddress.getByName("::1");
+        } catch (IOException e) {
+            return true; // no IPv6 here: nothing can listen there
+        }
+        try (ServerSocket socket = new ServerSocket(port, 1, ipv6)) {
+            return true;
+        } catch (java.net.BindException e) {
+            return !String.valueOf(e.getMessage()).contains("in use");
+        } catch (IOException e) {
+            return true; // IPv6 unavailable (e.g. disabled): nothing can listen there either
+        }
+    }
+
+    private static boolean canBind(InetAddress address, int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, address)) {
             return true;
         } catch (IOException e) {
             return false;

@@ -148,6 +148,12 @@ final class PostgresSource implements Source {
                 + (projection.format() == CopyFormat.BINARY ? "binary" : "text") + ")";
     }
 
+    /** An exported snapshot that every reader imports (see {@link PostgresSourceSession}). */
+    @Override
+    public boolean sharesSnapshot() {
+        return true;
+    }
+
     @Override
     public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
         requireNonNull(consistency, "consistency is null");

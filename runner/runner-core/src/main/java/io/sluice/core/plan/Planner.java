@@ -73,9 +73,12 @@ public final class Planner {
                         source.readStatement(partition, projection)));
             }
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-            String snapshot = stream.consistency() == Consistency.SNAPSHOT
+            String snapshot = stream.consistency() != Consistency.SNAPSHOT
+                    ? "none (each partition reads what is committed when it starts)"
+                    : source.sharesSnapshot()
                     ? "snapshot (every partition reads one snapshot exported when the run starts)"
-                    : "none (each partition reads what is committed when it starts)";
+                    : "none (" + source.describe() + " has no snapshot to share: each partition reads what is there "
+                    + "when it starts)";
             java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger = java.util.Optional.empty();
             if (ledgerOn) {
                 ledger = target.ledger();
