@@ -1,7 +1,5 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.copy.BinaryCopyEncoder;
 import org.duckdb.DuckDBReadableVector;
 
 import java.lang.invoke.MethodHandle;
@@ -10,7 +8,6 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Optional;
 
 /**
  * Reads a VARCHAR vector's values as UTF-8 bytes straight into the COPY buffer. {@code getString()} cost a JNI call,
@@ -25,7 +22,7 @@ final class StringCells {
     private static final int INLINE_BYTES = 12;
     private static final Field DATA;
     private static final MethodHandle GET_STRING;
-    private static final Optional<NativeBytes> NATIVE = NativeBytes.forRuntime();
+    private static final NativeBytes NATIVE = NativeBytes.forRuntime().orElse(null); // null: Java 21
 
     static {
         try {
@@ -67,21 +64,13 @@ final class StringCells {
         return cells.getInt(row * CELL_BYTES);
     }
 
-    /** Writes the value as a field of its own; returns where its bytes start in {@code out.buffer()}. */
-    int writeField(int row, BinaryCopyEncoder out) throws ConnectorException {
-        int length = length(row);
-        int at = out.reserveField(length);
-        copy(row, length, out.buffer(), at);
-        return at;
-    }
-
     /** Copies the value's {@code length} bytes into {@code into} at {@code offset}. */
     void copy(int row, int length, byte[] into, int offset) {
         int cell = row * CELL_BYTES;
         if (length <= INLINE_BYTES) {
             cells.get(cell + 4, into, offset, length);
-        } else if (NATIVE.isPresent()) {
-            NATIVE.get().copy(cells.getLong(cell + 8), into, offset, length);
+        } else if (NATIVE != null) {
+            NATIVE.copy(cells.getLong(cell + 8), into, offset, length);
         } else {
             System.arraycopy(viaBinding(row), 0, into, offset, length);
         }
@@ -99,6 +88,6 @@ final class StringCells {
 
     /** Whether out-of-line values are copied without JNI (for docs and tests). */
     static boolean copiesNatively() {
-        return NATIVE.isPresent();
+        return NATIVE != null;
     }
 }

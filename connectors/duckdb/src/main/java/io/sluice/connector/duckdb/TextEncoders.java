@@ -49,17 +49,18 @@ final class TextEncoders {
                 out.writeNull();
                 return;
             }
+            int length = cells.length(row);
             if (jsonb) {
-                int length = cells.length(row);
                 int at = out.reserveField(1 + length);
                 out.buffer()[at] = JSONB_VERSION;
                 cells.copy(row, length, out.buffer(), at + 1);
                 return;
             }
-            int at = cells.writeField(row, out);
+            int at = out.reserveField(length);
+            cells.copy(row, length, out.buffer(), at);
             // UTF-8 has at least one byte per character, so only a value with more bytes than allowed can be too long.
-            if (maxChars >= 0 && cells.length(row) > maxChars) {
-                checkLength(out.buffer(), at, cells.length(row));
+            if (maxChars >= 0 && length > maxChars) {
+                checkLength(out.buffer(), at, length);
             }
         }
 

@@ -89,42 +89,37 @@ final class CopyOutReader implements PartitionReader {
             long messages = 0;
             CopyDataFrames frames = CopyDataFrames.of(connection).orElse(null);
             while (true) {
+                // The fast path leaves row null: the payload goes from PgJDBC's input buffer straight into ours.
                 int length = frames == null ? -1 : frames.next();
-                if (length >= 0) { // the fast path: the row goes from PgJDBC's input buffer into ours
-                    messages++;
-                    if (filled + length > buffer.length) {
-                        if (filled > 0) {
-                            sink.write(buffer, 0, filled);
-                            filled = 0;
-                        }
-                        if (length > buffer.length) {
-                            byte[] large = new byte[length];
-                            frames.read(large, 0, length);
-                            sink.write(large, 0, length);
-                            continue;
-                        }
+                byte[] row = null;
+                if (length < 0) {
+                    row = out.readFromCopy(); // the end of the COPY, a notice or an error: PgJDBC's own loop
+                    if (row == null) {
+                        break;
                     }
-                    frames.read(buffer, filled, length);
-                    filled += length;
-                    continue;
-                }
-                byte[] row = out.readFromCopy(); // the end of the COPY, a notice or an error: PgJDBC's loop
-                if (row == null) {
-                    break;
+                    length = row.length;
                 }
                 messages++;
-                if (filled + row.length > buffer.length) {
+                if (filled + length > buffer.length) {
                     if (filled > 0) {
                         sink.write(buffer, 0, filled);
                         filled = 0;
                     }
-                    if (row.length >= buffer.length) {
-                        sink.write(row, 0, row.length);
+                    if (length > buffer.length) {
+                        if (row == null) {
+                            row = new byte[length];
+                            frames.read(row, 0, length);
+                        }
+                        sink.write(row, 0, length);
                         continue;
                     }
                 }
-                System.arraycopy(row, 0, buffer, filled, row.length);
-                filled += row.length;
+                if (row == null) {
+                    frames.read(buffer, filled, length);
+                } else {
+                    System.arraycopy(row, 0, buffer, filled, length);
+                }
+                filled += length;
             }
             if (filled > 0) {
                 sink.write(buffer, 0, filled);

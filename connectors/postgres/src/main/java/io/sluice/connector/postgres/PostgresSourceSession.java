@@ -76,11 +76,7 @@ final class PostgresSourceSession implements SourceSession {
     @Override
     public PartitionReader openReader(SourcePartition partition, SourceProjection projection)
             throws ConnectorException {
-        if (!(partition instanceof PgPartition pg)) {
-            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
-        }
-        return CopyOutReader.open(ConnectionSlot.oneOff(connections), snapshot, statements.apply(pg, projection),
-                description + " partition " + partition.id());
+        return reader(ConnectionSlot.oneOff(connections), partition, projection);
     }
 
     /** The worker's readers share one connection; each partition still runs in its own transaction. */
@@ -91,11 +87,7 @@ final class PostgresSourceSession implements SourceSession {
         return new PartitionReaders() {
             @Override
             public PartitionReader open(SourcePartition partition) throws ConnectorException {
-                if (!(partition instanceof PgPartition pg)) {
-                    throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
-                }
-                return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
-                        description + " partition " + partition.id());
+                return reader(slot, partition, projection);
             }
 
             @Override
@@ -103,6 +95,15 @@ final class PostgresSourceSession implements SourceSession {
                 slot.close();
             }
         };
+    }
+
+    private CopyOutReader reader(ConnectionSlot slot, SourcePartition partition, SourceProjection projection)
+            throws ConnectorException {
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
+                description + " partition " + partition.id());
     }
 
     /**
