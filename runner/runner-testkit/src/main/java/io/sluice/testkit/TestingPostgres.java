@@ -110,9 +110,7 @@ public final class TestingPostgres implements AutoCloseable {
         if (dockerAvailable()) {
             server = startContainer("postgres:" + majorVersion, false);
         } else {
-            Path dataDirectory = newDataDirectory();
-            server = new TestingPostgres(null, startEmbedded(dataDirectory, 0, Optional.of(binariesJar)),
-                    dataDirectory, Optional.of(binariesJar), false);
+            server = startEmbeddedServer(Optional.of(binariesJar), false);
         }
         if (server.majorVersion != majorVersion) {
             server.close();
@@ -127,9 +125,13 @@ public final class TestingPostgres implements AutoCloseable {
         if (dockerAvailable()) {
             return startContainer("postgres:18", isShared);
         }
+        return startEmbeddedServer(Optional.empty(), isShared);
+    }
+
+    private static TestingPostgres startEmbeddedServer(Optional<Path> binariesJar, boolean isShared) {
         Path dataDirectory = newDataDirectory();
-        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, Optional.empty()), dataDirectory,
-                Optional.empty(), isShared);
+        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, binariesJar), dataDirectory, binariesJar,
+                isShared);
     }
 
     private static TestingPostgres startContainer(String image, boolean isShared) {
