@@ -39,6 +39,7 @@ final class ScenarioCatalog {
         Optional<ClientTool> psql = ClientTool.find("psql");
         Optional<ClientTool> pgDump = ClientTool.find("pg_dump");
         Optional<ClientTool> pgRestore = ClientTool.find("pg_restore");
+        Optional<Path> gcc = LibpqPipeScenario.onPath("gcc");
         PgEndpoint src = source.endpoint();
         PgEndpoint dst = target.endpoint();
         Optional<String> noScanner = missingExtension("postgres_scanner");
@@ -51,6 +52,11 @@ final class ScenarioCatalog {
                     "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.lineitem()));
             scenarios.add(new PsqlPipeScenario(info(section, t, ScenarioRole.BASELINE, "psql | psql (binary COPY)",
                     "psql-pipe", 0), psql, src, dst, lineitem, logDirectory));
+            scenarios.add(new JavaPipeScenario(info(section, t, ScenarioRole.BASELINE,
+                    "plain Java pipe (PgJDBC, 64 KiB packing)", "java-pipe", 0), sluice.javaHome(),
+                    sluice.effectiveJvmOptions(), src, dst, lineitem, logDirectory));
+            scenarios.add(new LibpqPipeScenario(info(section, t, ScenarioRole.BASELINE,
+                    "libpq pipe (C, 64 KiB packing)", "libpq-pipe", 0), gcc, src, dst, lineitem, logDirectory));
             if (section == Section.LINEITEM_LOGGED) {
                 scenarios.add(new PgDumpRestoreScenario(info(section, t, ScenarioRole.BASELINE,
                         "pg_dump -Fc | pg_restore", "pg_dump-restore", 0), pgDump, pgRestore, src, dst,

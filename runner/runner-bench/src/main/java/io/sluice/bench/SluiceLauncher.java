@@ -40,6 +40,15 @@ final class SluiceLauncher {
         return jar;
     }
 
+    Path javaHome() {
+        return javaHome;
+    }
+
+    /** The JVM options Sluice runs with: the harness's, else the launcher's default (sluice script). */
+    List<String> effectiveJvmOptions() {
+        return jvmOptions.isEmpty() ? List.of("-XX:+UseSerialGC") : jvmOptions;
+    }
+
     /** Writes the spec to {@code specs/<file>.yaml} in the work folder and returns its path. */
     Path writeSpec(String fileStem, String yaml) throws java.io.IOException {
         Path spec = workDirectory.resolve("specs").resolve(fileStem + ".yaml");
