@@ -16,6 +16,7 @@ public final class SluiceMain {
     }
 
     public static void main(String[] args) {
+        SocketPollers.preferPlatformThreads();
         System.exit(execute(args));
     }
 
