@@ -24,15 +24,20 @@ record ClientTool(String name, Path path, String version, int majorVersion) {
     /** The program on the PATH with its {@code --version}, or empty when it is missing or does not answer. */
     static Optional<ClientTool> find(String name) {
         requireNonNull(name, "name is null");
-        String pathVariable = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        for (String dir : pathVariable.split(":")) {
+        return onPath(name).flatMap(program -> version(program).flatMap(v -> {
+            Matcher m = VERSION.matcher(v);
+            return m.find() ? Optional.of(new ClientTool(name, program, v.trim(), Integer.parseInt(m.group(1))))
+                    : Optional.empty();
+        }));
+    }
+
+    /** The program of that name in the first folder of the PATH that has it. */
+    static Optional<Path> onPath(String name) {
+        requireNonNull(name, "name is null");
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
             if (Files.isExecutable(candidate)) {
-                return version(candidate).flatMap(v -> {
-                    Matcher m = VERSION.matcher(v);
-                    return m.find() ? Optional.of(new ClientTool(name, candidate, v.trim(),
-                            Integer.parseInt(m.group(1)))) : Optional.empty();
-                });
+                return Optional.of(candidate);
             }
         }
         return Optional.empty();

@@ -1,7 +1,6 @@
 package io.sluice.bench;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,19 +50,10 @@ final class JavaPipeScenario implements Scenario {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", classPath().orElseThrow(), JavaCopyPipe.class.getName(), sourceTable,
                 info.target().qualifiedTable()));
-        Path log = logDirectory.resolve(info.id().replace('/', '-') + "-run" + runNumber + ".log");
-        try {
-            TimedProcess.Result result = new TimedProcess(command, Map.of(
-                    "SRC_URL", source.jdbcUrl(), "SRC_USER", source.user(), "SRC_PASSWORD", source.password(),
-                    "DST_URL", target.jdbcUrl(), "DST_USER", target.user(), "DST_PASSWORD", target.password()),
-                    log).run();
-            if (result.exitCode() != 0) {
-                throw new ScenarioFailure("Java pipe exited with " + result.exitCode() + ":\n" + result.logTail(10));
-            }
-            return result.run();
-        } catch (IOException e) {
-            throw new ScenarioFailure("could not run the Java pipe: " + e.getMessage(), e);
-        }
+        return TimedProcess.runTool("Java pipe", info, runNumber, command, Map.of(
+                "SRC_URL", source.jdbcUrl(), "SRC_USER", source.user(), "SRC_PASSWORD", source.password(),
+                "DST_URL", target.jdbcUrl(), "DST_USER", target.user(), "DST_PASSWORD", target.password()),
+                logDirectory);
     }
 
     /** The harness's class folders and the PgJDBC jar; empty when PgJDBC is not among them. */

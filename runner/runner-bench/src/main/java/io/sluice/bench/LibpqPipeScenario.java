@@ -54,25 +54,19 @@ final class LibpqPipeScenario implements Scenario {
 
     @Override
     public ToolRun run(int runNumber) throws ScenarioFailure, InterruptedException {
-        Path log = workDirectory.resolve(info.id().replace('/', '-') + "-run" + runNumber + ".log");
-        try {
-            TimedProcess.Result result = new TimedProcess(List.of(program(log).toString(), sourceTable,
-                    info.target().qualifiedTable()),
-                    Map.of("SRC_CONNINFO", conninfo(source), "DST_CONNINFO", conninfo(target)), log).run();
-            if (result.exitCode() != 0) {
-                throw new ScenarioFailure("libpq pipe exited with " + result.exitCode() + ":\n"
-                        + result.logTail(10));
-            }
-            return result.run();
-        } catch (IOException e) {
-            throw new ScenarioFailure("could not run the libpq pipe: " + e.getMessage(), e);
-        }
+        return TimedProcess.runTool("libpq pipe", info, runNumber, List.of(program().toString(), sourceTable,
+                info.target().qualifiedTable()), Map.of("SRC_CONNINFO", conninfo(source), "DST_CONNINFO",
+                conninfo(target)), workDirectory);
     }
 
-    private Path program(Path log) throws IOException, InterruptedException, ScenarioFailure {
-        if (program != null) {
-            return program;
+    private Path program() throws InterruptedException, ScenarioFailure {
+        if (program == null) {
+            program = build();
         }
+        return program;
+    }
+
+    private Path build() throws InterruptedException, ScenarioFailure {
         Path sourceFile = workDirectory.resolve("copy_pipe.c");
         try (InputStream in = LibpqPipeScenario.class.getResourceAsStream("copy_pipe.c")) {
             if (in == null) {
@@ -80,27 +74,21 @@ final class LibpqPipeScenario implements Scenario {
             }
             Files.createDirectories(workDirectory);
             Files.copy(in, sourceFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new ScenarioFailure("could not write copy_pipe.c: " + e.getMessage(), e);
         }
         Path binary = workDirectory.resolve("copy_pipe");
-        TimedProcess.Result build = new TimedProcess(List.of(gcc.orElseThrow().toString(), "-O2", "-o",
-                binary.toString(), sourceFile.toString(), "-I" + LIBPQ_HEADER.getParent(), "-lpq"), Map.of(), log)
-                .run();
-        if (build.exitCode() != 0) {
-            throw new ScenarioFailure("gcc could not build copy_pipe.c:\n" + build.logTail(10));
-        }
-        program = binary;
-        return program;
-    }
-
-    /** The program of that name in a folder of the PATH, if any. */
-    static Optional<Path> onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
+        try {
+            TimedProcess.Result build = new TimedProcess(List.of(gcc.orElseThrow().toString(), "-O2", "-o",
+                    binary.toString(), sourceFile.toString(), "-I" + LIBPQ_HEADER.getParent(), "-lpq"), Map.of(),
+                    workDirectory.resolve("copy_pipe-build.log")).run();
+            if (build.exitCode() != 0) {
+                throw new ScenarioFailure("gcc could not build copy_pipe.c:\n" + build.logTail(10));
             }
+        } catch (IOException e) {
+            throw new ScenarioFailure("could not run gcc: " + e.getMessage(), e);
         }
-        return Optional.empty();
+        return binary;
     }
 
     /** A libpq connection string; values quoted as libpq wants (backslash and single quote escaped). */

@@ -1,6 +1,5 @@
 package io.sluice.bench;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,17 +67,7 @@ final class PgDumpRestoreScenario implements Scenario {
                 + " " + PsqlPipeScenario.connection(source) + " | "
                 + "PGPASSWORD=\"$DST_PASSWORD\" " + pgRestore.orElseThrow().path() + " --data-only --exit-on-error "
                 + PsqlPipeScenario.connection(target);
-        Path log = logDirectory.resolve(info.id().replace('/', '-') + "-run" + runNumber + ".log");
-        try {
-            TimedProcess.Result result = new TimedProcess(List.of("bash", "-c", script),
-                    Map.of("SRC_PASSWORD", source.password(), "DST_PASSWORD", target.password()), log).run();
-            if (result.exitCode() != 0) {
-                throw new ScenarioFailure("pg_dump | pg_restore exited with " + result.exitCode() + ":\n"
-                        + result.logTail(10));
-            }
-            return result.run();
-        } catch (IOException e) {
-            throw new ScenarioFailure("could not run pg_dump: " + e.getMessage(), e);
-        }
+        return TimedProcess.runTool("pg_dump | pg_restore", info, runNumber, List.of("bash", "-c", script),
+                Map.of("SRC_PASSWORD", source.password(), "DST_PASSWORD", target.password()), logDirectory);
     }
 }

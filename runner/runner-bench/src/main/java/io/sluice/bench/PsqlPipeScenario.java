@@ -1,6 +1,5 @@
 package io.sluice.bench;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -49,17 +48,8 @@ final class PsqlPipeScenario implements Scenario {
                 + " -c 'COPY " + sourceTable + " TO STDOUT (FORMAT binary)' | "
                 + "PGPASSWORD=\"$DST_PASSWORD\" " + p + " -X -q -v ON_ERROR_STOP=1 " + connection(target)
                 + " -c 'COPY " + info.target().qualifiedTable() + " FROM STDIN (FORMAT binary)'";
-        Path log = logDirectory.resolve(info.id().replace('/', '-') + "-run" + runNumber + ".log");
-        try {
-            TimedProcess.Result result = new TimedProcess(List.of("bash", "-c", script),
-                    Map.of("SRC_PASSWORD", source.password(), "DST_PASSWORD", target.password()), log).run();
-            if (result.exitCode() != 0) {
-                throw new ScenarioFailure("psql pipe exited with " + result.exitCode() + ":\n" + result.logTail(10));
-            }
-            return result.run();
-        } catch (IOException e) {
-            throw new ScenarioFailure("could not run psql: " + e.getMessage(), e);
-        }
+        return TimedProcess.runTool("psql pipe", info, runNumber, List.of("bash", "-c", script),
+                Map.of("SRC_PASSWORD", source.password(), "DST_PASSWORD", target.password()), logDirectory);
     }
 
     static String connection(PgEndpoint e) {

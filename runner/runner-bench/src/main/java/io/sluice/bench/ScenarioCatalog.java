@@ -39,7 +39,7 @@ final class ScenarioCatalog {
         Optional<ClientTool> psql = ClientTool.find("psql");
         Optional<ClientTool> pgDump = ClientTool.find("pg_dump");
         Optional<ClientTool> pgRestore = ClientTool.find("pg_restore");
-        Optional<Path> gcc = LibpqPipeScenario.onPath("gcc");
+        Optional<Path> gcc = ClientTool.onPath("gcc");
         PgEndpoint src = source.endpoint();
         PgEndpoint dst = target.endpoint();
         Optional<String> noScanner = missingExtension("postgres_scanner");

@@ -46,6 +46,25 @@ final class TimedProcess {
         }
     }
 
+    /**
+     * Runs a baseline tool for one measured run, its output in {@code <scenario id>-run<n>.log} under
+     * {@code logDirectory}: its measurement, or a failure naming {@code what} with the log's last lines.
+     */
+    static ToolRun runTool(String what, ScenarioInfo info, int runNumber, List<String> command,
+                           Map<String, String> environment, Path logDirectory)
+            throws ScenarioFailure, InterruptedException {
+        Path log = logDirectory.resolve(info.id().replace('/', '-') + "-run" + runNumber + ".log");
+        try {
+            Result result = new TimedProcess(command, environment, log).run();
+            if (result.exitCode() != 0) {
+                throw new ScenarioFailure(what + " exited with " + result.exitCode() + ":\n" + result.logTail(10));
+            }
+            return result.run();
+        } catch (IOException e) {
+            throw new ScenarioFailure("could not run " + what + ": " + e.getMessage(), e);
+        }
+    }
+
     static boolean gnuTimeAvailable() {
         return Files.isExecutable(GNU_TIME);
     }

@@ -60,7 +60,7 @@ class PipeScenariosTest {
 
     @Test
     void libpqPipeCopiesEveryRowWhereItCanBeBuilt(@TempDir Path dir) throws Exception {
-        Optional<Path> gcc = LibpqPipeScenario.onPath("gcc");
+        Optional<Path> gcc = ClientTool.onPath("gcc");
         LibpqPipeScenario pipe = new LibpqPipeScenario(info("libpq-pipe"), gcc, source, target, TABLE, dir);
         if (gcc.isEmpty() || !Files.isReadable(Path.of("/usr/include/postgresql/libpq-fe.h"))) {
             // The report then shows why the row is missing instead of failing the whole benchmark.
