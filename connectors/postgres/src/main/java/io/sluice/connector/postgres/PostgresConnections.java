@@ -4,11 +4,14 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import org.postgresql.Driver;
 import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.locks.ReentrantLock;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,8 +19,12 @@ import static java.util.Objects.requireNonNull;
  * Opens connections to one PostgreSQL database. Every connection gets standard_conforming_strings=on, which
  * {@link SqlQuote#literal} relies on. Uses the PgJDBC driver directly rather than DriverManager so another driver on
  * the class path never sees the URL.
+ *
+ * <p>Describing, planning, preflight, truncation and the ledger share one kept <em>control</em> connection
+ * ({@link #control}) instead of a connection each: a run used to open 14 connections to copy an empty table, and each
+ * costs a few round trips and a backend start. Copies keep their own connections ({@link ConnectionSlot}).
  */
-final class PostgresConnections {
+final class PostgresConnections implements AutoCloseable {
     /** Where to connect; the embedded endpoint starts its server on first use. */
     @FunctionalInterface
     interface Endpoint {
@@ -25,17 +32,28 @@ final class PostgresConnections {
     }
 
     private static final Driver DRIVER = new Driver();
+    /** A kept control connection idle for longer is not reused: idle_session_timeout or a firewall may have ended it. */
+    static final Duration MAX_CONTROL_IDLE = Duration.ofSeconds(30);
 
     private final Endpoint endpoint;
     private final Properties properties;
     private final PostgresErrors errors;
+    private final Duration maxControlIdle;
+    private final ReentrantLock idleLock = new ReentrantLock();
+    private Connection idleControl;
+    private long idleSinceNanos;
 
     PostgresConnections(Endpoint endpoint, Properties properties, PostgresErrors errors) {
+        this(endpoint, properties, errors, MAX_CONTROL_IDLE);
+    }
+
+    PostgresConnections(Endpoint endpoint, Properties properties, PostgresErrors errors, Duration maxControlIdle) {
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
         this.properties = new Properties();
         this.properties.putAll(requireNonNull(properties, "properties is null"));
         this.properties.putIfAbsent("ApplicationName", "sluice");
         this.errors = requireNonNull(errors, "errors is null");
+        this.maxControlIdle = requireNonNull(maxControlIdle, "maxControlIdle is null");
     }
 
     PostgresErrors errors() {
@@ -66,6 +84,96 @@ final class PostgresConnections {
             closeQuietly(connection);
             throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot set up the connection for " + purpose);
         }
+    }
+
+    /**
+     * A connection for describing, planning, preflight, truncation and the ledger, in autocommit mode with ISO dates
+     * and {@code postgres} intervals (so boundary literals read the same everywhere): the kept one when it is idle,
+     * else a new one. Closing the lease keeps the connection for the next control use when it ended cleanly.
+     */
+    ControlConnection control(String purpose) throws ConnectorException {
+        Connection kept = takeIdleControl();
+        if (kept != null) {
+            return new ControlConnection(this, kept);
+        }
+        Connection connection = open(purpose);
+        try (Statement s = connection.createStatement()) {
+            // PgJDBC starts every session with DateStyle ISO; a role's IntervalStyle could differ.
+            s.execute("SET IntervalStyle = 'postgres'");
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot set up the connection for " + purpose);
+        }
+        return new ControlConnection(this, connection);
+    }
+
+    private Connection takeIdleControl() {
+        Connection kept;
+        long idleNanos;
+        idleLock.lock();
+        try {
+            kept = idleControl;
+            idleNanos = System.nanoTime() - idleSinceNanos;
+            idleControl = null;
+        } finally {
+            idleLock.unlock();
+        }
+        if (kept != null && idleNanos > maxControlIdle.toNanos()) {
+            closeQuietly(kept);
+            return null;
+        }
+        return kept;
+    }
+
+    /**
+     * Back from a control lease: kept when it is open with no transaction in progress (a statement that failed
+     * inside one, or a caller that left one open, closes it), so no state leaks into the next use.
+     */
+    void giveBackControl(Connection connection) {
+        if (!reusable(connection)) {
+            closeQuietly(connection);
+            return;
+        }
+        Connection surplus = connection;
+        idleLock.lock();
+        try {
+            if (idleControl == null) {
+                idleControl = connection;
+                idleSinceNanos = System.nanoTime();
+                surplus = null;
+            }
+        } finally {
+            idleLock.unlock();
+        }
+        closeQuietly(surplus);
+    }
+
+    private static boolean reusable(Connection connection) {
+        try {
+            if (connection.isClosed()
+                    || connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
+                return false;
+            }
+            connection.setAutoCommit(true); // no round trip: nothing is open to commit
+            connection.clearWarnings();
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Closes the kept control connection; a later {@link #control} opens a new one. */
+    @Override
+    public void close() {
+        Connection kept;
+        idleLock.lock();
+        try {
+            kept = idleControl;
+            idleControl = null;
+        } finally {
+            idleLock.unlock();
+        }
+        closeQuietly(kept);
     }
 
     static void closeQuietly(Connection connection) {

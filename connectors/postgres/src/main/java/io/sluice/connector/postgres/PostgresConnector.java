@@ -12,7 +12,7 @@ import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
-/** One {@code type: postgres} connection. Connects lazily; holds no connection of its own between calls. */
+/** One {@code type: postgres} connection. Connects lazily; holds only the control connection between calls. */
 final class PostgresConnector implements Connector {
     private final PostgresConnections connections;
     private final List<String> notices;
@@ -62,7 +62,8 @@ final class PostgresConnector implements Connector {
 
     @Override
     public void close() {
-        // Nothing held: every source, target, reader and writer closes its own connections. An embedded server
-        // may serve other connections of the spec and stops when the JVM exits.
+        // Every reader and writer closes its own connections. An embedded server may serve other connections of
+        // the spec and stops when the JVM exits.
+        connections.close();
     }
 }

@@ -150,7 +150,8 @@ final class PostgresRunLedger implements RunLedger {
 
     @Override
     public void ensureReady() throws ConnectorException {
-        try (Connection c = open()) {
+        try (ControlConnection control = control()) {
+            Connection c = control.connection();
             // Fast path without DDL: a user who may not CREATE can still use a ledger an administrator made.
             if (installedVersion(c) == VERSION) {
                 checkPrivileges(c);
@@ -279,7 +280,8 @@ final class PostgresRunLedger implements RunLedger {
                 + "finished_at = NULL, error = NULL, spec_checksum = EXCLUDED.spec_checksum, "
                 + "definition = EXCLUDED.definition, snapshot_mode = EXCLUDED.snapshot_mode "
                 + "WHERE r.spec_name = EXCLUDED.spec_name RETURNING r.starts";
-        try (Connection c = open(); PreparedStatement p = c.prepareStatement(sql)) {
+        try (ControlConnection control = control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
             p.setString(1, stream.runId());
             p.setString(2, stream.stream());
             p.setString(3, stream.specName());
@@ -340,7 +342,8 @@ final class PostgresRunLedger implements RunLedger {
     }
 
     private List<LedgerStream> streams(String sql, String what, Object... parameters) throws ConnectorException {
-        try (Connection c = open(); PreparedStatement p = c.prepareStatement(sql)) {
+        try (ControlConnection control = control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 p.setObject(i + 1, parameters[i]);
             }
@@ -368,7 +371,8 @@ final class PostgresRunLedger implements RunLedger {
         requireNonNull(runId, "runId is null");
         requireNonNull(stream, "stream is null");
         requireNonNull(partitions, "partitions is null");
-        try (Connection c = open()) {
+        try (ControlConnection control = control()) {
+            Connection c = control.connection();
             c.setAutoCommit(false);
             try {
                 lockStream(c, runId, stream); // serializes two recordPlan calls of one stream
@@ -426,7 +430,8 @@ final class PostgresRunLedger implements RunLedger {
         String sql = "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
                 + "attempts FROM " + table("run_partitions") + " WHERE run_id = ? AND stream = ? "
                 + "ORDER BY partition_index NULLS LAST, partition_id";
-        try (Connection c = open(); PreparedStatement p = c.prepareStatement(sql)) {
+        try (ControlConnection control = control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
             p.setString(1, runId);
             p.setString(2, stream);
             List<LedgerPartition> out = new ArrayList<>();
@@ -451,7 +456,8 @@ final class PostgresRunLedger implements RunLedger {
     public boolean truncateOnce(String runId, String stream) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         requireNonNull(stream, "stream is null");
-        try (Connection c = open()) {
+        try (ControlConnection control = control()) {
+            Connection c = control.connection();
             c.setAutoCommit(false);
             try {
                 // The stream's row lock first, the table's ACCESS EXCLUSIVE second: a racing resume of the same run
@@ -503,7 +509,8 @@ final class PostgresRunLedger implements RunLedger {
     @Override
     public void recordAttempt(AttemptRecord attempt) throws ConnectorException {
         requireNonNull(attempt, "attempt is null");
-        try (Connection c = open()) {
+        try (ControlConnection control = control()) {
+            Connection c = control.connection();
             c.setAutoCommit(false);
             try {
                 try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table("run_attempts")
@@ -549,7 +556,8 @@ final class PostgresRunLedger implements RunLedger {
         requireNonNull(stream, "stream is null");
         requireNonNull(state, "state is null");
         requireNonNull(error, "error is null");
-        try (Connection c = open(); PreparedStatement p = c.prepareStatement("UPDATE " + table("run_streams")
+        try (ControlConnection control = control();
+                PreparedStatement p = control.connection().prepareStatement("UPDATE " + table("run_streams")
                 + " SET state = ?, row_count = ?, error = ?, finished_at = CASE WHEN ? THEN NULL "
                 + "ELSE clock_timestamp() END WHERE run_id = ? AND stream = ?")) {
             p.setString(1, state.name().toLowerCase(Locale.ROOT));
@@ -602,9 +610,9 @@ final class PostgresRunLedger implements RunLedger {
         }
     }
 
-    private Connection open() throws ConnectorException {
+    private ControlConnection control() throws ConnectorException {
         checkName();
-        return connections.open("the run ledger in schema " + quotedSchema);
+        return connections.control("the run ledger in schema " + quotedSchema);
     }
 
     private void checkName() throws ConnectorException {

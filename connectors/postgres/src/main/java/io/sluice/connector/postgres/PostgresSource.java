@@ -67,8 +67,9 @@ final class PostgresSource implements Source {
     public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
         requireNonNull(pairs, "pairs is null");
         SourceRelation resolved = relation();
-        try (Connection connection = connections.open("describing " + describe())) {
-            return new ColumnProjector(new PostgresCatalog(connection), resolved.fromClause(), resolved.description())
+        try (ControlConnection control = connections.control("describing " + describe())) {
+            return new ColumnProjector(new PostgresCatalog(control.connection()), resolved.fromClause(),
+                    resolved.description())
                     .project(pairs);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
@@ -80,13 +81,11 @@ final class PostgresSource implements Source {
         requireNonNull(request, "request is null");
         SourceRelation resolved = relation();
         PartitionPlanner planner = planner(request.distribution());
-        try (Connection connection = connections.open("planning " + describe())) {
-            try (java.sql.Statement s = connection.createStatement()) {
-                // Boundary literals in ISO form read the same on any server and under any DateStyle, so a
-                // partition's condition means the same to readers, to the target (verification) and on resume.
-                s.execute("SET DateStyle = 'ISO'");
-                s.execute("SET IntervalStyle = 'postgres'");
-            }
+        // The control connection's ISO dates and postgres intervals write boundary literals that read the same on
+        // any server and under any DateStyle: a partition's condition means the same to readers, to the target
+        // (verification) and on resume.
+        try (ControlConnection control = connections.control("planning " + describe())) {
+            Connection connection = control.connection();
             PostgresCatalog catalog = new PostgresCatalog(connection);
             RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
             RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), Optional.empty());
@@ -165,8 +164,8 @@ final class PostgresSource implements Source {
         lock.lock();
         try {
             if (relation == null) {
-                try (Connection connection = connections.open("describing " + describe())) {
-                    PostgresCatalog catalog = new PostgresCatalog(connection);
+                try (ControlConnection control = connections.control("describing " + describe())) {
+                    PostgresCatalog catalog = new PostgresCatalog(control.connection());
                     relation = tableName.isPresent() ? table(catalog, tableName.get()) : query(catalog, query.get());
                 } catch (SQLException e) {
                     throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,

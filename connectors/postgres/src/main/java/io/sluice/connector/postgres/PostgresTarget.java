@@ -58,8 +58,8 @@ final class PostgresTarget implements Target {
 
     @Override
     public TargetTable table() throws ConnectorException {
-        try (Connection connection = connections.open("describing " + name.quoted())) {
-            PostgresCatalog catalog = new PostgresCatalog(connection);
+        try (ControlConnection control = connections.control("describing " + name.quoted())) {
+            PostgresCatalog catalog = new PostgresCatalog(control.connection());
             ResolvedTable table = catalog.resolveTable(name)
                     .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
             if (table.relkind() != 'r' && table.relkind() != 'p' && table.relkind() != 'f') {
@@ -89,8 +89,8 @@ final class PostgresTarget implements Target {
         if (mode != LoadMode.TRUNCATE) {
             return;
         }
-        try (Connection connection = connections.open("truncating " + name.quoted())) {
-            truncate(connection, name); // autocommit: committed before any writer opens
+        try (ControlConnection control = connections.control("truncating " + name.quoted())) {
+            truncate(control.connection(), name); // autocommit: committed before any writer opens
         } catch (SQLException e) {
             ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                     "cannot truncate " + name.quoted());

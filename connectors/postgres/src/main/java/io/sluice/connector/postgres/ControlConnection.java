@@ -1,0 +1,28 @@
+package io.sluice.connector.postgres;
+
+import java.sql.Connection;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A lease on the control connection of one database ({@link PostgresConnections#control}): use {@link #connection()}
+ * within a try-with-resources; closing gives it back rather than closing it.
+ */
+final class ControlConnection implements AutoCloseable {
+    private final PostgresConnections connections;
+    private final Connection connection;
+
+    ControlConnection(PostgresConnections connections, Connection connection) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.connection = requireNonNull(connection, "connection is null");
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        connections.giveBackControl(connection);
+    }
+}
