@@ -48,7 +48,7 @@ class ControlConnectionTest {
                 assertEquals(first, backend(control.connection()));
                 assertTrue(control.connection().getAutoCommit());
                 assertEquals("postgres", setting(control.connection(), "IntervalStyle"));
-                assertEquals("ISO, MDY", setting(control.connection(), "DateStyle"));
+                assertTrue(setting(control.connection(), "DateStyle").startsWith("ISO"));
             }
         }
     }
