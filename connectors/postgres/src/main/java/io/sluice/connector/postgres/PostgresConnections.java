@@ -34,6 +34,7 @@ final class PostgresConnections implements AutoCloseable {
     private static final Driver DRIVER = new Driver();
     /** A kept control connection idle for longer is not reused: idle_session_timeout or a firewall may have ended it. */
     static final Duration MAX_CONTROL_IDLE = Duration.ofSeconds(30);
+    private static final int VALIDATION_TIMEOUT_SECONDS = 5;
 
     private final Endpoint endpoint;
     private final Properties properties;
@@ -88,8 +89,8 @@ final class PostgresConnections implements AutoCloseable {
 
     /**
      * A connection for describing, planning, preflight, truncation and the ledger, in autocommit mode with ISO dates
-     * and {@code postgres} intervals (so boundary literals read the same everywhere): the kept one when it is idle,
-     * else a new one. Closing the lease keeps the connection for the next control use when it ended cleanly.
+     * and {@code postgres} intervals (so boundary literals read the same everywhere): the kept one when it is idle
+     * and still answers, else a new one. Closing the lease keeps the connection for the next control use when it ended cleanly.
      */
     ControlConnection control(String purpose) throws ConnectorException {
         Connection kept = takeIdleControl();
@@ -118,7 +119,12 @@ final class PostgresConnections implements AutoCloseable {
         } finally {
             idleLock.unlock();
         }
-        if (kept != null && idleNanos > maxControlIdle.toNanos()) {
+        if (kept == null) {
+            return null;
+        }
+        // One round trip: a server that restarted, or an administrator who ended the session, leaves a connection
+        // that looks open until it is used.
+        if (idleNanos > maxControlIdle.toNanos() || !isValid(kept)) {
             closeQuietly(kept);
             return null;
         }
@@ -146,6 +152,14 @@ final class PostgresConnections implements AutoCloseable {
             idleLock.unlock();
         }
         closeQuietly(surplus);
+    }
+
+    private static boolean isValid(Connection connection) {
+        try {
+            return connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static boolean reusable(Connection connection) {

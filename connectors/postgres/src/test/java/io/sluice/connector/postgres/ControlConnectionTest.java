@@ -78,6 +78,25 @@ class ControlConnectionTest {
     }
 
     @Test
+    void aKeptConnectionWhoseSessionEndedIsReplaced() throws Exception {
+        try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
+            int ended;
+            try (ControlConnection control = connections.control("test")) {
+                ended = backend(control.connection());
+            }
+            // As a server restart or an administrator would: the kept connection still looks open.
+            try (Connection admin = server.connect(database); Statement s = admin.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_terminate_backend(" + ended + ", 10000)")) {
+                rs.next();
+                assertTrue(rs.getBoolean(1), "backend " + ended + " did not end");
+            }
+            try (ControlConnection control = connections.control("test")) {
+                assertNotEquals(ended, backend(control.connection()));
+            }
+        }
+    }
+
+    @Test
     void concurrentLeasesGetTheirOwnConnectionsAndOneIsKept() throws Exception {
         try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
             ControlConnection a = connections.control("a");
