@@ -90,7 +90,8 @@ final class PostgresConnections implements AutoCloseable {
     /**
      * A connection for describing, planning, preflight, truncation and the ledger, in autocommit mode with ISO dates
      * and {@code postgres} intervals (so boundary literals read the same everywhere): the kept one when it is idle
-     * and still answers, else a new one. Closing the lease keeps the connection for the next control use when it ended cleanly.
+     * and still answers, else a new one. Closing the lease keeps the connection for the next control use when it
+     * ended cleanly.
      */
     ControlConnection control(String purpose) throws ConnectorException {
         Connection kept = takeIdleControl();

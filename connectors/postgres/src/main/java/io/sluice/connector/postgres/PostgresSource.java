@@ -68,9 +68,9 @@ final class PostgresSource implements Source {
         requireNonNull(pairs, "pairs is null");
         SourceRelation resolved = relation();
         try (ControlConnection control = connections.control("describing " + describe())) {
-            return new ColumnProjector(new PostgresCatalog(control.connection()), resolved.fromClause(),
-                    resolved.description())
-                    .project(pairs);
+            ColumnProjector projector = new ColumnProjector(new PostgresCatalog(control.connection()),
+                    resolved.fromClause(), resolved.description());
+            return projector.project(pairs);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
         }
