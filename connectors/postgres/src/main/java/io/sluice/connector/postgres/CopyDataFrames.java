@@ -3,6 +3,7 @@ package io.sluice.connector.postgres;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.PGStream;
 import org.postgresql.core.QueryExecutor;
+import org.postgresql.core.VisibleBufferedInputStream;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -20,10 +21,18 @@ import static java.util.Objects.requireNonNull;
  * on the stream for {@code readFromCopy()}, so PgJDBC still sees the end of the COPY and every error itself.
  * Reaching the stream takes reflection into PgJDBC's query executor; when that fails, there is no fast path and the
  * reader uses {@code readFromCopy()} for everything.
+ *
+ * <p>PgJDBC reads the socket into a fixed 8 KiB buffer: lineitem took 157K read calls of about 7.8 KiB each, every
+ * one a system call and a TCP window update that wakes the source's backend. The buffer is widened once per
+ * connection to the packing buffer's size (unread bytes carried over); where PgJDBC's fields differ it stays as is.
  */
 final class CopyDataFrames {
     private static final byte COPY_DATA = 'd';
-    private static final Optional<Field> PG_STREAM = pgStreamField();
+    private static final Optional<Field> PG_STREAM = field(org.postgresql.core.QueryExecutorBase.class, "pgStream");
+    private static final Optional<Field> PG_INPUT = field(PGStream.class, "pgInput");
+    private static final Optional<Field> INPUT_BUFFER = field(VisibleBufferedInputStream.class, "buffer");
+    private static final Optional<Field> INPUT_INDEX = field(VisibleBufferedInputStream.class, "index");
+    private static final Optional<Field> INPUT_END = field(VisibleBufferedInputStream.class, "endIndex");
 
     private final PGStream stream;
 
@@ -31,18 +40,42 @@ final class CopyDataFrames {
         this.stream = requireNonNull(stream, "stream is null");
     }
 
-    /** The frames of this connection's protocol stream, when PgJDBC's internals are as expected. */
-    static Optional<CopyDataFrames> of(Connection connection) {
+    /**
+     * The frames of this connection's protocol stream, when PgJDBC's internals are as expected; its input buffer is
+     * widened to at least {@code receiveBufferBytes} on the way.
+     */
+    static Optional<CopyDataFrames> of(Connection connection, int receiveBufferBytes) {
         if (PG_STREAM.isEmpty()) {
             return Optional.empty();
         }
         try {
             QueryExecutor executor = connection.unwrap(BaseConnection.class).getQueryExecutor();
             Object stream = PG_STREAM.get().get(executor);
-            return stream instanceof PGStream pg ? Optional.of(new CopyDataFrames(pg)) : Optional.empty();
+            if (!(stream instanceof PGStream pg)) {
+                return Optional.empty();
+            }
+            widenInput(pg, receiveBufferBytes);
+            return Optional.of(new CopyDataFrames(pg));
         } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    private static void widenInput(PGStream stream, int bytes) throws ReflectiveOperationException {
+        if (PG_INPUT.isEmpty() || INPUT_BUFFER.isEmpty() || INPUT_INDEX.isEmpty() || INPUT_END.isEmpty()) {
+            return;
+        }
+        Object input = PG_INPUT.get().get(stream);
+        if (!(input instanceof VisibleBufferedInputStream in) || in.getBuffer().length >= bytes) {
+            return;
+        }
+        int index = INPUT_INDEX.get().getInt(in);
+        int end = INPUT_END.get().getInt(in);
+        byte[] wider = new byte[bytes];
+        System.arraycopy(in.getBuffer(), index, wider, 0, end - index);
+        INPUT_BUFFER.get().set(in, wider);
+        INPUT_INDEX.get().setInt(in, 0);
+        INPUT_END.get().setInt(in, end - index);
     }
 
     /**
@@ -62,9 +95,9 @@ final class CopyDataFrames {
         stream.receive(into, offset, length);
     }
 
-    private static Optional<Field> pgStreamField() {
+    private static Optional<Field> field(Class<?> owner, String name) {
         try {
-            Field field = org.postgresql.core.QueryExecutorBase.class.getDeclaredField("pgStream");
+            Field field = owner.getDeclaredField(name);
             field.setAccessible(true);
             return Optional.of(field);
         } catch (ReflectiveOperationException | RuntimeException e) {

@@ -23,6 +23,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class CopyInWriter implements PartitionWriter {
     private static final Executor SAME_THREAD = Runnable::run;
+    static final int SEND_BUFFER_BYTES = CopyOutReader.BUFFER_BYTES + 5;
 
     private final ConnectionSlot slot;
     private final Connection connection;

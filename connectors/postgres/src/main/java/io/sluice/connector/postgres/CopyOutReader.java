@@ -87,7 +87,7 @@ final class CopyOutReader implements PartitionReader {
             byte[] buffer = new byte[BUFFER_BYTES];
             int filled = 0;
             long messages = 0;
-            CopyDataFrames frames = CopyDataFrames.of(connection).orElse(null);
+            CopyDataFrames frames = CopyDataFrames.of(connection, BUFFER_BYTES).orElse(null);
             while (true) {
                 // The fast path leaves row null: the payload goes from PgJDBC's input buffer straight into ours.
                 int length = frames == null ? -1 : frames.next();

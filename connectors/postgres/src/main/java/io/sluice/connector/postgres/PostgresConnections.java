@@ -53,6 +53,7 @@ final class PostgresConnections implements AutoCloseable {
         this.properties = new Properties();
         this.properties.putAll(requireNonNull(properties, "properties is null"));
         this.properties.putIfAbsent("ApplicationName", "sluice");
+        this.properties.putIfAbsent("maxSendBufferSize", Integer.toString(CopyInWriter.SEND_BUFFER_BYTES));
         this.errors = requireNonNull(errors, "errors is null");
         this.maxControlIdle = requireNonNull(maxControlIdle, "maxControlIdle is null");
     }

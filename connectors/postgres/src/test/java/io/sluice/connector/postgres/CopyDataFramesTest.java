@@ -37,7 +37,7 @@ class CopyDataFramesTest {
         // Without it every row goes through readFromCopy() again: still correct, but a PgJDBC upgrade must not
         // silently turn it off.
         try (java.sql.Connection connection = harness.server.connect(harness.sourceDb)) {
-            assertTrue(CopyDataFrames.of(connection).isPresent());
+            assertTrue(CopyDataFrames.of(connection, CopyOutReader.BUFFER_BYTES).isPresent());
         }
     }
 
