@@ -27,7 +27,8 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
               --work DIR              generated data, specs and logs (default runner/runner-bench/target/bench-work)
               --sluice-jar JAR        the Sluice CLI jar (default runner/runner-app/target/sluice.jar)
               --sluice-java-opts OPTS JVM options for Sluice, space-separated; they replace the launcher's
-                                      defaults, as SLUICE_JAVA_OPTS does (e.g. "-XX:+UseSerialGC -Xmx256m")
+                                      defaults, as SLUICE_JAVA_OPTS does (e.g. "-XX:+UseSerialGC
+                                      -XX:CompileThresholdScaling=4 -Xmx256m")
               --shared-buffers SIZE   shared_buffers of the embedded servers (default 2GB)
               --no-s3                 skip the S3 scenarios (no in-process S3 server)
               --help

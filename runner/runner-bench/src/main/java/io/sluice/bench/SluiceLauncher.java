@@ -46,7 +46,7 @@ final class SluiceLauncher {
 
     /** The JVM options Sluice runs with: the harness's, else the launcher's default (sluice script). */
     List<String> effectiveJvmOptions() {
-        return jvmOptions.isEmpty() ? List.of("-XX:+UseSerialGC") : jvmOptions;
+        return jvmOptions.isEmpty() ? List.of("-XX:+UseSerialGC", "-XX:CompileThresholdScaling=4") : jvmOptions;
     }
 
     /** Writes the spec to {@code specs/<file>.yaml} in the work folder and returns its path. */
