@@ -23,6 +23,10 @@ import static java.util.Objects.requireNonNull;
  */
 final class CopyInWriter implements PartitionWriter {
     private static final Executor SAME_THREAD = Runnable::run;
+    /**
+     * PgJDBC's send buffer ({@code maxSendBufferSize}) for every connection: a packed buffer plus its 5-byte CopyData
+     * header. At PgJDBC's 8 KiB default the header was flushed alone ahead of each 64 KiB, a packet of its own.
+     */
     static final int SEND_BUFFER_BYTES = CopyOutReader.BUFFER_BYTES + 5;
 
     private final ConnectionSlot slot;
