@@ -29,10 +29,7 @@ import static java.util.Objects.requireNonNull;
 final class CopyDataFrames {
     private static final byte COPY_DATA = 'd';
     private static final Optional<Field> PG_STREAM = field(org.postgresql.core.QueryExecutorBase.class, "pgStream");
-    private static final Optional<Field> PG_INPUT = field(PGStream.class, "pgInput");
-    private static final Optional<Field> INPUT_BUFFER = field(VisibleBufferedInputStream.class, "buffer");
-    private static final Optional<Field> INPUT_INDEX = field(VisibleBufferedInputStream.class, "index");
-    private static final Optional<Field> INPUT_END = field(VisibleBufferedInputStream.class, "endIndex");
+    private static final Optional<InputBuffer> INPUT_BUFFER = InputBuffer.find();
 
     private final PGStream stream;
 
@@ -62,20 +59,34 @@ final class CopyDataFrames {
     }
 
     private static void widenInput(PGStream stream, int bytes) throws ReflectiveOperationException {
-        if (PG_INPUT.isEmpty() || INPUT_BUFFER.isEmpty() || INPUT_INDEX.isEmpty() || INPUT_END.isEmpty()) {
-            return;
+        if (INPUT_BUFFER.isPresent()) {
+            INPUT_BUFFER.get().widen(stream, bytes);
         }
-        Object input = PG_INPUT.get().get(stream);
-        if (!(input instanceof VisibleBufferedInputStream in) || in.getBuffer().length >= bytes) {
-            return;
+    }
+
+    /** PgJDBC's fields behind a stream's read buffer; all of them or none. */
+    private record InputBuffer(Field input, Field buffer, Field index, Field end) {
+        static Optional<InputBuffer> find() {
+            return field(PGStream.class, "pgInput").flatMap(input ->
+                    field(VisibleBufferedInputStream.class, "buffer").flatMap(buffer ->
+                            field(VisibleBufferedInputStream.class, "index").flatMap(index ->
+                                    field(VisibleBufferedInputStream.class, "endIndex").map(end ->
+                                            new InputBuffer(input, buffer, index, end)))));
         }
-        int index = INPUT_INDEX.get().getInt(in);
-        int end = INPUT_END.get().getInt(in);
-        byte[] wider = new byte[bytes];
-        System.arraycopy(in.getBuffer(), index, wider, 0, end - index);
-        INPUT_BUFFER.get().set(in, wider);
-        INPUT_INDEX.get().setInt(in, 0);
-        INPUT_END.get().setInt(in, end - index);
+
+        /** Replaces a smaller buffer with one of {@code bytes}, the unread bytes moved to its start. */
+        void widen(PGStream stream, int bytes) throws ReflectiveOperationException {
+            if (!(input.get(stream) instanceof VisibleBufferedInputStream in) || in.getBuffer().length >= bytes) {
+                return;
+            }
+            int unreadFrom = index.getInt(in);
+            int unread = end.getInt(in) - unreadFrom;
+            byte[] wider = new byte[bytes];
+            System.arraycopy(in.getBuffer(), unreadFrom, wider, 0, unread);
+            buffer.set(in, wider);
+            index.setInt(in, 0);
+            end.setInt(in, unread);
+        }
     }
 
     /**
