@@ -19,6 +19,31 @@ public interface Target {
     /** The exact statement a writer runs for these columns, for {@code sluice plan}. */
     String writeStatement(List<Column> columns, CopyFormat format);
 
+    /**
+     * Whether {@link #openReplacingTransaction} works here. The runner uses it for a truncate load that one worker
+     * writes: a failure then leaves the target as it was, and the target may skip work for rows nobody else can see
+     * before the commit (PostgreSQL: no WAL on {@code wal_level=minimal}, rows written frozen).
+     */
+    default boolean replacesInOneTransaction() {
+        return false;
+    }
+
+    /** The exact statement the writers of a replacing transaction run, for {@code sluice plan}. */
+    default String replacingWriteStatement(List<Column> columns, CopyFormat format) {
+        return writeStatement(columns, format);
+    }
+
+    /**
+     * Opens a transaction that empties the target (recording it for {@code ledgerKey} in the ledger, in the same
+     * transaction, unless the ledger says that run already did) and writes the partitions of one worker.
+     */
+    default ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
+                                                          java.util.Optional<io.sluice.spi.ledger.StreamKey> ledgerKey)
+            throws ConnectorException {
+        throw new ConnectorException(ErrorKind.FAILED, "SPI004", describe() + " cannot load in one transaction",
+                "report this as a bug: the runner asks only targets that say they can");
+    }
+
     /** Opens a writer in its own transaction; may be called from several threads at once. */
     PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
 

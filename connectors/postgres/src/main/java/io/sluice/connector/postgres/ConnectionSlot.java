@@ -1,6 +1,7 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,21 +16,33 @@ import static java.util.Objects.requireNonNull;
 final class ConnectionSlot implements AutoCloseable {
     private final PostgresConnections connections;
     private final boolean keeps;
+    private final boolean pinned;
     private Connection idle;
 
-    private ConnectionSlot(PostgresConnections connections, boolean keeps) {
+    private ConnectionSlot(PostgresConnections connections, boolean keeps, boolean pinned) {
         this.connections = requireNonNull(connections, "connections is null");
         this.keeps = keeps;
+        this.pinned = pinned;
     }
 
     /** Keeps a connection between partitions until closed. */
     static ConnectionSlot forWorker(PostgresConnections connections) {
-        return new ConnectionSlot(connections, true);
+        return new ConnectionSlot(connections, true, false);
     }
 
     /** Opens a connection per take and closes it when given back. */
     static ConnectionSlot oneOff(PostgresConnections connections) {
-        return new ConnectionSlot(connections, false);
+        return new ConnectionSlot(connections, false, false);
+    }
+
+    /**
+     * Holds one connection whose transaction stays open across writers: never replaced by a new one, since a new
+     * connection would be outside that transaction.
+     */
+    static ConnectionSlot holding(PostgresConnections connections, Connection connection) {
+        ConnectionSlot slot = new ConnectionSlot(connections, true, true);
+        slot.idle = requireNonNull(connection, "connection is null");
+        return slot;
     }
 
     PostgresConnections connections() {
@@ -43,11 +56,21 @@ final class ConnectionSlot implements AutoCloseable {
         if (kept != null && isOpen(kept)) {
             return kept;
         }
+        if (pinned) {
+            PostgresConnections.closeQuietly(kept);
+            throw new ConnectorException(ErrorKind.FAILED, "PG212", "cannot start " + purpose + ": the "
+                    + "transaction it belongs to was rolled back after an earlier failure", null);
+        }
         PostgresConnections.closeQuietly(kept);
         return connections.open(purpose);
     }
 
-    /** Back from a transaction that ended (committed or rolled back); kept for the next partition. */
+    /** The held connection while no writer has it (a {@link #holding} slot between writers), else empty. */
+    java.util.Optional<Connection> idle() {
+        return java.util.Optional.ofNullable(idle);
+    }
+
+    /** Back from a transaction that ended (committed or rolled back), or from a writer of a held transaction. */
     void giveBack(Connection connection) {
         requireNonNull(connection, "connection is null");
         if (!keeps || idle != null) {

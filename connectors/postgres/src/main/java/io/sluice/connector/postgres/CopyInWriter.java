@@ -17,9 +17,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Writes one partition with {@code COPY ... FROM STDIN} in its own transaction, on the worker's connection: it goes
- * back to the worker's slot after a commit, and is closed after anything else. An abort from another thread while
- * a write is under way cancels the statement out of band and drops the socket (the server rolls back), since the
- * writing thread holds the connection's lock; an abort on an idle writer cancels the COPY and rolls back cleanly.
+ * back to the worker's slot after a commit, and is closed after anything else. Inside a {@link ReplacingLoad} the
+ * transaction is the load's: a commit records the partition and leaves the transaction open. An abort from another
+ * thread while a write is under way cancels the statement out of band and drops the socket (the server rolls back),
+ * since the writing thread holds the connection's lock; an abort on an idle writer cancels the COPY and rolls back
+ * cleanly.
  */
 final class CopyInWriter implements PartitionWriter {
     private static final Executor SAME_THREAD = Runnable::run;
@@ -35,28 +37,42 @@ final class CopyInWriter implements PartitionWriter {
     private final PostgresErrors errors;
     private final String what;
     private final PostgresRunLedger ledger;
+    private final boolean commitsTransaction;
     private final AtomicInteger callsUnderWay = new AtomicInteger();
     private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile boolean committed;
 
     private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
-                         PostgresRunLedger ledger) {
+                         PostgresRunLedger ledger, boolean commitsTransaction) {
         this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.copy = requireNonNull(copy, "copy is null");
         this.errors = requireNonNull(errors, "errors is null");
         this.what = requireNonNull(what, "what is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
+        this.commitsTransaction = commitsTransaction;
     }
 
+    /** A writer whose commit commits its partition's transaction. */
     static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger)
             throws ConnectorException {
+        return open(slot, copySql, what, ledger, true);
+    }
+
+    /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
+    static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
+                                             PostgresRunLedger ledger) throws ConnectorException {
+        return open(slot, copySql, what, ledger, false);
+    }
+
+    private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
+                                        boolean commitsTransaction) throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
         try {
             connection.setAutoCommit(false);
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
-            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger);
+            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
@@ -92,7 +108,9 @@ final class CopyInWriter implements PartitionWriter {
     public void commit() throws ConnectorException {
         enter();
         try {
-            connection.commit();
+            if (commitsTransaction) {
+                connection.commit();
+            }
             committed = true;
         } catch (SQLException e) {
             throw failure(e);
@@ -117,7 +135,9 @@ final class CopyInWriter implements PartitionWriter {
         enter();
         try {
             ledger.markDone(connection, done);
-            connection.commit();
+            if (commitsTransaction) {
+                connection.commit();
+            }
             committed = true;
         } catch (SQLException e) {
             throw failure(e);

@@ -7,6 +7,7 @@ import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionDone;
 import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -460,21 +461,9 @@ final class PostgresRunLedger implements RunLedger {
             Connection c = control.connection();
             c.setAutoCommit(false);
             try {
-                // The stream's row lock first, the table's ACCESS EXCLUSIVE second: a racing resume of the same run
-                // waits here and then sees truncated_at set.
-                if (lockStream(c, runId, stream).isPresent()) {
-                    c.rollback();
-                    return false;
-                }
-                PostgresTarget.truncate(c, targetName);
-                try (PreparedStatement p = c.prepareStatement("UPDATE " + table("run_streams")
-                        + " SET truncated_at = clock_timestamp() WHERE run_id = ? AND stream = ?")) {
-                    p.setString(1, runId);
-                    p.setString(2, stream);
-                    p.executeUpdate();
-                }
+                boolean truncated = truncateOnce(c, new StreamKey(runId, stream));
                 c.commit();
-                return true;
+                return truncated;
             } catch (SQLException | ConnectorException | RuntimeException e) {
                 rollbackQuietly(c);
                 throw e;
@@ -482,6 +471,29 @@ final class PostgresRunLedger implements RunLedger {
         } catch (SQLException e) {
             throw failure(e, "cannot truncate " + targetName.quoted() + " for stream " + stream + " of run " + runId);
         }
+    }
+
+    /**
+     * {@link #truncateOnce(String, String)} in the caller's transaction on {@code c}, which must not autocommit: the
+     * truncation and its record commit or roll back with whatever else that transaction writes.
+     */
+    boolean truncateOnce(Connection c, StreamKey key) throws SQLException, ConnectorException {
+        requireNonNull(c, "c is null");
+        requireNonNull(key, "key is null");
+        checkName();
+        // The stream's row lock first, the table's ACCESS EXCLUSIVE second: a racing resume of the same run waits
+        // here and then sees truncated_at set.
+        if (lockStream(c, key.runId(), key.stream()).isPresent()) {
+            return false;
+        }
+        PostgresTarget.truncate(c, targetName);
+        try (PreparedStatement p = c.prepareStatement("UPDATE " + table("run_streams")
+                + " SET truncated_at = clock_timestamp() WHERE run_id = ? AND stream = ?")) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            p.executeUpdate();
+        }
+        return true;
     }
 
     /** Locks the stream's row for this transaction and returns when it was truncated; fails if never started. */

@@ -8,9 +8,11 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -21,7 +23,10 @@ import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
-/** A PostgreSQL table written with COPY FROM STDIN, one transaction per partition. */
+/**
+ * A PostgreSQL table written with COPY FROM STDIN, one transaction per partition, or all of a truncate load in one
+ * ({@link ReplacingLoad}).
+ */
 final class PostgresTarget implements Target {
     static final String NOT_A_TABLE = "PG207";
 
@@ -92,14 +97,17 @@ final class PostgresTarget implements Target {
         try (ControlConnection control = connections.control("truncating " + name.quoted())) {
             truncate(control.connection(), name); // autocommit: committed before any writer opens
         } catch (SQLException e) {
-            ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
-                    "cannot truncate " + name.quoted());
-            // Nothing was written yet, so a refusal here is a preflight failure unless it is a passing one.
-            ErrorKind kind = translated.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
-            throw new ConnectorException(kind, translated.code(), translated.getMessage(),
-                    translated.fix().orElse("use load mode append, or empty the table yourself"),
-                    translated.getCause());
+            throw truncateFailure(connections, name, e);
         }
+    }
+
+    /** Nothing was written yet, so a refusal to truncate is a preflight failure unless it is a passing one. */
+    static ConnectorException truncateFailure(PostgresConnections connections, QualifiedName name, SQLException e) {
+        ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                "cannot truncate " + name.quoted());
+        ErrorKind kind = translated.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
+        return new ConnectorException(kind, translated.code(), translated.getMessage(),
+                translated.fix().orElse("use load mode append, or empty the table yourself"), translated.getCause());
     }
 
     /**
@@ -130,6 +138,31 @@ final class PostgresTarget implements Target {
         return "COPY " + describe() + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT "
                 + (format == CopyFormat.BINARY ? "binary" : "text") + ")";
+    }
+
+    /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction. */
+    @Override
+    public boolean replacesInOneTransaction() {
+        return true;
+    }
+
+    /** With FREEZE where PostgreSQL allows it: plain tables (not partitioned or foreign ones). */
+    @Override
+    public String replacingWriteStatement(List<Column> columns, CopyFormat format) {
+        String plain = writeStatement(columns, format);
+        boolean freezable = resolved().map(t -> t.relkind() == 'r').orElse(false);
+        return freezable ? plain.substring(0, plain.length() - 1) + ", FREEZE)" : plain;
+    }
+
+    @Override
+    public ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
+                                                         java.util.Optional<StreamKey> ledgerKey)
+            throws ConnectorException {
+        requireNonNull(columns, "columns is null");
+        requireNonNull(format, "format is null");
+        requireNonNull(ledgerKey, "ledgerKey is null");
+        return ReplacingLoad.begin(connections, name, ledger, ledgerKey, replacingWriteStatement(columns, format),
+                writeStatement(columns, format), "COPY into " + describe());
     }
 
     /**

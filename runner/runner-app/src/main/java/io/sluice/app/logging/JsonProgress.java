@@ -36,6 +36,7 @@ public final class JsonProgress implements AutoCloseable {
         }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("rows", s.rows());
+        fields.put("uncommitted-rows", s.uncommittedRows());
         fields.put("bytes", s.bytes());
         fields.put("partitions-done", s.partitionsDone());
         fields.put("partitions-total", s.partitionsTotal());

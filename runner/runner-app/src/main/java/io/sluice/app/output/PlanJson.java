@@ -35,6 +35,7 @@ public final class PlanJson {
             s.put("degree", stream.degree());
             s.put("load-mode", stream.spec().loadMode().name().toLowerCase(Locale.ROOT));
             s.put("snapshot", stream.snapshotMode());
+            s.put("target-transactions", stream.oneTransaction() ? "stream" : "partition");
             s.put("copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT));
             ArrayNode notes = s.putArray("notes");
             stream.projection().notes().forEach(notes::add);

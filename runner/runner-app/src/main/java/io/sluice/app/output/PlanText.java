@@ -25,6 +25,7 @@ public final class PlanText {
                     + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
             out.println("  load mode:   " + stream.spec().loadMode().name().toLowerCase(java.util.Locale.ROOT));
             out.println("  snapshot:    " + stream.snapshotMode());
+            out.println("  target txns: " + stream.transactions());
             out.println("  copy format: " + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT));
             for (String note : stream.projection().notes()) {
                 out.println("  note:        " + note);

@@ -50,6 +50,7 @@ public final class ProgressPrinter implements AutoCloseable {
         }
         String eta = s.etaSeconds() >= 0 ? ", ETA " + s.etaSeconds() + " s" : "";
         String figures = s.stream() + ": " + Numbers.count(s.rows()) + " rows committed, "
+                + (s.uncommittedRows() > 0 ? Numbers.count(s.uncommittedRows()) + " copied to commit at the end, " : "")
                 + Numbers.megabytes(s.bytes()) + String.format(Locale.ROOT, " (%.1f MB/s", s.megabytesPerSecond())
                 + ", " + Numbers.rate(s.rowsPerSecond(), "rows") + "), partitions " + s.partitionsDone() + "/"
                 + s.partitionsTotal() + eta;

@@ -9,6 +9,7 @@ import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
+import io.sluice.spi.LoadMode;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
@@ -88,9 +89,15 @@ public final class Planner {
                             + "cannot be resumed)");
                 }
             }
+            // One worker writes everything anyway, so one transaction costs no parallelism and makes the load
+            // all-or-nothing (and lets the target skip work for rows no one else can see yet).
+            boolean oneTransaction = stream.loadMode() == LoadMode.TRUNCATE
+                    && Math.min(degree, Math.max(1, partitions.size())) == 1 && target.replacesInOneTransaction();
+            String writeStatement = oneTransaction
+                    ? target.replacingWriteStatement(targetColumns, projection.format())
+                    : target.writeStatement(targetColumns, projection.format());
             return new StreamPlan(stream, degree, source, target, table.qualifiedName(), pairs, projection,
-                    partitions, target.writeStatement(targetColumns, projection.format()), snapshot, partitions,
-                    ledger);
+                    partitions, writeStatement, snapshot, partitions, ledger, oneTransaction);
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,
             // exit 4, which schedulers may retry.

@@ -18,6 +18,8 @@ import static java.util.Objects.requireNonNull;
  * @param partitions    what this run copies, largest first
  * @param allPartitions the stream's whole plan (equal to {@code partitions} unless a resume skips done ones)
  * @param ledger        where partitions are recorded; empty with {@code ledger: off}
+ * @param oneTransaction a truncate load written by one worker in one target transaction (TRUNCATE, every partition,
+ *                      COMMIT), so a failure leaves the target as it was; else each partition commits on its own
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -31,7 +33,8 @@ public record StreamPlan(
         String writeStatement,
         String snapshotMode,
         List<PartitionPlan> allPartitions,
-        java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger) {
+        java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger,
+        boolean oneTransaction) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -46,14 +49,30 @@ public record StreamPlan(
         requireNonNull(ledger, "ledger is null");
     }
 
-    /** The same stream with another whole plan ({@code all}) of which only {@code pending} is left to copy. */
+    /**
+     * The same stream with another whole plan ({@code all}) of which only {@code pending} is left to copy. A stream
+     * resumed half-way was truncated by the run already, so it goes on a partition at a time.
+     */
     public StreamPlan withPartitions(List<PartitionPlan> all, List<PartitionPlan> pending) {
-        return new StreamPlan(spec, degree, source, target, targetTable, columns, projection, pending, writeStatement,
-                snapshotMode, all, ledger);
+        boolean whole = oneTransaction && pending.size() == all.size();
+        String statement = oneTransaction && !whole
+                ? target.writeStatement(targetColumns(), projection.format()) : writeStatement;
+        return new StreamPlan(spec, degree, source, target, targetTable, columns, projection, pending, statement,
+                snapshotMode, all, ledger, whole);
     }
 
     public String name() {
         return spec.name();
+    }
+
+    /** How the target's transactions are cut, for people. */
+    public String transactions() {
+        if (oneTransaction) {
+            return "one for the stream (TRUNCATE, every partition, COMMIT): all or nothing, a failure leaves the "
+                    + "old rows";
+        }
+        return spec.loadMode() == io.sluice.spi.LoadMode.TRUNCATE
+                ? "TRUNCATE committed first, then one per partition" : "one per partition";
     }
 
     public List<Column> targetColumns() {

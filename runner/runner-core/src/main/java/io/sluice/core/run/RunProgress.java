@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class RunProgress {
     private final LongAdder bytes = new LongAdder();
     private final LongAdder rows = new LongAdder();
+    private final LongAdder uncommittedRows = new LongAdder();
     private final AtomicInteger partitionsDone = new AtomicInteger();
     private final AtomicInteger partitionsTotal = new AtomicInteger();
     private final AtomicLong estimatedBytes = new AtomicLong();
@@ -22,6 +23,7 @@ public final class RunProgress {
         stream.set(name);
         bytes.reset();
         rows.reset();
+        uncommittedRows.reset();
         partitionsDone.set(0);
         partitionsTotal.set(partitions);
         this.estimatedBytes.set(estimatedBytes);
@@ -37,20 +39,35 @@ public final class RunProgress {
         partitionsDone.incrementAndGet();
     }
 
+    /** A partition copied into a transaction that commits later (a stream loaded in one transaction). */
+    void partitionCopied(long copiedRows) {
+        uncommittedRows.add(copiedRows);
+    }
+
+    /** The open transaction ended: its rows are either counted as committed next, or gone. */
+    void transactionEnded() {
+        uncommittedRows.reset();
+    }
+
     public Snapshot snapshot() {
-        return new Snapshot(stream.get(), rows.sum(), bytes.sum(), partitionsDone.get(), partitionsTotal.get(),
+        return new Snapshot(stream.get(), rows.sum(), uncommittedRows.sum(), bytes.sum(), partitionsDone.get(),
+                partitionsTotal.get(),
                 estimatedBytes.get(), (System.nanoTime() - startedNanos.get()) / 1_000_000L);
     }
 
-    /** A consistent-enough reading for a progress line. */
-    public record Snapshot(String stream, long rows, long bytes, int partitionsDone, int partitionsTotal,
+    /**
+     * A consistent-enough reading for a progress line. {@code uncommittedRows} are copied into a transaction that
+     * has not committed yet.
+     */
+    public record Snapshot(String stream, long rows, long uncommittedRows, long bytes, int partitionsDone,
+                           int partitionsTotal,
                            long estimatedBytes, long elapsedMillis) {
         public double megabytesPerSecond() {
             return elapsedMillis > 0 ? bytes / 1e3 / elapsedMillis : 0;
         }
 
         public double rowsPerSecond() {
-            return elapsedMillis > 0 ? rows * 1e3 / elapsedMillis : 0;
+            return elapsedMillis > 0 ? (rows + uncommittedRows) * 1e3 / elapsedMillis : 0;
         }
 
         /** Seconds left judging by bytes against the plan's estimate, or -1 when unknown. */

@@ -12,11 +12,13 @@ import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionDone;
 import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 
@@ -40,8 +42,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Runs one stream: prepares the target, opens the source session (snapshot), and lets {@code degree} workers pull
  * partitions from a queue in plan order (largest first). Each partition is one reader piped into one writer in its
- * own target transaction. The first permanent failure stops the other workers promptly; their cancellations are not
- * reported as errors of their own.
+ * own target transaction, except in a truncate load by one worker, which writes them all in one. The first permanent
+ * failure stops the other workers promptly; their cancellations are not reported as errors of their own.
  */
 final class StreamExecutor {
     private final StreamPlan plan;
@@ -131,8 +133,14 @@ final class StreamExecutor {
         ledger.recordPlan(run.runId(), plan.name(), planned);
     }
 
-    /** Truncate happens once per run: with a ledger it is recorded with the truncation, so a resume skips it. */
+    /**
+     * Truncate happens once per run: with a ledger it is recorded with the truncation, so a resume skips it. A load
+     * in one transaction truncates in that transaction instead.
+     */
     private void prepareTarget() throws ConnectorException {
+        if (plan.oneTransaction()) {
+            return;
+        }
         if (plan.spec().loadMode() == LoadMode.TRUNCATE && plan.ledger().isPresent()) {
             plan.ledger().get().truncateOnce(run.runId(), plan.name());
         } else {
@@ -179,13 +187,14 @@ final class StreamExecutor {
     }
 
     private void runWorkers(SourceSession session) throws InterruptedException {
-        int workers = Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
+        int workers = plan.oneTransaction() ? 1 : Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
         ThreadFactory threads = plan.source().readerThreads() == Source.ThreadModel.PLATFORM
                 ? Thread.ofPlatform().name("sluice-" + plan.name() + "-", 0).daemon().factory()
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
-            Thread thread = threads.newThread(() -> work(session));
+            Thread thread = threads.newThread(plan.oneTransaction() ? () -> workInOneTransaction(session)
+                    : () -> work(session));
             running.add(thread);
             thread.start();
         }
@@ -203,6 +212,117 @@ final class StreamExecutor {
                 reports.add(copyWithRetries(readers, writers, partition));
             }
         }
+    }
+
+    /**
+     * The whole stream in one target transaction that empties the target first. Nothing is visible until the last
+     * partition is in, so partitions are reported done only after the commit, and a transient failure retries the
+     * stream from the truncation: that redoes at most one attempt's work and never copies a row twice.
+     */
+    private void workInOneTransaction(SourceSession session) {
+        Instant firstStart = Instant.now();
+        Optional<StreamKey> ledgerKey = plan.ledger().map(l -> new StreamKey(run.runId(), plan.name()));
+        int attempt = 0;
+        while (!stopping) {
+            attempt++;
+            Instant attemptStart = Instant.now();
+            List<PartitionReport> copied = new ArrayList<>();
+            PartitionPlan current = null;
+            long[] bytes = {0};
+            try (PartitionReaders readers = session.openReaders(plan.projection());
+                 ReplacingTransaction transaction = plan.target().openReplacingTransaction(plan.targetColumns(),
+                         plan.projection().format(), ledgerKey)) {
+                for (PartitionPlan partition : plan.partitions()) {
+                    current = partition;
+                    long started = System.nanoTime();
+                    bytes[0] = 0;
+                    listener.partitionStarted(plan, partition, attempt);
+                    long[] counts = copyOnce(readers, transaction, partition, bytes, attempt, firstStart);
+                    copied.add(report(partition, PartitionReport.State.DONE, counts[0], counts[1], bytes[0], attempt,
+                            started, null));
+                    progress.partitionCopied(counts[1]);
+                }
+                current = null;
+                transaction.commit();
+            } catch (ConnectorException e) {
+                progress.transactionEnded();
+                SluiceException error = SluiceException.from(e, current != null ? where(current, attempt)
+                        : where() + ", committing the stream's transaction" + (attempt > 1 ? ", attempt " + attempt
+                        : ""));
+                if (current == null && plan.partitions().isEmpty()) {
+                    fail(error); // nothing was copied: the truncation alone failed to commit
+                    return;
+                }
+                PartitionPlan failed = current != null ? current : plan.partitions().getLast();
+                if (stopping) {
+                    recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
+                    rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], "cancelled: "
+                            + (interrupted ? "the run was interrupted" : "another stream failed"));
+                    return;
+                }
+                if (current == null && committedDespite(failed).isPresent()) {
+                    finishCommitted(copied); // the commit reached the server but its answer was lost
+                    return;
+                }
+                if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
+                    Duration wait = backoff.before(attempt + 1);
+                    retries.incrementAndGet();
+                    recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
+                    listener.partitionRetrying(plan, failed, attempt, error, wait);
+                    if (!pause(wait)) {
+                        return;
+                    }
+                    continue;
+                }
+                failInOneTransaction(copied, failed, attempt, attemptStart, error, bytes[0]);
+                return;
+            } catch (SluiceException e) {
+                progress.transactionEnded();
+                if (current == null) {
+                    fail(e);
+                    return;
+                }
+                failInOneTransaction(copied, current, attempt, attemptStart, e, bytes[0]);
+                return;
+            }
+            finishCommitted(copied);
+            return;
+        }
+    }
+
+    private void finishCommitted(List<PartitionReport> copied) {
+        progress.transactionEnded();
+        for (PartitionReport report : copied) {
+            progress.partitionCommitted(report.rowsWritten());
+            reports.add(report);
+            listener.partitionFinished(plan, report);
+        }
+    }
+
+    private void failInOneTransaction(List<PartitionReport> copied, PartitionPlan failed, int attempt,
+                                      Instant attemptStart, SluiceException error, long bytes) {
+        fail(error);
+        recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);
+        rolledBack(copied, failed, PartitionReport.State.FAILED, attempt, bytes, error.getMessage());
+    }
+
+    /** Reports the partitions a rolled-back transaction had copied as cancelled, then the one that ended it. */
+    private void rolledBack(List<PartitionReport> copied, PartitionPlan last, PartitionReport.State state,
+                            int attempt, long bytes, String why) {
+        for (PartitionReport done : copied) {
+            if (done.index() == last.index()) {
+                continue;
+            }
+            PartitionReport undone = new PartitionReport(done.index(), done.id(), done.predicate(),
+                    PartitionReport.State.CANCELLED, 0, 0, done.bytes(), attempt, done.duration(),
+                    Optional.of("rolled back with the stream's transaction (partition " + (last.index() + 1)
+                            + " did not complete)"));
+            reports.add(undone);
+            listener.partitionFinished(plan, undone);
+        }
+        PartitionReport report = report(last, state, 0, 0, bytes, attempt, System.nanoTime(), why);
+        reports.add(report);
+        listener.partitionFinished(plan, report);
     }
 
     private PartitionReport copyWithRetries(PartitionReaders readers, PartitionWriters writers,

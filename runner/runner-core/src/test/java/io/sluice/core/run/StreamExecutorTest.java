@@ -155,7 +155,8 @@ class StreamExecutorTest {
         }
         List<ColumnPair> pairs = List.of(new ColumnPair(Column.of("id", "bigint"), Column.of("id", "bigint")));
         StreamPlan streamPlan = new StreamPlan(stream, degree, source, target, "memory", pairs, source.project(pairs),
-                partitions, "write", "none", partitions, java.util.Optional.empty());
+                partitions, "write", "none", partitions, java.util.Optional.empty(),
+                false);
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
                 true, Map.of(), List.of(stream), Set.of());
         return new PipelinePlan(spec, List.of(streamPlan));

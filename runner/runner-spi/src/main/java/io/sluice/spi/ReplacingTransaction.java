@@ -1,0 +1,19 @@
+package io.sluice.spi;
+
+/**
+ * A truncate load in one target transaction (see {@link Target#openReplacingTransaction}): the transaction first
+ * empties the target, then the writers it opens write one partition after another, and {@link #commit()} makes the
+ * emptying and every partition visible at once. A writer's commit only records its partition. Used by one thread; a
+ * writer it opened may still be aborted from another, which dooms the whole transaction.
+ */
+public interface ReplacingTransaction extends PartitionWriters {
+    /** Whether the transaction emptied the target (false when the ledger says this run already did). */
+    boolean truncated();
+
+    /** Commits the emptying and every partition whose writer committed. */
+    void commit() throws ConnectorException;
+
+    /** Rolls back unless committed, so the target keeps the rows it had. Never throws. */
+    @Override
+    void close();
+}
