@@ -107,7 +107,8 @@ public final class MarkdownReport {
                 .append(String.format(Locale.ROOT, "%,.0f", r.rowsPerSecond())).append(" | ")
                 .append(String.format(Locale.ROOT, "%.1f", r.megabytesPerSecond())).append(" | ")
                 .append(ratio(comparison.toIngestLimit(r))).append(" | ")
-                .append(i.role() == ScenarioRole.INGEST_LIMIT ? "–" : ratio(comparison.toBestBaseline(r))).append(" | ")
+                .append(i.role() == ScenarioRole.INGEST_LIMIT || i.role() == ScenarioRole.REFERENCE ? "–"
+                        : ratio(comparison.toBestBaseline(r))).append(" | ")
                 .append(r.medianClientCpuSeconds().isPresent() ? f2(r.medianClientCpuSeconds().getAsDouble()) : "–")
                 .append(" | ")
                 .append(r.medianClientCpuShare().isPresent()

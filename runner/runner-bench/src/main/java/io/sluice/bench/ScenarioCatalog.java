@@ -49,7 +49,10 @@ final class ScenarioCatalog {
             BenchTarget t = section == Section.LINEITEM_LOGGED ? BenchTarget.LINEITEM_LOGGED
                     : BenchTarget.LINEITEM_UNLOGGED;
             scenarios.add(new IngestLimitScenario(info(section, t, ScenarioRole.INGEST_LIMIT,
-                    "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.lineitem()));
+                    "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.lineitem(), false));
+            scenarios.add(new IngestLimitScenario(info(section, t, ScenarioRole.REFERENCE,
+                    "server-side COPY FROM file, in one transaction with TRUNCATE, FREEZE",
+                    SluiceSlug.INGEST_LIMIT_ONE_TRANSACTION, 0), dst, data.lineitem(), true));
             scenarios.add(new PsqlPipeScenario(info(section, t, ScenarioRole.BASELINE, "psql | psql (binary COPY)",
                     "psql-pipe", 0), psql, src, dst, lineitem, logDirectory));
             scenarios.add(new JavaPipeScenario(info(section, t, ScenarioRole.BASELINE,
@@ -81,7 +84,10 @@ final class ScenarioCatalog {
         Section local = Section.ORDERS_LOCAL;
         BenchTarget orders = BenchTarget.ORDERS;
         scenarios.add(new IngestLimitScenario(info(local, orders, ScenarioRole.INGEST_LIMIT,
-                "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.orders()));
+                "server-side COPY FROM file", SluiceSlug.INGEST_LIMIT, 0), dst, data.orders(), false));
+        scenarios.add(new IngestLimitScenario(info(local, orders, ScenarioRole.REFERENCE,
+                "server-side COPY FROM file, in one transaction with TRUNCATE, FREEZE",
+                SluiceSlug.INGEST_LIMIT_ONE_TRANSACTION, 0), dst, data.orders(), true));
         for (int threads : new int[] {1, 2}) {
             scenarios.add(new DuckDbScannerScenario(info(local, orders, ScenarioRole.BASELINE,
                     "DuckDB postgres_scanner, threads", "duckdb-postgres_scanner-threads", threads),

@@ -7,5 +7,10 @@ public enum ScenarioRole {
     /** A tool users would pick instead of Sluice. */
     BASELINE,
     /** Sluice itself. */
-    SLUICE
+    SLUICE,
+    /**
+     * Another measure of the target, for context: the ingest limit in the transaction shape Sluice's truncate load
+     * by one worker uses (TRUNCATE, COPY FREEZE, COMMIT). No ratio is against it.
+     */
+    REFERENCE
 }

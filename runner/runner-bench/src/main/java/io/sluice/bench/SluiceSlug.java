@@ -6,6 +6,7 @@ final class SluiceSlug {
     static final String RANGE = "sluice-range";
     static final String PARQUET = "sluice-data-driven";
     static final String INGEST_LIMIT = "ingest-limit";
+    static final String INGEST_LIMIT_ONE_TRANSACTION = "ingest-limit-one-txn";
 
     private SluiceSlug() {
     }
