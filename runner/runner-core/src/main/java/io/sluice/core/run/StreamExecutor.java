@@ -256,8 +256,7 @@ final class StreamExecutor {
                 PartitionPlan failed = current != null ? current : plan.partitions().getLast();
                 if (stopping) {
                     recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
-                    rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], "cancelled: "
-                            + (interrupted ? "the run was interrupted" : "another stream failed"));
+                    rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], stoppedWhy());
                     return;
                 }
                 if (current == null && committedDespite(failed).isPresent()) {
@@ -270,6 +269,7 @@ final class StreamExecutor {
                     recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
                     listener.partitionRetrying(plan, failed, attempt, error, wait);
                     if (!pause(wait)) {
+                        rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], stoppedWhy());
                         return;
                     }
                     continue;
@@ -288,6 +288,10 @@ final class StreamExecutor {
             finishCommitted(copied);
             return;
         }
+    }
+
+    private String stoppedWhy() {
+        return "cancelled: " + (interrupted ? "the run was interrupted" : "the stream was stopped");
     }
 
     private void finishCommitted(List<PartitionReport> copied) {
