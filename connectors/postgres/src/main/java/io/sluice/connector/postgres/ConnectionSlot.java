@@ -14,25 +14,32 @@ import static java.util.Objects.requireNonNull;
  * state is never reused. A one-off slot closes what it is given, for readers and writers opened on their own.
  */
 final class ConnectionSlot implements AutoCloseable {
+    private enum Kind {
+        /** Closes what it is given back; opens a new connection per take. */
+        ONE_OFF,
+        /** Keeps the connection given back; opens a new one when it has none open. */
+        WORKER,
+        /** Keeps one connection and never opens another (its transaction spans writers). */
+        HOLDING
+    }
+
     private final PostgresConnections connections;
-    private final boolean keeps;
-    private final boolean pinned;
+    private final Kind kind;
     private Connection idle;
 
-    private ConnectionSlot(PostgresConnections connections, boolean keeps, boolean pinned) {
+    private ConnectionSlot(PostgresConnections connections, Kind kind) {
         this.connections = requireNonNull(connections, "connections is null");
-        this.keeps = keeps;
-        this.pinned = pinned;
+        this.kind = kind;
     }
 
     /** Keeps a connection between partitions until closed. */
     static ConnectionSlot forWorker(PostgresConnections connections) {
-        return new ConnectionSlot(connections, true, false);
+        return new ConnectionSlot(connections, Kind.WORKER);
     }
 
     /** Opens a connection per take and closes it when given back. */
     static ConnectionSlot oneOff(PostgresConnections connections) {
-        return new ConnectionSlot(connections, false, false);
+        return new ConnectionSlot(connections, Kind.ONE_OFF);
     }
 
     /**
@@ -40,7 +47,7 @@ final class ConnectionSlot implements AutoCloseable {
      * connection would be outside that transaction.
      */
     static ConnectionSlot holding(PostgresConnections connections, Connection connection) {
-        ConnectionSlot slot = new ConnectionSlot(connections, true, true);
+        ConnectionSlot slot = new ConnectionSlot(connections, Kind.HOLDING);
         slot.idle = requireNonNull(connection, "connection is null");
         return slot;
     }
@@ -56,7 +63,7 @@ final class ConnectionSlot implements AutoCloseable {
         if (kept != null && isOpen(kept)) {
             return kept;
         }
-        if (pinned) {
+        if (kind == Kind.HOLDING) {
             PostgresConnections.closeQuietly(kept);
             throw new ConnectorException(ErrorKind.FAILED, "PG212", "cannot start " + purpose + ": the "
                     + "transaction it belongs to was rolled back after an earlier failure", null);
@@ -73,7 +80,7 @@ final class ConnectionSlot implements AutoCloseable {
     /** Back from a transaction that ended (committed or rolled back), or from a writer of a held transaction. */
     void giveBack(Connection connection) {
         requireNonNull(connection, "connection is null");
-        if (!keeps || idle != null) {
+        if (kind == Kind.ONE_OFF || idle != null) {
             PostgresConnections.closeQuietly(connection);
             return;
         }

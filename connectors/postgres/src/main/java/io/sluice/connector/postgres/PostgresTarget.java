@@ -135,9 +135,13 @@ final class PostgresTarget implements Target {
 
     @Override
     public String writeStatement(List<Column> columns, CopyFormat format) {
+        return copyStatement(columns, format, false);
+    }
+
+    private String copyStatement(List<Column> columns, CopyFormat format, boolean freeze) {
         return "COPY " + describe() + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT "
-                + (format == CopyFormat.BINARY ? "binary" : "text") + ")";
+                + (format == CopyFormat.BINARY ? "binary" : "text") + (freeze ? ", FREEZE)" : ")");
     }
 
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction. */
@@ -149,9 +153,7 @@ final class PostgresTarget implements Target {
     /** With FREEZE where PostgreSQL allows it: plain tables (not partitioned or foreign ones). */
     @Override
     public String replacingWriteStatement(List<Column> columns, CopyFormat format) {
-        String plain = writeStatement(columns, format);
-        boolean freezable = resolved().map(t -> t.relkind() == 'r').orElse(false);
-        return freezable ? plain.substring(0, plain.length() - 1) + ", FREEZE)" : plain;
+        return copyStatement(columns, format, resolved().map(t -> t.relkind() == 'r').orElse(false));
     }
 
     @Override
