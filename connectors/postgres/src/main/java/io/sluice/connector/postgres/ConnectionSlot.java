@@ -63,12 +63,11 @@ final class ConnectionSlot implements AutoCloseable {
         if (kept != null && isOpen(kept)) {
             return kept;
         }
+        PostgresConnections.closeQuietly(kept);
         if (kind == Kind.HOLDING) {
-            PostgresConnections.closeQuietly(kept);
             throw new ConnectorException(ErrorKind.FAILED, "PG212", "cannot start " + purpose + ": the "
                     + "transaction it belongs to was rolled back after an earlier failure", null);
         }
-        PostgresConnections.closeQuietly(kept);
         return connections.open(purpose);
     }
 

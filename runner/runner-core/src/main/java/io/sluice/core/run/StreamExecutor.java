@@ -264,11 +264,7 @@ final class StreamExecutor {
                     return;
                 }
                 if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
-                    Duration wait = backoff.before(attempt + 1);
-                    retries.incrementAndGet();
-                    recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
-                    listener.partitionRetrying(plan, failed, attempt, error, wait);
-                    if (!pause(wait)) {
+                    if (!waitToRetry(failed, attempt, attemptStart, error)) {
                         rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], stoppedWhy());
                         return;
                     }
@@ -363,11 +359,7 @@ final class StreamExecutor {
                         listener.partitionFinished(plan, report);
                         return report;
                     }
-                    Duration wait = backoff.before(attempt + 1);
-                    retries.incrementAndGet();
-                    recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
-                    listener.partitionRetrying(plan, partition, attempt, error, wait);
-                    if (!pause(wait)) {
+                    if (!waitToRetry(partition, attempt, attemptStart, error)) {
                         return finishCancelled(partition, attempt, started, bytes[0]);
                     }
                     continue;
@@ -445,6 +437,15 @@ final class StreamExecutor {
         } catch (ConnectorException e) {
             return Optional.empty(); // the ledger is unreachable too; the retry's commit will refuse a duplicate
         }
+    }
+
+    /** Records a retried attempt and waits out its back-off; false when the stream stopped meanwhile. */
+    private boolean waitToRetry(PartitionPlan partition, int attempt, Instant attemptStart, SluiceException error) {
+        Duration wait = backoff.before(attempt + 1);
+        retries.incrementAndGet();
+        recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
+        listener.partitionRetrying(plan, partition, attempt, error, wait);
+        return pause(wait);
     }
 
     private boolean pause(Duration wait) {
