@@ -9,6 +9,7 @@ import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
@@ -65,14 +66,8 @@ public final class Planner {
                     stream.columnMapping());
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
-            List<SourcePartition> planned = new ArrayList<>(source.plan(
-                    new PlanRequest(stream.distribution(), degree, stream.batchSizeRows())));
-            planned.sort(LARGEST_FIRST);
-            List<PartitionPlan> partitions = new ArrayList<>();
-            for (SourcePartition partition : planned) {
-                partitions.add(new PartitionPlan(partitions.size(), partition,
-                        source.readStatement(partition, projection)));
-            }
+            List<PartitionPlan> partitions = partitions(source, projection,
+                    new PlanRequest(stream.distribution(), degree, stream.batchSizeRows()));
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
@@ -93,6 +88,13 @@ public final class Planner {
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
             boolean oneTransaction = stream.loadMode() == LoadMode.TRUNCATE
                     && Math.min(degree, Math.max(1, partitions.size())) == 1 && target.replacesInOneTransaction();
+            if (oneTransaction && partitions.size() > 1) {
+                // Partitions serve parallel workers and resume, and an all-or-nothing load by one worker has
+                // neither; every method's partitions together are the whole source, so read it whole: each
+                // boundary stalls both servers (lineitem SF 1: 0.94x the wall time, docs/benchmarks.md).
+                partitions = partitions(source, projection,
+                        new PlanRequest(Distribution.none(), 1, stream.batchSizeRows()));
+            }
             String writeStatement = oneTransaction
                     ? target.replacingWriteStatement(targetColumns, projection.format())
                     : target.writeStatement(targetColumns, projection.format());
@@ -104,5 +106,18 @@ public final class Planner {
             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
                     e.fix().orElse(null), e);
         }
+    }
+
+    /** The source's partitions for {@code request}, largest first, with the statement that reads each. */
+    private static List<PartitionPlan> partitions(Source source, SourceProjection projection, PlanRequest request)
+            throws ConnectorException {
+        List<SourcePartition> planned = new ArrayList<>(source.plan(request));
+        planned.sort(LARGEST_FIRST);
+        List<PartitionPlan> partitions = new ArrayList<>();
+        for (SourcePartition partition : planned) {
+            partitions.add(new PartitionPlan(partitions.size(), partition,
+                    source.readStatement(partition, projection)));
+        }
+        return partitions;
     }
 }

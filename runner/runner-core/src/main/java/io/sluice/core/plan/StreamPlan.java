@@ -19,7 +19,9 @@ import static java.util.Objects.requireNonNull;
  * @param allPartitions the stream's whole plan (equal to {@code partitions} unless a resume skips done ones)
  * @param ledger        where partitions are recorded; empty with {@code ledger: off}
  * @param oneTransaction a truncate load written by one worker in one target transaction (TRUNCATE, every partition,
- *                      COMMIT), so a failure leaves the target as it was; else each partition commits on its own
+ *                      COMMIT), so a failure leaves the target as it was; else each partition commits on its own.
+ *                      Such a load reads the source whole ({@code method: none}'s partitions): partitions would
+ *                      only add boundaries where both servers wait
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -68,8 +70,8 @@ public record StreamPlan(
     /** How the target's transactions are cut, for people. */
     public String transactions() {
         if (oneTransaction) {
-            return "one for the stream (TRUNCATE, every partition, COMMIT): all or nothing, a failure leaves the "
-                    + "old rows";
+            return "one for the stream (TRUNCATE, the source read whole, COMMIT): all or nothing, a failure "
+                    + "leaves the old rows";
         }
         return spec.loadMode() == io.sluice.spi.LoadMode.TRUNCATE
                 ? "TRUNCATE committed first, then one per partition" : "one per partition";
