@@ -6,8 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -81,6 +83,60 @@ class OneTransactionTruncateTest {
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "tx-1");
         assertEquals(0, resumed.exitCode(), resumed.all());
         assertEquals(0, f.differences(), "the resumed run truncated (the first one's truncation never happened)");
+    }
+
+    @Test
+    void aFileSourceKeepsOnePartitionPerFileAndAFailingFileRollsBackTheFilesBefore() throws Exception {
+        LedgerFixture f = fixture("txfiles");
+        Path files = Files.createDirectories(dir.resolve("lake"));
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            for (int file = 1; file <= 4; file++) {
+                s.execute(parquet(files.resolve("items-" + file + ".parquet"), (file - 1) * 2_000 + 1, file * 2_000,
+                        "'item ' || g"));
+            }
+            // The smallest file runs last (largest first), after four others were copied, and breaks the check.
+            s.execute(parquet(files.resolve("items-5.parquet"), 8_001, 8_100, "repeat('x', 40)"));
+        }
+        Path spec = dir.resolve("files.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: files-test
+                connections:
+                  lake: { type: duckdb }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: items
+                    source: { connection: lake, files: "%s" }
+                    target: { connection: dst, table: items }
+                    distribution: { method: range, key: id }
+                    degree: 1
+                    load-mode: truncate
+                """.formatted(f.pg.jdbcUrl(f.target), f.pg.user(), files.resolve("items-*.parquet")));
+        JsonNode planned = plan(spec);
+        assertEquals("stream", planned.get("target-transactions").asString(), planned.toString());
+        assertEquals(5, planned.get("partitions").size(), "read whole means one partition per file: " + planned);
+
+        Path summary = dir.resolve("files-summary.json");
+        CliRun failed = CliRun.of("run", spec.toString(), "--summary-json", summary.toString());
+
+        assertEquals(1, failed.exitCode(), failed.all());
+        assertTrue(failed.err().contains("short_names"), failed.err());
+        assertEquals(3, f.scalar(f.target, "SELECT count(*) FROM items WHERE name LIKE 'old %'"), failed.all());
+        assertEquals(3, f.scalar(f.target, "SELECT count(*) FROM items"), "the four copied files rolled back");
+        JsonNode reports = JsonMapper.builder().build().readTree(summary.toFile()).get("streams").get(0)
+                .get("partition-reports");
+        long rolledBack = 0;
+        for (JsonNode report : reports) {
+            if (report.path("error").asString("").startsWith("rolled back with the stream's transaction")) {
+                rolledBack++;
+            }
+        }
+        assertEquals(4, rolledBack, "the files before the failing one were copied, then rolled back: " + reports);
+    }
+
+    private static String parquet(Path file, int first, int last, String name) {
+        return "COPY (SELECT g::BIGINT AS id, " + name + " AS name, (g / 7.0)::DECIMAL(10,2) AS price FROM range("
+                + first + ", " + (last + 1) + ") t(g)) TO '" + file + "' (FORMAT parquet)";
     }
 
     @Test
