@@ -66,8 +66,14 @@ public final class Planner {
                     stream.columnMapping());
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
+            boolean replacing = stream.loadMode() == LoadMode.TRUNCATE && target.replacesInOneTransaction();
+            // A truncate load by one worker is one transaction (below), all or nothing: partitions would serve no
+            // parallel worker and no resume, and each boundary stalls both servers (lineitem SF 1: the whole table
+            // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
+            // method none plans it, without running the spec's method's planning queries for nothing.
+            Distribution distribution = replacing && degree == 1 ? Distribution.none() : stream.distribution();
             List<PartitionPlan> partitions = partitions(source, projection,
-                    new PlanRequest(stream.distribution(), degree, stream.batchSizeRows()));
+                    new PlanRequest(distribution, degree, stream.batchSizeRows()));
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
@@ -86,15 +92,7 @@ public final class Planner {
             }
             // One worker writes everything anyway, so one transaction costs no parallelism and makes the load
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
-            boolean oneTransaction = stream.loadMode() == LoadMode.TRUNCATE
-                    && Math.min(degree, Math.max(1, partitions.size())) == 1 && target.replacesInOneTransaction();
-            if (oneTransaction && partitions.size() > 1) {
-                // Partitions serve parallel workers and resume, and an all-or-nothing load by one worker has
-                // neither; every method's partitions together are the whole source, so read it whole: each
-                // boundary stalls both servers (lineitem SF 1: 0.94x the wall time, docs/benchmarks.md).
-                partitions = partitions(source, projection,
-                        new PlanRequest(Distribution.none(), 1, stream.batchSizeRows()));
-            }
+            boolean oneTransaction = replacing && Math.min(degree, Math.max(1, partitions.size())) == 1;
             String writeStatement = oneTransaction
                     ? target.replacingWriteStatement(targetColumns, projection.format())
                     : target.writeStatement(targetColumns, projection.format());
