@@ -92,7 +92,7 @@ public final class Planner {
             }
             // One worker writes everything anyway, so one transaction costs no parallelism and makes the load
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
-            boolean oneTransaction = replacing && Math.min(degree, Math.max(1, partitions.size())) == 1;
+            boolean oneTransaction = replacing && (degree == 1 || partitions.size() <= 1);
             String writeStatement = oneTransaction
                     ? target.replacingWriteStatement(targetColumns, projection.format())
                     : target.writeStatement(targetColumns, projection.format());
