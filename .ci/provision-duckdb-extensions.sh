@@ -40,12 +40,19 @@ for name in "${extensions[@]}"; do
   echo "duckdb extension $name: fetching $package"
   if [[ -z "$PYTHON" ]]; then
     PYTHON="$(pip_python)" || {
-      echo "provision-duckdb-extensions: python3 with pip is needed to fetch the extension wheels from PyPI" >&2
+      echo "provision-duckdb-extensions: DuckDB extension $name is not in $OUT, and fetching it needs python3 with pip" >&2
+      echo "  fix: install python3-pip, or point SLUICE_DUCKDB_EXTENSIONS at a directory that holds" \
+        "v$DUCKDB_VERSION/$PLATFORM/$name.duckdb_extension" >&2
       exit 1
     }
   fi
   PIP_DISABLE_PIP_VERSION_CHECK=1 "$PYTHON" -m pip download --quiet --no-input --progress-bar off \
-    --no-deps --only-binary=:all: --dest "$WHEELS" "$package"
+    --no-deps --only-binary=:all: --dest "$WHEELS" "$package" || {
+    echo "provision-duckdb-extensions: DuckDB extension $name is not in $OUT, and pip could not download $package" >&2
+    echo "  fix: check the package index is reachable (pip's own message is above), or point SLUICE_DUCKDB_EXTENSIONS" \
+      "at a directory that holds v$DUCKDB_VERSION/$PLATFORM/$name.duckdb_extension" >&2
+    exit 1
+  }
   wheel="$(ls -t "$WHEELS"/duckdb_extension_"$name"-"$DUCKDB_VERSION"-*.whl 2>/dev/null | head -n 1 || true)"
   if [[ -z "$wheel" ]]; then
     echo "provision-duckdb-extensions: pip did not leave a wheel for $package in $WHEELS" >&2
