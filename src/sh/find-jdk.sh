@@ -3,11 +3,17 @@
 #   1. JAVA_HOME, when it is one;
 #   2. else the JDK of the `java` on PATH, when it is one;
 #   3. else the newest one installed in the usual places (/usr/lib/jvm, /usr/java, /opt, macOS, SDKMAN, IntelliJ).
-# Exits 1, saying what it found, when there is none. `find-jdk.sh --major DIR` prints the feature release of a JDK folder. Says on stderr when it passes over JAVA_HOME or PATH, so a
+# Exits 1, saying what it found, when there is none. `find-jdk.sh --major DIR` prints the feature release of a JDK folder;
+# `--quiet` first leaves out the note about passing over JAVA_HOME or PATH (the launcher, which runs often). Says on stderr when it passes over JAVA_HOME or PATH, so a
 # build on another JDK than the user expects is never silent.
 # Used by ./mvnw (Maven and the build need Java 21; a machine's default java may be older), ./sluice and .ci/run.
 # POSIX sh: mvnw runs under /bin/sh.
 set -eu
+quiet=""
+if [ "${1:-}" = --quiet ]; then
+  quiet=1
+  shift
+fi
 min="${1:-21}"
 
 # The feature release of a JDK folder (17, 21, 25), from its release file; a JVM is asked only without one.
@@ -70,5 +76,5 @@ if [ -z "$best" ]; then
   echo "  fix: install one (e.g. apt-get install openjdk-21-jdk-headless) or set JAVA_HOME to one" >&2
   exit 1
 fi
-echo "using the JDK $best_major at $best (${passed:-JAVA_HOME is unset})" >&2
+[ -n "$quiet" ] || echo "using the JDK $best_major at $best (${passed:-JAVA_HOME is unset})" >&2
 echo "$best"
