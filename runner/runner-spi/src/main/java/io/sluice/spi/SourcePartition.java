@@ -20,6 +20,15 @@ public interface SourcePartition {
     long estimatedBytes();
 
     /**
+     * The rows this partition holds, when the source knows the number exactly at plan time (a Parquet file read
+     * whole: its footer says). A read that returns another number fails the partition instead of committing it, so a
+     * reader that stops early without an error cannot pass for done. Empty (the default) when only estimates exist.
+     */
+    default java.util.OptionalLong exactRows() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
      * The partition's condition in terms of column names only (no ctid, no file), so the target can select the same
      * rows for per-partition verification when columns map by name. Empty when no such condition exists.
      */

@@ -3,20 +3,30 @@ package io.sluice.connector.duckdb;
 import io.sluice.spi.SourcePartition;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * One partition: the relation it reads ({@code relation}, a complete DuckDB query) and, when it reads exactly one
  * file, that file (named in data errors).
+ *
+ * @param wholeFile the partition reads its file whole, unfiltered, so a row count from the file's footer is exact
  */
 record DuckDbPartition(String id, String predicate, String relation, Optional<String> file, long estimatedRows,
-                       long estimatedBytes) implements SourcePartition {
+                       long estimatedBytes, boolean wholeFile) implements SourcePartition {
     DuckDbPartition {
         requireNonNull(id, "id is null");
         requireNonNull(predicate, "predicate is null");
         requireNonNull(relation, "relation is null");
         requireNonNull(file, "file is null");
+    }
+
+    /** A Parquet footer's count when the partition reads its file whole: a shorter read fails the partition. */
+    @Override
+    public OptionalLong exactRows() {
+        return wholeFile && file.isPresent() && estimatedRows >= 0 ? OptionalLong.of(estimatedRows)
+                : OptionalLong.empty();
     }
 
     /** What data errors say the value came from. */

@@ -44,7 +44,8 @@ final class DuckDbPlanner {
         int n = request.degree();
         return switch (distribution.method()) {
             case NONE -> relation.isFiles() ? perFile(connection, relation.glob().orElseThrow(), relation::forFile)
-                    : List.of(new DuckDbPartition("all", "the whole query", relation.query(), Optional.empty(), -1, -1));
+                    : List.of(new DuckDbPartition("all", "the whole query", relation.query(), Optional.empty(), -1, -1,
+                            false));
             case DATA_DRIVEN -> dataDriven(connection, distribution);
             case RANGE -> bounded(connection, key(distribution), "range", rangeBoundaries(connection,
                     key(distribution), n));
@@ -70,7 +71,7 @@ final class DuckDbPlanner {
         Map<String, Long> rows = parquetRows(connection, files);
         List<DuckDbPartition> partitions = new ArrayList<>();
         for (String file : files) {
-            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file, rows));
+            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file, rows, true));
         }
         return partitions;
     }
@@ -98,7 +99,7 @@ final class DuckDbPlanner {
     }
 
     private DuckDbPartition filePartition(String glob, String file, String sql, String predicate,
-                                          Map<String, Long> rows) {
+                                          Map<String, Long> rows, boolean wholeFile) {
         long bytes = -1;
         if (!file.contains("://")) {
             try {
@@ -108,7 +109,7 @@ final class DuckDbPlanner {
             }
         }
         return new DuckDbPartition("file:" + relativeTo(glob, file), predicate, sql, Optional.of(file),
-                rows.getOrDefault(file, -1L), bytes);
+                rows.getOrDefault(file, -1L), bytes, wholeFile);
     }
 
     private List<DuckDbPartition> dataDriven(Connection connection, Distribution distribution)
@@ -131,7 +132,8 @@ final class DuckDbPlanner {
             List<DuckDbPartition> partitions = new ArrayList<>();
             for (String file : values) {
                 String sql = rewrite.isPresent() ? rewrite.get().forFile(file) : relation.forFile(file);
-                partitions.add(filePartition(glob, file, sql, "file " + file, rows));
+                // a rewritten query may filter its file's rows: only a files: relation reads a file whole
+                partitions.add(filePartition(glob, file, sql, "file " + file, rows, relation.isFiles()));
             }
             return partitions;
         }
@@ -219,7 +221,7 @@ final class DuckDbPlanner {
 
     private DuckDbPartition filtered(String id, String predicate) {
         String sql = "SELECT * FROM (" + relation.query() + ") AS sluice_p WHERE " + predicate;
-        return new DuckDbPartition(id, predicate, sql, Optional.empty(), -1, -1);
+        return new DuckDbPartition(id, predicate, sql, Optional.empty(), -1, -1, false);
     }
 
     /** The key as SQL over the query's columns (a column name or an expression) and its DuckDB type. */

@@ -67,6 +67,17 @@ public record StreamPlan(
         return spec.name();
     }
 
+    /** How errors and logs name the stream: {@code stream 'orders'}. */
+    public String where() {
+        return "stream '" + name() + "'";
+    }
+
+    /** How errors and logs name a partition: {@code stream 'orders', partition 3/8 (ctid >= ...)}. */
+    public String where(PartitionPlan partition) {
+        return where() + ", partition " + (partition.index() + 1) + "/" + allPartitions.size() + " ("
+                + partition.partition().predicate() + ")";
+    }
+
     /** How the target's transactions are cut, for people. */
     public String transactions() {
         if (oneTransaction) {

@@ -7,7 +7,6 @@ import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Digest;
 import io.sluice.spi.LoadMode;
-import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionDone;
@@ -26,36 +25,41 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Runs one stream: prepares the target, opens the source session (snapshot), and lets {@code degree} workers pull
  * partitions from a queue in plan order (largest first). Each partition is one reader piped into one writer in its
- * own target transaction, except in a truncate load by one worker, which writes them all in one. The first permanent
- * failure stops the other workers promptly; their cancellations are not reported as errors of their own.
+ * own target transaction, except in a truncate load by one worker, which writes them all in one. Both paths go through
+ * one attempt/retry/cancel routine ({@link PartitionAttempts}). The first permanent failure stops the other workers
+ * promptly; their cancellations are not reported as errors of their own.
+ *
+ * <p>Fail-safe by construction: no throwable ends a worker or the stream unreported (what no connector declared
+ * becomes RUN030), and a stream is DONE only when every partition it set out to copy has a DONE report (RUN040
+ * otherwise), whatever path it took.
  */
-final class StreamExecutor {
+final class StreamExecutor implements PartitionAttempts.StreamControl {
     private final StreamPlan plan;
     private final RunIdentity run;
     private final RunListener listener;
     private final RunProgress progress;
-    private final Backoff backoff;
+    private final PartitionAttempts attempts;
     private final Queue<PartitionPlan> queue;
     private final List<PartitionReport> reports = Collections.synchronizedList(new ArrayList<>());
     private final Set<PartitionReader> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicReference<SluiceException> firstError = new AtomicReference<>();
-    private final AtomicInteger retries = new AtomicInteger();
     private volatile boolean stopping;
     private volatile boolean interrupted;
 
@@ -64,7 +68,7 @@ final class StreamExecutor {
         this.run = requireNonNull(run, "run is null");
         this.listener = requireNonNull(listener, "listener is null");
         this.progress = requireNonNull(progress, "progress is null");
-        this.backoff = new Backoff(plan.spec().retry());
+        this.attempts = new PartitionAttempts(plan, run, listener, this);
         this.queue = new ConcurrentLinkedQueue<>(plan.partitions());
     }
 
@@ -85,10 +89,11 @@ final class StreamExecutor {
                 Optional<Digest> baseline = verifier.baseline();
                 listener.streamStarted(plan, session.snapshotMode());
                 runWorkers(session);
+                requireEveryPartitionDone();
                 if (verifier.requested() && firstError.get() == null && !interrupted) {
                     verification = verifier.verify(session, baseline);
                     if (verification.status() == Verification.Status.FAILED) {
-                        fail(new SluiceException(ErrorKind.VERIFICATION, "VERIFY001", where() + ": verify "
+                        fail(new SluiceException(ErrorKind.VERIFICATION, "VERIFY001", plan.where() + ": verify "
                                 + plan.spec().verify().name().toLowerCase(java.util.Locale.ROOT) + " found "
                                 + String.join("; ", verification.mismatches()),
                                 "the target does not hold what the source held in the run's snapshot: look for "
@@ -97,12 +102,14 @@ final class StreamExecutor {
                 }
             }
         } catch (ConnectorException e) {
-            fail(SluiceException.from(e, where()));
+            fail(SluiceException.from(e, plan.where()));
         } catch (SluiceException e) {
             fail(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             interrupt();
+        } catch (RuntimeException | Error e) {
+            fail(PartitionAttempts.unexpected(e, plan.where()));
         }
         List<PartitionReport> done = new ArrayList<>(reports);
         done.sort((a, b) -> Integer.compare(a.index(), b.index()));
@@ -114,7 +121,7 @@ final class StreamExecutor {
                 : firstError.get() != null ? StreamReport.State.FAILED : StreamReport.State.DONE;
         recordFinish(state, rows);
         StreamReport report = new StreamReport(plan.name(), state, plan.degree(), rows, bytes,
-                Duration.ofNanos(System.nanoTime() - started), done, plan.partitions().size(), retries.get(),
+                Duration.ofNanos(System.nanoTime() - started), done, plan.partitions().size(), attempts.retries(),
                 Optional.ofNullable(firstError.get()), verification,
                 plan.allPartitions().size() - plan.partitions().size());
         listener.streamFinished(plan, report);
@@ -165,25 +172,29 @@ final class StreamExecutor {
         }
     }
 
-    private void recordAttempt(PartitionPlan partition, int attempt, Instant startedAt, AttemptRecord.Outcome outcome,
-                               SluiceException error) {
-        if (plan.ledger().isEmpty()) {
-            return;
-        }
-        try {
-            plan.ledger().get().recordAttempt(new AttemptRecord(run.runId(), plan.name(), partition.partition().id(),
-                    attempt, startedAt, Instant.now(), outcome, Optional.ofNullable(error).map(SluiceException::code),
-                    Optional.ofNullable(error).map(e -> run.redactor().redact(e.getMessage()))));
-        } catch (ConnectorException e) {
-            listener.ledgerProblem(plan, "could not record attempt " + attempt + " of partition "
-                    + partition.partition().id() + " in the ledger: " + e.getMessage());
-        }
-    }
-
     /** Stops the stream from outside (Ctrl-C, SIGTERM): in-flight copies are cancelled and rolled back. */
     void interrupt() {
         interrupted = true;
         stop();
+    }
+
+    @Override
+    public boolean stopping() {
+        return stopping;
+    }
+
+    @Override
+    public void fail(SluiceException error) {
+        if (firstError.compareAndSet(null, error)) {
+            stop();
+        }
+    }
+
+    private void stop() {
+        stopping = true;
+        for (PartitionReader reader : inFlight) {
+            reader.cancel();
+        }
     }
 
     private void runWorkers(SourceSession session) throws InterruptedException {
@@ -193,8 +204,8 @@ final class StreamExecutor {
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
-            Thread thread = threads.newThread(plan.oneTransaction() ? () -> workInOneTransaction(session)
-                    : () -> work(session));
+            Runnable work = plan.oneTransaction() ? () -> workInOneTransaction(session) : () -> work(session);
+            Thread thread = threads.newThread(() -> failSafe(work));
             running.add(thread);
             thread.start();
         }
@@ -203,15 +214,98 @@ final class StreamExecutor {
         }
     }
 
+    /**
+     * The worker boundary: whatever escapes a worker (opening or closing its readers and writers, a bug between two
+     * partitions) fails the stream with its cause instead of ending the thread quietly.
+     */
+    private void failSafe(Runnable work) {
+        try {
+            work.run();
+        } catch (Throwable e) {
+            fail(PartitionAttempts.unexpected(e, plan.where() + ", worker " + Thread.currentThread().getName()));
+        }
+    }
+
+    /**
+     * The invariant behind "done": every partition this run set out to copy has a DONE report. A worker that ended
+     * early without a failure, or a report that went missing, fails the stream here instead of passing for done.
+     */
+    private void requireEveryPartitionDone() {
+        if (firstError.get() != null || interrupted) {
+            return;
+        }
+        Set<Integer> done = new HashSet<>();
+        synchronized (reports) {
+            for (PartitionReport report : reports) {
+                if (report.state() == PartitionReport.State.DONE) {
+                    done.add(report.index());
+                }
+            }
+        }
+        List<PartitionPlan> missing = plan.partitions().stream().filter(p -> !done.contains(p.index())).toList();
+        if (missing.isEmpty()) {
+            return;
+        }
+        String named = missing.stream().limit(5).map(p -> (p.index() + 1) + " (" + p.partition().predicate() + ")")
+                .collect(Collectors.joining(", ")) + (missing.size() > 5 ? ", ..." : "");
+        fail(new SluiceException(ErrorKind.FAILED, "RUN040", plan.where() + ": " + missing.size() + " of "
+                + plan.partitions().size() + " partitions to copy ended without being done: " + named,
+                "this is a bug in Sluice or the connector: report it with the plan (sluice plan) and the log; the "
+                        + "run is resumable, sluice run --resume copies what is not done"));
+    }
+
     /** A worker keeps its readers and writers (and so its connections) from one partition to the next. */
     private void work(SourceSession session) {
         try (PartitionReaders readers = session.openReaders(plan.projection());
              PartitionWriters writers = plan.target().openWriters(plan.targetColumns(), plan.projection().format())) {
             PartitionPlan partition;
             while (!stopping && (partition = queue.poll()) != null) {
-                reports.add(copyWithRetries(readers, writers, partition));
+                reports.add(copyPartition(readers, writers, partition));
             }
         }
+    }
+
+    private PartitionReport copyPartition(PartitionReaders readers, PartitionWriters writers,
+                                          PartitionPlan partition) {
+        long started = System.nanoTime();
+        Instant firstStart = Instant.now();
+        long[] bytes = {0};
+        PartitionAttempts.Outcome<long[]> outcome = attempts.run(new PartitionAttempts.Body<>() {
+            @Override
+            public long[] run(int attempt) throws ConnectorException {
+                listener.partitionStarted(plan, partition, attempt);
+                bytes[0] = 0;
+                return copyOnce(readers, writers, partition, bytes, attempt, firstStart);
+            }
+
+            @Override
+            public Optional<PartitionPlan> failedOn() {
+                return Optional.of(partition);
+            }
+
+            @Override
+            public Optional<PartitionPlan> mayHaveCommitted() {
+                return Optional.of(partition);
+            }
+        });
+        PartitionReport report = switch (outcome) {
+            case PartitionAttempts.Done<long[]> d -> {
+                progress.partitionCommitted(d.value()[1]);
+                yield report(partition, PartitionReport.State.DONE, d.value()[0], d.value()[1], bytes[0],
+                        d.attempts(), started, null);
+            }
+            case PartitionAttempts.CommittedDespite<long[]> c -> {
+                progress.partitionCommitted(c.ledgerRow().rows());
+                yield report(partition, PartitionReport.State.DONE, c.ledgerRow().rows(), c.ledgerRow().rows(),
+                        c.ledgerRow().bytes(), c.attempts(), started, null);
+            }
+            case PartitionAttempts.Failed<long[]> f -> report(partition, PartitionReport.State.FAILED, 0, 0,
+                    bytes[0], f.attempts(), started, f.error().getMessage());
+            case PartitionAttempts.Cancelled<long[]> c -> report(partition, PartitionReport.State.CANCELLED, 0, 0,
+                    bytes[0], c.attempts(), started, stoppedWhy());
+        };
+        listener.partitionFinished(plan, report);
+        return report;
     }
 
     /**
@@ -220,15 +314,43 @@ final class StreamExecutor {
      * stream from the truncation: that redoes at most one attempt's work and never copies a row twice.
      */
     private void workInOneTransaction(SourceSession session) {
-        Instant firstStart = Instant.now();
         Optional<StreamKey> ledgerKey = plan.ledger().map(l -> new StreamKey(run.runId(), plan.name()));
-        int attempt = 0;
-        while (!stopping) {
-            attempt++;
-            Instant attemptStart = Instant.now();
-            List<PartitionReport> copied = new ArrayList<>();
-            PartitionPlan current = null;
-            long[] bytes = {0};
+        OneTransactionAttempt body = new OneTransactionAttempt(session, ledgerKey);
+        PartitionAttempts.Outcome<List<PartitionReport>> outcome = attempts.run(body);
+        progress.transactionEnded();
+        switch (outcome) {
+            case PartitionAttempts.Done<List<PartitionReport>> d -> finishCommitted(d.value());
+            case PartitionAttempts.CommittedDespite<List<PartitionReport>> c -> finishCommitted(body.copied);
+            case PartitionAttempts.Failed<List<PartitionReport>> f -> f.failedOn().ifPresent(failed -> rolledBack(
+                    body.copied, failed, PartitionReport.State.FAILED, f.attempts(), body.bytes[0],
+                    f.error().getMessage()));
+            case PartitionAttempts.Cancelled<List<PartitionReport>> c -> c.failedOn().ifPresent(failed -> rolledBack(
+                    body.copied, failed, PartitionReport.State.CANCELLED, c.attempts(), body.bytes[0],
+                    stoppedWhy()));
+        }
+    }
+
+    /** One attempt at the whole one-transaction load; keeps what the last attempt copied for the reports. */
+    private final class OneTransactionAttempt implements PartitionAttempts.Body<List<PartitionReport>> {
+        private final SourceSession session;
+        private final Optional<StreamKey> ledgerKey;
+        private final Instant firstStart = Instant.now();
+        private final long[] bytes = {0};
+        private List<PartitionReport> copied = new ArrayList<>();
+        private PartitionPlan current;
+        private boolean committing;
+
+        OneTransactionAttempt(SourceSession session, Optional<StreamKey> ledgerKey) {
+            this.session = session;
+            this.ledgerKey = ledgerKey;
+        }
+
+        @Override
+        public List<PartitionReport> run(int attempt) throws ConnectorException {
+            copied = new ArrayList<>();
+            current = null;
+            committing = false;
+            progress.transactionEnded(); // a failed attempt's rows were rolled back
             try (PartitionReaders readers = session.openReaders(plan.projection());
                  ReplacingTransaction transaction = plan.target().openReplacingTransaction(plan.targetColumns(),
                          plan.projection().format(), ledgerKey)) {
@@ -243,67 +365,39 @@ final class StreamExecutor {
                     progress.partitionCopied(counts[1]);
                 }
                 current = null;
+                committing = true;
                 transaction.commit();
-            } catch (ConnectorException e) {
-                progress.transactionEnded();
-                SluiceException error = SluiceException.from(e, current != null ? where(current, attempt)
-                        : where() + ", committing the stream's transaction" + (attempt > 1 ? ", attempt " + attempt
-                        : ""));
-                if (current == null && plan.partitions().isEmpty()) {
-                    fail(error); // nothing was copied: the truncation alone failed to commit
-                    return;
-                }
-                PartitionPlan failed = current != null ? current : plan.partitions().getLast();
-                if (stopping) {
-                    recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
-                    rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], stoppedWhy());
-                    return;
-                }
-                if (current == null && committedDespite(failed).isPresent()) {
-                    finishCommitted(copied); // the commit reached the server but its answer was lost
-                    return;
-                }
-                if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
-                    if (!waitToRetry(failed, attempt, attemptStart, error)) {
-                        rolledBack(copied, failed, PartitionReport.State.CANCELLED, attempt, bytes[0], stoppedWhy());
-                        return;
-                    }
-                    continue;
-                }
-                failInOneTransaction(copied, failed, attempt, attemptStart, error, bytes[0]);
-                return;
-            } catch (SluiceException e) {
-                progress.transactionEnded();
-                if (current == null) {
-                    fail(e);
-                    return;
-                }
-                failInOneTransaction(copied, current, attempt, attemptStart, e, bytes[0]);
-                return;
             }
-            finishCommitted(copied);
-            return;
+            return copied;
+        }
+
+        /** The partition it was on, or the last one when the commit failed (it names the stream's outcome). */
+        @Override
+        public Optional<PartitionPlan> failedOn() {
+            if (current != null) {
+                return Optional.of(current);
+            }
+            return committing && !plan.partitions().isEmpty() ? Optional.of(plan.partitions().getLast())
+                    : Optional.empty();
+        }
+
+        @Override
+        public Optional<PartitionPlan> mayHaveCommitted() {
+            return committing && current == null && !plan.partitions().isEmpty()
+                    ? Optional.of(plan.partitions().getLast()) : Optional.empty();
         }
     }
 
     private String stoppedWhy() {
-        return "cancelled: " + (interrupted ? "the run was interrupted" : "the stream was stopped");
+        return "cancelled: " + (interrupted ? "the run was interrupted" : "another partition failed");
     }
 
     private void finishCommitted(List<PartitionReport> copied) {
-        progress.transactionEnded();
         for (PartitionReport report : copied) {
             progress.partitionCommitted(report.rowsWritten());
             reports.add(report);
             listener.partitionFinished(plan, report);
         }
-    }
-
-    private void failInOneTransaction(List<PartitionReport> copied, PartitionPlan failed, int attempt,
-                                      Instant attemptStart, SluiceException error, long bytes) {
-        fail(error);
-        recordAttempt(failed, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);
-        rolledBack(copied, failed, PartitionReport.State.FAILED, attempt, bytes, error.getMessage());
     }
 
     /** Reports the partitions a rolled-back transaction had copied as cancelled, then the one that ended it. */
@@ -325,63 +419,10 @@ final class StreamExecutor {
         listener.partitionFinished(plan, report);
     }
 
-    private PartitionReport copyWithRetries(PartitionReaders readers, PartitionWriters writers,
-                                            PartitionPlan partition) {
-        long started = System.nanoTime();
-        Instant firstStart = Instant.now();
-        int attempt = 0;
-        while (true) {
-            attempt++;
-            Instant attemptStart = Instant.now();
-            listener.partitionStarted(plan, partition, attempt);
-            long[] bytes = {0};
-            try {
-                long[] counts = copyOnce(readers, writers, partition, bytes, attempt, firstStart);
-                progress.partitionCommitted(counts[1]);
-                PartitionReport report = report(partition, PartitionReport.State.DONE, counts[0], counts[1],
-                        bytes[0], attempt, started, null);
-                listener.partitionFinished(plan, report);
-                return report;
-            } catch (ConnectorException e) {
-                SluiceException error = SluiceException.from(e, where(partition, attempt));
-                if (stopping) {
-                    recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
-                    return finishCancelled(partition, attempt, started, bytes[0]);
-                }
-                if (e.kind().isRetryable() && attempt < plan.spec().retry().maxAttempts()) {
-                    Optional<LedgerPartition> committed = committedDespite(partition);
-                    if (committed.isPresent()) {
-                        // The commit reached the server but its answer was lost: done, and must not be copied again.
-                        progress.partitionCommitted(committed.get().rows());
-                        PartitionReport report = report(partition, PartitionReport.State.DONE,
-                                committed.get().rows(), committed.get().rows(), committed.get().bytes(), attempt,
-                                started, null);
-                        listener.partitionFinished(plan, report);
-                        return report;
-                    }
-                    if (!waitToRetry(partition, attempt, attemptStart, error)) {
-                        return finishCancelled(partition, attempt, started, bytes[0]);
-                    }
-                    continue;
-                }
-                fail(error);
-                recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);
-                PartitionReport report = report(partition, PartitionReport.State.FAILED, 0, 0, bytes[0], attempt,
-                        started, error.getMessage());
-                listener.partitionFinished(plan, report);
-                return report;
-            } catch (SluiceException e) {
-                fail(e);
-                recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.FAILED, e);
-                PartitionReport report = report(partition, PartitionReport.State.FAILED, 0, 0, bytes[0], attempt,
-                        started, e.getMessage());
-                listener.partitionFinished(plan, report);
-                return report;
-            }
-        }
-    }
-
-    /** One attempt: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the counts agree. */
+    /**
+     * One attempt: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the counts agree, and
+     * agree with the partition's exact size where the source knows it.
+     */
     private long[] copyOnce(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition,
                             long[] bytes, int attempt, Instant firstStart) throws ConnectorException {
         PartitionWriter writer = writers.open();
@@ -400,9 +441,17 @@ final class StreamExecutor {
             });
             long written = writer.finish();
             if (read != written) {
-                throw new SluiceException(ErrorKind.VERIFICATION, "RUN020", where(partition, 1) + ": read "
+                throw new SluiceException(ErrorKind.VERIFICATION, "RUN020", plan.where(partition) + ": read "
                         + read + " rows from the source but the target took " + written
                         + "; the partition was rolled back", "report this as a bug with the plan (sluice plan)");
+            }
+            OptionalLong exact = partition.partition().exactRows();
+            if (exact.isPresent() && exact.getAsLong() != read) {
+                throw new SluiceException(ErrorKind.FAILED, "RUN021", plan.where(partition) + ": the source said "
+                        + "at plan time that the partition holds " + exact.getAsLong() + " rows, but its reader "
+                        + "returned " + read + " without an error; the partition was rolled back",
+                        "check that the source did not change since the plan (a file rewritten in place), then "
+                                + "sluice run --resume; if it did not, report it as a bug with the plan");
             }
             if (plan.ledger().isPresent()) {
                 writer.commit(new PartitionDone(run.runId(), plan.name(), partition.partition().id(), written,
@@ -424,79 +473,10 @@ final class StreamExecutor {
         }
     }
 
-    /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
-    private Optional<LedgerPartition> committedDespite(PartitionPlan partition) {
-        if (plan.ledger().isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return plan.ledger().get().partitions(run.runId(), plan.name()).stream()
-                    .filter(p -> p.partitionId().equals(partition.partition().id())
-                            && p.state() == LedgerPartition.State.DONE)
-                    .findFirst();
-        } catch (ConnectorException e) {
-            return Optional.empty(); // the ledger is unreachable too; the retry's commit will refuse a duplicate
-        }
-    }
-
-    /** Records a retried attempt and waits out its back-off; false when the stream stopped meanwhile. */
-    private boolean waitToRetry(PartitionPlan partition, int attempt, Instant attemptStart, SluiceException error) {
-        Duration wait = backoff.before(attempt + 1);
-        retries.incrementAndGet();
-        recordAttempt(partition, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
-        listener.partitionRetrying(plan, partition, attempt, error, wait);
-        return pause(wait);
-    }
-
-    private boolean pause(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        try {
-            while (!stopping) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return true;
-                }
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
-    }
-
-    private void fail(SluiceException error) {
-        if (firstError.compareAndSet(null, error)) {
-            stop();
-        }
-    }
-
-    private void stop() {
-        stopping = true;
-        for (PartitionReader reader : inFlight) {
-            reader.cancel();
-        }
-    }
-
-    private PartitionReport finishCancelled(PartitionPlan partition, int attempt, long started, long bytes) {
-        PartitionReport report = report(partition, PartitionReport.State.CANCELLED, 0, 0, bytes, attempt, started,
-                "cancelled: " + (interrupted ? "the run was interrupted" : "another partition failed"));
-        listener.partitionFinished(plan, report);
-        return report;
-    }
-
     private PartitionReport report(PartitionPlan partition, PartitionReport.State state, long read, long written,
                                    long bytes, int attempts, long startedNanos, String error) {
         return new PartitionReport(partition.index(), partition.partition().id(), partition.partition().predicate(),
                 state, read, written, bytes, attempts, Duration.ofNanos(System.nanoTime() - startedNanos),
                 Optional.ofNullable(error));
-    }
-
-    private String where() {
-        return "stream '" + plan.name() + "'";
-    }
-
-    private String where(PartitionPlan partition, int attempt) {
-        return where() + ", partition " + (partition.index() + 1) + "/" + plan.allPartitions().size()
-                + " (" + partition.partition().predicate() + ")" + (attempt > 1 ? ", attempt " + attempt : "");
     }
 }

@@ -1,0 +1,194 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.LedgerPartition;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The one attempt/retry/cancel routine of a stream, for a single partition and for a whole one-transaction load
+ * alike: runs a body until it succeeds, retries what is transient with back-off, stops when the stream stops, and
+ * turns every throwable into an outcome. Nothing a body throws escapes: an unexpected {@link RuntimeException} or
+ * {@link Error} (a bug in an encoder or a driver) fails the attempt with RUN030 and is never retried, since its cause
+ * is not a passing fault. Every attempt that does not succeed is recorded in the ledger.
+ */
+final class PartitionAttempts {
+    /** What one attempt does; it commits its work itself and throws when it did not. */
+    interface Body<T> {
+        T run(int attempt) throws ConnectorException;
+
+        /** The partition the last attempt was working on when it failed; empty when it failed outside any. */
+        Optional<PartitionPlan> failedOn();
+
+        /** A partition whose commit may have reached the server although the attempt failed (its answer lost). */
+        Optional<PartitionPlan> mayHaveCommitted();
+    }
+
+    sealed interface Outcome<T> {
+        int attempts();
+    }
+
+    record Done<T>(T value, int attempts) implements Outcome<T> {
+    }
+
+    /** The attempt failed, but the ledger says its commit went through: done, and must not be copied again. */
+    record CommittedDespite<T>(LedgerPartition ledgerRow, int attempts) implements Outcome<T> {
+    }
+
+    /** A permanent failure; the stream has already been failed with {@code error}. */
+    record Failed<T>(SluiceException error, Optional<PartitionPlan> failedOn, int attempts) implements Outcome<T> {
+    }
+
+    /** The stream stopped (another partition failed, or the run was interrupted) while this one ran or waited. */
+    record Cancelled<T>(Optional<PartitionPlan> failedOn, int attempts) implements Outcome<T> {
+    }
+
+    /** What the routine needs of its stream: whether it is stopping, and how to fail it. */
+    interface StreamControl {
+        boolean stopping();
+
+        void fail(SluiceException error);
+    }
+
+    private final StreamPlan plan;
+    private final RunIdentity run;
+    private final RunListener listener;
+    private final StreamControl stream;
+    private final Backoff backoff;
+    private final AtomicInteger retries = new AtomicInteger();
+
+    PartitionAttempts(StreamPlan plan, RunIdentity run, RunListener listener, StreamControl stream) {
+        this.plan = requireNonNull(plan, "plan is null");
+        this.run = requireNonNull(run, "run is null");
+        this.listener = requireNonNull(listener, "listener is null");
+        this.stream = requireNonNull(stream, "stream is null");
+        this.backoff = new Backoff(plan.spec().retry());
+    }
+
+    int retries() {
+        return retries.get();
+    }
+
+    <T> Outcome<T> run(Body<T> body) {
+        requireNonNull(body, "body is null");
+        int attempt = 0;
+        while (true) {
+            attempt++;
+            Instant attemptStart = Instant.now();
+            SluiceException error;
+            boolean retryable;
+            try {
+                return new Done<>(body.run(attempt), attempt);
+            } catch (ConnectorException e) {
+                error = SluiceException.from(e, where(body.failedOn(), attempt));
+                retryable = e.kind().isRetryable();
+            } catch (SluiceException e) {
+                error = e;
+                retryable = false;
+            } catch (RuntimeException | Error e) {
+                error = unexpected(e, where(body.failedOn(), attempt));
+                retryable = false;
+            }
+            Optional<PartitionPlan> failedOn = body.failedOn();
+            if (stream.stopping()) {
+                record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
+                return new Cancelled<>(failedOn, attempt);
+            }
+            Optional<LedgerPartition> committed = body.mayHaveCommitted().flatMap(this::committedDespite);
+            if (committed.isPresent()) {
+                return new CommittedDespite<>(committed.get(), attempt);
+            }
+            if (retryable && attempt < plan.spec().retry().maxAttempts()) {
+                Duration wait = backoff.before(attempt + 1);
+                retries.incrementAndGet();
+                record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.RETRIED, error);
+                if (failedOn.isPresent()) {
+                    listener.partitionRetrying(plan, failedOn.get(), attempt, error, wait);
+                }
+                if (!pause(wait)) {
+                    return new Cancelled<>(failedOn, attempt);
+                }
+                continue;
+            }
+            stream.fail(error);
+            record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);
+            return new Failed<>(error, failedOn, attempt);
+        }
+    }
+
+    /**
+     * A throwable no connector declared: a bug, not a data or server problem, so it is named with its class. An
+     * {@link Error} fails the stream like any other failure, which stops the other workers too.
+     */
+    static SluiceException unexpected(Throwable e, String where) {
+        String message = e.getMessage() == null ? "" : ": " + e.getMessage();
+        return new SluiceException(ErrorKind.FAILED, "RUN030", where + ": unexpected " + e.getClass().getName()
+                + message, "this is a bug in Sluice or the connector, not in the data: report it with the plan "
+                + "(sluice plan) and the log; done partitions stay done, so sluice run --resume continues", e);
+    }
+
+    private String where(Optional<PartitionPlan> partition, int attempt) {
+        String retry = attempt > 1 ? ", attempt " + attempt : "";
+        return partition.map(p -> plan.where(p) + retry)
+                .orElse(plan.where() + ", committing the stream's transaction" + retry);
+    }
+
+    /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
+    private Optional<LedgerPartition> committedDespite(PartitionPlan partition) {
+        if (plan.ledger().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return plan.ledger().get().partitions(run.runId(), plan.name()).stream()
+                    .filter(p -> p.partitionId().equals(partition.partition().id())
+                            && p.state() == LedgerPartition.State.DONE)
+                    .findFirst();
+        } catch (ConnectorException | RuntimeException e) {
+            return Optional.empty(); // the ledger is unreachable too; a retry's commit will refuse a duplicate
+        }
+    }
+
+    private void record(Optional<PartitionPlan> partition, int attempt, Instant startedAt,
+                        AttemptRecord.Outcome outcome, SluiceException error) {
+        if (plan.ledger().isEmpty() || partition.isEmpty()) {
+            return;
+        }
+        try {
+            plan.ledger().get().recordAttempt(new AttemptRecord(run.runId(), plan.name(),
+                    partition.get().partition().id(), attempt, startedAt, Instant.now(), outcome,
+                    Optional.ofNullable(error).map(SluiceException::code),
+                    Optional.ofNullable(error).map(e -> run.redactor().redact(e.getMessage()))));
+        } catch (ConnectorException | RuntimeException e) {
+            listener.ledgerProblem(plan, "could not record attempt " + attempt + " of partition "
+                    + partition.get().partition().id() + " in the ledger: " + e.getMessage());
+        }
+    }
+
+    /** Waits out a back-off; false when the stream stopped meanwhile. */
+    private boolean pause(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (!stream.stopping()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+}
