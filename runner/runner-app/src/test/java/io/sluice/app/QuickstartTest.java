@@ -1,6 +1,7 @@
 package io.sluice.app;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,7 +21,10 @@ class QuickstartTest {
     private static final Path QUICKSTART = Path.of("../../examples/quickstart.yaml");
     private static final Path PARQUET = Path.of("../../examples/quickstart-parquet.yaml");
 
-    @TempDir
+    // The embedded servers a run starts in this folder live until the JVM exits (by design: a later command reuses
+    // them), so JUnit cannot delete it while they may still write (a checkpoint's WAL): that failed the test now and
+    // then. The folder goes with the test JVM's temporary files.
+    @TempDir(cleanup = CleanupMode.NEVER)
     Path state;
 
     @Test
