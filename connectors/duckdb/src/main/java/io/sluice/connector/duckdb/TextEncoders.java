@@ -44,6 +44,11 @@ final class TextEncoders {
             fromCells = cells != null && cells.bind(vector);
         }
 
+        /** Whether the current chunk is read from the string cells (for tests). */
+        boolean readsCells() {
+            return fromCells;
+        }
+
         /**
          * Bytes go from DuckDB's vector into the COPY buffer without a String (see {@link StringCells}) on the
          * duckdb_jdbc that was tested for it, else through {@code getString()}.

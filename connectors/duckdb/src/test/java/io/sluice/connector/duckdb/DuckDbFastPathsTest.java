@@ -15,6 +15,10 @@ import io.sluice.spi.driver.DriverMembers;
 import io.sluice.spi.driver.DriverVersion;
 import io.sluice.spi.driver.FastPath;
 import io.sluice.testkit.TestingPostgres;
+import org.duckdb.DuckDBChunkedResult;
+import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDataChunkReader;
+import org.duckdb.DuckDBPreparedStatement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
 
@@ -92,6 +97,29 @@ class DuckDbFastPathsTest {
         byte[] slow = readAll(TEXT_QUERY);
         assertTrue(fast.length > 100_000, "read " + fast.length + " bytes");
         assertArrayEquals(fast, slow);
+    }
+
+    @Test
+    void aTextEncoderReadsTheCellsOnlyWhenTheFastPathIsOn() throws Exception {
+        try (Connection c = DuckDbFixtures.duckdb();
+             DuckDBPreparedStatement statement = c.unwrap(DuckDBConnection.class)
+                     .prepare("SELECT 'a value longer than twelve bytes' AS t");
+             DuckDBChunkedResult result = statement.query()) {
+            assertTrue(result.nextChunk());
+            assertTrue(bound(result.chunk()).readsCells());
+            System.setProperty(StringCells.FAST_PATH.switchProperty(), "false");
+            assertFalse(bound(result.chunk()).readsCells());
+            System.clearProperty(StringCells.FAST_PATH.switchProperty());
+            System.setProperty(VERSION_PROPERTY, "1.5.5.0");
+            assertFalse(bound(result.chunk()).readsCells());
+        }
+    }
+
+    private static TextEncoders.TextEncoder bound(DuckDBDataChunkReader chunk) {
+        TextEncoders.TextEncoder encoder = new TextEncoders.TextEncoder(0, PgType.parse("text", 0),
+                new ColumnOrigin("t", "test"));
+        encoder.bind(chunk);
+        return encoder;
     }
 
     @Test
