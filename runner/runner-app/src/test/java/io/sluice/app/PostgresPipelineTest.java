@@ -79,6 +79,11 @@ class PostgresPipelineTest {
         assertTrue(stream.get("partitions").get(0).get("source-statement").asString().startsWith("COPY ("),
                 plan.out());
         assertTrue(stream.get("target-statement").asString().contains("FROM STDIN"), plan.out());
+        // which path reads the rows: PgJDBC's protocol stream on the PgJDBC it was tested with
+        JsonNode notes = stream.get("notes");
+        assertTrue(notes.get(notes.size() - 1).asString().startsWith("fast path pgjdbc-copy-frames: on, "), plan.out());
+        CliRun text = CliRun.of("plan", spec.toString());
+        assertTrue(text.out().contains("  note:        fast path pgjdbc-copy-frames: on, "), text.out());
         assertEquals(before, count(target, "items"));
         assertFalse(plan.all().contains(PASSWORD));
     }

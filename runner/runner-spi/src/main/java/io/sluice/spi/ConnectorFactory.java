@@ -43,6 +43,14 @@ public interface ConnectorFactory {
         return List.of();
     }
 
+    /**
+     * Lines for {@code sluice version}: the driver versions this connector runs with, as the drivers report them, and
+     * which of its fast paths into driver internals are on. No I/O beyond loading classes.
+     */
+    default List<String> runtimeNotes() {
+        return List.of();
+    }
+
     /** Creates a connector from validated options. May connect lazily; must not throw for unreachable servers. */
     Connector create(ConnectionConfig config);
 }

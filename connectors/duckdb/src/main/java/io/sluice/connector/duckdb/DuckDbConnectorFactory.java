@@ -42,6 +42,13 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
         return DuckDbOptions.SOURCE;
     }
 
+    /** The duckdb_jdbc that runs, how text is read from it and whether its mid-query failures can be caught. */
+    @Override
+    public List<String> runtimeNotes() {
+        return List.of(DuckDbJdbcVersion.runtime().describe(), StringCells.selection().describe(),
+                ChunkErrors.describe());
+    }
+
     @Override
     public Set<DistributionMethod> distributionMethods() {
         return EnumSet.of(DistributionMethod.NONE, DistributionMethod.DATA_DRIVEN, DistributionMethod.RANGE,

@@ -41,6 +41,7 @@ final class DuckDbPartitionReader implements PartitionReader {
     @Override
     public long transferTo(CopySink sink) throws ConnectorException {
         requireNonNull(sink, "sink is null");
+        ChunkErrors.require(); // before anything is read: without it a failed read could end like a finished one
         ColumnEncoder[] encoders = encoders();
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              DuckDBPreparedStatement statement = connection.prepare(sql)) {

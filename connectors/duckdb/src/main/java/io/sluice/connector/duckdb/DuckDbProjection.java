@@ -11,7 +11,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The per-column conversions of a stream. Always binary COPY: every accepted conversion has a binary encoder. The
- * notes list is shared with the source, which adds planning decisions (per-file rewrite or filter) when it plans.
+ * notes list is shared with the source, which adds planning decisions (per-file rewrite or filter) when it plans;
+ * the last two say how text is read and how a mid-query failure is caught on this duckdb_jdbc.
  */
 final class DuckDbProjection implements SourceProjection {
     private final List<ColumnConversion> conversions;
@@ -54,6 +55,8 @@ final class DuckDbProjection implements SourceProjection {
         List<String> notes = new ArrayList<>();
         conversions.forEach(c -> c.note().ifPresent(notes::add));
         notes.addAll(planNotes);
+        notes.add(StringCells.selection().describe());
+        notes.add(ChunkErrors.describe());
         return Collections.unmodifiableList(notes);
     }
 }

@@ -43,6 +43,7 @@ final class DuckDbSource implements Source {
 
     @Override
     public List<Column> columns() throws ConnectorException {
+        ChunkErrors.require();
         List<Column> known = columns;
         if (known != null) {
             return known;

@@ -1,13 +1,20 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.driver.DriverMembers;
+import io.sluice.spi.driver.FastPath;
+import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBReadableVector;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
 
 /**
  * Reads a VARCHAR vector's values as UTF-8 bytes straight into the COPY buffer. {@code getString()} cost a JNI call,
@@ -16,43 +23,57 @@ import java.nio.ByteOrder;
  * prefix and a pointer. Inline values are read from the vector's buffer; out-of-line ones are copied from native
  * memory with the FFM API on Java 22+ ({@link NativeBytes}), else fetched through DuckDB's own binding (one JNI call
  * and byte[], no String).
+ *
+ * <p>The vector's buffer is a private field and the layout DuckDB's, and a wrong pointer read through raw memory is
+ * garbage or a crash, so this runs only on the duckdb_jdbc it was tested with ({@link #FAST_PATH}); elsewhere the
+ * encoder uses {@code getString()}.
  */
 final class StringCells {
     private static final int CELL_BYTES = 16;
     private static final int INLINE_BYTES = 12;
-    private static final Field DATA;
-    private static final MethodHandle GET_STRING;
-    private static final NativeBytes NATIVE = NativeBytes.forRuntime().orElse(null); // null: Java 21
+    private static final Optional<NativeBytes> NATIVE = NativeBytes.forRuntime(); // empty: Java 21
+    static final FastPath FAST_PATH = new FastPath("duckdb-string-cells", DuckDbJdbcVersion.TESTED,
+            "text copied from DuckDB's string_t cells, long values " + (NATIVE.isPresent()
+                    ? "from native memory (FFM)" : "through duckdb_vector_get_string"),
+            "text read with DuckDBReadableVector.getString(), a String each");
 
-    static {
-        try {
-            DATA = DuckDBReadableVector.class.getDeclaredField("data");
-            DATA.setAccessible(true);
-            Class<?> bindings = Class.forName("org.duckdb.DuckDBBindings");
-            java.lang.reflect.Method getString = bindings.getDeclaredMethod("duckdb_vector_get_string",
-                    ByteBuffer.class, long.class);
-            getString.setAccessible(true);
-            GET_STRING = MethodHandles.lookup().unreflect(getString)
-                    .asType(MethodType.methodType(byte[].class, ByteBuffer.class, long.class));
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new ExceptionInInitializerError("duckdb_jdbc"
-                    + " no longer has the vector internals this reader was built for: " + e);
-        }
-    }
-
+    private final Internals internals;
     private DuckDBReadableVector vector;
     private ByteBuffer raw;
     private ByteBuffer cells;
 
-    /** Points at the vector of the current chunk; must be a VARCHAR vector. */
-    void bind(DuckDBReadableVector vector) {
+    private StringCells(Internals internals) {
+        this.internals = requireNonNull(internals, "internals is null");
+    }
+
+    /** Whether this runtime copies from the cells, and why; for plans and {@code sluice version}. */
+    static FastPath.Selection<Internals> selection() {
+        return FAST_PATH.select(DuckDbJdbcVersion.runtime(), Pinned::internals);
+    }
+
+    /** A reader's cells, or empty when the fast path is off and values come from {@code getString()}. */
+    static Optional<StringCells> forReader() {
+        return selection().members().map(StringCells::new);
+    }
+
+    /**
+     * Points at the vector of the current chunk; false when it is not a VARCHAR vector whose buffer holds a cell per
+     * row, and the caller must read this chunk with {@code getString()}.
+     */
+    boolean bind(DuckDBReadableVector vector) {
         this.vector = vector;
         try {
-            raw = (ByteBuffer) DATA.get(vector);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
+            raw = (ByteBuffer) internals.data().get(vector);
+        } catch (IllegalAccessException | RuntimeException e) {
+            raw = null;
+        }
+        if (raw == null || vector.getType() != DuckDBColumnType.VARCHAR
+                || raw.capacity() < vector.rowCount() * CELL_BYTES) {
+            cells = null;
+            return false;
         }
         cells = raw.duplicate().order(ByteOrder.nativeOrder());
+        return true;
     }
 
     boolean isNull(int row) {
@@ -69,8 +90,8 @@ final class StringCells {
         int cell = row * CELL_BYTES;
         if (length <= INLINE_BYTES) {
             cells.get(cell + 4, into, offset, length);
-        } else if (NATIVE != null) {
-            NATIVE.copy(cells.getLong(cell + 8), into, offset, length);
+        } else if (internals.nativeBytes().isPresent()) {
+            internals.nativeBytes().get().copy(cells.getLong(cell + 8), into, offset, length);
         } else {
             System.arraycopy(viaBinding(row), 0, into, offset, length);
         }
@@ -78,7 +99,7 @@ final class StringCells {
 
     private byte[] viaBinding(int row) {
         try {
-            return (byte[]) GET_STRING.invokeExact(raw, (long) row);
+            return (byte[]) internals.getString().orElseThrow().invokeExact(raw, (long) row);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
@@ -88,6 +109,64 @@ final class StringCells {
 
     /** Whether out-of-line values are copied without JNI (for docs and tests). */
     static boolean copiesNatively() {
-        return NATIVE != null;
+        return NATIVE.isPresent();
+    }
+
+    /**
+     * duckdb_jdbc's members this class reads: the vector's buffer, and for values longer than 12 bytes, FFM or the
+     * binding that fetches one value (needed only without FFM).
+     */
+    record Internals(Field data, Optional<NativeBytes> nativeBytes, Optional<MethodHandle> getString) {
+        Internals {
+            requireNonNull(data, "data is null");
+            requireNonNull(nativeBytes, "nativeBytes is null");
+            requireNonNull(getString, "getString is null");
+            if (nativeBytes.isEmpty() && getString.isEmpty()) {
+                throw new IllegalArgumentException("long values need FFM or the binding");
+            }
+        }
+
+        /** The members by name, checked for the types this class uses them as. */
+        static Internals find(String dataField, String getStringMethod) throws ReflectiveOperationException {
+            Field data = DuckDBReadableVector.class.getDeclaredField(dataField);
+            if (data.getType() != ByteBuffer.class) {
+                throw new NoSuchFieldException("DuckDBReadableVector." + dataField + " is a "
+                        + data.getType().getName() + ", not a ByteBuffer");
+            }
+            data.setAccessible(true);
+            Optional<MethodHandle> getString = Optional.empty();
+            try {
+                getString = Optional.of(binding(getStringMethod));
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                if (NATIVE.isEmpty()) {
+                    throw e; // without FFM it is the only way to long values
+                }
+            }
+            return new Internals(data, NATIVE, getString);
+        }
+
+        /** {@code static byte[] name(ByteBuffer vector, long row)} of DuckDB's bindings, without initialising them. */
+        private static MethodHandle binding(String name) throws ReflectiveOperationException {
+            Class<?> bindings = Class.forName("org.duckdb.DuckDBBindings", false,
+                    DuckDBReadableVector.class.getClassLoader());
+            Method method = bindings.getDeclaredMethod(name, ByteBuffer.class, long.class);
+            if (method.getReturnType() != byte[].class) {
+                throw new NoSuchMethodException("DuckDBBindings." + name + " returns "
+                        + method.getReturnType().getName() + ", not byte[]");
+            }
+            method.setAccessible(true);
+            return MethodHandles.lookup().unreflect(method)
+                    .asType(MethodType.methodType(byte[].class, ByteBuffer.class, long.class));
+        }
+    }
+
+    /** Looked up on first use, after the version check, and never again. */
+    private static final class Pinned {
+        private static final DriverMembers<Internals> INTERNALS = DriverMembers.find(() -> Internals.find("data",
+                "duckdb_vector_get_string"));
+
+        static DriverMembers<Internals> internals() {
+            return INTERNALS;
+        }
     }
 }

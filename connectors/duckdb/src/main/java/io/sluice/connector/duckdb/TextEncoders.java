@@ -25,7 +25,8 @@ final class TextEncoders {
         private final boolean jsonb;
         private final ColumnOrigin origin;
         private final PgType target;
-        private final StringCells cells = new StringCells();
+        private final StringCells cells; // null: the fast path is off, values come from getString()
+        private boolean fromCells;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
             super(index);
@@ -35,36 +36,66 @@ final class TextEncoders {
                     ? target.length() : -1;
             this.blankPadded = target.base() == PgType.Base.BPCHAR;
             this.jsonb = target.base() == PgType.Base.JSONB;
+            this.cells = StringCells.forReader().orElse(null);
         }
 
         @Override
         protected void bound(DuckDBReadableVector vector) {
-            cells.bind(vector);
+            fromCells = cells != null && cells.bind(vector);
         }
 
-        /** Bytes go from DuckDB's vector into the COPY buffer without a String (see {@link StringCells}). */
+        /** Whether the current chunk is read from the string cells (for tests). */
+        boolean readsCells() {
+            return fromCells;
+        }
+
+        /**
+         * Bytes go from DuckDB's vector into the COPY buffer without a String (see {@link StringCells}) on the
+         * duckdb_jdbc that was tested for it, else through {@code getString()}.
+         */
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
+            if (!fromCells) {
+                encodeString(row, out);
+                return;
+            }
             if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
             int length = cells.length(row);
+            int at = out.reserveField((jsonb ? 1 : 0) + length);
             if (jsonb) {
-                int at = out.reserveField(1 + length);
-                out.buffer()[at] = JSONB_VERSION;
-                cells.copy(row, length, out.buffer(), at + 1);
+                out.buffer()[at++] = JSONB_VERSION;
+            }
+            cells.copy(row, length, out.buffer(), at);
+            checkLength(out.buffer(), at, length);
+        }
+
+        /** The public path: a String per value, encoded to UTF-8. */
+        private void encodeString(int row, BinaryCopyEncoder out) throws ConnectorException {
+            String value = vector.getString(row);
+            if (value == null) {
+                out.writeNull();
                 return;
             }
-            int at = out.reserveField(length);
-            cells.copy(row, length, out.buffer(), at);
+            byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+            int at = out.reserveField((jsonb ? 1 : 0) + utf8.length);
+            if (jsonb) {
+                out.buffer()[at++] = JSONB_VERSION;
+            }
+            System.arraycopy(utf8, 0, out.buffer(), at, utf8.length);
+            checkLength(out.buffer(), at, utf8.length);
+        }
+
+        private void checkLength(byte[] utf8, int at, int length) throws ConnectorException {
             // UTF-8 has at least one byte per character, so only a value with more bytes than allowed can be too long.
             if (maxChars >= 0 && length > maxChars) {
-                checkLength(out.buffer(), at, length);
+                countCharacters(utf8, at, length);
             }
         }
 
-        private void checkLength(byte[] utf8, int start, int length) throws ConnectorException {
+        private void countCharacters(byte[] utf8, int start, int length) throws ConnectorException {
             int end = start + length;
             if (blankPadded) {
                 // PostgreSQL drops trailing spaces that do not fit a char(n)

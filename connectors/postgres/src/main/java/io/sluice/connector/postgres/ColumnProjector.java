@@ -75,6 +75,7 @@ final class ColumnProjector {
         if (format == CopyFormat.TEXT) {
             notes.add(0, "text COPY for the whole stream because " + String.join("; ", textReasons));
         }
+        notes.add(CopyDataFrames.selection().describe());
         return new PostgresProjection(format, expressions, notes, digestExpressions);
     }
 

@@ -1,8 +1,11 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.driver.DriverMembers;
+import io.sluice.spi.driver.FastPath;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.PGStream;
 import org.postgresql.core.QueryExecutor;
+import org.postgresql.core.QueryExecutorBase;
 import org.postgresql.core.VisibleBufferedInputStream;
 
 import java.io.IOException;
@@ -19,17 +22,19 @@ import static java.util.Objects.requireNonNull;
  * lock and its message loop, and the row was then copied again into the packing buffer: on lineitem that was the
  * client's largest cost after the kernel's. Anything but CopyData (CopyDone at the end, a notice, an error) is left
  * on the stream for {@code readFromCopy()}, so PgJDBC still sees the end of the COPY and every error itself.
- * Reaching the stream takes reflection into PgJDBC's query executor; when that fails, there is no fast path and the
- * reader uses {@code readFromCopy()} for everything.
  *
  * <p>PgJDBC reads the socket into a fixed 8 KiB buffer: lineitem took 157K read calls of about 7.8 KiB each, every
  * one a system call and a TCP window update that wakes the source's backend. The buffer is widened once per
- * connection to the packing buffer's size (unread bytes carried over); where PgJDBC's fields differ it stays as is.
+ * connection to the packing buffer's size (unread bytes carried over).
+ *
+ * <p>Both reach into PgJDBC's non-public fields, so they run only on the PgJDBC they were tested with
+ * ({@link #FAST_PATH}); on any other, or with a field missing, the reader uses {@code readFromCopy()} for everything.
  */
 final class CopyDataFrames {
+    static final FastPath FAST_PATH = new FastPath("pgjdbc-copy-frames", PgJdbcVersion.TESTED,
+            "rows read off PgJDBC's protocol stream into the 64 KiB packing buffer",
+            "rows read with PgJDBC's CopyOut.readFromCopy(), a byte[] each");
     private static final byte COPY_DATA = 'd';
-    private static final Optional<Field> PG_STREAM = field(org.postgresql.core.QueryExecutorBase.class, "pgStream");
-    private static final Optional<InputBuffer> INPUT_BUFFER = InputBuffer.find();
 
     private final PGStream stream;
 
@@ -37,45 +42,64 @@ final class CopyDataFrames {
         this.stream = requireNonNull(stream, "stream is null");
     }
 
+    /** Whether this runtime reads frames, and why; for plans and {@code sluice version}. */
+    static FastPath.Selection<Internals> selection() {
+        return FAST_PATH.select(PgJdbcVersion.runtime(), Pinned::internals);
+    }
+
     /**
-     * The frames of this connection's protocol stream, when PgJDBC's internals are as expected; its input buffer is
-     * widened to at least {@code receiveBufferBytes} on the way.
+     * The frames of this connection's protocol stream, when the fast path is on; its input buffer is widened to at
+     * least {@code receiveBufferBytes} on the way.
      */
     static Optional<CopyDataFrames> of(Connection connection, int receiveBufferBytes) {
-        if (PG_STREAM.isEmpty()) {
-            return Optional.empty();
+        return selection().members().flatMap(internals -> internals.frames(connection, receiveBufferBytes));
+    }
+
+    /** Looked up on first use, after the version check, and never again: a failure just leaves it missing. */
+    private static final class Pinned {
+        private static final DriverMembers<Internals> INTERNALS = DriverMembers.find(() -> Internals.find(
+                "pgStream", "pgInput", "buffer", "index", "endIndex"));
+
+        static DriverMembers<Internals> internals() {
+            return INTERNALS;
         }
-        try {
-            QueryExecutor executor = connection.unwrap(BaseConnection.class).getQueryExecutor();
-            Object stream = PG_STREAM.get().get(executor);
-            if (!(stream instanceof PGStream pg)) {
-                return Optional.empty();
+    }
+
+    /** PgJDBC's fields behind a connection's protocol stream and its read buffer; all of them or none. */
+    record Internals(Field pgStream, Field input, Field buffer, Field index, Field end) {
+        Internals {
+            requireNonNull(pgStream, "pgStream is null");
+            requireNonNull(input, "input is null");
+            requireNonNull(buffer, "buffer is null");
+            requireNonNull(index, "index is null");
+            requireNonNull(end, "end is null");
+        }
+
+        /** The fields by name, each checked to have the type this class reads it as. */
+        static Internals find(String pgStream, String input, String buffer, String index, String end)
+                throws ReflectiveOperationException {
+            return new Internals(field(QueryExecutorBase.class, pgStream, PGStream.class),
+                    field(PGStream.class, input, VisibleBufferedInputStream.class),
+                    field(VisibleBufferedInputStream.class, buffer, byte[].class),
+                    field(VisibleBufferedInputStream.class, index, int.class),
+                    field(VisibleBufferedInputStream.class, end, int.class));
+        }
+
+        Optional<CopyDataFrames> frames(Connection connection, int receiveBufferBytes) {
+            try {
+                QueryExecutor executor = connection.unwrap(BaseConnection.class).getQueryExecutor();
+                if (!(pgStream.get(executor) instanceof PGStream pg)) {
+                    return Optional.empty();
+                }
+                widen(pg, receiveBufferBytes);
+                return Optional.of(new CopyDataFrames(pg));
+            } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
+                return Optional.empty(); // before any byte of the COPY was read: readFromCopy() takes over cleanly
             }
-            widenInput(pg, receiveBufferBytes);
-            return Optional.of(new CopyDataFrames(pg));
-        } catch (SQLException | ReflectiveOperationException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static void widenInput(PGStream stream, int bytes) throws ReflectiveOperationException {
-        if (INPUT_BUFFER.isPresent()) {
-            INPUT_BUFFER.get().widen(stream, bytes);
-        }
-    }
-
-    /** PgJDBC's fields behind a stream's read buffer; all of them or none. */
-    private record InputBuffer(Field input, Field buffer, Field index, Field end) {
-        static Optional<InputBuffer> find() {
-            return field(PGStream.class, "pgInput").flatMap(input ->
-                    field(VisibleBufferedInputStream.class, "buffer").flatMap(buffer ->
-                            field(VisibleBufferedInputStream.class, "index").flatMap(index ->
-                                    field(VisibleBufferedInputStream.class, "endIndex").map(end ->
-                                            new InputBuffer(input, buffer, index, end)))));
         }
 
         /** Replaces a smaller buffer with one of {@code bytes}, the unread bytes moved to its start. */
-        void widen(PGStream stream, int bytes) throws ReflectiveOperationException {
+        private void widen(PGStream stream, int bytes) throws ReflectiveOperationException {
             if (!(input.get(stream) instanceof VisibleBufferedInputStream in) || in.getBuffer().length >= bytes) {
                 return;
             }
@@ -86,6 +110,16 @@ final class CopyDataFrames {
             buffer.set(in, wider);
             index.setInt(in, 0);
             end.setInt(in, unread);
+        }
+
+        private static Field field(Class<?> owner, String name, Class<?> type) throws ReflectiveOperationException {
+            Field field = owner.getDeclaredField(name);
+            if (field.getType() != type) {
+                throw new NoSuchFieldException(owner.getSimpleName() + "." + name + " is a "
+                        + field.getType().getName() + ", not a " + type.getName());
+            }
+            field.setAccessible(true);
+            return field;
         }
     }
 
@@ -104,15 +138,5 @@ final class CopyDataFrames {
     /** Reads the payload announced by {@link #next()}. */
     void read(byte[] into, int offset, int length) throws IOException {
         stream.receive(into, offset, length);
-    }
-
-    private static Optional<Field> field(Class<?> owner, String name) {
-        try {
-            Field field = owner.getDeclaredField(name);
-            field.setAccessible(true);
-            return Optional.of(field);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -54,6 +54,12 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         return PostgresOptions.TARGET;
     }
 
+    /** The PgJDBC that runs and whether rows are read off its protocol stream (see {@link CopyDataFrames}). */
+    @Override
+    public List<String> runtimeNotes() {
+        return List.of(PgJdbcVersion.runtime().describe(), CopyDataFrames.selection().describe());
+    }
+
     @Override
     public Set<DistributionMethod> distributionMethods() {
         return EnumSet.allOf(DistributionMethod.class);

@@ -33,7 +33,7 @@ class TypeFidelityTest {
             + "tr tstzrange, mr int4multirange, bits varbit, e mood, dm posint, cp pair)";
     static final String ALL_COLUMNS = "id, b, i2, i4, i8, num, num_fixed, f4, f8, t, vc, c, by, dt, tm, ttz, "
             + "ts, tstz, iv, u, j, jb, ip, cd, mac, ia, ta, tm2, nr, tr, mr, bits, e, dm, cp";
-    private static CopyHarness harness;
+    static CopyHarness harness;
 
     @BeforeAll
     static void createTypes() throws Exception {

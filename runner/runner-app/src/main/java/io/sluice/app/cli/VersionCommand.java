@@ -1,9 +1,17 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.spi.ConnectorFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code sluice version}: what this build is and what it runs on. */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code sluice version}: what this build is and what it runs on, including each connector's drivers as they report
+ * themselves and which fast paths into their internals are on.
+ */
 @Command(name = "version", description = "Print the version of Sluice and of its runtime.")
 final class VersionCommand implements Runnable {
     @CommandLine.Spec
@@ -20,9 +28,13 @@ final class VersionCommand implements Runnable {
         @Override
         public String[] getVersion() {
             String version = SluiceCommand.class.getPackage().getImplementationVersion();
-            return new String[] {
+            List<String> lines = new ArrayList<>(List.of(
                     "sluice " + (version == null ? "development build" : version),
-                    "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+                    "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"));
+            for (ConnectorFactory factory : ConnectorRegistry.fromClassPath().all()) {
+                factory.runtimeNotes().forEach(note -> lines.add(factory.name() + ": " + note));
+            }
+            return lines.toArray(String[]::new);
         }
     }
 }
