@@ -8,13 +8,20 @@ import static java.util.Objects.requireNonNull;
  * the PostgreSQL type OID when the column lives in PostgreSQL, else 0.
  */
 public record Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation) {
-    /** Whether and how a target column fills itself. */
+    /** Whether and how a column fills itself, as the server reports it. */
     public enum Generation {
         NONE,
-        /** GENERATED ALWAYS AS (expr) STORED: cannot be written, left out of the copy. */
+        /** GENERATED ALWAYS AS (expr) STORED: computed when a row is written; cannot be written. */
         STORED,
         /** GENERATED ... AS IDENTITY: written with the source values (OVERRIDING is implicit for COPY). */
-        IDENTITY
+        IDENTITY,
+        /** GENERATED ALWAYS AS (expr) VIRTUAL (PostgreSQL 18): computed when read; cannot be written. */
+        VIRTUAL;
+
+        /** Computed from other columns by an expression, so a copy cannot write it. Identity is not. */
+        public boolean isComputed() {
+            return this == STORED || this == VIRTUAL;
+        }
     }
 
     public Column {
@@ -25,5 +32,10 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
 
     public static Column of(String name, String typeName) {
         return new Column(name, typeName, 0, true, Generation.NONE);
+    }
+
+    /** Whether the column is computed by an expression (STORED or VIRTUAL). */
+    public boolean isGenerated() {
+        return generation.isComputed();
     }
 }

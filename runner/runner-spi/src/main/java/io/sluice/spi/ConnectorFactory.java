@@ -38,8 +38,23 @@ public interface ConnectorFactory {
     /**
      * Offline checks beyond types, for {@code sluice lint}: e.g. a table name that does not parse, or a method that
      * needs a table but got a query. Nothing may connect. Positions are added by the caller from the option key.
+     *
+     * <p>The core already checks what the spec's own keys declare: that the method is one of
+     * {@link #distributionMethods()}, that {@code key} is given exactly when {@link DistributionMethod#needsKey()},
+     * and that only {@code data-driven} takes {@code values-query}. Check here only what this connector's sources
+     * need beyond that (e.g. a table for {@code ctid}), so each mistake is reported once.
      */
     default List<Problem> lintStream(StreamShape stream) {
+        return List.of();
+    }
+
+    /**
+     * Offline checks of a {@code connections:} entry beyond types, for {@code sluice lint} and before a run: e.g.
+     * options that exclude each other. Nothing may connect. {@link Problem#optionKey()} names the connection's key;
+     * the caller adds its position. Use the codes {@link #create} reports for the same mistakes, so a rule has one code
+     * whether lint or a connection finds it.
+     */
+    default List<Problem> lintConnection(Options connectionOptions) {
         return List.of();
     }
 

@@ -69,10 +69,7 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
                     "a duckdb source needs exactly one of query or files",
                     "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet"));
         }
-        if (stream.distribution().method() == DistributionMethod.CTID) {
-            problems.add(Problem.error("DUCK010", "distribution", "ctid distribution is PostgreSQL's",
-                    "use data-driven (per file), range, ntile or modulo"));
-        }
+        // A method outside distributionMethods() (ctid) is the core's SPEC016 in lint; DUCK010 is the planner's.
         if (stream.distribution().method() == DistributionMethod.DATA_DRIVEN
                 && stream.distribution().valuesQuery().isEmpty()) {
             problems.add(Problem.error("DUCK011", "distribution",

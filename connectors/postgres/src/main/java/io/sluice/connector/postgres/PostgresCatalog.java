@@ -65,7 +65,7 @@ final class PostgresCatalog {
         }
     }
 
-    /** Columns in table order, with generation and identity as a target needs them. */
+    /** Columns in table order, with generation (STORED or VIRTUAL, as the server reports it) and identity. */
     List<Column> columns(long tableOid) throws SQLException {
         boolean hasGenerated = serverVersionNum() >= 120000;
         String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid, NOT a.attnotnull, "
@@ -79,16 +79,26 @@ final class PostgresCatalog {
                 while (rs.next()) {
                     String generated = rs.getString(5);
                     String identity = rs.getString(6);
-                    Column.Generation generation = generated != null && !generated.isEmpty()
-                            ? Column.Generation.STORED // 's' stored or 'v' virtual: neither can be written
-                            : identity != null && !identity.isEmpty() ? Column.Generation.IDENTITY
-                            : Column.Generation.NONE;
+                    Column.Generation generation = generation(generated, identity);
                     columns.add(new Column(rs.getString(1), rs.getString(2), (int) rs.getLong(3), rs.getBoolean(4),
                             generation));
                 }
             }
         }
         return columns;
+    }
+
+    /** pg_attribute.attgenerated ('s' STORED, 'v' VIRTUAL since 18) before attidentity ('a'/'d'). */
+    private static Column.Generation generation(String generated, String identity) {
+        if (generated != null && !generated.isEmpty()) {
+            return switch (generated.charAt(0)) {
+                case 's' -> Column.Generation.STORED;
+                case 'v' -> Column.Generation.VIRTUAL;
+                // A kind a later server adds: computed all the same, so never written; named as the closest.
+                default -> Column.Generation.STORED;
+            };
+        }
+        return identity != null && !identity.isEmpty() ? Column.Generation.IDENTITY : Column.Generation.NONE;
     }
 
     boolean hasTablePrivilege(long tableOid, String privilege) throws SQLException {

@@ -10,21 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Offline checks of a stream side handled by the postgres connector; nothing connects. */
+/** Offline checks of a postgres connection and of the stream sides it handles; nothing connects. */
 final class PostgresLint {
     static final String BAD_TABLE_NAME = "PG101";
     static final String TABLE_XOR_QUERY = "PG102";
     static final String CTID_NEEDS_TABLE = "PG103";
     static final String TARGET_NEEDS_TABLE = "PG104";
-    static final String KEY_MISSING = "PG105";
-    static final String VALUES_QUERY_UNUSED = "PG106";
+    // PG105 (key missing) and PG106 (values-query unused) are retired: the core's SPEC017 owns those rules.
     static final String TABLE_NAME_FIX = "write schema.table; quote names with capitals, spaces or dots: "
             + "\"My Schema\".\"My.Table\" (a quote inside a quoted name is doubled)";
 
     private PostgresLint() {
     }
 
-    static List<Problem> lint(StreamShape stream) {
+    static List<Problem> lintStream(StreamShape stream) {
         List<Problem> problems = new ArrayList<>();
         Options options = stream.options();
         Optional<String> table = options.find(PostgresOptions.TABLE);
@@ -56,13 +55,31 @@ final class PostgresLint {
             problems.add(Problem.error(CTID_NEEDS_TABLE, "query", "distribution ctid splits a table's heap and "
                     + "cannot split a query", "read a table, or use range, ntile, modulo or data-driven with a key"));
         }
-        if (method.needsKey() && stream.distribution().key().filter(k -> !k.isBlank()).isEmpty()) {
-            problems.add(Problem.error(KEY_MISSING, "distribution", "distribution " + method.specName()
-                    + " needs a key", "add key: <column or SQL expression>"));
+        // Whether key and values-query fit the method is the core's check (SPEC017), from the spec's keys.
+        return problems;
+    }
+
+    /**
+     * A connection is a server at {@code url} or an {@code embedded} one: the rules (and codes) that
+     * {@link PostgresConnectorFactory#create} applies, found before anything connects.
+     */
+    static List<Problem> lintConnection(Options options) {
+        boolean embedded = options.isSet(PostgresOptions.EMBEDDED);
+        boolean url = options.isSet(PostgresOptions.URL);
+        List<Problem> problems = new ArrayList<>();
+        if (embedded && url) {
+            problems.add(Problem.error(PostgresConnectorFactory.URL_XOR_EMBEDDED, "embedded", "a postgres "
+                    + "connection takes url or embedded, not both", "keep url: to reach a server, or embedded: "
+                    + "<database name> for a local one that Sluice starts"));
+        } else if (!embedded && !url) {
+            problems.add(Problem.error(PostgresConnectorFactory.URL_XOR_EMBEDDED, "url", "a postgres connection "
+                    + "needs url or embedded", "give url: jdbc:postgresql://host:port/db, or embedded: <database "
+                    + "name>"));
         }
-        if (method != DistributionMethod.DATA_DRIVEN && stream.distribution().valuesQuery().isPresent()) {
-            problems.add(Problem.warning(VALUES_QUERY_UNUSED, "distribution", "values-query is used only by "
-                    + "distribution data-driven", "remove values-query or use data-driven"));
+        if (!embedded && options.isSet(PostgresOptions.INIT_SCRIPT)) {
+            problems.add(Problem.error(PostgresConnectorFactory.INIT_SCRIPT_NEEDS_EMBEDDED, "init-script",
+                    "init-script applies only to an embedded database", "remove init-script, or use embedded: "
+                            + "<database name>"));
         }
         return problems;
     }

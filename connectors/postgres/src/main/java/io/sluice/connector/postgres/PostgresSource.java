@@ -181,11 +181,12 @@ final class PostgresSource implements Source {
     private static SourceRelation table(PostgresCatalog catalog, QualifiedName name)
             throws SQLException, ConnectorException {
         ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> missingTable(catalog, name));
-        List<Column> described = catalog.columns(table.oid());
         List<Column> columns = new ArrayList<>();
-        for (Column c : described) {
-            // Generated and identity columns read like any other on the source side.
-            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), Column.Generation.NONE));
+        for (Column c : catalog.columns(table.oid())) {
+            // Every column reads like any other (the read is COPY (SELECT ...), which computes VIRTUAL ones too). A
+            // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
+            Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
+            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation));
         }
         if (!catalog.hasTablePrivilege(table.oid(), "SELECT")) {
             List<String> lacking = catalog.columnsLackingPrivilege(table.oid(), "SELECT");

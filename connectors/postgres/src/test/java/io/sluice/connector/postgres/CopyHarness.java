@@ -174,7 +174,7 @@ final class CopyHarness {
         TargetTable table = target.table();
         List<ColumnPair> pairs = new ArrayList<>();
         for (Column t : table.columns()) {
-            if (t.generation() == Column.Generation.STORED) {
+            if (t.isGenerated()) {
                 continue;
             }
             sourceColumns.stream().filter(s -> s.name().equals(t.name())).findFirst()

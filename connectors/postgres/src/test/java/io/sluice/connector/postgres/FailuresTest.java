@@ -235,9 +235,26 @@ class FailuresTest {
         List<Problem> neither = factory.lintStream(new StreamShape("s", Role.SOURCE,
                 Options.of(PostgresOptions.SOURCE, Map.of()),
                 new Distribution(DistributionMethod.RANGE, Optional.empty(), Optional.empty())));
-        assertEquals(List.of("PG102", "PG105"), neither.stream().map(Problem::code).toList());
+        assertEquals(List.of("PG102"), neither.stream().map(Problem::code).toList(),
+                "the missing key is the core's SPEC017, reported once");
         List<Problem> fine = factory.lintStream(new StreamShape("s", Role.TARGET,
                 Options.of(PostgresOptions.TARGET, Map.of("table", "\"Odd Schema\".\"T\"")), Distribution.none()));
         assertEquals(List.of(), fine);
+    }
+
+    @Test
+    void lintChecksConnectionOptionsWithTheCodesConnectingWouldReport() {
+        PostgresConnectorFactory factory = new PostgresConnectorFactory();
+        List<Problem> both = factory.lintConnection(Options.of(PostgresOptions.CONNECTION,
+                Map.of("url", "jdbc:postgresql://db/x", "embedded", "scratch")));
+        assertEquals(List.of("PG208"), both.stream().map(Problem::code).toList());
+        assertEquals("embedded", both.getFirst().optionKey());
+        assertEquals(List.of("PG208"), factory.lintConnection(Options.of(PostgresOptions.CONNECTION,
+                Map.of("user", "u"))).stream().map(Problem::code).toList());
+        assertEquals(List.of("PG405"), factory.lintConnection(Options.of(PostgresOptions.CONNECTION,
+                Map.of("url", "jdbc:postgresql://db/x", "init-script", "s.sql"))).stream().map(Problem::code)
+                .toList());
+        assertEquals(List.of(), factory.lintConnection(Options.of(PostgresOptions.CONNECTION,
+                Map.of("embedded", "scratch", "init-script", "s.sql"))));
     }
 }

@@ -63,7 +63,7 @@ class ServerVersionsTest {
         harness.assertSameRows("flat", "flat", "id, m, d, a, r, j, n, ts, u, t");
     }
 
-    private static Path binaries(int majorVersion) throws IOException {
+    static Path binaries(int majorVersion) throws IOException {
         Path folder = Path.of(System.getProperty("sluice.test.pgBinaries", "target/pg-binaries"));
         try (Stream<Path> jars = Files.list(folder)) {
             List<Path> found = jars.filter(p -> p.getFileName().toString()

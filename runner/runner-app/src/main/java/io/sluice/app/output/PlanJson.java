@@ -52,6 +52,14 @@ public final class PlanJson {
                 c.put("target", pairs.get(i).target().name());
                 c.put("target-type", pairs.get(i).target().typeName());
             }
+            ArrayNode leftOut = s.putArray("left-out-columns");
+            for (ColumnPair pair : stream.leftOutColumns()) {
+                ObjectNode c = leftOut.addObject();
+                c.put("source", pair.source().name());
+                c.put("source-generated", pair.source().generation().name());
+                c.put("target", pair.target().name());
+                c.put("target-generated", pair.target().generation().name());
+            }
             ArrayNode partitions = s.putArray("partitions");
             for (PartitionPlan partition : stream.partitions()) {
                 ObjectNode p = partitions.addObject();

@@ -42,6 +42,11 @@ public final class PlanText {
                         + pair.target().typeName() + (pair.source().typeName().equals(pair.target().typeName())
                         ? "" : "  (source " + pair.source().typeName() + ")"));
             }
+            for (ColumnPair pair : stream.leftOutColumns()) {
+                out.println("    \"" + pair.source().name() + "\" GENERATED " + pair.source().generation()
+                        + "  ->  \"" + pair.target().name() + "\" GENERATED " + pair.target().generation()
+                        + "  (left out: generated on both sides, the target computes it)");
+            }
             out.println("  target runs: " + stream.writeStatement());
             out.println("  partitions (run order, largest first):");
             for (PartitionPlan partition : stream.partitions()) {

@@ -11,29 +11,59 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Maps source columns onto the target's writable columns. By name: exact match first, then case-insensitive, and
- * an ambiguous case-insensitive match is an error. By position: the n-th source column into the n-th writable target
- * column. Target columns generated as STORED are never written; identity columns take the source values.
+ * Maps source columns onto target columns. By name: exact match first, then case-insensitive, and an ambiguous
+ * case-insensitive match is an error. By position: the n-th source column into the n-th target column.
+ *
+ * <p>Generated columns (STORED or VIRTUAL, as the server reports them) cannot be written. A generated source column
+ * meeting a generated target column is left out: the target computes its own values, as it does for the source's
+ * (identical tables are the common case). A generated source column into a plain target column is copied, its values
+ * materialised. A plain source column into a generated target column is refused. Identity columns take the source
+ * values.
  */
 public final class ColumnMapper {
     private ColumnMapper() {
     }
 
+    /** The pairs to copy; see {@link #plan} for the pairs left out as well. */
     public static List<ColumnPair> map(String stream, List<Column> source, List<Column> target, ColumnMapping mode) {
-        List<Column> writable = target.stream().filter(c -> c.generation() != Column.Generation.STORED).toList();
-        return switch (mode) {
-            case NAME -> byName(stream, source, writable, target);
-            case POSITION -> byPosition(stream, source, writable);
-        };
+        return plan(stream, source, target, mode).copied();
     }
 
-    private static List<ColumnPair> byName(String stream, List<Column> source, List<Column> writable, List<Column> all) {
+    public static ColumnMappingPlan plan(String stream, List<Column> source, List<Column> target, ColumnMapping mode) {
+        List<ColumnPair> matched = switch (mode) {
+            case NAME -> byName(stream, source, target);
+            case POSITION -> byPosition(stream, source, target);
+        };
+        List<ColumnPair> copied = new ArrayList<>();
+        List<ColumnPair> leftOut = new ArrayList<>();
+        for (ColumnPair pair : matched) {
+            if (!pair.target().isGenerated()) {
+                copied.add(pair);
+            } else if (pair.source().isGenerated()) {
+                leftOut.add(pair);
+            } else {
+                throw intoGenerated(stream, pair);
+            }
+        }
+        return new ColumnMappingPlan(copied, leftOut);
+    }
+
+    private static SluiceException intoGenerated(String stream, ColumnPair pair) {
+        return new SluiceException(ErrorKind.PREFLIGHT, "MAP004",
+                "stream '" + stream + "': source column \"" + pair.source().name() + "\" maps onto target column \""
+                        + pair.target().name() + "\", which is GENERATED ALWAYS AS (...) "
+                        + pair.target().generation() + ": the target computes it and a copy cannot write it",
+                "read fewer columns with a source query that leaves \"" + pair.source().name() + "\" out, or make "
+                        + "the target column a plain one");
+    }
+
+    private static List<ColumnPair> byName(String stream, List<Column> source, List<Column> target) {
         List<ColumnPair> pairs = new ArrayList<>();
         List<Column> used = new ArrayList<>();
         for (Column s : source) {
-            Column match = writable.stream().filter(t -> t.name().equals(s.name())).findFirst().orElse(null);
+            Column match = target.stream().filter(t -> t.name().equals(s.name())).findFirst().orElse(null);
             if (match == null) {
-                List<Column> folded = writable.stream()
+                List<Column> folded = target.stream()
                         .filter(t -> t.name().toLowerCase(Locale.ROOT).equals(s.name().toLowerCase(Locale.ROOT)))
                         .toList();
                 if (folded.size() > 1) {
@@ -46,13 +76,9 @@ public final class ColumnMapper {
                 match = folded.isEmpty() ? null : folded.getFirst();
             }
             if (match == null) {
-                boolean generated = all.stream().anyMatch(t -> t.generation() == Column.Generation.STORED
-                        && t.name().equalsIgnoreCase(s.name()));
                 throw new SluiceException(ErrorKind.PREFLIGHT, "MAP001",
-                        "stream '" + stream + "': source column \"" + s.name() + "\" has no "
-                                + (generated ? "writable " : "") + "target column of that name"
-                                + (generated ? " (the target's column is GENERATED ALWAYS ... STORED)" : "")
-                                + "; target columns: " + names(writable),
+                        "stream '" + stream + "': source column \"" + s.name() + "\" has no target column of that "
+                                + "name; target columns: " + names(target),
                         "add the column to the target table, or read fewer columns with a source query");
             }
             if (used.contains(match)) {
@@ -66,16 +92,23 @@ public final class ColumnMapper {
         return pairs;
     }
 
-    private static List<ColumnPair> byPosition(String stream, List<Column> source, List<Column> writable) {
-        if (source.size() > writable.size()) {
+    /**
+     * A source without generated columns lines up with the target's writable columns (generated ones skipped, as
+     * nothing can be written there). A source with generated columns is a table of the target's shape: it lines up
+     * with every target column, so generated meets generated.
+     */
+    private static List<ColumnPair> byPosition(String stream, List<Column> source, List<Column> target) {
+        boolean wholeShape = source.stream().anyMatch(Column::isGenerated);
+        List<Column> lined = wholeShape ? target : target.stream().filter(c -> !c.isGenerated()).toList();
+        if (source.size() > lined.size()) {
             throw new SluiceException(ErrorKind.PREFLIGHT, "MAP003",
                     "stream '" + stream + "': the source has " + source.size() + " columns but the target has only "
-                            + writable.size() + " writable columns " + names(writable),
+                            + lined.size() + (wholeShape ? " columns " : " writable columns ") + names(lined),
                     "read fewer columns with a source query, or add columns to the target");
         }
         List<ColumnPair> pairs = new ArrayList<>();
         for (int i = 0; i < source.size(); i++) {
-            pairs.add(new ColumnPair(source.get(i), writable.get(i)));
+            pairs.add(new ColumnPair(source.get(i), lined.get(i)));
         }
         return pairs;
     }

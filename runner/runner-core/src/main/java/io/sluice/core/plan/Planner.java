@@ -62,8 +62,9 @@ public final class Planner {
             Target target = targetConnector.target(stream.target().options());
             List<Column> sourceColumns = source.columns();
             TargetTable table = target.table();
-            List<ColumnPair> pairs = ColumnMapper.map(stream.name(), sourceColumns, table.columns(),
+            ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, table.columns(),
                     stream.columnMapping());
+            List<ColumnPair> pairs = mapping.copied();
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
             boolean replacing = stream.loadMode() == LoadMode.TRUNCATE && target.replacesInOneTransaction();
@@ -97,7 +98,7 @@ public final class Planner {
                     ? target.replacingWriteStatement(targetColumns, projection.format())
                     : target.writeStatement(targetColumns, projection.format());
             return new StreamPlan(stream, degree, source, target, table.qualifiedName(), pairs, projection,
-                    partitions, writeStatement, snapshot, partitions, ledger, oneTransaction);
+                    partitions, writeStatement, snapshot, partitions, ledger, oneTransaction, mapping.leftOut());
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,
             // exit 4, which schedulers may retry.

@@ -22,6 +22,7 @@ import static java.util.Objects.requireNonNull;
  *                      COMMIT), so a failure leaves the target as it was; else each partition commits on its own.
  *                      Such a load reads the source whole ({@code method: none}'s partitions): partitions would
  *                      only add boundaries where both servers wait
+ * @param leftOutColumns column pairs generated on both sides, which the copy leaves to the target to compute
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -36,7 +37,8 @@ public record StreamPlan(
         String snapshotMode,
         List<PartitionPlan> allPartitions,
         java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger,
-        boolean oneTransaction) {
+        boolean oneTransaction,
+        List<ColumnPair> leftOutColumns) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -49,6 +51,16 @@ public record StreamPlan(
         requireNonNull(snapshotMode, "snapshotMode is null");
         allPartitions = List.copyOf(requireNonNull(allPartitions, "allPartitions is null"));
         requireNonNull(ledger, "ledger is null");
+        leftOutColumns = List.copyOf(requireNonNull(leftOutColumns, "leftOutColumns is null"));
+    }
+
+    /** A stream that leaves no column out. */
+    public StreamPlan(StreamSpec spec, int degree, Source source, Target target, String targetTable,
+                      List<ColumnPair> columns, SourceProjection projection, List<PartitionPlan> partitions,
+                      String writeStatement, String snapshotMode, List<PartitionPlan> allPartitions,
+                      java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger, boolean oneTransaction) {
+        this(spec, degree, source, target, targetTable, columns, projection, partitions, writeStatement, snapshotMode,
+                allPartitions, ledger, oneTransaction, List.of());
     }
 
     /**
@@ -60,7 +72,7 @@ public record StreamPlan(
         String statement = oneTransaction && !whole
                 ? target.writeStatement(targetColumns(), projection.format()) : writeStatement;
         return new StreamPlan(spec, degree, source, target, targetTable, columns, projection, pending, statement,
-                snapshotMode, all, ledger, whole);
+                snapshotMode, all, ledger, whole, leftOutColumns);
     }
 
     public String name() {

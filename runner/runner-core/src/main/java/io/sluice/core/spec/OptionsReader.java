@@ -54,7 +54,9 @@ final class OptionsReader {
             YamlNode.Scalar unresolved = entry.value() instanceof YamlNode.Scalar s && s.unresolved() ? s : null;
             Optional<?> value = bind(option.get(), entry, where);
             if (value.isPresent()) {
-                bound.put(entry.key(), value.get());
+                // A text with an unset variable is unknown while linting: connectors get it empty, which they skip,
+                // not half-expanded ("${SCHEMA}.orders" as ".orders" is no table name the user wrote).
+                bound.put(entry.key(), unresolved != null && value.get() instanceof String ? "" : value.get());
             } else if (unresolved == null) {
                 valid = false;
             }

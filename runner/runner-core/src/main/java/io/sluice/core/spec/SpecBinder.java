@@ -8,7 +8,6 @@ import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.Consistency;
-import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.StreamShape;
@@ -186,7 +185,22 @@ final class SpecBinder {
         Optional<ConnectionSpec> spec = options.read(m, entry.keyPosition(), factory.get().connectionOptions(),
                         Set.of(SpecKeys.TYPE), where)
                 .map(o -> new ConnectionSpec(entry.key(), type.get(), o, entry.keyPosition()));
+        spec.ifPresent(c -> lintConnection(factory.get(), c, m, entry.keyPosition(), where));
         return new BoundConnection(factory, spec, entry.keyPosition());
+    }
+
+    private void lintConnection(ConnectorFactory factory, ConnectionSpec connection, YamlNode.Mapping mapping,
+                                Position at, String where) {
+        List<Problem> problems;
+        try {
+            problems = factory.lintConnection(connection.options());
+        } catch (RuntimeException e) {
+            values.findings().error(SpecCode.SPEC024, at, "the " + factory.name() + " connector failed to lint "
+                    + where.replaceFirst("^in ", "") + ": " + e.getClass().getSimpleName(),
+                    "report this to the connector's maintainers");
+            return;
+        }
+        report(problems, mapping, at, where);
     }
 
     private Optional<StreamSettings> defaults(YamlNode node) {
@@ -335,16 +349,8 @@ final class SpecBinder {
                     + " applies only to distribution method 'data-driven', not '" + spelled + "'",
                     "remove 'values-query', or use method data-driven");
         }
-        Optional<Options> sourceOptions = source.flatMap(BoundEndpoint::spec).map(EndpointSpec::options);
-        if (method == DistributionMethod.CTID && sourceOptions.isPresent()) {
-            Options o = sourceOptions.get();
-            boolean hasTable = o.schema().find("table").map(o::isSet).orElse(true);
-            if (!hasTable) {
-                values.findings().error(SpecCode.SPEC017, d.methodPosition(), "distribution method 'ctid'" + in(where)
-                        + " needs a source table, not a query", "set 'table:' in the source, or use another "
-                        + "method (range, ntile, modulo) for a query");
-            }
-        }
+        // What a method needs of the source beyond these keys (ctid a table, say) is the connector's to check, in
+        // its lintStream: it knows its options, and each mistake is reported once.
         return new Distribution(method, d.key().map(StreamSettings.Located::value),
                 d.valuesQuery().map(StreamSettings.Located::value));
     }
@@ -377,16 +383,19 @@ final class SpecBinder {
                     + e.getClass().getSimpleName(), "report this to the connector's maintainers");
             return;
         }
+        report(problems, endpoint.mapping(), endpoint.mapping().position(), endpoint.where());
+    }
+
+    /** A connector's problems, each at the key it names in {@code mapping} (else at {@code fallback}). */
+    private void report(List<Problem> problems, YamlNode.Mapping mapping, Position fallback, String where) {
         for (Problem p : problems) {
-            Position at = endpoint.mapping().entry(p.optionKey()).map(YamlNode.Entry::keyPosition)
-                    .orElse(endpoint.mapping().position());
+            Position at = mapping.entry(p.optionKey()).map(YamlNode.Entry::keyPosition).orElse(fallback);
             Severity severity = switch (p.severity()) {
                 case ERROR -> Severity.ERROR;
                 case WARNING -> Severity.WARNING;
                 case NOTE -> Severity.NOTE;
             };
-            values.findings().add(severity, p.code(), at, p.message() + " (" + endpoint.where() + ")",
-                    p.fix().orElse(null));
+            values.findings().add(severity, p.code(), at, p.message() + " (" + where + ")", p.fix().orElse(null));
         }
     }
 }

@@ -36,8 +36,9 @@ public enum SpecCode {
     SPEC016("unsupported-distribution", "The source's connector cannot plan the requested distribution method.",
             "Use one of the methods the message lists."),
     SPEC017("distribution-mismatch", "The distribution keys do not fit the method: range, ntile, modulo and "
-            + "data-driven need `key`; only data-driven takes `values-query`; none and ctid take neither; "
-            + "ctid needs a table source.", "Add or remove keys as the message says."),
+            + "data-driven need `key`; only data-driven takes `values-query`; none and ctid take neither. What a "
+            + "method needs of the source itself (ctid: a table) is the connector's check, under its own code.",
+            "Add or remove keys as the message says."),
     SPEC018("literal-secret", "A secret (a password, a key, a password inside a URL) is written literally in "
             + "the spec. Warning.", "Use `${VAR}` or `${file:PATH}` so the secret stays out of version control."),
     SPEC019("unset-variable", "An environment variable used by `${VAR}` is not set. An error when running; a "

@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Connector factories for tests, frozen here so golden lint output pins the core's messages and does not move when
- * the real connectors grow options. They mimic the real {@code postgres} and {@code duckdb} factories, plus
- * {@code acme}, a stand-in for a third-party connector.
+ * Connector factories for the core's own tests, frozen here so those tests do not move when the real connectors grow
+ * options: {@code postgres} and {@code duckdb} stand-ins, plus {@code acme}, a stand-in for a third-party connector.
+ * Golden lint output is pinned against the real connectors instead (runner-app's GoldenLintTest).
  */
 public final class TestConnectors {
     static final Option<String> TABLE = Option.string("table").describedAs("schema.table");

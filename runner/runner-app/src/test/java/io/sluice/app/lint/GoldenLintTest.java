@@ -1,7 +1,10 @@
-package io.sluice.core.lint;
+package io.sluice.app.lint;
 
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.lint.LintFormat;
+import io.sluice.core.lint.LintReport;
+import io.sluice.core.lint.Linter;
 import io.sluice.core.spec.Environment;
-import io.sluice.core.spec.TestConnectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,15 +21,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Bad specs with their exact expected lint output: the message text is API. Each file under lint/bad shows one class
- * of problem; many-problems.yaml shows them together in all four formats. After an intended change of wording,
- * regenerate with {@code ./mvnw -pl runner/runner-core test -Dtest=GoldenLintTest -Dsluice.golden.update=true} and
- * review the diff.
+ * of problem; many-problems.yaml shows them together in all four formats. The connectors are the real ones on the
+ * class path (postgres, duckdb), so the output is what a user sees, and a rule the core and a connector both checked
+ * would show twice. After an intended change of wording, regenerate with
+ * {@code ./mvnw -pl runner/runner-app -am verify -Dtest=GoldenLintTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dsluice.golden.update=true} and review the diff.
  */
 class GoldenLintTest {
     static final Path BAD = Path.of("src/test/resources/lint/bad");
     private static final boolean UPDATE = Boolean.getBoolean("sluice.golden.update");
 
-    private final Linter linter = new Linter(TestConnectors.registry(), Environment.of(Map.of()));
+    private final Linter linter = new Linter(ConnectorRegistry.fromClassPath(),
+            Environment.of(Map.of()));
 
     static Stream<Path> badSpecs() throws IOException {
         try (Stream<Path> files = Files.list(BAD)) {
