@@ -59,6 +59,14 @@ public interface ConnectorFactory {
     }
 
     /**
+     * Offline: whether a source and a target of this connector on one connection name the same stored object, as far
+     * as their options show (lint's same-table check; the runner checks the real objects at plan time).
+     */
+    default boolean sameObject(Options sourceOptions, Options targetOptions) {
+        return false;
+    }
+
+    /**
      * Lines for {@code sluice version}: the driver versions this connector runs with, as the drivers report them, and
      * which of its fast paths into driver internals are on. No I/O beyond loading classes.
      */

@@ -52,6 +52,22 @@ public interface Source {
         return false;
     }
 
+    /**
+     * The stored relations this source reads (a table, or the tables and views a query reads), for the runner's
+     * same-table check. Empty when the source cannot tell (files, say).
+     */
+    default java.util.Set<RelationIdentity> relations() throws ConnectorException {
+        return java.util.Set.of();
+    }
+
+    /**
+     * How the session waits for locks on what it reads (e.g. the locks that keep a source table from being
+     * truncated under a snapshot). Called once, before {@link #openSession}.
+     */
+    default void waitForLocks(LockWaits waits) {
+        java.util.Objects.requireNonNull(waits, "waits is null");
+    }
+
     enum ThreadModel {
         VIRTUAL,
         PLATFORM

@@ -77,6 +77,30 @@ public interface Target {
         return java.util.Optional.empty();
     }
 
+    /** The stored relation this target writes, for the runner's same-table check; empty when unknown. */
+    default java.util.Optional<RelationIdentity> relation() throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * How preparing and writing wait for locks someone else holds on the target: at most {@link LockWaits#timeout()},
+     * telling {@code waits} meanwhile, then failing with an error that names the holder. Called once, before
+     * {@link #claim}.
+     */
+    default void waitForLocks(LockWaits waits) {
+        java.util.Objects.requireNonNull(waits, "waits is null");
+    }
+
+    /**
+     * Makes {@code runId} the only run loading this target until the claim is closed. When another run holds it, waits
+     * as {@link #waitForLocks} says, then fails (PREFLIGHT, nothing written) naming the run, host and process that
+     * hold it. Targets that cannot claim return {@link TargetClaim#NONE}.
+     */
+    default TargetClaim claim(String runId) throws ConnectorException {
+        java.util.Objects.requireNonNull(runId, "runId is null");
+        return TargetClaim.NONE;
+    }
+
     /**
      * The run ledger this target keeps next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.

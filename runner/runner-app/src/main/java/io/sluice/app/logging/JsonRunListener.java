@@ -78,6 +78,12 @@ public final class JsonRunListener implements RunListener {
     }
 
     @Override
+    public void lockWait(StreamPlan stream, String what, boolean waiting) {
+        log.event(waiting ? JsonLog.Level.WARN : JsonLog.Level.INFO, waiting ? "lock-wait" : "lock-wait-ended",
+                stream.name(), null, (waiting ? "waiting for " : "stopped waiting for ") + what, Map.of());
+    }
+
+    @Override
     public void ledgerProblem(StreamPlan stream, String message) {
         log.event(JsonLog.Level.WARN, "ledger-problem", stream.name(), null, message, Map.of());
     }

@@ -56,6 +56,13 @@ public final class ConsoleRunListener implements RunListener {
     }
 
     @Override
+    public void lockWait(StreamPlan stream, String what, boolean waiting) {
+        if (waiting) {
+            line("stream " + stream.name() + ": waiting for " + what);
+        }
+    }
+
+    @Override
     public void ledgerProblem(StreamPlan stream, String message) {
         line("warning: stream " + stream.name() + ": " + message);
     }

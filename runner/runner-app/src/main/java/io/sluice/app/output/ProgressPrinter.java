@@ -53,7 +53,8 @@ public final class ProgressPrinter implements AutoCloseable {
                 + (s.uncommittedRows() > 0 ? Numbers.count(s.uncommittedRows()) + " copied to commit at the end, " : "")
                 + Numbers.megabytes(s.bytes()) + String.format(Locale.ROOT, " (%.1f MB/s", s.megabytesPerSecond())
                 + ", " + Numbers.rate(s.rowsPerSecond(), "rows") + "), partitions " + s.partitionsDone() + "/"
-                + s.partitionsTotal() + eta;
+                + s.partitionsTotal() + eta
+                + (s.waitingFor().isEmpty() ? "" : ", waiting for " + String.join("; ", s.waitingFor()));
         synchronized (err) {
             if (live) {
                 double done = s.estimatedBytes() > 0 ? Math.min(1, s.bytes() / (double) s.estimatedBytes())

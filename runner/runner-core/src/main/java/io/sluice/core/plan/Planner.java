@@ -13,6 +13,7 @@ import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
+import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
@@ -62,6 +63,7 @@ public final class Planner {
             Target target = targetConnector.target(stream.target().options());
             List<Column> sourceColumns = source.columns();
             TargetTable table = target.table();
+            refuseReadingTheTarget(stream, source, target);
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, table.columns(),
                     stream.columnMapping());
             List<ColumnPair> pairs = mapping.copied();
@@ -104,6 +106,31 @@ public final class Planner {
             // exit 4, which schedulers may retry.
             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
                     e.fix().orElse(null), e);
+        }
+    }
+
+    /**
+     * A stream whose source reads its own target destroys or multiplies rows (a truncate empties the table its
+     * snapshot then reads as empty; one worker waits on its own lock forever; an append copies its own output), so it
+     * is refused, however the two connections spell the server.
+     */
+    private static void refuseReadingTheTarget(StreamSpec stream, Source source, Target target)
+            throws ConnectorException {
+        java.util.Optional<RelationIdentity> written = target.relation();
+        if (written.isEmpty()) {
+            return;
+        }
+        for (RelationIdentity read : source.relations()) {
+            if (read.key().equals(written.get().key())) {
+                boolean sameConnection = stream.source().connection().equals(stream.target().connection());
+                throw new SluiceException(ErrorKind.PREFLIGHT, "PLAN001", "stream '" + stream.name()
+                        + "': the source reads the target table " + written.get().display() + (sameConnection ? ""
+                        : " (connections '" + stream.source().connection() + "' and '" + stream.target().connection()
+                        + "' reach the same database)") + ": a load would "
+                        + (stream.loadMode() == LoadMode.TRUNCATE ? "empty the rows it is about to read"
+                        : "read its own output"), "load into another table (copy into a staging table first to "
+                        + "rewrite a table in place)");
+            }
         }
     }
 

@@ -55,6 +55,11 @@ public interface RunListener {
             }
 
             @Override
+            public void lockWait(StreamPlan stream, String what, boolean waiting) {
+                copy.forEach(l -> l.lockWait(stream, what, waiting));
+            }
+
+            @Override
             public void runFinished(RunReport report) {
                 copy.forEach(l -> l.runFinished(report));
             }
@@ -82,6 +87,13 @@ public interface RunListener {
 
     /** The ledger could not record something; the copy itself went on. */
     default void ledgerProblem(StreamPlan stream, String message) {
+    }
+
+    /**
+     * A connector waits for a lock someone else holds ({@code waiting} true), or that wait ended; {@code what} names
+     * the lock and its holder, e.g. {@code lock on "public"."t" (ROW EXCLUSIVE), held by pid 4242 ...}.
+     */
+    default void lockWait(StreamPlan stream, String what, boolean waiting) {
     }
 
     default void runFinished(RunReport report) {

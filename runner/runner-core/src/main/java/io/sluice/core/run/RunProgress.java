@@ -18,6 +18,7 @@ public final class RunProgress {
     private final AtomicLong estimatedBytes = new AtomicLong();
     private final AtomicLong startedNanos = new AtomicLong(System.nanoTime());
     private final AtomicReference<String> stream = new AtomicReference<>("");
+    private final java.util.Set<String> waitingFor = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     void startStream(String name, int partitions, long estimatedBytes) {
         stream.set(name);
@@ -28,6 +29,15 @@ public final class RunProgress {
         partitionsTotal.set(partitions);
         this.estimatedBytes.set(estimatedBytes);
         startedNanos.set(System.nanoTime());
+        waitingFor.clear();
+    }
+
+    void waiting(String what, boolean waiting) {
+        if (waiting) {
+            waitingFor.add(what);
+        } else {
+            waitingFor.remove(what);
+        }
     }
 
     void addBytes(long n) {
@@ -52,16 +62,17 @@ public final class RunProgress {
     public Snapshot snapshot() {
         return new Snapshot(stream.get(), rows.sum(), uncommittedRows.sum(), bytes.sum(), partitionsDone.get(),
                 partitionsTotal.get(),
-                estimatedBytes.get(), (System.nanoTime() - startedNanos.get()) / 1_000_000L);
+                estimatedBytes.get(), (System.nanoTime() - startedNanos.get()) / 1_000_000L,
+                java.util.List.copyOf(new java.util.TreeSet<>(waitingFor)));
     }
 
     /**
      * A consistent-enough reading for a progress line. {@code uncommittedRows} are copied into a transaction that
-     * has not committed yet.
+     * has not committed yet. {@code waitingFor} lists the locks someone else holds that the stream waits for now.
      */
     public record Snapshot(String stream, long rows, long uncommittedRows, long bytes, int partitionsDone,
                            int partitionsTotal,
-                           long estimatedBytes, long elapsedMillis) {
+                           long estimatedBytes, long elapsedMillis, java.util.List<String> waitingFor) {
         public double megabytesPerSecond() {
             return elapsedMillis > 0 ? bytes / 1e3 / elapsedMillis : 0;
         }

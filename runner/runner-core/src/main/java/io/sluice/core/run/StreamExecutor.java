@@ -13,6 +13,8 @@ import io.sluice.spi.ledger.PartitionDone;
 import io.sluice.spi.ledger.RunLedger;
 import io.sluice.spi.ledger.StreamKey;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LockWaits;
+import io.sluice.spi.TargetClaim;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
@@ -78,10 +80,15 @@ final class StreamExecutor implements PartitionAttempts.StreamControl {
         Verification verification = Verification.notRequested();
         Verifier verifier = new Verifier(plan);
         try {
+            LockWaits waits = lockWaits();
+            plan.source().waitForLocks(waits);
+            plan.target().waitForLocks(waits);
             if (plan.ledger().isPresent()) {
                 plan.ledger().get().ensureReady();
             }
-            try (SourceSession session = plan.source().openSession(plan.spec().consistency(), plan.degree())) {
+            // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
+            try (TargetClaim claim = plan.target().claim(run.runId());
+                 SourceSession session = plan.source().openSession(plan.spec().consistency(), plan.degree())) {
                 if (plan.ledger().isPresent()) {
                     recordStart(plan.ledger().get(), session.snapshotMode());
                 }
@@ -126,6 +133,29 @@ final class StreamExecutor implements PartitionAttempts.StreamControl {
                 plan.allPartitions().size() - plan.partitions().size());
         listener.streamFinished(plan, report);
         return report;
+    }
+
+    /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
+    private LockWaits lockWaits() {
+        Duration timeout = plan.spec().lockTimeout();
+        return new LockWaits() {
+            @Override
+            public Duration timeout() {
+                return timeout;
+            }
+
+            @Override
+            public void waiting(String what) {
+                progress.waiting(what, true);
+                listener.lockWait(plan, what, true);
+            }
+
+            @Override
+            public void waited(String what) {
+                progress.waiting(what, false);
+                listener.lockWait(plan, what, false);
+            }
+        };
     }
 
     private void recordStart(RunLedger ledger, String snapshotMode) throws ConnectorException {

@@ -250,6 +250,9 @@ final class SpecBinder {
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
         target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));
+        if (source.isPresent() && target.isPresent()) {
+            refuseSourceIsTarget(source.get(), target.get(), where);
+        }
 
         if (name.isEmpty() || source.flatMap(BoundEndpoint::spec).isEmpty()
                 || target.flatMap(BoundEndpoint::spec).isEmpty() || retry == null) {
@@ -261,6 +264,7 @@ final class SpecBinder {
                 merged.batchSize().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_BATCH_SIZE),
                 merged.loadMode().orElse(LoadMode.APPEND), merged.columnMapping().orElse(ColumnMapping.NAME),
                 merged.consistency().orElse(Consistency.SNAPSHOT), merged.verify().orElse(VerifyMode.NONE), retry,
+                merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
                 m.position()));
     }
 
@@ -366,6 +370,27 @@ final class SpecBinder {
             return null;
         }
         return resolved;
+    }
+
+    /** The obvious case of a stream reading its own target: one connection, one table. */
+    private void refuseSourceIsTarget(BoundEndpoint source, BoundEndpoint target, String where) {
+        if (source.spec().isEmpty() || target.spec().isEmpty() || source.factory().isEmpty()) {
+            return;
+        }
+        EndpointSpec from = source.spec().get();
+        EndpointSpec to = target.spec().get();
+        boolean same;
+        try {
+            same = from.connection().equals(to.connection())
+                    && source.factory().get().sameObject(from.options(), to.options());
+        } catch (RuntimeException e) {
+            return; // the connector's own lint reports what is wrong with its options
+        }
+        if (same) {
+            values.findings().error(SpecCode.SPEC025, target.mapping().position(), "the target" + in(where)
+                    + " is the table its source reads (connection '" + to.connection() + "')",
+                    "load into another table; copy into a staging table first to rewrite a table in place");
+        }
     }
 
     private void lintStream(String streamName, Role role, BoundEndpoint endpoint, Distribution distribution) {

@@ -53,7 +53,11 @@ public enum SpecCode {
     SPEC023("unused-connection", "A connection is defined but no stream uses it. Warning.",
             "Remove it, or use it in a stream."),
     SPEC024("connector-lint-failed", "A connector's offline lint threw an exception instead of reporting "
-            + "problems: a bug in the connector.", "Report it to the connector's maintainers.");
+            + "problems: a bug in the connector.", "Report it to the connector's maintainers."),
+    SPEC025("source-is-target", "A stream's source and target name the same table on the same connection: a "
+            + "truncate would empty the rows it is about to read, an append would read its own output. (A run also "
+            + "refuses it when two connections reach one table: PLAN001.)", "Load into another table; copy into a "
+            + "staging table first to rewrite a table in place.");
 
     private final String slug;
     private final String meaning;

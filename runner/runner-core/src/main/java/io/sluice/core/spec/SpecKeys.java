@@ -29,11 +29,12 @@ final class SpecKeys {
     static final String CONSISTENCY = "consistency";
     static final String VERIFY = "verify";
     static final String RETRY = "retry";
+    static final String LOCK_TIMEOUT = "lock-timeout";
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
-            CONSISTENCY, VERIFY, RETRY);
+            CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
-            LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY);
+            LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT);
 
     static final String METHOD = "method";
     static final String KEY = "key";
@@ -48,6 +49,8 @@ final class SpecKeys {
     static final List<String> LEDGER_VALUES = List.of("on", "off", "true", "false");
     static final int MAX_DEGREE = 1024;
     static final long DEFAULT_BATCH_SIZE = 1_048_576L;
+    /** Long enough for a busy table's short queries to end, short enough that a stuck load says so. */
+    static final java.time.Duration DEFAULT_LOCK_TIMEOUT = java.time.Duration.ofSeconds(60);
     static final String DURATION_PATTERN = "^[0-9]+(ms|s|m|h)$";
 
     private SpecKeys() {

@@ -124,6 +124,10 @@ public final class SpecSchemaGenerator {
         props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class), "none",
                 "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL)."));
         props.putObject(SpecKeys.RETRY).put("$ref", "#/$defs/retry");
+        props.putObject(SpecKeys.LOCK_TIMEOUT).put("$ref", "#/$defs/duration")
+                .put("description", "Longest wait for a lock another session holds (the target table, the "
+                        + "source tables, the target's ownership by another run) before the run fails naming "
+                        + "who holds it, e.g. 30s, 5m.").put("default", "60s");
     }
 
     private ObjectNode distribution() {

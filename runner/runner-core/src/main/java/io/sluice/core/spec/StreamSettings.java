@@ -22,10 +22,11 @@ record StreamSettings(
         Optional<ColumnMapping> columnMapping,
         Optional<Consistency> consistency,
         Optional<VerifyMode> verify,
-        RetrySettings retry) {
+        RetrySettings retry,
+        Optional<Located<Duration>> lockTimeout) {
 
     static final StreamSettings NONE = new StreamSettings(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE);
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE, Optional.empty());
 
     StreamSettings {
         requireNonNull(distribution, "distribution is null");
@@ -36,6 +37,7 @@ record StreamSettings(
         requireNonNull(consistency, "consistency is null");
         requireNonNull(verify, "verify is null");
         requireNonNull(retry, "retry is null");
+        requireNonNull(lockTimeout, "lockTimeout is null");
     }
 
     /** These settings over {@code defaults}: whole values, except {@code retry}, which merges key by key. */
@@ -48,7 +50,8 @@ record StreamSettings(
                 columnMapping.or(defaults::columnMapping),
                 consistency.or(defaults::consistency),
                 verify.or(defaults::verify),
-                retry.over(defaults.retry));
+                retry.over(defaults.retry),
+                lockTimeout.or(defaults::lockTimeout));
     }
 
     record Located<T>(T value, Position position) {

@@ -31,7 +31,9 @@ final class StreamSettingsReader {
                 mapping.get(SpecKeys.CONSISTENCY)
                         .flatMap(n -> choice(n, SpecKeys.CONSISTENCY, where, Consistency.class)),
                 mapping.get(SpecKeys.VERIFY).flatMap(n -> choice(n, SpecKeys.VERIFY, where, VerifyMode.class)),
-                mapping.entry(SpecKeys.RETRY).map(e -> retry(e, where)).orElse(StreamSettings.RetrySettings.NONE));
+                mapping.entry(SpecKeys.RETRY).map(e -> retry(e, where)).orElse(StreamSettings.RetrySettings.NONE),
+                mapping.get(SpecKeys.LOCK_TIMEOUT).flatMap(n -> values.duration(n, SpecKeys.LOCK_TIMEOUT, where)
+                        .map(d -> new StreamSettings.Located<>(d, n.position()))));
     }
 
     private <E extends Enum<E>> Optional<E> choice(YamlNode node, String key, String where, Class<E> type) {

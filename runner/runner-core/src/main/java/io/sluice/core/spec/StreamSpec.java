@@ -5,12 +5,15 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
 
+import java.time.Duration;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * One entry of {@code streams:} with the {@code defaults:} applied.
  *
  * @param degree as written: &gt; 0 concurrent partitions, &lt; 0 available cores / |degree|
+ * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
  */
 public record StreamSpec(
         String name,
@@ -24,6 +27,7 @@ public record StreamSpec(
         Consistency consistency,
         VerifyMode verify,
         RetrySpec retry,
+        Duration lockTimeout,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");
@@ -35,6 +39,7 @@ public record StreamSpec(
         requireNonNull(consistency, "consistency is null");
         requireNonNull(verify, "verify is null");
         requireNonNull(retry, "retry is null");
+        requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");
