@@ -54,29 +54,34 @@ final class CopyInWriter implements PartitionWriter {
     }
 
     /** A writer whose commit commits its partition's transaction. */
-    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger)
-            throws ConnectorException {
-        return open(slot, copySql, what, ledger, true);
+    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
+                                BeforeCopy before) throws ConnectorException {
+        return open(slot, copySql, what, ledger, true, before);
     }
 
     /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
     static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
                                              PostgresRunLedger ledger) throws ConnectorException {
-        return open(slot, copySql, what, ledger, false);
+        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING);
     }
 
     private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
-                                        boolean commitsTransaction) throws ConnectorException {
+                                        boolean commitsTransaction, BeforeCopy before) throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
         try {
             connection.setAutoCommit(false);
+            before.run(connection);
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
             return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start " + what);
+        } catch (ConnectorException | RuntimeException e) {
+            rollbackQuietly(connection);
+            PostgresConnections.closeQuietly(connection);
+            throw e;
         }
     }
 

@@ -46,8 +46,8 @@ final class CopyOutReader implements PartitionReader {
     }
 
     /** Takes the slot's connection and, with a snapshot, starts a REPEATABLE READ READ ONLY transaction in it. */
-    static CopyOutReader open(ConnectionSlot slot, Optional<String> snapshot, String copySql, String what)
-            throws ConnectorException {
+    static CopyOutReader open(ConnectionSlot slot, Optional<String> snapshot, String copySql, String what,
+                              BeforeCopy before) throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
         try {
@@ -60,7 +60,11 @@ final class CopyOutReader implements PartitionReader {
                     s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
                 }
             }
+            before.run(connection);
             return new CopyOutReader(slot, connection, copySql, connections.errors(), what);
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw e;
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,

@@ -41,6 +41,51 @@ final class PostgresCatalog {
         }
     }
 
+    /**
+     * A key equal for one relation however the server is reached (host spellings, URLs, connection entries): the
+     * postmaster's start time and port stand for the server (readable by any user, unlike the system identifier),
+     * then the database and relation OIDs.
+     */
+    String relationKey(long relationOid) throws SQLException {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_postmaster_start_time()::text, current_setting('port'), "
+                     + "(SELECT oid FROM pg_database WHERE datname = current_database())")) {
+            rs.next();
+            return "postgres:" + rs.getString(1) + ":" + rs.getString(2) + ":" + rs.getLong(3) + ":" + relationOid;
+        }
+    }
+
+    /**
+     * The tables (plain, partitioned, foreign, materialized views) {@code fromClause} reads, views expanded: parsing
+     * {@code SELECT ... LIMIT 0} locks each relation the query touches, which pg_locks then lists. Runs in a
+     * transaction of its own that is rolled back; the query itself does not run.
+     */
+    List<ResolvedTable> tablesRead(String fromClause) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            try (PreparedStatement p = connection.prepareStatement("SELECT 1 FROM " + fromClause + " LIMIT 0")) {
+                p.executeQuery().close();
+            }
+            List<ResolvedTable> tables = new ArrayList<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT c.oid, n.nspname, c.relname, c.relkind FROM pg_locks l "
+                         + "JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace "
+                         + "WHERE l.pid = pg_backend_pid() AND l.locktype = 'relation' "
+                         + "AND c.relkind IN ('r', 'p', 'f', 'm') AND n.nspname NOT IN ('pg_catalog', "
+                         + "'information_schema') ORDER BY n.nspname, c.relname")) {
+                while (rs.next()) {
+                    tables.add(new ResolvedTable(rs.getLong(1), rs.getString(2), rs.getString(3),
+                            rs.getString(4).charAt(0)));
+                }
+            }
+            return tables;
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
     /** Resolves {@code name} as PostgreSQL would in a query (search_path when unqualified). */
     Optional<ResolvedTable> resolveTable(QualifiedName name) throws SQLException {
         try (PreparedStatement p = connection.prepareStatement(

@@ -72,6 +72,24 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         return PostgresLint.lintStream(stream);
     }
 
+    /** Both sides name one table, as written: the same name (an unqualified name resolves alike on both). */
+    @Override
+    public boolean sameObject(Options sourceOptions, Options targetOptions) {
+        if (!sourceOptions.isSet(PostgresOptions.TABLE) || !targetOptions.isSet(PostgresOptions.TABLE)) {
+            return false;
+        }
+        String from = sourceOptions.get(PostgresOptions.TABLE);
+        String to = targetOptions.get(PostgresOptions.TABLE);
+        if (from.isBlank() || to.isBlank()) {
+            return false;
+        }
+        try {
+            return QualifiedName.parse(from).equals(QualifiedName.parse(to));
+        } catch (IllegalArgumentException e) {
+            return false; // lintStream reports the bad name
+        }
+    }
+
     @Override
     public List<Problem> lintConnection(Options connectionOptions) {
         return PostgresLint.lintConnection(connectionOptions);

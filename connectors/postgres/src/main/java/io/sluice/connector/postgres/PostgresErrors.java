@@ -55,6 +55,11 @@ final class PostgresErrors {
             fix = state.startsWith("08")
                     ? "check that the server is running and reachable (host, port, sslmode), then retry"
                     : "retry; the server reported a passing condition";
+        } else if (state.equals(TableLocks.LOCK_NOT_AVAILABLE)) {
+            kind = ErrorKind.FAILED;
+            code = TableLocks.LOCK_TIMEOUT;
+            fix = "a lock wait outlasted the stream's lock-timeout: let the session holding the lock finish, or "
+                    + "give the stream a longer lock-timeout";
         } else if (state.startsWith("28")) {
             kind = ErrorKind.PREFLIGHT;
             code = AUTHENTICATION;

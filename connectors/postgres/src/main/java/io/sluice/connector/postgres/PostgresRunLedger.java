@@ -55,11 +55,14 @@ final class PostgresRunLedger implements RunLedger {
     private final String schema;
     private final String quotedSchema;
     private final QualifiedName targetName;
+    private final java.util.function.Supplier<TableLocks> locks;
 
-    PostgresRunLedger(PostgresConnections connections, String schema, QualifiedName targetName) {
+    PostgresRunLedger(PostgresConnections connections, String schema, QualifiedName targetName,
+                      java.util.function.Supplier<TableLocks> locks) {
         this.connections = requireNonNull(connections, "connections is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.targetName = requireNonNull(targetName, "targetName is null");
+        this.locks = requireNonNull(locks, "locks is null");
         // Validated on use rather than here so a bad name surfaces as a ConnectorException from ensureReady().
         this.quotedSchema = validName(schema) ? SqlQuote.identifier(schema) : "\"?\"";
     }
@@ -486,7 +489,7 @@ final class PostgresRunLedger implements RunLedger {
         if (lockStream(c, key.runId(), key.stream()).isPresent()) {
             return false;
         }
-        PostgresTarget.truncate(c, targetName);
+        PostgresTarget.truncate(c, targetName, locks.get());
         try (PreparedStatement p = c.prepareStatement("UPDATE " + table("run_streams")
                 + " SET truncated_at = clock_timestamp() WHERE run_id = ? AND stream = ?")) {
             p.setString(1, key.runId());

@@ -7,7 +7,9 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
+import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
@@ -38,6 +40,8 @@ final class PostgresSource implements Source {
     private final Optional<String> query;
     private final ReentrantLock lock = new ReentrantLock();
     private SourceRelation relation;
+    private List<ResolvedTable> tablesRead;
+    private volatile LockWaits lockWaits = LockWaits.silent(java.time.Duration.ofSeconds(60));
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query) {
         this.connections = requireNonNull(connections, "connections is null");
@@ -156,7 +160,54 @@ final class PostgresSource implements Source {
     @Override
     public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
         requireNonNull(consistency, "consistency is null");
-        return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe());
+        List<String> tables = tablesRead().stream().map(ResolvedTable::quoted).toList();
+        return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe(),
+                tables, new TableLocks(connections, lockWaits));
+    }
+
+    @Override
+    public void waitForLocks(LockWaits waits) {
+        lockWaits = requireNonNull(waits, "waits is null");
+    }
+
+    @Override
+    public Set<RelationIdentity> relations() throws ConnectorException {
+        List<ResolvedTable> tables = tablesRead();
+        try (ControlConnection control = connections.control("identifying what " + describe() + " reads")) {
+            PostgresCatalog catalog = new PostgresCatalog(control.connection());
+            Set<RelationIdentity> identities = new java.util.LinkedHashSet<>();
+            for (ResolvedTable table : tables) {
+                identities.add(new RelationIdentity(catalog.relationKey(table.oid()), table.quoted()));
+            }
+            return identities;
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify what "
+                    + describe() + " reads");
+        }
+    }
+
+    /** The table, or the tables the query reads (views expanded); found once. */
+    private List<ResolvedTable> tablesRead() throws ConnectorException {
+        SourceRelation resolved = relation();
+        lock.lock();
+        try {
+            if (tablesRead == null) {
+                if (resolved.table().isPresent()) {
+                    tablesRead = List.of(resolved.table().get());
+                } else {
+                    try (ControlConnection control = connections.control("finding the tables " + describe()
+                            + " reads")) {
+                        tablesRead = new PostgresCatalog(control.connection()).tablesRead(resolved.fromClause());
+                    } catch (SQLException e) {
+                        throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                                "cannot find the tables " + describe() + " reads");
+                    }
+                }
+            }
+            return tablesRead;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Resolves the table or describes the query once; later calls reuse the result. */

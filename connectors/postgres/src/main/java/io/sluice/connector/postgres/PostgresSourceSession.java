@@ -3,6 +3,7 @@ package io.sluice.connector.postgres;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
+import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.SourcePartition;
@@ -32,10 +33,15 @@ final class PostgresSourceSession implements SourceSession {
     private final Optional<String> snapshot;
     private final BiFunction<PgPartition, SourceProjection, String> statements;
     private final String description;
+    private final List<String> tablesRead;
+    private final TableLocks locks;
 
     private PostgresSourceSession(PostgresConnections connections, Connection coordinator, Optional<String> snapshot,
-                                  BiFunction<PgPartition, SourceProjection, String> statements, String description) {
+                                  BiFunction<PgPartition, SourceProjection, String> statements, String description,
+                                  List<String> tablesRead, TableLocks locks) {
         this.connections = requireNonNull(connections, "connections is null");
+        this.tablesRead = List.copyOf(tablesRead);
+        this.locks = requireNonNull(locks, "locks is null");
         this.coordinator = coordinator;
         this.snapshot = requireNonNull(snapshot, "snapshot is null");
         this.statements = requireNonNull(statements, "statements is null");
@@ -44,21 +50,30 @@ final class PostgresSourceSession implements SourceSession {
 
     static PostgresSourceSession open(PostgresConnections connections, Consistency consistency,
                                       BiFunction<PgPartition, SourceProjection, String> statements,
-                                      String description) throws ConnectorException {
+                                      String description, List<String> tablesToLock, TableLocks locks)
+            throws ConnectorException {
         if (consistency == Consistency.NONE) {
-            return new PostgresSourceSession(connections, null, Optional.empty(), statements, description);
+            return new PostgresSourceSession(connections, null, Optional.empty(), statements, description,
+                    tablesToLock, locks);
         }
         Connection coordinator = connections.open("the snapshot of " + description);
         try {
             coordinator.setAutoCommit(false);
             coordinator.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             coordinator.setReadOnly(true);
+            // ACCESS SHARE on every table read, before the snapshot is taken, held with it (as pg_dump does): a
+            // TRUNCATE, DROP or ALTER by someone else now waits for the run instead of emptying what later
+            // partitions read (TRUNCATE is not MVCC-safe: an older snapshot sees the table empty).
+            locks.lock(coordinator, tablesToLock, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.PREFLIGHT);
             try (Statement s = coordinator.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pg_export_snapshot()")) {
                 rs.next();
                 return new PostgresSourceSession(connections, coordinator, Optional.of(rs.getString(1)), statements,
-                        description);
+                        description, tablesToLock, locks);
             }
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(coordinator);
+            throw e;
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(coordinator);
             ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
@@ -102,8 +117,11 @@ final class PostgresSourceSession implements SourceSession {
         if (!(partition instanceof PgPartition pg)) {
             throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
         }
+        // Each partition's transaction takes its ACCESS SHARE lock as a visible, bounded wait: a TRUNCATE or ALTER
+        // queued behind the session's lock would otherwise hold this reader up silently, for the whole run.
         return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
-                description + " partition " + partition.id());
+                description + " partition " + partition.id(),
+                c -> locks.lock(c, tablesRead, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.FAILED));
     }
 
     /**

@@ -6,6 +6,9 @@ import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LockWaits;
+import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.TargetClaim;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.ReplacingTransaction;
@@ -29,17 +32,54 @@ import static java.util.Objects.requireNonNull;
  */
 final class PostgresTarget implements Target {
     static final String NOT_A_TABLE = "PG207";
+    /** Until the runner says otherwise ({@link #waitForLocks}): the spec's documented default. */
+    private static final java.time.Duration DEFAULT_LOCK_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     private final PostgresConnections connections;
     private final QualifiedName name;
     private final PostgresRunLedger ledger;
     private final ReentrantLock lock = new ReentrantLock();
     private ResolvedTable resolved;
+    private volatile TableLocks locks;
 
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
-        this.ledger = new PostgresRunLedger(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
+        this.locks = new TableLocks(connections, LockWaits.silent(DEFAULT_LOCK_TIMEOUT));
+        this.ledger = new PostgresRunLedger(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name,
+                () -> locks);
+    }
+
+    @Override
+    public void waitForLocks(LockWaits waits) {
+        locks = new TableLocks(connections, requireNonNull(waits, "waits is null"));
+    }
+
+    @Override
+    public TargetClaim claim(String runId) throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        return TargetOwnership.claim(connections, resolve(), runId, locks);
+    }
+
+    @Override
+    public java.util.Optional<RelationIdentity> relation() throws ConnectorException {
+        ResolvedTable table = resolve();
+        try (ControlConnection control = connections.control("identifying " + table.quoted())) {
+            return java.util.Optional.of(new RelationIdentity(new PostgresCatalog(control.connection())
+                    .relationKey(table.oid()), table.quoted()));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify " + name.quoted());
+        }
+    }
+
+    /** The table as {@link #table()} resolved it, resolving it now if it has not. */
+    private ResolvedTable resolve() throws ConnectorException {
+        java.util.Optional<ResolvedTable> known = resolved();
+        if (known.isPresent()) {
+            return known.get();
+        }
+        table();
+        return resolved().orElseThrow();
     }
 
     @Override
@@ -95,7 +135,15 @@ final class PostgresTarget implements Target {
             return;
         }
         try (ControlConnection control = connections.control("truncating " + name.quoted())) {
-            truncate(control.connection(), name); // autocommit: committed before any writer opens
+            Connection c = control.connection();
+            c.setAutoCommit(false);
+            try {
+                truncate(c, name, locks);
+                c.commit(); // committed before any writer opens
+            } catch (SQLException | ConnectorException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
         } catch (SQLException e) {
             throw truncateFailure(connections, name, e);
         }
@@ -111,15 +159,18 @@ final class PostgresTarget implements Target {
     }
 
     /**
-     * Empties the table on {@code connection}, within its transaction when one is open (the ledger records the
-     * truncation in the same one). Checks the privilege first so a refusal names the GRANT.
+     * Empties the table in the open transaction of {@code connection} (the ledger records the truncation in the same
+     * one). Checks the privilege first so a refusal names the GRANT, and takes the lock as {@code locks} says, so a
+     * reader of the table holds the load up visibly and for at most the lock-timeout.
      */
-    static void truncate(Connection connection, QualifiedName name) throws SQLException, ConnectorException {
+    static void truncate(Connection connection, QualifiedName name, TableLocks locks)
+            throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(connection);
         ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> PostgresSource.missingTable(catalog, name));
         if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
             throw forbidden(catalog, table, "TRUNCATE");
         }
+        locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "empty it", ErrorKind.PREFLIGHT);
         try (Statement s = connection.createStatement()) {
             s.execute("TRUNCATE TABLE " + table.quoted());
         }
@@ -164,7 +215,7 @@ final class PostgresTarget implements Target {
         requireNonNull(format, "format is null");
         requireNonNull(ledgerKey, "ledgerKey is null");
         return ReplacingLoad.begin(connections, name, ledger, ledgerKey, replacingWriteStatement(columns, format),
-                writeStatement(columns, format), "COPY into " + describe());
+                writeStatement(columns, format), "COPY into " + describe(), locks);
     }
 
     /**
@@ -195,7 +246,17 @@ final class PostgresTarget implements Target {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
         return CopyInWriter.open(ConnectionSlot.oneOff(connections), writeStatement(columns, format),
-                "COPY into " + describe(), ledger);
+                "COPY into " + describe(), ledger, beforeCopy());
+    }
+
+    /**
+     * Before each partition's COPY: the lock COPY takes anyway (ROW EXCLUSIVE), taken so that a session holding the
+     * table (LOCK TABLE, an index build) shows as a wait and ends in a clear error after the lock-timeout.
+     */
+    private BeforeCopy beforeCopy() {
+        TableLocks current = locks;
+        String table = describe();
+        return c -> current.lock(c, List.of(table), TableLocks.Mode.ROW_EXCLUSIVE, "load it", ErrorKind.FAILED);
     }
 
     /** The worker's writers share one connection; each partition still commits in its own transaction. */
@@ -207,7 +268,7 @@ final class PostgresTarget implements Target {
         return new PartitionWriters() {
             @Override
             public PartitionWriter open() throws ConnectorException {
-                return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger);
+                return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger, beforeCopy());
             }
 
             @Override

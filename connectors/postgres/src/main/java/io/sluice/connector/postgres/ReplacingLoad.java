@@ -41,7 +41,8 @@ final class ReplacingLoad implements ReplacingTransaction {
      * truncation in the same transaction).
      */
     static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresRunLedger ledger,
-                               Optional<StreamKey> ledgerKey, String copySql, String plainCopySql, String what)
+                               Optional<StreamKey> ledgerKey, String copySql, String plainCopySql, String what,
+                               TableLocks locks)
             throws ConnectorException {
         requireNonNull(ledgerKey, "ledgerKey is null");
         Connection connection = connections.open(what);
@@ -51,7 +52,7 @@ final class ReplacingLoad implements ReplacingTransaction {
             if (ledgerKey.isPresent()) {
                 truncated = ledger.truncateOnce(connection, ledgerKey.get());
             } else {
-                PostgresTarget.truncate(connection, table);
+                PostgresTarget.truncate(connection, table, locks);
                 truncated = true;
             }
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection),

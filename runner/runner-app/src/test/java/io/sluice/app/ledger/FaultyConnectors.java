@@ -47,8 +47,16 @@ public final class FaultyConnectors {
         /** Throws an Error, as a class that failed to initialise would. */
         ERROR,
         /** Sends a valid COPY stream with no rows and returns 0, without an error: a reader that stopped early. */
-        NO_ROWS
+        NO_ROWS,
+        /**
+         * Not a fault: holds the run still at that reader (after {@link #awaitBlocked()} returns) until
+         * {@link #release()}, then reads as usual. For tests of what happens while a run is under way.
+         */
+        BLOCK
     }
+
+    private static volatile java.util.concurrent.CountDownLatch blocked = new java.util.concurrent.CountDownLatch(1);
+    private static volatile java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
 
     private record Armed(Fault fault, int onReader) {
     }
@@ -62,11 +70,26 @@ public final class FaultyConnectors {
     /** The {@code onReader}-th reader opened from now on (1 is the first) does {@code fault}, once. */
     public static void arm(Fault fault, int onReader) {
         READERS_OPENED.set(0);
+        blocked = new java.util.concurrent.CountDownLatch(1);
+        released = new java.util.concurrent.CountDownLatch(1);
         ARMED.set(new Armed(requireNonNull(fault, "fault is null"), onReader));
     }
 
     public static void disarm() {
         ARMED.set(null);
+        released.countDown();
+    }
+
+    /** Waits until a reader armed with BLOCK holds its run still. */
+    public static void awaitBlocked() throws InterruptedException {
+        if (!blocked.await(2, java.util.concurrent.TimeUnit.MINUTES)) {
+            throw new AssertionError("no reader reached the BLOCK fault");
+        }
+    }
+
+    /** Lets the reader held by BLOCK go on. */
+    public static void release() {
+        released.countDown();
     }
 
     /** Whether the armed fault fired (it disarms itself when it does). */
@@ -187,6 +210,16 @@ public final class FaultyConnectors {
         }
 
         @Override
+        public Set<io.sluice.spi.RelationIdentity> relations() throws ConnectorException {
+            return real.relations();
+        }
+
+        @Override
+        public void waitForLocks(io.sluice.spi.LockWaits waits) {
+            real.waitForLocks(waits);
+        }
+
+        @Override
         public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
             SourceSession session = real.openSession(consistency, readers);
             return new SourceSession() {
@@ -244,6 +277,16 @@ public final class FaultyConnectors {
                     case RUNTIME_EXCEPTION -> throw new IllegalStateException("injected: an encoder bug");
                     case ERROR -> throw new ExceptionInInitializerError("injected: a class failed to initialise");
                     case NO_ROWS -> new BinaryCopyEncoder(sink).finish();
+                    case BLOCK -> {
+                        blocked.countDown();
+                        try {
+                            released.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException("interrupted while held by BLOCK", e);
+                        }
+                        yield real.transferTo(sink);
+                    }
                 };
             }
 

@@ -1,0 +1,123 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.TargetClaim;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A run's ownership of its target table: a session-level advisory lock keyed on the table's OID, held by a connection
+ * of its own for the stream's whole length. That session's {@code application_name} names the run, its process id
+ * and host, so a second run (an overlapping scheduler retry, say) that finds the table owned can say by whom; it
+ * waits up to the stream's lock-timeout and then fails before it has recorded, truncated or read anything. The lock
+ * goes when the claim closes or its session ends, a killed process included.
+ */
+final class TargetOwnership {
+    static final String OWNED = "PG421";
+    /** The first key of the two-key advisory lock space Sluice's target claims use ('sluc'). */
+    static final int LOCK_SPACE = 0x736c7563;
+    private static final int MAX_APPLICATION_NAME_BYTES = 63;
+
+    private TargetOwnership() {
+    }
+
+    static TargetClaim claim(PostgresConnections connections, ResolvedTable table, String runId, TableLocks locks)
+            throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        Connection c = connections.open("the claim on " + table.quoted());
+        try {
+            int key = (int) table.oid(); // an OID is unsigned 32 bits: the same bits, as the int4 key wants
+            try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
+                p.setString(1, applicationName(runId));
+                p.execute();
+            }
+            if (!tryLock(c, key)) {
+                String what = "ownership of " + table.quoted() + ", held by " + owner(connections, key);
+                locks.waits().waiting(what);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET lock_timeout = '" + locks.timeout().toMillis() + "ms'");
+                    s.execute("SELECT pg_advisory_lock(" + LOCK_SPACE + ", " + key + ")");
+                    s.execute("RESET lock_timeout");
+                } catch (SQLException e) {
+                    if (!TableLocks.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, OWNED, "gave up after "
+                            + TableLocks.seconds(locks.timeout()) + " waiting for " + table.quoted()
+                            + ": another Sluice run is loading it (" + owner(connections, key) + ")",
+                            "let that run finish (or stop it), then run again; a scheduler should not start "
+                                    + "a run while the previous one still runs");
+                } finally {
+                    locks.waits().waited(what);
+                }
+            }
+            return () -> PostgresConnections.closeQuietly(c); // ending the session releases the lock
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(c);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot claim "
+                    + table.quoted() + " for run " + runId);
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(c);
+            throw e;
+        }
+    }
+
+    private static boolean tryLock(Connection c, int key) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + LOCK_SPACE + ", " + key + ")")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /** {@code sluice run=<id> pid=<pid> host=<host>}, cut to what PostgreSQL keeps of an application name. */
+    static String applicationName(String runId) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown";
+        }
+        String name = "sluice run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host;
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= MAX_APPLICATION_NAME_BYTES) {
+            return name;
+        }
+        return new String(bytes, 0, MAX_APPLICATION_NAME_BYTES, StandardCharsets.UTF_8).replace("\uFFFD", "");
+    }
+
+    /** Who holds the claim: the holding session's application name (run, pid, host), client and start. */
+    private static String owner(PostgresConnections connections, int key) {
+        String sql = "SELECT l.pid, a.application_name, host(a.client_addr), "
+                + "to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS') FROM pg_locks l "
+                + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                + "AND l.classid = " + LOCK_SPACE + "::bigint::oid AND l.objid = (" + key + "::bigint & 4294967295)::oid "
+                + "AND l.objsubid = 2";
+        List<String> found = new ArrayList<>();
+        try (ControlConnection control = connections.control("looking up who owns a target");
+             Statement s = control.connection().createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                String app = rs.getString(2);
+                found.add((app == null || app.isEmpty() ? "a session" : app) + ", backend pid " + rs.getInt(1)
+                        + (rs.getString(3) != null ? ", client " + rs.getString(3) : "")
+                        + (rs.getString(4) != null ? ", connected since " + rs.getString(4) : ""));
+            }
+        } catch (SQLException | ConnectorException e) {
+            return "a session that could not be looked up: " + connections.errors().scrub(e.getMessage());
+        }
+        return found.isEmpty() ? "a run that has just finished" : String.join("; ", found);
+    }
+}
