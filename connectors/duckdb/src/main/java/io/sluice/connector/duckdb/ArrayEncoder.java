@@ -97,8 +97,11 @@ final class ArrayEncoder extends VectorEncoder {
         try {
             switch (element.base()) {
                 case BOOL -> elements.putByte(text.charAt(0) == 't' ? 1 : 0);
-                case INT2 -> elements.putShort((short) Long.parseLong(text, 0, text.length(), 10));
-                case INT4 -> elements.putInt((int) Long.parseLong(text, 0, text.length(), 10));
+                // range-checked: a BIGINT[] may load into integer[] as long as each element fits
+                case INT2 -> elements.putShort((short) NumberEncoders.checked(Long.parseLong(text, 0, text.length(),
+                        10), Short.MIN_VALUE, Short.MAX_VALUE, origin, element));
+                case INT4 -> elements.putInt((int) NumberEncoders.checked(Long.parseLong(text, 0, text.length(), 10),
+                        Integer.MIN_VALUE, Integer.MAX_VALUE, origin, element));
                 case INT8, TIME -> elements.putLong(Long.parseLong(text, 0, text.length(), 10));
                 case FLOAT4 -> elements.putInt(Float.floatToRawIntBits(Float.parseFloat(floatText())));
                 case FLOAT8 -> elements.putLong(Double.doubleToRawLongBits(Double.parseDouble(floatText())));

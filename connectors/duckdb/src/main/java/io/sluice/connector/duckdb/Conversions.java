@@ -26,7 +26,31 @@ final class Conversions {
     private static final Set<Kind> FLOAT8_SAFE = EnumSet.of(Kind.TINYINT, Kind.SMALLINT, Kind.UTINYINT, Kind.INTEGER,
             Kind.USMALLINT, Kind.UINTEGER, Kind.FLOAT, Kind.DOUBLE);
 
+    /** Integers the encoder reads as a long and then checks per value against a narrower target (Spark's BIGINT). */
+    private static final Set<Kind> READ_AS_LONG = EnumSet.of(Kind.BIGINT, Kind.INTEGER, Kind.SMALLINT,
+            Kind.UINTEGER, Kind.USMALLINT);
+
     private Conversions() {
+    }
+
+    /** The plan's note for a range-narrowing conversion: each value is checked, and one that does not fit fails. */
+    private static String narrowed(Column source, DuckDbType from, PgType to) {
+        boolean element = source.name().endsWith("[]");
+        String column = element ? source.name().substring(0, source.name().length() - 2) : source.name();
+        return column + ": " + from + (element ? "[] elements" : "") + " narrowed to " + to.name()
+                + ", each value checked (DUCK302 names the row that does not fit)";
+    }
+
+    /**
+     * A cast that fixes the column in a {@code query:}, valid for that column: a list element's cast applies to the
+     * whole list ({@code CAST("l" AS INTEGER[])}), since an element has no name of its own.
+     */
+    private static String castHint(Column source, PgType to, String duckDbType) {
+        String name = source.name();
+        if (name.endsWith("[]")) {
+            return "CAST(" + Sql.identifier(name.substring(0, name.length() - 2)) + " AS " + duckDbType + "[])";
+        }
+        return "CAST(" + Sql.identifier(name) + " AS " + duckDbType + ")";
     }
 
     static ColumnConversion plan(Column source, Column target) throws ConnectorException {
@@ -43,7 +67,7 @@ final class Conversions {
             }
             case BOOL -> {
                 require(from.kind() == Kind.BOOLEAN, source, target, "only BOOLEAN is a boolean",
-                        "compute a BOOLEAN in the query, e.g. col <> 0");
+                        "compute a BOOLEAN in the query: col <> 0");
                 yield conversion(name, cast(c, "BOOLEAN"), (i, o) -> new NumberEncoders.BooleanEncoder(i), null);
             }
             case INT2, INT4, INT8 -> integer(source, target, from, to, c);
@@ -74,7 +98,8 @@ final class Conversions {
             }
             case BYTEA -> {
                 require(from.kind() == Kind.BLOB, source, target, "only a BLOB is bytes",
-                        "cast in the query: CAST(col AS BLOB), or encode(col) for text as UTF-8");
+                        from.kind() == Kind.VARCHAR ? "turn the text into its UTF-8 bytes in the query: encode(col)"
+                                : "cast in the query: CAST(col AS BLOB)");
                 yield conversion(name, "hex(" + c + ")", (i, o) -> new TextEncoders.BlobHexEncoder(i), null);
             }
             case ARRAY -> array(source, target, from, to, c);
@@ -106,18 +131,20 @@ final class Conversions {
             case INT4 -> INT4_SAFE;
             default -> INT8_SAFE;
         };
-        if (safe.contains(from.kind())) {
+        if (safe.contains(from.kind()) || READ_AS_LONG.contains(from.kind())) {
             NumberEncoders.IntegerRead read = NumberEncoders.integerRead(from.kind());
             return conversion(source.name(), cast(c, from.sql()),
-                    (i, o) -> new NumberEncoders.IntegerEncoder(i, read, write, 0, o, to), null);
+                    (i, o) -> new NumberEncoders.IntegerEncoder(i, read, write, 0, o, to),
+                    safe.contains(from.kind()) ? null : narrowed(source, from, to));
         }
         int maxDigits = switch (to.base()) {
             case INT2 -> 4;
             case INT4 -> 9;
             default -> 18;
         };
-        if (from.kind() == Kind.DECIMAL && from.scale() == 0 && from.precision() <= maxDigits) {
-            return decimal(source.name(), unscaled(c, from), 0, write, 0, to, null);
+        if (from.kind() == Kind.DECIMAL && from.scale() == 0 && from.precision() <= 18) {
+            return decimal(source.name(), unscaled(c, from), 0, write, 0, to,
+                    from.precision() <= maxDigits ? null : narrowed(source, from, to));
         }
         String why = switch (from.kind()) {
             case FLOAT, DOUBLE -> "it would lose the fraction";
@@ -126,7 +153,7 @@ final class Conversions {
             default -> from.isInteger() ? "values may exceed its range" : "the types are unrelated";
         };
         throw refused(source, target, why, "widen the target column, or cast in the query (DuckDB then checks each "
-                + "value): CAST(" + Sql.identifier(source.name()) + " AS " + duckDbInteger(to.base()) + ")");
+                + "value): " + castHint(source, to, duckDbInteger(to.base())));
     }
 
     private static ColumnConversion floating(Column source, Column target, DuckDbType from, PgType to, String c)
@@ -193,7 +220,8 @@ final class Conversions {
                         NumberEncoders.NumberWrite.NUMERIC), null);
             }
             default -> throw refused(source, target, "it is not a number",
-                    "cast in the query, which checks each value: CAST(col AS DECIMAL(p,s))");
+                    "cast in the query, which checks each value: CAST(col AS DECIMAL(" + (to.precision() > 0
+                            ? to.precision() + "," + Math.max(to.scale(), 0) : "38,10") + "))");
         }
     }
 
@@ -230,14 +258,15 @@ final class Conversions {
         Column elementSource = Column.of(source.name() + "[]", element.sql());
         Column elementTarget = new Column(target.name() + "[]", pgElement.name(), pgElement.oid(), true,
                 Column.Generation.NONE);
-        // the element must pass the same checks a plain column of its types would
-        plan(elementSource, elementTarget);
+        // the element must pass the same checks a plain column of its types would; a narrowing of it is checked per
+        // element by the array encoder, and the plan says so
+        Optional<String> elementNote = plan(elementSource, elementTarget).note().filter(n -> n.contains("narrowed"));
         require(pgElement.base() != PgType.Base.INTERVAL, source, target, "interval arrays are not supported",
                 "load the column into jsonb or text instead");
         String carrier = "CAST(to_json(list_transform(" + c + ", x -> " + ArrayEncoder.elementText(element, "x")
                 + ")) AS VARCHAR)";
         return conversion(source.name(), carrier, (i, o) -> new ArrayEncoder(i, to, o),
-                source.name() + ": LIST read through JSON text (slow path)");
+                elementNote.map(n -> n + "; ").orElse("") + source.name() + ": LIST read through JSON text (slow path)");
     }
 
     /**
@@ -296,6 +325,25 @@ final class Conversions {
     private static ConnectorException refused(Column source, Column target, String why, String fix) {
         return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK201",
                 "column \"" + source.name() + "\": cannot load DuckDB " + source.typeName() + " into PostgreSQL "
-                        + target.typeName() + " (target column \"" + target.name() + "\"): " + why, fix);
+                        + target.typeName() + " (target column \"" + target.name() + "\"): " + why, fixFor(source, fix));
+    }
+
+    /**
+     * The fix with its SQL made valid for this column: the placeholder {@code col} becomes the quoted column name; for
+     * a list element, the expression applies to each element {@code x} through {@code list_transform}.
+     */
+    static String fixFor(Column source, String fix) {
+        String name = source.name();
+        if (!name.endsWith("[]")) {
+            return fix.replaceAll("\\bcol\\b", java.util.regex.Matcher.quoteReplacement(Sql.identifier(name)));
+        }
+        String list = Sql.identifier(name.substring(0, name.length() - 2));
+        int at = fix.lastIndexOf(": ");
+        if (at < 0 || !fix.substring(at).matches("(?s).*\\bcol\\b.*")) {
+            return fix;
+        }
+        // the fixes end with their SQL: apply it to each element
+        return fix.substring(0, at) + ", to each element: list_transform(" + list + ", x -> "
+                + fix.substring(at + 2).replaceAll("\\bcol\\b", "x") + ")";
     }
 }

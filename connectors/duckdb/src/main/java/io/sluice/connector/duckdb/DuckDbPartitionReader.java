@@ -52,6 +52,7 @@ final class DuckDbPartitionReader implements PartitionReader {
             BinaryCopyEncoder out = new BinaryCopyEncoder(sink, BUFFER_BYTES);
             try (DuckDBChunkedResult result = statement.query()) {
                 int fields = encoders.length;
+                long rowsBefore = 0;
                 while (result.nextChunk()) {
                     if (cancelled) {
                         throw cancelledError();
@@ -61,12 +62,18 @@ final class DuckDbPartitionReader implements PartitionReader {
                         encoder.bind(chunk);
                     }
                     int rows = (int) chunk.rowCount();
-                    for (int row = 0; row < rows; row++) {
-                        out.startRow(fields);
-                        for (ColumnEncoder encoder : encoders) {
-                            encoder.encode(row, out);
+                    int row = 0;
+                    try {
+                        for (; row < rows; row++) {
+                            out.startRow(fields);
+                            for (ColumnEncoder encoder : encoders) {
+                                encoder.encode(row, out);
+                            }
                         }
+                    } catch (ConnectorException e) {
+                        throw atRow(e, rowsBefore + row + 1);
                     }
+                    rowsBefore += rows;
                 }
                 ChunkErrors.check(result);
             }
@@ -87,6 +94,15 @@ final class DuckDbPartitionReader implements PartitionReader {
         } finally {
             running = null;
         }
+    }
+
+    /** A value's DATA error with the row it is in, counted from 1 in the order this partition reads its rows. */
+    private static ConnectorException atRow(ConnectorException e, long row) {
+        if (e.kind() != ErrorKind.DATA) {
+            return e;
+        }
+        return new ConnectorException(e.kind(), e.code(), e.getMessage() + " (row " + row + " as read)",
+                e.fix().orElse(null), e.getCause());
     }
 
     private ColumnEncoder[] encoders() {

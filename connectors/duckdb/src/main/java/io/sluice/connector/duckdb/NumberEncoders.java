@@ -57,6 +57,18 @@ final class NumberEncoders {
         return limit;
     }
 
+    /**
+     * {@code value} when it lies in [min, max], else the DATA error naming column, file and value: the per-value check
+     * that lets a wider integer (Spark writes BIGINT for every integer) load into a narrower column, as PostgreSQL's
+     * own assignment casts do. A compare and a predictable branch per value.
+     */
+    static long checked(long value, long min, long max, ColumnOrigin origin, PgType target) throws ConnectorException {
+        if (value < min || value > max) {
+            throw DataErrors.outOfRange(origin, target, Long.toString(value));
+        }
+        return value;
+    }
+
     static final class BooleanEncoder extends VectorEncoder {
 
         BooleanEncoder(int index) {
@@ -73,7 +85,7 @@ final class NumberEncoders {
         }
     }
 
-    /** Integers of up to 64 bits into int2/int4/int8 (widening only, checked at plan time), numeric or float. */
+    /** Integers of up to 64 bits into int2/int4/int8 (a narrowing checked per value), numeric or float. */
     static final class IntegerEncoder extends VectorEncoder {
         private final IntegerRead read;
         private final NumberWrite write;
@@ -108,8 +120,8 @@ final class NumberEncoders {
                 case UINT32 -> vector.getUint32(row);
             };
             switch (write) {
-                case INT2 -> out.writeInt2((short) value);
-                case INT4 -> out.writeInt4((int) value);
+                case INT2 -> out.writeInt2((short) checked(value, Short.MIN_VALUE, Short.MAX_VALUE, origin, target));
+                case INT4 -> out.writeInt4((int) checked(value, Integer.MIN_VALUE, Integer.MAX_VALUE, origin, target));
                 case INT8 -> out.writeInt8(value);
                 case FLOAT4 -> out.writeFloat4(value);
                 case FLOAT8 -> out.writeFloat8(value);
@@ -174,8 +186,9 @@ final class NumberEncoders {
                     }
                     numeric.write(unscaled, scale, out);
                 }
-                case INT2 -> out.writeInt2((short) unscaled);
-                case INT4 -> out.writeInt4((int) unscaled);
+                case INT2 -> out.writeInt2((short) checked(unscaled, Short.MIN_VALUE, Short.MAX_VALUE, origin, target));
+                case INT4 -> out.writeInt4((int) checked(unscaled, Integer.MIN_VALUE, Integer.MAX_VALUE, origin,
+                        target));
                 case INT8 -> out.writeInt8(unscaled);
                 // exact for the <= 15 digits the plan allows: the nearest double of the decimal text
                 case FLOAT8 -> out.writeFloat8(scale == 0 ? unscaled : unscaled / divisor);
