@@ -20,7 +20,14 @@ public interface LockWaits {
 
     /** Waits up to {@code timeout} and tells no one. */
     static LockWaits silent(Duration timeout) {
+        return of(timeout, (what, waiting) -> {
+        });
+    }
+
+    /** Waits up to {@code timeout} and tells {@code listener} each wait's start (true) and end (false). */
+    static LockWaits of(Duration timeout, java.util.function.BiConsumer<String, Boolean> listener) {
         requireNonNull(timeout, "timeout is null");
+        requireNonNull(listener, "listener is null");
         return new LockWaits() {
             @Override
             public Duration timeout() {
@@ -29,10 +36,12 @@ public interface LockWaits {
 
             @Override
             public void waiting(String what) {
+                listener.accept(what, true);
             }
 
             @Override
             public void waited(String what) {
+                listener.accept(what, false);
             }
         };
     }

@@ -137,25 +137,10 @@ final class StreamExecutor implements PartitionAttempts.StreamControl {
 
     /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
     private LockWaits lockWaits() {
-        Duration timeout = plan.spec().lockTimeout();
-        return new LockWaits() {
-            @Override
-            public Duration timeout() {
-                return timeout;
-            }
-
-            @Override
-            public void waiting(String what) {
-                progress.waiting(what, true);
-                listener.lockWait(plan, what, true);
-            }
-
-            @Override
-            public void waited(String what) {
-                progress.waiting(what, false);
-                listener.lockWait(plan, what, false);
-            }
-        };
+        return LockWaits.of(plan.spec().lockTimeout(), (what, waiting) -> {
+            progress.waiting(what, waiting);
+            listener.lockWait(plan, what, waiting);
+        });
     }
 
     private void recordStart(RunLedger ledger, String snapshotMode) throws ConnectorException {
