@@ -160,7 +160,7 @@ final class PostgresSource implements Source {
     @Override
     public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
         requireNonNull(consistency, "consistency is null");
-        List<String> tables = tablesRead().stream().map(ResolvedTable::quoted).toList();
+        List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
         return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe(),
                 tables, new TableLocks(connections, lockWaits));
     }

@@ -170,7 +170,10 @@ final class PostgresTarget implements Target {
         if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
             throw forbidden(catalog, table, "TRUNCATE");
         }
-        locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "empty it", ErrorKind.PREFLIGHT);
+        if (TableLocks.lockable(table)) { // TRUNCATE of a foreign table locks only the local entry, LOCK refuses it
+            locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "empty it",
+                    ErrorKind.PREFLIGHT);
+        }
         try (Statement s = connection.createStatement()) {
             s.execute("TRUNCATE TABLE " + table.quoted());
         }
@@ -256,6 +259,9 @@ final class PostgresTarget implements Target {
     private BeforeCopy beforeCopy() {
         TableLocks current = locks;
         String table = describe();
+        if (!resolved().map(TableLocks::lockable).orElse(true)) {
+            return BeforeCopy.NOTHING; // a foreign table: LOCK TABLE refuses it
+        }
         return c -> current.lock(c, List.of(table), TableLocks.Mode.ROW_EXCLUSIVE, "load it", ErrorKind.FAILED);
     }
 

@@ -54,6 +54,11 @@ final class TableLocks {
         this.waits = requireNonNull(waits, "waits is null");
     }
 
+    /** Whether LOCK TABLE takes this kind of relation: plain and partitioned tables (not foreign tables, matviews). */
+    static boolean lockable(ResolvedTable table) {
+        return table.relkind() == 'r' || table.relkind() == 'p';
+    }
+
     Duration timeout() {
         return waits.timeout();
     }

@@ -210,6 +210,21 @@ class RefuseInsteadOfHangingTest {
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM items"), "and nothing else");
     }
 
+    /** LOCK TABLE refuses materialized views (and foreign tables): such a source is read without the session lock. */
+    @Test
+    void aMaterializedViewSourceLoadsAsBefore() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "matview", 3_000);
+        f.sql(f.source, "CREATE MATERIALIZED VIEW items_mv AS SELECT * FROM items");
+        Path spec = f.spec("mv.yaml", "ctid", 2, 1_000);
+        Files.writeString(spec, Files.readString(spec).replace("source: { connection: src, table: items }",
+                "source: { connection: src, query: \"SELECT * FROM items_mv\" }").replace("method: ctid", "method: none"));
+
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "from-matview");
+
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(0, f.differences(), "the target holds the source once");
+    }
+
     private Path blockingSpec(LedgerFixture f, String loadMode, int degree, String... extra) throws Exception {
         Path spec = f.spec("items.yaml", "range", degree, 1_000, extra);
         Files.writeString(spec, Files.readString(spec)
