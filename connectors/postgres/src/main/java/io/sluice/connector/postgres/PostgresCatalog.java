@@ -56,16 +56,17 @@ final class PostgresCatalog {
     }
 
     /**
-     * The tables (plain, partitioned, foreign, materialized views) {@code fromClause} reads, views expanded: parsing
-     * {@code SELECT ... LIMIT 0} locks each relation the query touches, which pg_locks then lists. Runs in a
-     * transaction of its own that is rolled back; the query itself does not run.
+     * The tables (plain, partitioned, foreign, materialized views) {@code fromClause} reads, views expanded: planning
+     * it ({@code EXPLAIN}) locks each relation the query touches, which pg_locks then lists. Runs in a transaction of
+     * its own that is rolled back; the query itself does not run.
      */
     List<ResolvedTable> tablesRead(String fromClause) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
-            try (PreparedStatement p = connection.prepareStatement("SELECT 1 FROM " + fromClause + " LIMIT 0")) {
-                p.executeQuery().close();
+            // EXPLAIN plans (and so locks every relation) without running anything, not even a writable CTE
+            try (Statement p = connection.createStatement()) {
+                p.executeQuery("EXPLAIN SELECT 1 FROM " + fromClause + " LIMIT 0").close();
             }
             List<ResolvedTable> tables = new ArrayList<>();
             try (Statement s = connection.createStatement();

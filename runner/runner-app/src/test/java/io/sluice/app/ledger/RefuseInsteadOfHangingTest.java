@@ -77,6 +77,25 @@ class RefuseInsteadOfHangingTest {
     }
 
     @Test
+    void aSourceQueryThatReadsTheTargetThroughAViewIsRefused() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "sameq", 0);
+        f.sql(f.target, "INSERT INTO items VALUES (1, 'kept', 1)", "CREATE VIEW recent AS SELECT * FROM items");
+        Path spec = f.spec("sameq.yaml", "none", 1, 1_000);
+        Files.writeString(spec, Files.readString(spec)
+                .replace("src: { type: postgres, url: \"" + f.pg.jdbcUrl(f.source),
+                        "src: { type: postgres, url: \"" + f.pg.jdbcUrl(f.target))
+                .replace("source: { connection: src, table: items }",
+                        "source: { connection: src, query: \"SELECT * FROM recent WHERE id > 0\" }"));
+
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "same-query");
+
+        assertEquals(4, run.exitCode(), run.all());
+        assertTrue(run.err().contains("error[PLAN001] stream 'items': the source reads the target table "
+                + "\"public\".\"items\""), run.err());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM items"), "the row is kept, nothing added");
+    }
+
+    @Test
     void lintRefusesTheObviousCase() throws Exception {
         Path spec = dir.resolve("obvious.yaml");
         Files.writeString(spec, """
