@@ -1,11 +1,7 @@
 package io.sluice.app.cli;
 
-import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.lint.LintFormat;
 import io.sluice.core.lint.LintReport;
-import io.sluice.core.lint.Linter;
-import io.sluice.core.lint.connect.ConnectedLinter;
-import io.sluice.core.spec.Environment;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -57,13 +53,10 @@ final class LintCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
         if (connect) {
             libraryLogsToStderr();
         }
-        LintReport report = connect
-                ? new ConnectedLinter(registry, Environment.system(), state.resolve()).lint(paths)
-                : new Linter(registry, Environment.system()).lint(paths);
+        LintReport report = state.sluice().lint(paths, connect);
         PrintWriter out = spec.commandLine().getOut();
         out.print(lintFormat.render(report));
         out.flush();

@@ -2,10 +2,9 @@ package io.sluice.app.cli;
 
 import io.sluice.app.output.PlanJson;
 import io.sluice.app.output.PlanText;
-import io.sluice.core.connector.Connections;
-import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.plan.PipelinePlan;
-import io.sluice.core.plan.Planner;
+import io.sluice.core.service.PlannedRun;
+import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,11 +34,11 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
-        PipelineSpec pipeline = SpecFiles.loadForRun(registry, specFile, spec.commandLine().getErr());
+        Sluice sluice = state.sluice();
+        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (Connections connections = new Connections(registry, pipeline, state.resolve())) {
-            PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(pipeline, connections);
+        try (PlannedRun planned = sluice.plan(pipeline)) {
+            PipelinePlan plan = planned.plan();
             String text;
             if (format == Format.JSON) {
                 text = PlanJson.render(plan);
@@ -52,7 +51,7 @@ final class PlanCommand implements Callable<Integer> {
             out.println(terminal.redact(text));
             out.flush();
             PrintWriter err = spec.commandLine().getErr();
-            connections.notices().forEach(n -> err.println(terminal.redact(n)));
+            planned.notices().forEach(n -> err.println(terminal.redact(n)));
             err.flush();
         }
         return ExitCodes.OK;

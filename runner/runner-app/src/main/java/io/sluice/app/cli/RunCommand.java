@@ -1,16 +1,11 @@
 package io.sluice.app.cli;
 
-import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
-import io.sluice.core.diag.Redactor;
-import io.sluice.core.ledger.RunResumer;
-import io.sluice.spi.ErrorKind;
-import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.core.plan.PipelinePlan;
-import io.sluice.core.plan.Planner;
-import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
+import io.sluice.core.service.PlannedRun;
+import io.sluice.core.service.PreparedRun;
+import io.sluice.core.service.RunRequest;
+import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,13 +14,12 @@ import sun.misc.Signal;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
+
+
 
 /** {@code sluice run SPEC}: plan, then move the data. */
 @Command(name = "run", description = "Plan and run a spec: move the data.")
@@ -62,36 +56,26 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
         PrintWriter err = spec.commandLine().getErr();
-        PipelineSpec pipeline = SpecFiles.loadForRun(registry, specFile, err);
+        if (runId != null && resume != null && !resume.isEmpty() && !runId.equals(resume)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--run-id " + runId + " and --resume " + resume + " name different runs");
+        }
+        Sluice sluice = state.sluice();
+        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (Connections connections = new Connections(registry, pipeline, state.resolve())) {
-            PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(pipeline, connections);
-            connections.notices().forEach(n -> err.println(terminal.redact(n)));
-            RunResumer resumer = new RunResumer(new Redactor(pipeline.secrets()));
-            String id;
-            if (resume != null) {
-                id = resumeId(resumer, plan);
-                if (resumer.exists(plan, id)) {
-                    RunResumer.Resumption resumption = resumer.resume(plan, id, force);
-                    plan = resumption.plan();
-                    resumption.notes().forEach(n -> err.println(terminal.redact(n)));
-                } else {
-                    err.println("run " + id + " has no record in the ledger: starting it now");
-                }
-            } else {
-                id = runId != null ? runId : generatedRunId();
-                resumer.checkFresh(plan, id);
-            }
-            List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, id, err, terminal));
+        try (PlannedRun planned = sluice.plan(pipeline)) {
+            planned.notices().forEach(n -> err.println(terminal.redact(n)));
+            PreparedRun run = planned.prepare(new RunRequest(Optional.ofNullable(runId), Optional.ofNullable(resume),
+                    force));
+            run.notes().forEach(n -> err.println(terminal.redact(n)));
+            List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, run.runId(), err, terminal));
             listeners.add(outputs.consoleListener(err, terminal));
-            PipelineRunner runner = new PipelineRunner(RunListener.all(listeners));
-            onInterrupt(runner::interrupt);
+            onInterrupt(run.runner()::interrupt);
             RunReport report;
-            try (RunOutputOptions.Progress ignored = outputs.progress(runner.progress(), err,
+            try (RunOutputOptions.Progress ignored = outputs.progress(run.runner().progress(), err,
                     Duration.ofSeconds(Math.max(1, progressSeconds)))) {
-                report = runner.run(plan, id);
+                report = run.run(RunListener.all(listeners));
             }
             printTotal(report, err, terminal);
             outputs.finish(pipeline, report, err, terminal);
@@ -120,26 +104,5 @@ final class RunCommand implements Callable<Integer> {
                 // The signal is not available on this platform: the JVM's default applies.
             }
         }
-    }
-
-    private String resumeId(RunResumer resumer, PipelinePlan plan) {
-        if (!resume.isEmpty()) {
-            if (runId != null && !runId.equals(resume)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--run-id " + runId + " and --resume " + resume + " name different runs");
-            }
-            return resume;
-        }
-        if (runId != null) {
-            return runId;
-        }
-        return resumer.latestUnfinished(plan).orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "RESUME004",
-                "no unfinished run of spec '" + plan.spec().name() + "' in the ledger", "start a new run without "
-                        + "--resume"));
-    }
-
-    static String generatedRunId() {
-        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
-                + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
     }
 }

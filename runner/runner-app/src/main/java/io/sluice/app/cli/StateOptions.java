@@ -1,5 +1,7 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.service.Sluice;
 import picocli.CommandLine;
 
 import java.nio.file.Path;
@@ -17,5 +19,10 @@ final class StateOptions {
         }
         String home = System.getenv("SLUICE_HOME");
         return (home != null && !home.isBlank() ? Path.of(home) : Path.of(".sluice")).toAbsolutePath();
+    }
+
+    /** The application service over the installed connectors, with this state folder. */
+    Sluice sluice() {
+        return Sluice.onThisMachine(ConnectorRegistry.fromClassPath(), resolve());
     }
 }

@@ -1,15 +1,10 @@
 package io.sluice.app.cli;
 
-import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
-import io.sluice.core.connector.ConnectorRegistry;
+import io.sluice.core.service.RunStatus;
+import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.RunLedger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +12,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+
+
 
 /** {@code sluice status SPEC [RUN_ID]}: runs and partition progress as the targets' ledgers recorded them. */
 @Command(name = "status", description = "Show the runs of a spec from the ledger in its targets; with RUN_ID, "
@@ -40,53 +38,29 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConnectorRegistry registry = ConnectorRegistry.fromClassPath();
         PrintWriter out = spec.commandLine().getOut();
-        PipelineSpec pipeline = SpecFiles.loadForRun(registry, specFile, spec.commandLine().getErr());
+        Sluice sluice = state.sluice();
+        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        if (!pipeline.ledger()) {
-            throw new SluiceException(ErrorKind.USAGE, "STATUS001", "spec '" + pipeline.name()
-                    + "' has ledger: off, so no runs are recorded", "remove ledger: off to record later runs");
+        List<RunStatus.StreamRun> runs;
+        try (RunStatus status = sluice.status(pipeline)) {
+            runs = status.runs(Optional.ofNullable(runId), RUNS_SHOWN);
         }
-        boolean found = false;
-        try (Connections connections = new Connections(registry, pipeline, state.resolve())) {
-            for (StreamSpec stream : pipeline.streams()) {
-                RunLedger ledger = ledgerOf(connections, stream);
-                List<LedgerStream> runs = runId == null ? ledger.streamsOfSpec(pipeline.name(), RUNS_SHOWN)
-                        : ledger.streamsOfRun(runId);
-                for (LedgerStream run : runs) {
-                    if (!run.stream().equals(stream.name())) {
-                        continue;
-                    }
-                    found = true;
-                    out.println(terminal.redact(line(run)));
-                    if (runId != null) {
-                        for (LedgerPartition partition : ledger.partitions(runId, stream.name())) {
-                            out.println(terminal.redact(String.format(Locale.ROOT,
-                                    "    %3d. %-7s %,12d rows  %d attempt(s)  %s", partition.index() + 1,
-                                    partition.state().name().toLowerCase(Locale.ROOT), partition.rows(),
-                                    partition.attempts(), partition.predicate())));
-                        }
-                    }
-                }
+        for (RunStatus.StreamRun run : runs) {
+            out.println(terminal.redact(line(run.stream())));
+            for (LedgerPartition partition : run.partitions()) {
+                out.println(terminal.redact(String.format(Locale.ROOT,
+                        "    %3d. %-7s %,12d rows  %d attempt(s)  %s", partition.index() + 1,
+                        partition.state().name().toLowerCase(Locale.ROOT), partition.rows(),
+                        partition.attempts(), partition.predicate())));
             }
-        } catch (ConnectorException e) {
-            throw SluiceException.from(e, "ledger");
         }
-        if (!found) {
+        if (runs.isEmpty()) {
             out.println(runId == null ? "no runs of spec " + pipeline.name() + " recorded"
                     : "no run " + runId + " recorded for spec " + pipeline.name());
         }
         out.flush();
-        return found || runId == null ? ExitCodes.OK : ExitCodes.USAGE;
-    }
-
-    private static RunLedger ledgerOf(Connections connections, StreamSpec stream) throws ConnectorException {
-        RunLedger ledger = connections.get(stream.target().connection()).target(stream.target().options()).ledger()
-                .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "STATUS002", "the target of stream '"
-                        + stream.name() + "' keeps no ledger", null));
-        ledger.ensureReady();
-        return ledger;
+        return !runs.isEmpty() || runId == null ? ExitCodes.OK : ExitCodes.USAGE;
     }
 
     private static String line(LedgerStream run) {

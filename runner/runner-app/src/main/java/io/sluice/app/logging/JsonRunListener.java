@@ -43,7 +43,7 @@ public final class JsonRunListener implements RunListener {
     public void streamStarted(StreamPlan stream, String snapshotMode) {
         log.event(JsonLog.Level.INFO, "stream-started", stream.name(), null, "stream " + stream.name() + ": "
                         + stream.partitions().size() + " partition(s), degree " + stream.degree(),
-                fields("source", stream.source().describe(), "target", stream.targetTable(),
+                fields("source", stream.source(), "target", stream.targetTable(),
                         "method", stream.spec().distribution().method().specName(), "degree", stream.degree(),
                         "partitions", stream.partitions().size(),
                         "copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT),

@@ -28,7 +28,7 @@ public final class PlanJson {
         for (StreamPlan stream : plan.streams()) {
             ObjectNode s = streams.addObject();
             s.put("name", stream.name());
-            s.put("source", stream.source().describe());
+            s.put("source", stream.source());
             s.put("target", stream.targetTable());
             s.put("method", stream.spec().distribution().method().specName());
             stream.spec().distribution().key().ifPresent(k -> s.put("key", k));
@@ -64,10 +64,10 @@ public final class PlanJson {
             for (PartitionPlan partition : stream.partitions()) {
                 ObjectNode p = partitions.addObject();
                 p.put("index", partition.index() + 1);
-                p.put("id", partition.partition().id());
-                p.put("predicate", partition.partition().predicate());
-                p.put("estimated-rows", partition.partition().estimatedRows());
-                p.put("estimated-bytes", partition.partition().estimatedBytes());
+                p.put("id", partition.id());
+                p.put("predicate", partition.predicate());
+                p.put("estimated-rows", partition.estimatedRows());
+                p.put("estimated-bytes", partition.estimatedBytes());
                 p.put("source-statement", partition.readStatement());
             }
         }

@@ -18,7 +18,7 @@ public final class PlanText {
                 + plan.spec().checksum().substring(0, 12) + ")");
         for (StreamPlan stream : plan.streams()) {
             out.println();
-            out.println("stream " + stream.name() + ": " + stream.source().describe() + " -> "
+            out.println("stream " + stream.name() + ": " + stream.source() + " -> "
                     + stream.targetTable());
             out.println("  method:      " + stream.spec().distribution().method().specName()
                     + stream.spec().distribution().key().map(k -> " on " + k).orElse("")
@@ -50,7 +50,7 @@ public final class PlanText {
             out.println("  target runs: " + stream.writeStatement());
             out.println("  partitions (run order, largest first):");
             for (PartitionPlan partition : stream.partitions()) {
-                out.println("    " + (partition.index() + 1) + ". " + partition.partition().predicate()
+                out.println("    " + (partition.index() + 1) + ". " + partition.predicate()
                         + estimate(partition));
                 out.println("       source runs: " + partition.readStatement());
             }
@@ -59,8 +59,8 @@ public final class PlanText {
     }
 
     private static String estimate(PartitionPlan partition) {
-        long rows = partition.partition().estimatedRows();
-        long bytes = partition.partition().estimatedBytes();
+        long rows = partition.estimatedRows();
+        long bytes = partition.estimatedBytes();
         if (rows < 0) {
             return "";
         }

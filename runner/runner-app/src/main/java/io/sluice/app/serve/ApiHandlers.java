@@ -3,7 +3,7 @@ package io.sluice.app.serve;
 import io.sluice.app.report.SummaryJson;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.lint.LintReport;
-import io.sluice.core.lint.Linter;
+import io.sluice.core.service.Sluice;
 import io.sluice.core.run.RunProgress;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -33,12 +33,12 @@ final class ApiHandlers {
 
     private final SpecFolder specs;
     private final RunService runs;
-    private final Linter linter;
+    private final Sluice sluice;
 
-    ApiHandlers(SpecFolder specs, RunService runs, Linter linter) {
+    ApiHandlers(SpecFolder specs, RunService runs, Sluice sluice) {
         this.specs = requireNonNull(specs, "specs is null");
         this.runs = requireNonNull(runs, "runs is null");
-        this.linter = requireNonNull(linter, "linter is null");
+        this.sluice = requireNonNull(sluice, "sluice is null");
     }
 
     /** {@code POST /api/runs {"spec": "orders.yaml", "run-id": "optional"}}: 202 with the run's id. */
@@ -110,7 +110,7 @@ final class ApiHandlers {
         ObjectNode json = MAPPER.createObjectNode();
         ArrayNode list = json.putArray("specs");
         for (String name : specs.names()) {
-            LintReport report = linter.lint(List.of(specs.resolve(name)));
+            LintReport report = sluice.lint(List.of(specs.resolve(name)), false);
             ObjectNode spec = list.addObject();
             spec.put("name", name);
             spec.put("valid", report.errors() == 0);

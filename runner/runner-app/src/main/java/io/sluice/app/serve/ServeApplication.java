@@ -2,8 +2,7 @@ package io.sluice.app.serve;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.core.lint.Linter;
-import io.sluice.core.spec.Environment;
+import io.sluice.core.service.Sluice;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -25,15 +24,18 @@ public class ServeApplication {
     }
 
     @Bean
-    RunService runService(SpecFolder specs, ServeSettings settings, MeterRegistry meters) {
-        SpecRun specRun = new SpecRun(ConnectorRegistry.fromClassPath(), Environment.system(),
-                settings.stateDirectory());
-        return new RunService(specs, specRun, meters, settings.maxConcurrentRuns());
+    Sluice sluice(ServeSettings settings) {
+        return Sluice.onThisMachine(ConnectorRegistry.fromClassPath(), settings.stateDirectory());
     }
 
     @Bean
-    ApiHandlers apiHandlers(SpecFolder specs, RunService runs) {
-        return new ApiHandlers(specs, runs, new Linter(ConnectorRegistry.fromClassPath(), Environment.system()));
+    RunService runService(SpecFolder specs, ServeSettings settings, MeterRegistry meters, Sluice sluice) {
+        return new RunService(specs, new SpecRun(sluice), meters, settings.maxConcurrentRuns());
+    }
+
+    @Bean
+    ApiHandlers apiHandlers(SpecFolder specs, RunService runs, Sluice sluice) {
+        return new ApiHandlers(specs, runs, sluice);
     }
 
     @Bean

@@ -3,22 +3,15 @@ package io.sluice.app.serve;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
 import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
-import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Redactor;
-import io.sluice.core.diag.Severity;
-import io.sluice.core.ledger.RunResumer;
-import io.sluice.core.plan.PipelinePlan;
-import io.sluice.core.plan.Planner;
 import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
-import io.sluice.core.spec.Environment;
-import io.sluice.core.spec.LoadResult;
+import io.sluice.core.service.PlannedRun;
+import io.sluice.core.service.PreparedRun;
+import io.sluice.core.service.RunRequest;
+import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.core.spec.SpecLoader;
-import io.sluice.spi.ErrorKind;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -26,9 +19,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
+
+
+
 
 /**
  * One run of a spec file with the same steps as {@code sluice run} (load, connect, plan, check the run id against
@@ -44,14 +39,10 @@ final class SpecRun {
         }
     }
 
-    private final ConnectorRegistry registry;
-    private final Environment environment;
-    private final Path stateDirectory;
+    private final Sluice sluice;
 
-    SpecRun(ConnectorRegistry registry, Environment environment, Path stateDirectory) {
-        this.registry = requireNonNull(registry, "registry is null");
-        this.environment = requireNonNull(environment, "environment is null");
-        this.stateDirectory = requireNonNull(stateDirectory, "stateDirectory is null");
+    SpecRun(Sluice sluice) {
+        this.sluice = requireNonNull(sluice, "sluice is null");
     }
 
     /**
@@ -64,27 +55,21 @@ final class SpecRun {
                Consumer<PipelineRunner> started) {
         Instant begun = Instant.now();
         Optional<String> id = Optional.of(runId);
-        LoadResult loaded = new SpecLoader(registry, environment, SpecLoader.Mode.RUN).load(file);
-        List<Diagnostic> errors = loaded.diagnostics().stream().filter(d -> d.severity() == Severity.ERROR).toList();
-        if (!errors.isEmpty() || loaded.spec().isEmpty()) {
+        PipelineSpec spec;
+        try {
+            spec = sluice.load(file, shownAs, diagnostic -> { });
+        } catch (SluiceException e) {
             SpecIdentity identity = SpecIdentity.ofFile(file);
-            SluiceException error = new SluiceException(ErrorKind.INVALID_SPEC, "SPEC000", shownAs + " has "
-                    + errors.size() + " error(s); nothing was run: " + errors.stream()
-                    .map(d -> d.position().line() + ":" + d.position().column() + ": " + d.message())
-                    .collect(Collectors.joining("; ")), "run 'sluice lint' on the spec to see them all");
             return new Result(RunOutcome.failedBeforeRun(id, new SpecIdentity(Optional.empty(), shownAs,
-                    identity.checksum()), begun, error, error.exitCode()), Redactor.none());
+                    identity.checksum()), begun, e, e.exitCode()), Redactor.none());
         }
-        PipelineSpec spec = loaded.spec().get();
         Redactor redactor = new Redactor(spec.secrets());
         SpecIdentity identity = new SpecIdentity(Optional.of(spec.name()), shownAs, Optional.of(spec.checksum()));
-        try (Connections connections = new Connections(registry, spec, stateDirectory)) {
-            PipelinePlan plan = new Planner(Runtime.getRuntime().availableProcessors()).plan(spec, connections);
+        try (PlannedRun planned = sluice.plan(spec)) {
             // As 'sluice run' without --resume: an id the ledger already knows is refused, not silently reused.
-            new RunResumer(redactor).checkFresh(plan, runId);
-            PipelineRunner runner = new PipelineRunner(RunListener.all(listeners.apply(spec)));
-            started.accept(runner);
-            RunReport report = runner.run(plan, runId);
+            PreparedRun run = planned.prepare(RunRequest.fresh(runId));
+            started.accept(run.runner());
+            RunReport report = run.run(RunListener.all(listeners.apply(spec)));
             return new Result(RunOutcome.of(identity, report), redactor);
         } catch (SluiceException e) {
             return new Result(RunOutcome.failedBeforeRun(id, identity, begun, e, e.exitCode()), redactor);

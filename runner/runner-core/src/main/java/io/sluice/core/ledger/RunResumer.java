@@ -2,8 +2,10 @@ package io.sluice.core.ledger;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.diag.Redactor;
+import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
@@ -30,7 +32,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class RunResumer {
     /** The plan to run and what a person should be told about it. */
-    public record Resumption(PipelinePlan plan, List<String> notes) {
+    public record Resumption(BoundPlan plan, List<String> notes) {
         public Resumption {
             requireNonNull(plan, "plan is null");
             notes = List.copyOf(requireNonNull(notes, "notes is null"));
@@ -44,12 +46,12 @@ public final class RunResumer {
     }
 
     /** Refuses a fresh run whose id the ledger already knows: running it again could copy rows twice. */
-    public void checkFresh(PipelinePlan plan, String runId) {
-        for (StreamPlan stream : plan.streams()) {
-            if (stream.ledger().isEmpty()) {
+    public void checkFresh(BoundPlan plan, String runId) {
+        for (StreamPlan stream : plan.plan().streams()) {
+            if (!stream.recorded()) {
                 continue;
             }
-            Optional<LedgerStream> recorded = call(stream, ledger -> {
+            Optional<LedgerStream> recorded = call(plan, stream, ledger -> {
                 ledger.ensureReady();
                 return ledger.findStream(runId, stream.name());
             });
@@ -62,13 +64,12 @@ public final class RunResumer {
     }
 
     /** The id of the newest run of this spec that has a stream not done, if any. */
-    public Optional<String> latestUnfinished(PipelinePlan plan) {
+    public Optional<String> latestUnfinished(BoundPlan plan) {
         LedgerStream newest = null;
-        for (StreamPlan stream : plan.streams()) {
-            requireLedger(stream);
-            List<LedgerStream> runs = call(stream, l -> {
+        for (StreamPlan stream : plan.plan().streams()) {
+            List<LedgerStream> runs = call(plan, stream, l -> {
                 l.ensureReady();
-                return l.streamsOfSpec(plan.spec().name(), 50);
+                return l.streamsOfSpec(plan.plan().spec().name(), 50);
             });
             for (LedgerStream run : runs) {
                 if (run.state() != LedgerStream.State.DONE
@@ -81,22 +82,20 @@ public final class RunResumer {
     }
 
     /** True when some stream of the spec's targets knows this run id. */
-    public boolean exists(PipelinePlan plan, String runId) {
-        for (StreamPlan stream : plan.streams()) {
-            requireLedger(stream);
-            if (!call(stream, l -> l.streamsOfRun(runId)).isEmpty()) {
+    public boolean exists(BoundPlan plan, String runId) {
+        for (StreamPlan stream : plan.plan().streams()) {
+            if (!call(plan, stream, l -> l.streamsOfRun(runId)).isEmpty()) {
                 return true;
             }
         }
         return false;
     }
 
-    public Resumption resume(PipelinePlan fresh, String runId, boolean force) {
+    public Resumption resume(BoundPlan fresh, String runId, boolean force) {
         List<StreamPlan> streams = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        for (StreamPlan stream : fresh.streams()) {
-            requireLedger(stream);
-            Optional<LedgerStream> recorded = call(stream, l -> {
+        for (StreamPlan stream : fresh.plan().streams()) {
+            Optional<LedgerStream> recorded = call(fresh, stream, l -> {
                 l.ensureReady();
                 return l.findStream(runId, stream.name());
             });
@@ -110,16 +109,16 @@ public final class RunResumer {
                 continue;
             }
             checkDefinition(stream, recorded.get(), runId, force, notes);
-            List<LedgerPartition> stored = call(stream, l -> l.partitions(runId, stream.name()));
+            List<LedgerPartition> stored = call(fresh, stream, l -> l.partitions(runId, stream.name()));
             if (stored.isEmpty()) {
                 notes.add("stream " + stream.name() + ": run " + runId + " stopped before planning it; copies in "
                         + "full");
                 streams.add(stream);
                 continue;
             }
-            streams.add(restore(stream, stored, runId, notes));
+            streams.add(restore(stream, fresh.binding(stream), stored, runId, notes));
         }
-        return new Resumption(new PipelinePlan(fresh.spec(), streams), notes);
+        return new Resumption(fresh.with(new PipelinePlan(fresh.plan().spec(), streams)), notes);
     }
 
     private void checkDefinition(StreamPlan stream, LedgerStream recorded, String runId, boolean force,
@@ -139,28 +138,21 @@ public final class RunResumer {
         notes.add("stream " + stream.name() + ": changed since run " + runId + " started (--force):\n    " + shown);
     }
 
-    private StreamPlan restore(StreamPlan stream, List<LedgerPartition> stored, String runId,
+    private StreamPlan restore(StreamPlan stream, StreamBinding binding, List<LedgerPartition> stored, String runId,
                                List<String> notes) {
         Map<String, PartitionPlan> planned = stream.allPartitions().stream()
-                .collect(Collectors.toMap(p -> p.partition().id(), Function.identity(), (a, b) -> a));
+                .collect(Collectors.toMap(PartitionPlan::id, Function.identity(), (a, b) -> a));
         List<PartitionPlan> all = new ArrayList<>();
         List<PartitionPlan> pending = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         long done = 0;
         for (LedgerPartition recorded : stored) {
-            Optional<SourcePartition> partition = Optional.empty();
-            if (!recorded.checkpoint().isEmpty()) {
-                partition = call(stream, ignored -> stream.source().restore(recorded.checkpoint()));
-            }
-            if (partition.isEmpty()) {
-                partition = Optional.ofNullable(planned.get(recorded.partitionId())).map(PartitionPlan::partition);
-            }
-            if (partition.isEmpty()) {
+            Optional<PartitionPlan> restored = restorePartition(stream, binding, recorded, planned);
+            if (restored.isEmpty()) {
                 missing.add(recorded.partitionId());
                 continue;
             }
-            PartitionPlan plan = new PartitionPlan(recorded.index(), partition.get(),
-                    stream.source().readStatement(partition.get(), stream.projection()));
+            PartitionPlan plan = restored.get();
             all.add(plan);
             if (recorded.state() == LedgerPartition.State.DONE) {
                 done++;
@@ -177,17 +169,33 @@ public final class RunResumer {
                     + (stream.spec().loadMode() == io.sluice.spi.LoadMode.TRUNCATE ? " (load-mode truncate copies "
                     + "everything again)" : "; with load-mode append, first delete what run " + runId + " added"));
         }
-        pending.sort(Comparator.comparingLong((PartitionPlan p) -> p.partition().estimatedRows()).reversed());
+        pending.sort(Comparator.comparingLong(PartitionPlan::estimatedRows).reversed());
         notes.add("stream " + stream.name() + ": resuming run " + runId + ": " + done + " of " + stored.size()
                 + " partitions done before, copying " + pending.size() + "; a new snapshot is taken, so partitions copied before and after the break may reflect "
                 + "different moments");
         return stream.withPartitions(all, pending);
     }
 
-    private static RunLedger requireLedger(StreamPlan stream) {
-        return stream.ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "RESUME001",
-                "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec cannot be resumed",
-                "remove ledger: off from the spec to make later runs resumable"));
+    /**
+     * A recorded partition as the source rebuilds it from its checkpoint, else the fresh plan's partition of the same
+     * id (which only an identical plan has), at its recorded position.
+     */
+    private static Optional<PartitionPlan> restorePartition(StreamPlan stream, StreamBinding binding,
+                                                            LedgerPartition recorded,
+                                                            Map<String, PartitionPlan> planned) {
+        try {
+            if (!recorded.checkpoint().isEmpty()) {
+                Optional<SourcePartition> partition = binding.source().restore(recorded.checkpoint());
+                if (partition.isPresent()) {
+                    return Optional.of(binding.bind(PartitionPlan.of(recorded.index(), partition.get(),
+                            binding.source().readStatement(partition.get(), binding.projection())),
+                            partition.get()));
+                }
+            }
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "stream '" + stream.name() + "', partition " + recorded.partitionId());
+        }
+        return Optional.ofNullable(planned.get(recorded.partitionId())).map(p -> p.at(recorded.index()));
     }
 
     private static String state(LedgerStream stream) {
@@ -199,9 +207,12 @@ public final class RunResumer {
         T apply(RunLedger ledger) throws ConnectorException;
     }
 
-    private static <T> T call(StreamPlan stream, LedgerCall<T> call) {
+    private static <T> T call(BoundPlan plan, StreamPlan stream, LedgerCall<T> call) {
+        RunLedger ledger = plan.binding(stream).ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE,
+                "RESUME001", "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec "
+                + "cannot be resumed", "remove ledger: off from the spec to make later runs resumable"));
         try {
-            return call.apply(stream.ledger().orElse(null));
+            return call.apply(ledger);
         } catch (ConnectorException e) {
             throw SluiceException.from(e, "stream '" + stream.name() + "' ledger");
         }

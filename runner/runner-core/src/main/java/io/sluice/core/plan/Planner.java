@@ -19,10 +19,14 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.ledger.RunLedger;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -44,17 +48,19 @@ public final class Planner {
         this.availableCores = availableCores;
     }
 
-    public PipelinePlan plan(PipelineSpec spec, Connections connections) {
+    public BoundPlan plan(PipelineSpec spec, Connections connections) {
         requireNonNull(spec, "spec is null");
         requireNonNull(connections, "connections is null");
         List<StreamPlan> streams = new ArrayList<>();
+        Map<String, StreamBinding> bindings = new HashMap<>();
         for (StreamSpec stream : spec.streams()) {
-            streams.add(planStream(stream, connections, spec.ledger()));
+            planStream(stream, connections, spec.ledger(), streams, bindings);
         }
-        return new PipelinePlan(spec, streams);
+        return new BoundPlan(new PipelinePlan(spec, streams), bindings);
     }
 
-    private StreamPlan planStream(StreamSpec stream, Connections connections, boolean ledgerOn) {
+    private void planStream(StreamSpec stream, Connections connections, boolean ledgerOn, List<StreamPlan> plans,
+                            Map<String, StreamBinding> bindings) {
         String where = "stream '" + stream.name() + "'";
         try {
             Connector sourceConnector = connections.get(stream.source().connection());
@@ -75,16 +81,7 @@ public final class Planner {
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
             // method none plans it, without running the spec's method's planning queries for nothing.
             Distribution distribution = replacing && degree == 1 ? Distribution.none() : stream.distribution();
-            List<PartitionPlan> partitions = partitions(source, projection,
-                    new PlanRequest(distribution, degree, stream.batchSizeRows()));
-            List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-            String snapshot = stream.consistency() != Consistency.SNAPSHOT
-                    ? "none (each partition reads what is committed when it starts)"
-                    : source.sharesSnapshot()
-                    ? "snapshot (every partition reads one snapshot exported when the run starts)"
-                    : "none (" + source.describe() + " has no snapshot to share: each partition reads what is there "
-                    + "when it starts)";
-            java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger = java.util.Optional.empty();
+            Optional<RunLedger> ledger = Optional.empty();
             if (ledgerOn) {
                 ledger = target.ledger();
                 if (ledger.isEmpty()) {
@@ -93,14 +90,27 @@ public final class Planner {
                             + "cannot be resumed)");
                 }
             }
+            StreamBinding binding = new StreamBinding(source, target, ledger, projection);
+            List<PartitionPlan> partitions = partitions(source, projection,
+                    new PlanRequest(distribution, degree, stream.batchSizeRows()), binding);
+            List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
+            String snapshot = stream.consistency() != Consistency.SNAPSHOT
+                    ? "none (each partition reads what is committed when it starts)"
+                    : source.sharesSnapshot()
+                    ? "snapshot (every partition reads one snapshot exported when the run starts)"
+                    : "none (" + source.describe() + " has no snapshot to share: each partition reads what is there "
+                    + "when it starts)";
             // One worker writes everything anyway, so one transaction costs no parallelism and makes the load
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
             boolean oneTransaction = replacing && (degree == 1 || partitions.size() <= 1);
-            String writeStatement = oneTransaction
-                    ? target.replacingWriteStatement(targetColumns, projection.format())
-                    : target.writeStatement(targetColumns, projection.format());
-            return new StreamPlan(stream, degree, source, target, table.qualifiedName(), pairs, projection,
-                    partitions, writeStatement, snapshot, partitions, ledger, oneTransaction, mapping.leftOut());
+            Optional<String> transactionStatement = replacing
+                    ? Optional.of(target.replacingWriteStatement(targetColumns, projection.format()))
+                    : Optional.empty();
+            plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
+                    ProjectionPlan.of(projection), partitions, snapshot, partitions, ledgerOn, oneTransaction,
+                    target.writeStatement(targetColumns, projection.format()), transactionStatement,
+                    mapping.leftOut()));
+            bindings.put(stream.name(), binding);
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,
             // exit 4, which schedulers may retry.
@@ -116,7 +126,7 @@ public final class Planner {
      */
     private static void refuseReadingTheTarget(StreamSpec stream, Source source, Target target)
             throws ConnectorException {
-        java.util.Optional<RelationIdentity> written = target.relation();
+        Optional<RelationIdentity> written = target.relation();
         if (written.isEmpty()) {
             return;
         }
@@ -135,14 +145,14 @@ public final class Planner {
     }
 
     /** The source's partitions for {@code request}, largest first, with the statement that reads each. */
-    private static List<PartitionPlan> partitions(Source source, SourceProjection projection, PlanRequest request)
-            throws ConnectorException {
+    private static List<PartitionPlan> partitions(Source source, SourceProjection projection, PlanRequest request,
+                                                  StreamBinding binding) throws ConnectorException {
         List<SourcePartition> planned = new ArrayList<>(source.plan(request));
         planned.sort(LARGEST_FIRST);
         List<PartitionPlan> partitions = new ArrayList<>();
         for (SourcePartition partition : planned) {
-            partitions.add(new PartitionPlan(partitions.size(), partition,
-                    source.readStatement(partition, projection)));
+            partitions.add(binding.bind(PartitionPlan.of(partitions.size(), partition,
+                    source.readStatement(partition, projection)), partition));
         }
         return partitions;
     }

@@ -3,64 +3,60 @@ package io.sluice.core.plan;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.Target;
+import io.sluice.spi.LoadMode;
 
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * What was derived for one stream: the resolved source and target, the column mapping with how each column is
- * read, the partitions in run order, and the statements each side runs.
+ * What was derived for one stream, as plain data that can be printed, compared and stored: the column mapping with
+ * how each column is read, the partitions in run order, and the statements each side runs. It holds no connection;
+ * {@link StreamBinding} carries the live source and target the executor runs it against.
  *
- * @param partitions    what this run copies, largest first
- * @param allPartitions the stream's whole plan (equal to {@code partitions} unless a resume skips done ones)
- * @param ledger        where partitions are recorded; empty with {@code ledger: off}
- * @param oneTransaction a truncate load written by one worker in one target transaction (TRUNCATE, every partition,
- *                      COMMIT), so a failure leaves the target as it was; else each partition commits on its own.
- *                      Such a load reads the source whole ({@code method: none}'s partitions): partitions would
- *                      only add boundaries where both servers wait
- * @param leftOutColumns column pairs generated on both sides, which the copy leaves to the target to compute
+ * @param source             how the source describes itself to people
+ * @param partitions         what this run copies, largest first
+ * @param allPartitions      the stream's whole plan (equal to {@code partitions} unless a resume skips done ones)
+ * @param recorded           partitions are recorded in the target's run ledger; false with {@code ledger: off}
+ * @param oneTransaction     a truncate load written by one worker in one target transaction (TRUNCATE, every
+ *                           partition, COMMIT), so a failure leaves the target as it was; else each partition commits
+ *                           on its own. Such a load reads the source whole ({@code method: none}'s partitions):
+ *                           partitions would only add boundaries where both servers wait
+ * @param partitionWriteStatement what the target runs for each partition committed on its own
+ * @param transactionWriteStatement what it runs for the one transaction; present when the target can replace in one
+ * @param leftOutColumns     column pairs generated on both sides, which the copy leaves to the target to compute
  */
 public record StreamPlan(
         StreamSpec spec,
         int degree,
-        Source source,
-        Target target,
+        String source,
         String targetTable,
         List<ColumnPair> columns,
-        SourceProjection projection,
+        ProjectionPlan projection,
         List<PartitionPlan> partitions,
-        String writeStatement,
         String snapshotMode,
         List<PartitionPlan> allPartitions,
-        java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger,
+        boolean recorded,
         boolean oneTransaction,
+        String partitionWriteStatement,
+        Optional<String> transactionWriteStatement,
         List<ColumnPair> leftOutColumns) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
-        requireNonNull(target, "target is null");
         requireNonNull(targetTable, "targetTable is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(projection, "projection is null");
         partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
-        requireNonNull(writeStatement, "writeStatement is null");
         requireNonNull(snapshotMode, "snapshotMode is null");
         allPartitions = List.copyOf(requireNonNull(allPartitions, "allPartitions is null"));
-        requireNonNull(ledger, "ledger is null");
+        requireNonNull(partitionWriteStatement, "partitionWriteStatement is null");
+        requireNonNull(transactionWriteStatement, "transactionWriteStatement is null");
         leftOutColumns = List.copyOf(requireNonNull(leftOutColumns, "leftOutColumns is null"));
-    }
-
-    /** A stream that leaves no column out. */
-    public StreamPlan(StreamSpec spec, int degree, Source source, Target target, String targetTable,
-                      List<ColumnPair> columns, SourceProjection projection, List<PartitionPlan> partitions,
-                      String writeStatement, String snapshotMode, List<PartitionPlan> allPartitions,
-                      java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger, boolean oneTransaction) {
-        this(spec, degree, source, target, targetTable, columns, projection, partitions, writeStatement, snapshotMode,
-                allPartitions, ledger, oneTransaction, List.of());
+        if (oneTransaction && transactionWriteStatement.isEmpty()) {
+            throw new IllegalArgumentException("a one-transaction plan needs the target's statement for it");
+        }
     }
 
     /**
@@ -69,14 +65,17 @@ public record StreamPlan(
      */
     public StreamPlan withPartitions(List<PartitionPlan> all, List<PartitionPlan> pending) {
         boolean whole = oneTransaction && pending.size() == all.size();
-        String statement = oneTransaction && !whole
-                ? target.writeStatement(targetColumns(), projection.format()) : writeStatement;
-        return new StreamPlan(spec, degree, source, target, targetTable, columns, projection, pending, statement,
-                snapshotMode, all, ledger, whole, leftOutColumns);
+        return new StreamPlan(spec, degree, source, targetTable, columns, projection, pending, snapshotMode, all,
+                recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns);
     }
 
     public String name() {
         return spec.name();
+    }
+
+    /** The statement the target runs for this plan's transactions. */
+    public String writeStatement() {
+        return oneTransaction ? transactionWriteStatement.orElseThrow() : partitionWriteStatement;
     }
 
     /** How errors and logs name the stream: {@code stream 'orders'}. */
@@ -87,7 +86,7 @@ public record StreamPlan(
     /** How errors and logs name a partition: {@code stream 'orders', partition 3/8 (ctid >= ...)}. */
     public String where(PartitionPlan partition) {
         return where() + ", partition " + (partition.index() + 1) + "/" + allPartitions.size() + " ("
-                + partition.partition().predicate() + ")";
+                + partition.predicate() + ")";
     }
 
     /** How the target's transactions are cut, for people. */
@@ -96,7 +95,7 @@ public record StreamPlan(
             return "one for the stream (TRUNCATE, the source read whole, COMMIT): all or nothing, a failure "
                     + "leaves the old rows";
         }
-        return spec.loadMode() == io.sluice.spi.LoadMode.TRUNCATE
+        return spec.loadMode() == LoadMode.TRUNCATE
                 ? "TRUNCATE committed first, then one per partition" : "one per partition";
     }
 
@@ -105,10 +104,10 @@ public record StreamPlan(
     }
 
     public long estimatedRows() {
-        return partitions.stream().mapToLong(p -> Math.max(0, p.partition().estimatedRows())).sum();
+        return partitions.stream().mapToLong(p -> Math.max(0, p.estimatedRows())).sum();
     }
 
     public long estimatedBytes() {
-        return partitions.stream().mapToLong(p -> Math.max(0, p.partition().estimatedBytes())).sum();
+        return partitions.stream().mapToLong(p -> Math.max(0, p.estimatedBytes())).sum();
     }
 }

@@ -62,15 +62,15 @@ final class PartitionAttempts {
     }
 
     private final StreamPlan plan;
-    private final RunIdentity run;
+    private final StreamLedger ledger;
     private final RunListener listener;
     private final StreamControl stream;
     private final Backoff backoff;
     private final AtomicInteger retries = new AtomicInteger();
 
-    PartitionAttempts(StreamPlan plan, RunIdentity run, RunListener listener, StreamControl stream) {
+    PartitionAttempts(StreamPlan plan, StreamLedger ledger, RunListener listener, StreamControl stream) {
         this.plan = requireNonNull(plan, "plan is null");
-        this.run = requireNonNull(run, "run is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
         this.listener = requireNonNull(listener, "listener is null");
         this.stream = requireNonNull(stream, "stream is null");
         this.backoff = new Backoff(plan.spec().retry());
@@ -105,7 +105,7 @@ final class PartitionAttempts {
                 record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, null);
                 return new Cancelled<>(failedOn, attempt);
             }
-            Optional<LedgerPartition> committed = body.mayHaveCommitted().flatMap(this::committedDespite);
+            Optional<LedgerPartition> committed = body.mayHaveCommitted().flatMap(ledger::committedDespite);
             if (committed.isPresent()) {
                 return new CommittedDespite<>(committed.get(), attempt);
             }
@@ -144,35 +144,9 @@ final class PartitionAttempts {
                 .orElse(plan.where() + ", committing the stream's transaction" + retry);
     }
 
-    /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
-    private Optional<LedgerPartition> committedDespite(PartitionPlan partition) {
-        if (plan.ledger().isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return plan.ledger().get().partitions(run.runId(), plan.name()).stream()
-                    .filter(p -> p.partitionId().equals(partition.partition().id())
-                            && p.state() == LedgerPartition.State.DONE)
-                    .findFirst();
-        } catch (ConnectorException | RuntimeException e) {
-            return Optional.empty(); // the ledger is unreachable too; a retry's commit will refuse a duplicate
-        }
-    }
-
     private void record(Optional<PartitionPlan> partition, int attempt, Instant startedAt,
                         AttemptRecord.Outcome outcome, SluiceException error) {
-        if (plan.ledger().isEmpty() || partition.isEmpty()) {
-            return;
-        }
-        try {
-            plan.ledger().get().recordAttempt(new AttemptRecord(run.runId(), plan.name(),
-                    partition.get().partition().id(), attempt, startedAt, Instant.now(), outcome,
-                    Optional.ofNullable(error).map(SluiceException::code),
-                    Optional.ofNullable(error).map(e -> run.redactor().redact(e.getMessage()))));
-        } catch (ConnectorException | RuntimeException e) {
-            listener.ledgerProblem(plan, "could not record attempt " + attempt + " of partition "
-                    + partition.get().partition().id() + " in the ledger: " + e.getMessage());
-        }
+        partition.ifPresent(p -> ledger.recordAttempt(p, attempt, startedAt, outcome, Optional.ofNullable(error)));
     }
 
     /** Waits out a back-off; false when the stream stopped meanwhile. */

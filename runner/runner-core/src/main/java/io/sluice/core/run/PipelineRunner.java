@@ -2,6 +2,7 @@ package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.diag.Redactor;
+import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 
@@ -18,18 +19,15 @@ import static java.util.Objects.requireNonNull;
  * skipped. {@link #interrupt()} may be called from a signal handler at any time.
  */
 public final class PipelineRunner {
-    private final RunListener listener;
     private final RunProgress progress = new RunProgress();
     private volatile StreamExecutor current;
     private volatile boolean interrupted;
 
-    public PipelineRunner(RunListener listener) {
-        this.listener = requireNonNull(listener, "listener is null");
-    }
-
-    public RunReport run(PipelinePlan plan, String runId) {
-        requireNonNull(plan, "plan is null");
+    public RunReport run(BoundPlan bound, String runId, RunListener listener) {
+        requireNonNull(bound, "bound is null");
         requireNonNull(runId, "runId is null");
+        requireNonNull(listener, "listener is null");
+        PipelinePlan plan = bound.plan();
         Instant started = Instant.now();
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
                 new Redactor(plan.spec().secrets()));
@@ -43,7 +41,7 @@ public final class PipelineRunner {
                         Verification.notRequested(), 0));
                 continue;
             }
-            StreamExecutor executor = new StreamExecutor(stream, identity, listener, progress);
+            StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress);
             current = executor;
             if (interrupted) {
                 executor.interrupt();

@@ -1,6 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ColumnPair;
@@ -13,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * Compares digests of both sides after a stream's copy, computed by SQL where the data lives (no row leaves the
  * servers). The source side reads the run's snapshot, so rows that arrived during the copy do not count.
@@ -22,10 +25,12 @@ import java.util.Optional;
  */
 final class Verifier {
     private final StreamPlan plan;
+    private final StreamBinding binding;
     private final Digest.Level level;
 
-    Verifier(StreamPlan plan) {
-        this.plan = plan;
+    Verifier(StreamPlan plan, StreamBinding binding) {
+        this.plan = requireNonNull(plan, "plan is null");
+        this.binding = requireNonNull(binding, "binding is null");
         this.level = plan.spec().verify() == VerifyMode.CHECKSUM ? Digest.Level.CHECKSUM : Digest.Level.COUNT;
     }
 
@@ -38,7 +43,7 @@ final class Verifier {
         if (!requested() || plan.spec().loadMode() == LoadMode.TRUNCATE) {
             return Optional.of(Digest.zero(level));
         }
-        return plan.target().digest(plan.targetColumns(), Optional.empty(), level);
+        return binding.target().digest(plan.targetColumns(), Optional.empty(), level);
     }
 
     Verification verify(SourceSession session, Optional<Digest> baseline) throws ConnectorException {
@@ -56,14 +61,14 @@ final class Verifier {
         }
         Digest source = Digest.zero(level);
         for (PartitionPlan partition : plan.allPartitions()) {
-            Optional<Digest> digest = session.digest(partition.partition(), plan.projection(), level);
+            Optional<Digest> digest = session.digest(binding.partition(partition), binding.projection(), level);
             if (digest.isEmpty()) {
                 return Verification.skipped(mode, "the source cannot compute a " + level.name().toLowerCase()
                         + " digest");
             }
             source = source.plus(digest.get());
         }
-        Optional<Digest> after = plan.target().digest(plan.targetColumns(), Optional.empty(), level);
+        Optional<Digest> after = binding.target().digest(plan.targetColumns(), Optional.empty(), level);
         if (after.isEmpty()) {
             return Verification.skipped(mode, "the target cannot compute a digest");
         }
@@ -79,9 +84,9 @@ final class Verifier {
         List<String> mismatches = new ArrayList<>();
         Digest total = Digest.zero(level);
         for (PartitionPlan partition : plan.allPartitions()) {
-            Optional<Digest> source = session.digest(partition.partition(), plan.projection(), level);
-            Optional<Digest> target = plan.target().digest(plan.targetColumns(),
-                    partition.partition().portablePredicate(), level);
+            Optional<Digest> source = session.digest(binding.partition(partition), binding.projection(), level);
+            Optional<Digest> target = binding.target().digest(plan.targetColumns(),
+                    partition.portablePredicate(), level);
             if (source.isEmpty() || target.isEmpty()) {
                 return Verification.skipped(mode, "a " + level.name().toLowerCase() + " digest is not available on "
                         + (source.isEmpty() ? "the source" : "the target"));
@@ -89,7 +94,7 @@ final class Verifier {
             total = total.plus(source.get());
             if (!source.get().equals(target.get())) {
                 mismatches.add("partition " + (partition.index() + 1) + "/" + plan.allPartitions().size() + " ("
-                        + partition.partition().predicate() + "): source " + describe(source.get()) + ", target "
+                        + partition.predicate() + "): source " + describe(source.get()) + ", target "
                         + describe(target.get()));
             }
         }
@@ -102,7 +107,7 @@ final class Verifier {
     private boolean perPartition() {
         return plan.spec().loadMode() == LoadMode.TRUNCATE
                 && plan.columns().stream().allMatch((ColumnPair p) -> p.source().name().equals(p.target().name()))
-                && plan.allPartitions().stream().allMatch(p -> p.partition().portablePredicate().isPresent());
+                && plan.allPartitions().stream().allMatch(p -> p.portablePredicate().isPresent());
     }
 
     private static String describe(Digest digest) {

@@ -1,7 +1,10 @@
 package io.sluice.core.run;
 
 import io.sluice.core.diag.Position;
+import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.ProjectionPlan;
+import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.ColumnMapping;
@@ -111,9 +114,10 @@ class StreamExecutorTest {
     void interruptCancelsInFlightCopiesAndExits130() throws Exception {
         MemoryConnector memory = new MemoryConnector(List.of(
                 new Part("stuck", 100, Fault.BLOCK_UNTIL_CANCELLED), new Part("later", 10, Fault.NONE)));
-        PipelineRunner runner = new PipelineRunner(RunListener.NONE);
-        PipelinePlan plan = plan(memory, 1, LoadMode.APPEND, RetrySpec.DEFAULT);
-        CompletableFuture<RunReport> running = CompletableFuture.supplyAsync(() -> runner.run(plan, "run-1"));
+        PipelineRunner runner = new PipelineRunner();
+        BoundPlan plan = plan(memory, 1, LoadMode.APPEND, RetrySpec.DEFAULT);
+        CompletableFuture<RunReport> running = CompletableFuture.supplyAsync(
+                () -> runner.run(plan, "run-1", RunListener.NONE));
         assertTrue(memory.blocked.await(10, TimeUnit.SECONDS));
         runner.interrupt();
         RunReport report = running.get(10, TimeUnit.SECONDS);
@@ -136,11 +140,11 @@ class StreamExecutorTest {
 
     private static RunReport run(MemoryConnector memory, int degree, LoadMode mode, RetrySpec retry)
             throws ConnectorException {
-        return new PipelineRunner(RunListener.NONE).run(plan(memory, degree, mode, retry), "run-1");
+        return new PipelineRunner().run(plan(memory, degree, mode, retry), "run-1", RunListener.NONE);
     }
 
     /** Builds the plan the way the planner does: largest first. */
-    private static PipelinePlan plan(MemoryConnector memory, int degree, LoadMode mode, RetrySpec retry)
+    private static BoundPlan plan(MemoryConnector memory, int degree, LoadMode mode, RetrySpec retry)
             throws ConnectorException {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, mode,
@@ -150,16 +154,17 @@ class StreamExecutorTest {
         Target target = memory.target(Options.empty());
         List<SourcePartition> planned = new ArrayList<>(source.plan(null));
         planned.sort(Comparator.comparingLong(SourcePartition::estimatedRows).reversed());
+        List<ColumnPair> pairs = List.of(new ColumnPair(Column.of("id", "bigint"), Column.of("id", "bigint")));
+        StreamBinding binding = new StreamBinding(source, target, java.util.Optional.empty(), source.project(pairs));
         List<PartitionPlan> partitions = new ArrayList<>();
         for (SourcePartition p : planned) {
-            partitions.add(new PartitionPlan(partitions.size(), p, "read " + p.id()));
+            partitions.add(binding.bind(PartitionPlan.of(partitions.size(), p, "read " + p.id()), p));
         }
-        List<ColumnPair> pairs = List.of(new ColumnPair(Column.of("id", "bigint"), Column.of("id", "bigint")));
-        StreamPlan streamPlan = new StreamPlan(stream, degree, source, target, "memory", pairs, source.project(pairs),
-                partitions, "write", "none", partitions, java.util.Optional.empty(),
-                false);
+        StreamPlan streamPlan = new StreamPlan(stream, degree, source.describe(), "memory", pairs,
+                ProjectionPlan.of(source.project(pairs)), partitions, "none", partitions, false, false, "write",
+                java.util.Optional.empty(), List.of());
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
                 true, Map.of(), List.of(stream), Set.of());
-        return new PipelinePlan(spec, List.of(streamPlan));
+        return new BoundPlan(new PipelinePlan(spec, List.of(streamPlan)), Map.of("orders", binding));
     }
 }

@@ -1,0 +1,25 @@
+package io.sluice.core.plan;
+
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.SourceProjection;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * How the source reads the mapped columns, as plain data: the COPY format, one expression per column pair (as plans
+ * show them), and the decisions a person should see.
+ */
+public record ProjectionPlan(CopyFormat format, List<String> expressions, List<String> notes) {
+    public ProjectionPlan {
+        requireNonNull(format, "format is null");
+        expressions = List.copyOf(requireNonNull(expressions, "expressions is null"));
+        notes = List.copyOf(requireNonNull(notes, "notes is null"));
+    }
+
+    public static ProjectionPlan of(SourceProjection projection) {
+        requireNonNull(projection, "projection is null");
+        return new ProjectionPlan(projection.format(), projection.expressions(), projection.notes());
+    }
+}

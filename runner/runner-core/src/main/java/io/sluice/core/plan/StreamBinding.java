@@ -1,0 +1,79 @@
+package io.sluice.core.plan;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.Target;
+import io.sluice.spi.ledger.RunLedger;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The live side of a {@link StreamPlan}: the connector objects it runs against, and the connector's own partitions
+ * and projection behind the plan's data. A partition planned in this process is found by its id; any other (a
+ * resumed one) is rebuilt by the source from its checkpoint. Thread-safe.
+ */
+public final class StreamBinding {
+    private final Source source;
+    private final Target target;
+    private final Optional<RunLedger> ledger;
+    private final SourceProjection projection;
+    private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
+
+    public StreamBinding(Source source, Target target, Optional<RunLedger> ledger, SourceProjection projection) {
+        this.source = requireNonNull(source, "source is null");
+        this.target = requireNonNull(target, "target is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.projection = requireNonNull(projection, "projection is null");
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    /** The target's run ledger; empty with {@code ledger: off}. */
+    public Optional<RunLedger> ledger() {
+        return ledger;
+    }
+
+    public SourceProjection projection() {
+        return projection;
+    }
+
+    /** Remembers the connector's partition behind {@code plan}. */
+    public PartitionPlan bind(PartitionPlan plan, SourcePartition partition) {
+        requireNonNull(plan, "plan is null");
+        requireNonNull(partition, "partition is null");
+        partitions.put(plan.id(), partition);
+        return plan;
+    }
+
+    /** The connector's partition for {@code plan}: the one planned here, else rebuilt from its checkpoint. */
+    public SourcePartition partition(PartitionPlan plan) throws ConnectorException {
+        requireNonNull(plan, "plan is null");
+        SourcePartition bound = partitions.get(plan.id());
+        if (bound != null) {
+            return bound;
+        }
+        Optional<SourcePartition> restored = plan.checkpoint().isEmpty() ? Optional.empty()
+                : source.restore(plan.checkpoint().get());
+        if (restored.isEmpty()) {
+            throw new ConnectorException(ErrorKind.FAILED, "PLAN002", "partition " + plan.id() + " ("
+                    + plan.predicate() + ") was not planned here and " + source.describe() + " cannot rebuild it"
+                    + (plan.checkpoint().isEmpty() ? " (it has no checkpoint)" : " from its checkpoint"),
+                    "start a new run without --resume");
+        }
+        partitions.put(plan.id(), restored.get());
+        return restored.get();
+    }
+}

@@ -1,0 +1,121 @@
+package io.sluice.core.run;
+
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.PartitionReaders;
+import io.sluice.spi.ReplacingTransaction;
+import io.sluice.spi.SourceSession;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The whole stream in one target transaction that empties the target first, written by one worker. Nothing is
+ * visible until the last partition is in, so partitions are reported done only after the commit, and a transient
+ * failure retries the stream from the truncation: that redoes at most one attempt's work and never copies a row twice.
+ */
+final class OneTransactionLoad implements Runnable {
+    private final StreamWork work;
+    private final SourceSession session;
+
+    OneTransactionLoad(StreamWork work, SourceSession session) {
+        this.work = requireNonNull(work, "work is null");
+        this.session = requireNonNull(session, "session is null");
+    }
+
+    @Override
+    public void run() {
+        Attempt body = new Attempt();
+        PartitionAttempts.Outcome<List<PartitionReport>> outcome = work.attempts.run(body);
+        work.progress.transactionEnded();
+        switch (outcome) {
+            case PartitionAttempts.Done<List<PartitionReport>> d -> committed(d.value());
+            case PartitionAttempts.CommittedDespite<List<PartitionReport>> c -> committed(body.copied);
+            case PartitionAttempts.Failed<List<PartitionReport>> f -> f.failedOn().ifPresent(failed -> rolledBack(
+                    body.copied, failed, PartitionReport.State.FAILED, f.attempts(), body.bytes[0],
+                    f.error().getMessage()));
+            case PartitionAttempts.Cancelled<List<PartitionReport>> c -> c.failedOn().ifPresent(failed -> rolledBack(
+                    body.copied, failed, PartitionReport.State.CANCELLED, c.attempts(), body.bytes[0],
+                    work.stoppedWhy()));
+        }
+    }
+
+    /** One attempt at the whole load; keeps what the last attempt copied for the reports. */
+    private final class Attempt implements PartitionAttempts.Body<List<PartitionReport>> {
+        private final Instant firstStart = Instant.now();
+        private final long[] bytes = {0};
+        private List<PartitionReport> copied = new ArrayList<>();
+        private PartitionPlan current;
+        private boolean committing;
+
+        @Override
+        public List<PartitionReport> run(int attempt) throws ConnectorException {
+            copied = new ArrayList<>();
+            current = null;
+            committing = false;
+            work.progress.transactionEnded(); // a failed attempt's rows were rolled back
+            List<PartitionPlan> partitions = work.plan.partitions();
+            try (PartitionReaders readers = session.openReaders(work.binding.projection());
+                 ReplacingTransaction transaction = work.binding.target().openReplacingTransaction(
+                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.key())) {
+                for (PartitionPlan partition : partitions) {
+                    current = partition;
+                    long started = System.nanoTime();
+                    bytes[0] = 0;
+                    work.listener.partitionStarted(work.plan, partition, attempt);
+                    long[] counts = work.copyOnce(readers, transaction, partition, bytes, attempt, firstStart);
+                    copied.add(work.report(partition, PartitionReport.State.DONE, counts[0], counts[1], bytes[0],
+                            attempt, started, null));
+                    work.progress.partitionCopied(counts[1]);
+                }
+                current = null;
+                committing = true;
+                transaction.commit();
+            }
+            return copied;
+        }
+
+        /** The partition it was on, or the last one when the commit failed (it names the stream's outcome). */
+        @Override
+        public Optional<PartitionPlan> failedOn() {
+            if (current != null) {
+                return Optional.of(current);
+            }
+            List<PartitionPlan> partitions = work.plan.partitions();
+            return committing && !partitions.isEmpty() ? Optional.of(partitions.getLast()) : Optional.empty();
+        }
+
+        @Override
+        public Optional<PartitionPlan> mayHaveCommitted() {
+            List<PartitionPlan> partitions = work.plan.partitions();
+            return committing && current == null && !partitions.isEmpty()
+                    ? Optional.of(partitions.getLast()) : Optional.empty();
+        }
+    }
+
+    private void committed(List<PartitionReport> copied) {
+        for (PartitionReport report : copied) {
+            work.progress.partitionCommitted(report.rowsWritten());
+            work.finished(report);
+        }
+    }
+
+    /** Reports the partitions a rolled-back transaction had copied as cancelled, then the one that ended it. */
+    private void rolledBack(List<PartitionReport> copied, PartitionPlan last, PartitionReport.State state,
+                            int attempt, long bytes, String why) {
+        for (PartitionReport done : copied) {
+            if (done.index() == last.index()) {
+                continue;
+            }
+            work.finished(new PartitionReport(done.index(), done.id(), done.predicate(),
+                    PartitionReport.State.CANCELLED, 0, 0, done.bytes(), attempt, done.duration(),
+                    Optional.of("rolled back with the stream's transaction (partition " + (last.index() + 1)
+                            + " did not complete)")));
+        }
+        work.finished(work.report(last, state, 0, 0, bytes, attempt, System.nanoTime(), why));
+    }
+}

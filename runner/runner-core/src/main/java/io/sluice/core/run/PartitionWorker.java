@@ -1,0 +1,82 @@
+package io.sluice.core.run;
+
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.PartitionReaders;
+import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.SourceSession;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Queue;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One worker of a stream whose partitions commit one by one: it pulls partitions from the shared queue (largest
+ * first) until the queue is empty or the stream stops, each in its own target transaction, retried through the
+ * stream's attempt routine. It keeps its readers and writers (and so its connections) from one partition to the next.
+ */
+final class PartitionWorker implements Runnable {
+    private final StreamWork work;
+    private final SourceSession session;
+    private final Queue<PartitionPlan> queue;
+
+    PartitionWorker(StreamWork work, SourceSession session, Queue<PartitionPlan> queue) {
+        this.work = requireNonNull(work, "work is null");
+        this.session = requireNonNull(session, "session is null");
+        this.queue = requireNonNull(queue, "queue is null");
+    }
+
+    @Override
+    public void run() {
+        try (PartitionReaders readers = session.openReaders(work.binding.projection());
+             PartitionWriters writers = work.binding.target().openWriters(work.plan.targetColumns(),
+                     work.plan.projection().format())) {
+            PartitionPlan partition;
+            while (!work.stopping() && (partition = queue.poll()) != null) {
+                work.finished(copy(readers, writers, partition));
+            }
+        }
+    }
+
+    private PartitionReport copy(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition) {
+        long started = System.nanoTime();
+        Instant firstStart = Instant.now();
+        long[] bytes = {0};
+        PartitionAttempts.Outcome<long[]> outcome = work.attempts.run(new PartitionAttempts.Body<>() {
+            @Override
+            public long[] run(int attempt) throws ConnectorException {
+                work.listener.partitionStarted(work.plan, partition, attempt);
+                bytes[0] = 0;
+                return work.copyOnce(readers, writers, partition, bytes, attempt, firstStart);
+            }
+
+            @Override
+            public Optional<PartitionPlan> failedOn() {
+                return Optional.of(partition);
+            }
+
+            @Override
+            public Optional<PartitionPlan> mayHaveCommitted() {
+                return Optional.of(partition);
+            }
+        });
+        return switch (outcome) {
+            case PartitionAttempts.Done<long[]> d -> {
+                work.progress.partitionCommitted(d.value()[1]);
+                yield work.report(partition, PartitionReport.State.DONE, d.value()[0], d.value()[1], bytes[0],
+                        d.attempts(), started, null);
+            }
+            case PartitionAttempts.CommittedDespite<long[]> c -> {
+                work.progress.partitionCommitted(c.ledgerRow().rows());
+                yield work.report(partition, PartitionReport.State.DONE, c.ledgerRow().rows(), c.ledgerRow().rows(),
+                        c.ledgerRow().bytes(), c.attempts(), started, null);
+            }
+            case PartitionAttempts.Failed<long[]> f -> work.report(partition, PartitionReport.State.FAILED, 0, 0,
+                    bytes[0], f.attempts(), started, f.error().getMessage());
+            case PartitionAttempts.Cancelled<long[]> c -> work.report(partition, PartitionReport.State.CANCELLED, 0,
+                    0, bytes[0], c.attempts(), started, work.stoppedWhy());
+        };
+    }
+}

@@ -1,0 +1,141 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.StreamDefinition;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.Target;
+import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.PartitionDone;
+import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The ledger's semantics for one stream of a run, on whatever store its target keeps ({@link RunLedger}): what is
+ * recorded when, with every text redacted first. The stream's start and whole plan before anything is written; the
+ * truncation once per run (a resume never empties the target again); each failed attempt; each partition's DONE row
+ * in the transaction that holds its rows; the stream's end. With {@code ledger: off} nothing is recorded.
+ */
+final class StreamLedger {
+    private final StreamPlan plan;
+    private final Optional<RunLedger> ledger;
+    private final RunIdentity run;
+    private final RunListener listener;
+
+    StreamLedger(StreamPlan plan, Optional<RunLedger> ledger, RunIdentity run, RunListener listener) {
+        this.plan = requireNonNull(plan, "plan is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.run = requireNonNull(run, "run is null");
+        this.listener = requireNonNull(listener, "listener is null");
+    }
+
+    String runId() {
+        return run.runId();
+    }
+
+    void ensureReady() throws ConnectorException {
+        if (ledger.isPresent()) {
+            ledger.get().ensureReady();
+        }
+    }
+
+    /** The stream's start, and its whole plan (kept once: a resume restores the first plan, never a new one). */
+    void recordStart(String snapshotMode) throws ConnectorException {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        ledger.get().startStream(LedgerStream.starting(run.runId(), run.specName(), run.specChecksum(), plan.name(),
+                StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode));
+        List<LedgerPartition> planned = new ArrayList<>();
+        for (PartitionPlan partition : plan.allPartitions()) {
+            planned.add(new LedgerPartition(partition.index(), partition.id(),
+                    run.redactor().redact(partition.predicate()), partition.checkpoint().orElse(""),
+                    LedgerPartition.State.PLANNED, 0, 0, 0));
+        }
+        ledger.get().recordPlan(run.runId(), plan.name(), planned);
+    }
+
+    /**
+     * Truncate happens once per run: with a ledger it is recorded with the truncation, so a resume skips it. A load
+     * in one transaction truncates in that transaction instead.
+     */
+    void prepareTarget(Target target) throws ConnectorException {
+        if (plan.oneTransaction()) {
+            return;
+        }
+        if (plan.spec().loadMode() == LoadMode.TRUNCATE && ledger.isPresent()) {
+            ledger.get().truncateOnce(run.runId(), plan.name());
+        } else {
+            target.prepare(plan.spec().loadMode());
+        }
+    }
+
+    /** The stream's key for a one-transaction load, which records its truncation in that transaction. */
+    Optional<StreamKey> key() {
+        return ledger.map(l -> new StreamKey(run.runId(), plan.name()));
+    }
+
+    /** The DONE row a partition's commit writes with its rows; empty without a ledger. */
+    Optional<PartitionDone> done(PartitionPlan partition, long rows, long bytes, int attempt, Instant firstStart) {
+        return ledger.map(l -> new PartitionDone(run.runId(), plan.name(), partition.id(), rows, bytes, attempt,
+                firstStart));
+    }
+
+    /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
+    Optional<LedgerPartition> committedDespite(PartitionPlan partition) {
+        if (ledger.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return ledger.get().partitions(run.runId(), plan.name()).stream()
+                    .filter(p -> p.partitionId().equals(partition.id()) && p.state() == LedgerPartition.State.DONE)
+                    .findFirst();
+        } catch (ConnectorException | RuntimeException e) {
+            return Optional.empty(); // the ledger is unreachable too; a retry's commit will refuse a duplicate
+        }
+    }
+
+    /** One attempt that did not commit; a ledger that cannot take it is told to the listener, not fatal. */
+    void recordAttempt(PartitionPlan partition, int attempt, Instant startedAt, AttemptRecord.Outcome outcome,
+                       Optional<SluiceException> error) {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        try {
+            ledger.get().recordAttempt(new AttemptRecord(run.runId(), plan.name(), partition.id(), attempt, startedAt,
+                    Instant.now(), outcome, error.map(SluiceException::code),
+                    error.map(e -> run.redactor().redact(e.getMessage()))));
+        } catch (ConnectorException | RuntimeException e) {
+            listener.ledgerProblem(plan, "could not record attempt " + attempt + " of partition " + partition.id()
+                    + " in the ledger: " + e.getMessage());
+        }
+    }
+
+    void recordFinish(StreamReport.State state, long rows, Optional<SluiceException> error) {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        LedgerStream.State recorded = switch (state) {
+            case DONE -> LedgerStream.State.DONE;
+            case INTERRUPTED -> LedgerStream.State.INTERRUPTED;
+            default -> LedgerStream.State.FAILED;
+        };
+        try {
+            ledger.get().finishStream(run.runId(), plan.name(), recorded, rows,
+                    error.map(e -> run.redactor().redact(e.getMessage())));
+        } catch (ConnectorException | RuntimeException e) {
+            listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.plan.StreamBinding;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionReaders;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.ledger.PartitionDone;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the workers of one stream share: its plan and live binding, the listener and progress, the ledger, the
+ * partition reports, and the stop that the first permanent failure or an interrupt sets (which cancels every read in
+ * flight). Also the one way a partition is copied once ({@link #copyOnce}), whichever path the stream takes.
+ */
+final class StreamWork implements PartitionAttempts.StreamControl {
+    final StreamPlan plan;
+    final StreamBinding binding;
+    final RunListener listener;
+    final RunProgress progress;
+    final StreamLedger ledger;
+    final PartitionAttempts attempts;
+    private final List<PartitionReport> reports = Collections.synchronizedList(new ArrayList<>());
+    private final Set<PartitionReader> inFlight = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<SluiceException> firstError = new AtomicReference<>();
+    private volatile boolean stopping;
+    private volatile boolean interrupted;
+
+    StreamWork(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener, RunProgress progress) {
+        this.plan = requireNonNull(plan, "plan is null");
+        this.binding = requireNonNull(binding, "binding is null");
+        this.listener = requireNonNull(listener, "listener is null");
+        this.progress = requireNonNull(progress, "progress is null");
+        this.ledger = new StreamLedger(plan, binding.ledger(), requireNonNull(run, "run is null"), listener);
+        this.attempts = new PartitionAttempts(plan, ledger, listener, this);
+    }
+
+    @Override
+    public boolean stopping() {
+        return stopping;
+    }
+
+    @Override
+    public void fail(SluiceException error) {
+        if (firstError.compareAndSet(null, error)) {
+            stop();
+        }
+    }
+
+    /** Stops the stream from outside (Ctrl-C, SIGTERM): in-flight copies are cancelled and rolled back. */
+    void interrupt() {
+        interrupted = true;
+        stop();
+    }
+
+    boolean interrupted() {
+        return interrupted;
+    }
+
+    Optional<SluiceException> firstError() {
+        return Optional.ofNullable(firstError.get());
+    }
+
+    private void stop() {
+        stopping = true;
+        for (PartitionReader reader : inFlight) {
+            reader.cancel();
+        }
+    }
+
+    String stoppedWhy() {
+        return "cancelled: " + (interrupted ? "the run was interrupted" : "another partition failed");
+    }
+
+    /** Keeps a partition's report and tells the listener. */
+    void finished(PartitionReport report) {
+        reports.add(report);
+        listener.partitionFinished(plan, report);
+    }
+
+    /** The reports so far, in plan order. */
+    List<PartitionReport> reports() {
+        List<PartitionReport> copy;
+        synchronized (reports) {
+            copy = new ArrayList<>(reports);
+        }
+        copy.sort((a, b) -> Integer.compare(a.index(), b.index()));
+        return copy;
+    }
+
+    PartitionReport report(PartitionPlan partition, PartitionReport.State state, long read, long written, long bytes,
+                           int attempts, long startedNanos, String error) {
+        return new PartitionReport(partition.index(), partition.id(), partition.predicate(), state, read, written,
+                bytes, attempts, Duration.ofNanos(System.nanoTime() - startedNanos), Optional.ofNullable(error));
+    }
+
+    /**
+     * One attempt at one partition: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the
+     * counts agree, and agree with the partition's exact size where the source knows it; with a ledger its DONE row
+     * commits in the same transaction.
+     */
+    long[] copyOnce(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition, long[] bytes,
+                    int attempt, Instant firstStart) throws ConnectorException {
+        PartitionWriter writer = writers.open();
+        PartitionReader reader = null;
+        boolean committed = false;
+        try {
+            reader = readers.open(binding.partition(partition));
+            inFlight.add(reader);
+            if (stopping) {
+                throw new ConnectorException(ErrorKind.FAILED, "RUN010", "stopped before it started", null);
+            }
+            long read = reader.transferTo((buffer, offset, length) -> {
+                writer.write(buffer, offset, length);
+                bytes[0] += length;
+                progress.addBytes(length);
+            });
+            long written = writer.finish();
+            if (read != written) {
+                throw new SluiceException(ErrorKind.VERIFICATION, "RUN020", plan.where(partition) + ": read "
+                        + read + " rows from the source but the target took " + written
+                        + "; the partition was rolled back", "report this as a bug with the plan (sluice plan)");
+            }
+            OptionalLong exact = partition.exactRows();
+            if (exact.isPresent() && exact.getAsLong() != read) {
+                throw new SluiceException(ErrorKind.FAILED, "RUN021", plan.where(partition) + ": the source said "
+                        + "at plan time that the partition holds " + exact.getAsLong() + " rows, but its reader "
+                        + "returned " + read + " without an error; the partition was rolled back",
+                        "check that the source did not change since the plan (a file rewritten in place), then "
+                                + "sluice run --resume; if it did not, report it as a bug with the plan");
+            }
+            Optional<PartitionDone> done = ledger.done(partition, written, bytes[0], attempt, firstStart);
+            if (done.isPresent()) {
+                writer.commit(done.get());
+            } else {
+                writer.commit();
+            }
+            committed = true;
+            return new long[] {read, written};
+        } finally {
+            if (reader != null) {
+                inFlight.remove(reader);
+                reader.close();
+            }
+            if (!committed) {
+                writer.abort();
+            }
+            writer.close();
+        }
+    }
+}

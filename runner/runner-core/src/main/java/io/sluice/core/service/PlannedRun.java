@@ -1,0 +1,86 @@
+package io.sluice.core.service;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.diag.Redactor;
+import io.sluice.core.ledger.RunResumer;
+import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.spec.PipelineSpec;
+import io.sluice.spi.ErrorKind;
+
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A spec planned against its servers, with the connections open: print its {@link #plan()}, or {@link #prepare} a run
+ * of it. Closing it closes the connections.
+ */
+public final class PlannedRun implements AutoCloseable {
+    private final PipelineSpec spec;
+    private final Connections connections;
+    private final BoundPlan plan;
+
+    PlannedRun(PipelineSpec spec, Connections connections, BoundPlan plan) {
+        this.spec = requireNonNull(spec, "spec is null");
+        this.connections = requireNonNull(connections, "connections is null");
+        this.plan = requireNonNull(plan, "plan is null");
+    }
+
+    public PipelineSpec spec() {
+        return spec;
+    }
+
+    /** The plan as data: what {@code sluice plan} prints. */
+    public PipelinePlan plan() {
+        return plan.plan();
+    }
+
+    /** What the connectors want a person to know, e.g. how to reach an embedded server. */
+    public List<String> notices() {
+        return connections.notices();
+    }
+
+    /**
+     * Chooses the run's id and checks it against the ledger: a fresh run refuses an id the ledger knows (RESUME005);
+     * a resumed one restores the recorded plan, done partitions skipped (see {@link RunResumer}).
+     */
+    public PreparedRun prepare(RunRequest request) {
+        requireNonNull(request, "request is null");
+        RunResumer resumer = new RunResumer(new Redactor(spec.secrets()));
+        List<String> notes = new ArrayList<>();
+        if (request.resume().isEmpty()) {
+            String id = request.runId().orElseGet(PlannedRun::generatedRunId);
+            resumer.checkFresh(plan, id);
+            return new PreparedRun(id, plan, notes);
+        }
+        String id = !request.resume().get().isEmpty() ? request.resume().get()
+                : request.runId().orElseGet(() -> resumer.latestUnfinished(plan).orElseThrow(() ->
+                new SluiceException(ErrorKind.USAGE, "RESUME004", "no unfinished run of spec '" + spec.name()
+                        + "' in the ledger", "start a new run without --resume")));
+        if (!resumer.exists(plan, id)) {
+            notes.add("run " + id + " has no record in the ledger: starting it now");
+            return new PreparedRun(id, plan, notes);
+        }
+        RunResumer.Resumption resumption = resumer.resume(plan, id, request.force());
+        notes.addAll(resumption.notes());
+        return new PreparedRun(id, resumption.plan(), notes);
+    }
+
+    /** A run id that sorts by time and rarely collides: {@code 20261124-093000-1a2b}. */
+    static String generatedRunId() {
+        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
+    }
+
+    @Override
+    public void close() {
+        connections.close();
+    }
+}

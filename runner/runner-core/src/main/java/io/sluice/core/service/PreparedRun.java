@@ -1,0 +1,50 @@
+package io.sluice.core.service;
+
+import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.run.PipelineRunner;
+import io.sluice.core.run.RunListener;
+import io.sluice.core.run.RunReport;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A run whose id is chosen and whose plan is final (restored when resumed), ready to {@link #run}. Its
+ * {@link #runner()} shows progress and takes interrupts from any thread, before and during the run.
+ */
+public final class PreparedRun {
+    private final String runId;
+    private final BoundPlan plan;
+    private final List<String> notes;
+    private final PipelineRunner runner = new PipelineRunner();
+
+    PreparedRun(String runId, BoundPlan plan, List<String> notes) {
+        this.runId = requireNonNull(runId, "runId is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        this.notes = List.copyOf(requireNonNull(notes, "notes is null"));
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public PipelinePlan plan() {
+        return plan.plan();
+    }
+
+    /** What a person should be told before it runs, e.g. what a resume skips. */
+    public List<String> notes() {
+        return notes;
+    }
+
+    public PipelineRunner runner() {
+        return runner;
+    }
+
+    /** Moves the data; never throws for a failed copy: the report says how it ended. */
+    public RunReport run(RunListener listener) {
+        return runner.run(plan, runId, requireNonNull(listener, "listener is null"));
+    }
+}

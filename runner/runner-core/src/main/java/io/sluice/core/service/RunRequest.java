@@ -1,0 +1,30 @@
+package io.sluice.core.service;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Which run to start or continue.
+ *
+ * @param runId  the id to give a new run (generated when empty), or the run to resume
+ * @param resume continue an earlier run: empty for a fresh run; present with an empty id for the newest unfinished run
+ *               of the spec (or {@code runId}'s); with an id the ledger does not know it starts fresh under that id, so
+ *               a retried task can always pass its own id
+ * @param force  resume even though a stream's definition changed since the run started
+ */
+public record RunRequest(Optional<String> runId, Optional<String> resume, boolean force) {
+    public RunRequest {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(resume, "resume is null");
+        if (runId.isPresent() && resume.isPresent() && !resume.get().isEmpty() && !runId.get().equals(resume.get())) {
+            throw new IllegalArgumentException("--run-id " + runId.get() + " and --resume " + resume.get()
+                    + " name different runs");
+        }
+    }
+
+    /** A new run under {@code runId}; a run id the ledger knows already is refused. */
+    public static RunRequest fresh(String runId) {
+        return new RunRequest(Optional.of(runId), Optional.empty(), false);
+    }
+}

@@ -1,0 +1,81 @@
+package io.sluice.core.service;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.spec.PipelineSpec;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.RunLedger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The runs of a spec as the ledgers in its targets recorded them, read without planning anything. Closing it closes
+ * the connections.
+ */
+public final class RunStatus implements AutoCloseable {
+    /** One stream of one run, with its partitions when one run was asked for. */
+    public record StreamRun(LedgerStream stream, List<LedgerPartition> partitions) {
+        public StreamRun {
+            requireNonNull(stream, "stream is null");
+            partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+        }
+    }
+
+    private final PipelineSpec spec;
+    private final Connections connections;
+
+    RunStatus(PipelineSpec spec, Connections connections) {
+        this.spec = requireNonNull(spec, "spec is null");
+        this.connections = requireNonNull(connections, "connections is null");
+    }
+
+    /**
+     * Without {@code runId} the newest {@code runsShown} runs of the spec, stream by stream; with it that run's
+     * streams and their partitions. Refused (STATUS001) for a spec with {@code ledger: off}.
+     */
+    public List<StreamRun> runs(Optional<String> runId, int runsShown) {
+        requireNonNull(runId, "runId is null");
+        if (!spec.ledger()) {
+            throw new SluiceException(ErrorKind.USAGE, "STATUS001", "spec '" + spec.name()
+                    + "' has ledger: off, so no runs are recorded", "remove ledger: off to record later runs");
+        }
+        List<StreamRun> found = new ArrayList<>();
+        try {
+            for (StreamSpec stream : spec.streams()) {
+                RunLedger ledger = ledgerOf(stream);
+                List<LedgerStream> runs = runId.isEmpty() ? ledger.streamsOfSpec(spec.name(), runsShown)
+                        : ledger.streamsOfRun(runId.get());
+                for (LedgerStream run : runs) {
+                    if (run.stream().equals(stream.name())) {
+                        found.add(new StreamRun(run, runId.isEmpty() ? List.of()
+                                : ledger.partitions(runId.get(), stream.name())));
+                    }
+                }
+            }
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "ledger");
+        }
+        return found;
+    }
+
+    private RunLedger ledgerOf(StreamSpec stream) throws ConnectorException {
+        RunLedger ledger = connections.get(stream.target().connection()).target(stream.target().options()).ledger()
+                .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "STATUS002", "the target of stream '"
+                        + stream.name() + "' keeps no ledger", null));
+        ledger.ensureReady();
+        return ledger;
+    }
+
+    @Override
+    public void close() {
+        connections.close();
+    }
+}
