@@ -1,0 +1,121 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStream;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import static io.sluice.connector.postgres.LedgerTables.instant;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads of the run ledger, each on a connection of its own. A ledger that was never created reads as empty rather
+ * than failing, so {@code sluice status} of a spec that never ran says so.
+ */
+final class LedgerQueries {
+    private final LedgerTables tables;
+
+    LedgerQueries(LedgerTables tables) {
+        this.tables = requireNonNull(tables, "tables is null");
+    }
+
+    private String table(String name) {
+        return tables.table(name);
+    }
+
+    private String streamSelect() {
+        return "SELECT r.run_id, r.spec_name, r.spec_checksum, r.stream, r.definition, r.state, r.snapshot_mode, "
+                + "r.started_at, r.finished_at, r.truncated_at, r.row_count, r.starts, r.error, "
+                + "(SELECT count(*) FROM " + table("run_partitions") + " p WHERE p.run_id = r.run_id "
+                + "AND p.stream = r.stream), "
+                + "(SELECT count(*) FROM " + table("run_partitions") + " p WHERE p.run_id = r.run_id "
+                + "AND p.stream = r.stream AND p.state = 'done') "
+                + "FROM " + table("run_streams") + " r ";
+    }
+
+    Optional<LedgerStream> findStream(String runId, String stream) throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(stream, "stream is null");
+        List<LedgerStream> found = streams(streamSelect() + "WHERE r.run_id = ? AND r.stream = ?",
+                "cannot read stream " + stream + " of run " + runId, runId, stream);
+        return found.stream().findFirst();
+    }
+
+    List<LedgerStream> streamsOfSpec(String specName, int limit) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        if (limit <= 0) {
+            return List.of();
+        }
+        String sql = "WITH runs AS (SELECT run_id, min(started_at) AS run_started FROM " + table("run_streams")
+                + " WHERE spec_name = ? GROUP BY run_id ORDER BY run_started DESC, run_id DESC LIMIT ?) "
+                + streamSelect() + "JOIN runs USING (run_id) ORDER BY runs.run_started DESC, r.run_id DESC, "
+                + "r.started_at, r.stream";
+        return streams(sql, "cannot read the runs of spec " + specName, specName, limit);
+    }
+
+    List<LedgerStream> streamsOfRun(String runId) throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        return streams(streamSelect() + "WHERE r.run_id = ? ORDER BY r.started_at, r.stream",
+                "cannot read run " + runId, runId);
+    }
+
+    private List<LedgerStream> streams(String sql, String what, Object... parameters) throws ConnectorException {
+        try (ControlConnection control = tables.control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                p.setObject(i + 1, parameters[i]);
+            }
+            List<LedgerStream> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new LedgerStream(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), LedgerStream.State.valueOf(rs.getString(6).toUpperCase(Locale.ROOT)),
+                            rs.getString(7), instant(rs, 8).orElseThrow(), instant(rs, 9), instant(rs, 10),
+                            rs.getLong(11), rs.getInt(12), Optional.ofNullable(rs.getString(13)),
+                            rs.getInt(14), rs.getInt(15)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return List.of();
+            }
+            throw tables.failure(e, what);
+        }
+    }
+
+    List<LedgerPartition> partitions(String runId, String stream) throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        requireNonNull(stream, "stream is null");
+        String sql = "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
+                + "attempts FROM " + table("run_partitions") + " WHERE run_id = ? AND stream = ? "
+                + "ORDER BY partition_index NULLS LAST, partition_id";
+        try (ControlConnection control = tables.control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
+            p.setString(1, runId);
+            p.setString(2, stream);
+            List<LedgerPartition> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    int index = rs.getInt(1);
+                    out.add(new LedgerPartition(rs.wasNull() ? -1 : index, rs.getString(2), rs.getString(3),
+                            rs.getString(4), LedgerPartition.State.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)),
+                            rs.getLong(6), rs.getLong(7), rs.getInt(8)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return List.of();
+            }
+            throw tables.failure(e, "cannot read the partitions of stream " + stream + " of run " + runId);
+        }
+    }
+}
