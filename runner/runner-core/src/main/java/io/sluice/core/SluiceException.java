@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.spi.CodedFailure;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 
@@ -8,10 +9,10 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A failure the runner reports to a person: a stable code, a class that decides the exit code, what happened with
+ * The unchecked side of {@link CodedFailure}. A failure the runner reports to a person: a stable code, a class that decides the exit code, what happened with
  * the stream/partition it concerns, and how to fix it. Messages never carry secrets (the edge redacts them too).
  */
-public final class SluiceException extends RuntimeException {
+public final class SluiceException extends RuntimeException implements CodedFailure {
     private final ErrorKind kind;
     private final String code;
     private final String fix;
@@ -32,19 +33,19 @@ public final class SluiceException extends RuntimeException {
         return new SluiceException(e.kind(), e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);
     }
 
+    @Override
     public ErrorKind kind() {
         return kind;
     }
 
+    @Override
     public String code() {
         return code;
     }
 
+    @Override
     public Optional<String> fix() {
         return Optional.ofNullable(fix);
     }
 
-    public int exitCode() {
-        return kind.exitCode();
-    }
 }

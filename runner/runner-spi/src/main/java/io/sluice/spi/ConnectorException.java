@@ -5,10 +5,10 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A failure a person can act on: a stable code, what happened, and how to fix it. Messages must name the object
+ * The checked side of {@link CodedFailure}, thrown by connectors. A failure a person can act on: a stable code, what happened, and how to fix it. Messages must name the object
  * (table, column, file) and never contain secrets; the runner adds the stream and partition.
  */
-public class ConnectorException extends Exception {
+public class ConnectorException extends Exception implements CodedFailure {
     private final ErrorKind kind;
     private final String code;
     private final String fix;
@@ -24,14 +24,17 @@ public class ConnectorException extends Exception {
         this.fix = fix;
     }
 
+    @Override
     public ErrorKind kind() {
         return kind;
     }
 
+    @Override
     public String code() {
         return code;
     }
 
+    @Override
     public Optional<String> fix() {
         return Optional.ofNullable(fix);
     }

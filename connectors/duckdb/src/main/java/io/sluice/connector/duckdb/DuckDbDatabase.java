@@ -1,5 +1,6 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.Redactor;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import org.duckdb.DuckDBConnection;
@@ -147,7 +148,7 @@ final class DuckDbDatabase implements AutoCloseable {
             statement.execute(s3.createSecretSql(SECRET_NAME));
         } catch (SQLException e) {
             // The statement holds the credentials and DuckDB echoes SQL in errors: keep neither, only a scrubbed line.
-            String reason = redactor.scrub(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
+            String reason = redactor.redact(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
             throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK112", "could not create the DuckDB S3 secret for "
                     + "connection " + settings.connectionName() + " (" + s3 + "): " + reason,
                     "check the s3 settings; with extension-directory, httpfs (and aws for the credential chain) must "

@@ -1,5 +1,6 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.Redactor;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 
@@ -23,7 +24,7 @@ final class DuckDbErrors {
     }
 
     static ConnectorException translate(SQLException e, Phase phase, String what, Redactor redactor) {
-        String message = redactor.scrub(firstLines(e.getMessage()));
+        String message = redactor.redact(firstLines(e.getMessage()));
         String lower = message.toLowerCase(Locale.ROOT);
         if (lower.contains("no files found that match the pattern")) {
             return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK101", "no file matches " + what + ": " + message,

@@ -89,7 +89,7 @@ final class DuckDbPartitionReader implements PartitionReader {
         } catch (RuntimeException e) {
             // the chunk API reports type and decoding problems unchecked
             throw new ConnectorException(ErrorKind.FAILED, "DUCK120", "DuckDB reader failed on " + partition.where()
-                    + ": " + database.redactor().scrub(String.valueOf(e.getMessage())),
+                    + ": " + database.redactor().redact(String.valueOf(e.getMessage())),
                     "report it with the query and the column types", e);
         } finally {
             running = null;

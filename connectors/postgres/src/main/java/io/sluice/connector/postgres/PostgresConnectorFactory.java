@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.Redactor;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
@@ -108,7 +109,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                         "give url: jdbc:postgresql://host:port/db, or embedded: <database name>");
             };
             return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
-                    new PostgresErrors(SecretScrubber.none())), List.of(), ledgerSchema);
+                    new PostgresErrors(Redactor.none())), List.of(), ledgerSchema);
         }
         if (embedded) {
             String database = options.get(PostgresOptions.EMBEDDED);
@@ -119,7 +120,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             Properties properties = new Properties();
             properties.setProperty("user", EmbeddedPostgresServer.USER);
             return new PostgresConnector(new PostgresConnections(() -> server.jdbcUrl(database, initScript), properties,
-                    new PostgresErrors(SecretScrubber.none())), server.notices(database), ledgerSchema);
+                    new PostgresErrors(Redactor.none())), server.notices(database), ledgerSchema);
         }
         if (options.isSet(PostgresOptions.INIT_SCRIPT)) {
             PostgresConnections.Endpoint refuse = () -> {
@@ -128,7 +129,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                         "remove init-script, or use embedded: <database name>");
             };
             return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
-                    new PostgresErrors(SecretScrubber.none())), List.of(), ledgerSchema);
+                    new PostgresErrors(Redactor.none())), List.of(), ledgerSchema);
         }
         String jdbcUrl = options.get(PostgresOptions.URL);
         Properties properties = new Properties();
@@ -147,6 +148,6 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             secrets.add(password);
         });
         return new PostgresConnector(new PostgresConnections(() -> jdbcUrl, properties,
-                new PostgresErrors(new SecretScrubber(secrets))), List.of(), ledgerSchema);
+                new PostgresErrors(new Redactor(secrets))), List.of(), ledgerSchema);
     }
 }

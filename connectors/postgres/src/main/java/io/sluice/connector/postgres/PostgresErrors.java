@@ -2,6 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Redactor;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -32,20 +33,20 @@ final class PostgresErrors {
     private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
     private static final Set<String> MISSING_STATES = Set.of("42P01", "42703", "42501", "3F000", "3D000", "42704");
 
-    private final SecretScrubber scrubber;
+    private final Redactor redactor;
 
-    PostgresErrors(SecretScrubber scrubber) {
-        this.scrubber = requireNonNull(scrubber, "scrubber is null");
+    PostgresErrors(Redactor redactor) {
+        this.redactor = requireNonNull(redactor, "redactor is null");
     }
 
     /** {@code text} with every known secret of this connection replaced. */
     String scrub(String text) {
-        return scrubber.scrub(text);
+        return text == null ? "" : redactor.redact(text);
     }
 
     ConnectorException translate(SQLException e, Phase phase, String what) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        String message = scrubber.scrub(what + ": " + serverText(e));
+        String message = redactor.redact(what + ": " + serverText(e));
         ErrorKind kind;
         String code;
         String fix;

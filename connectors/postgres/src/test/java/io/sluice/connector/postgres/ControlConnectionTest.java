@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.Redactor;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,7 +135,7 @@ class ControlConnectionTest {
         properties.setProperty("user", server.user());
         properties.setProperty("password", server.password());
         return new PostgresConnections(() -> server.jdbcUrl(database), properties,
-                new PostgresErrors(SecretScrubber.none()), maxIdle);
+                new PostgresErrors(Redactor.none()), maxIdle);
     }
 
     private static int backend(Connection connection) throws SQLException {

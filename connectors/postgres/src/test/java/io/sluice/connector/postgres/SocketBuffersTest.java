@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.Redactor;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,6 +133,6 @@ class SocketBuffersTest {
         Properties properties = new Properties();
         properties.setProperty("user", server.user());
         properties.setProperty("password", server.password());
-        return new PostgresConnections(() -> url, properties, new PostgresErrors(SecretScrubber.none()));
+        return new PostgresConnections(() -> url, properties, new PostgresErrors(Redactor.none()));
     }
 }

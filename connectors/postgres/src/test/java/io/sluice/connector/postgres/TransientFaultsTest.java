@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.Redactor;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;
@@ -181,7 +182,7 @@ class TransientFaultsTest {
             assertTrue(e.getMessage().contains("53300"), e.getMessage());
             assertTrue(held.isValid(1));
         }
-        ConnectorException mapped = new PostgresErrors(SecretScrubber.none())
+        ConnectorException mapped = new PostgresErrors(Redactor.none())
                 .translate(new SQLException("sorry, too many clients already", "53300"),
                         PostgresErrors.Phase.COPY, "copying");
         assertEquals(ErrorKind.TRANSIENT, mapped.kind());

@@ -1,6 +1,6 @@
 package io.sluice.app.cli;
 
-import io.sluice.core.SluiceException;
+import io.sluice.spi.CodedFailure;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -55,7 +55,7 @@ public final class SluiceCommand implements Runnable {
     }
 
     private static int exitCodeOf(Throwable error) {
-        if (error instanceof SluiceException e) {
+        if (error instanceof CodedFailure e) {
             return e.exitCode();
         }
         if (error instanceof CommandLine.ParameterException) {
@@ -67,7 +67,7 @@ public final class SluiceCommand implements Runnable {
     private static int handle(Exception error, CommandLine line, CommandLine.ParseResult parseResult) {
         PrintWriter err = line.getErr();
         Terminal terminal = Terminal.current();
-        if (error instanceof SluiceException e) {
+        if (error instanceof CodedFailure e) {
             err.println(terminal.redact("error[" + e.code() + "] " + e.getMessage()));
             e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));
         } else {

@@ -1,6 +1,6 @@
 package io.sluice.app.cli;
 
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 
 import java.util.Collection;
 

@@ -1,6 +1,6 @@
 package io.sluice.app.report;
 
-import io.sluice.core.SluiceException;
+import io.sluice.spi.CodedFailure;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A failure as reports show it: the stable code, its class (which decides the exit code), the message and the fix.
- * Anything that is not a {@link SluiceException} is an internal error with code {@code INTERNAL}.
+ * Anything that is not a {@link CodedFailure} is an internal error with code {@code INTERNAL}.
  */
 public record RunError(String code, String kind, String message, Optional<String> fix) {
     public RunError {
@@ -21,7 +21,7 @@ public record RunError(String code, String kind, String message, Optional<String
 
     public static RunError of(Throwable error) {
         requireNonNull(error, "error is null");
-        if (error instanceof SluiceException e) {
+        if (error instanceof CodedFailure e) {
             return new RunError(e.code(), e.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     e.getMessage(), e.fix());
         }

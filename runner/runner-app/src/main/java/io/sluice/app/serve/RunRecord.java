@@ -1,7 +1,7 @@
 package io.sluice.app.serve;
 
 import io.sluice.app.report.RunOutcome;
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 import io.sluice.core.run.PipelineRunner;
 
 import java.time.Instant;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 
 import java.nio.file.Path;
 import java.time.Instant;

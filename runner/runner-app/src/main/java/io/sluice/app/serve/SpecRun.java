@@ -3,7 +3,7 @@ package io.sluice.app.serve;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
 import io.sluice.core.SluiceException;
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;

@@ -1,7 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;

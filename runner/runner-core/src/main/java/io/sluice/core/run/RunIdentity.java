@@ -1,6 +1,6 @@
 package io.sluice.core.run;
 
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 
 import static java.util.Objects.requireNonNull;
 

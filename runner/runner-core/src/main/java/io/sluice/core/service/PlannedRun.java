@@ -2,7 +2,7 @@ package io.sluice.core.service;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
-import io.sluice.core.diag.Redactor;
+import io.sluice.spi.Redactor;
 import io.sluice.core.ledger.RunResumer;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;

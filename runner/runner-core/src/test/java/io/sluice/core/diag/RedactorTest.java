@@ -1,5 +1,7 @@
 package io.sluice.core.diag;
 
+import io.sluice.spi.Redactor;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

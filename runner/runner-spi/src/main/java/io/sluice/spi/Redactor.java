@@ -1,4 +1,4 @@
-package io.sluice.core.diag;
+package io.sluice.spi;
 
 import java.util.Collection;
 import java.util.Comparator;
@@ -7,7 +7,9 @@ import java.util.regex.Pattern;
 
 /**
  * Removes secrets from any text before it leaves the process: every known secret value (interpolated values and
- * secret options) and any password embedded in a URL. Applied at every output edge: logs, plans, errors, summaries.
+ * secret options) and any password embedded in a URL. The one redactor of Sluice: the runner applies it at every
+ * output edge (logs, plans, errors, summaries, the ledger), and connectors apply it to what their drivers and servers
+ * echo back (a URL, a statement with a key), with the secrets of their connection.
  */
 public final class Redactor {
     public static final String MASK = "***";
