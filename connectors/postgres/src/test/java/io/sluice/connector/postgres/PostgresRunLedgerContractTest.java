@@ -1,0 +1,42 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Target;
+import io.sluice.testkit.ContractRow;
+import io.sluice.testkit.RunLedgerContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import java.util.List;
+
+/**
+ * The testkit's run ledger contract against a PostgreSQL target (ledger in the default schema, sluice), in a database
+ * of its own, so the ledger is created by this class's first test.
+ */
+class PostgresRunLedgerContractTest extends RunLedgerContractTest {
+    private static ContractDatabase db;
+
+    @BeforeAll
+    static void createDatabase() throws Exception {
+        db = new ContractDatabase("ledger_contract");
+    }
+
+    @AfterAll
+    static void closeConnector() {
+        db.close();
+    }
+
+    @Override
+    protected void createTable(String table) throws Exception {
+        db.createTable(table);
+    }
+
+    @Override
+    protected Target target(String table) throws Exception {
+        return db.target(table);
+    }
+
+    @Override
+    protected List<ContractRow> readRows(String table) throws Exception {
+        return db.readRows(table);
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.Target;
+import io.sluice.testkit.ContractRow;
+import io.sluice.testkit.TargetContractTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+
+import java.util.List;
+
+/**
+ * The testkit's target contract against a PostgreSQL table, in a database of this class's own: in binary COPY, and
+ * in the nested class in text COPY (what the runner sends when a column has no binary form the target reads).
+ */
+class PostgresTargetContractTest extends TargetContractTest {
+    private static ContractDatabase db;
+
+    @BeforeAll
+    static void createDatabase() throws Exception {
+        db = new ContractDatabase("target_contract");
+    }
+
+    @AfterAll
+    static void closeConnector() {
+        db.close();
+    }
+
+    @Override
+    protected void createTable(String table) throws Exception {
+        db.createTable(table);
+    }
+
+    @Override
+    protected Target target(String table) throws Exception {
+        return db.target(table);
+    }
+
+    @Override
+    protected List<ContractRow> readRows(String table) throws Exception {
+        return db.readRows(table);
+    }
+
+    @Nested
+    class InTextFormat extends TargetContractTest {
+        @Override
+        protected CopyFormat format() {
+            return CopyFormat.TEXT;
+        }
+
+        @Override
+        protected void createTable(String table) throws Exception {
+            db.createTable(table);
+        }
+
+        @Override
+        protected Target target(String table) throws Exception {
+            return db.target(table);
+        }
+
+        @Override
+        protected List<ContractRow> readRows(String table) throws Exception {
+            return db.readRows(table);
+        }
+    }
+}
