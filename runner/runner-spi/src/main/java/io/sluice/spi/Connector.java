@@ -4,13 +4,13 @@ package io.sluice.spi;
 public interface Connector extends AutoCloseable {
     /** The source side of a stream, from the stream's validated {@code source:} options. */
     default Source source(Options sourceOptions) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, "SPI001", "this connection cannot be a source",
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI001, "this connection cannot be a source",
                 "use a connection whose type can read");
     }
 
     /** The target side of a stream, from the stream's validated {@code target:} options. */
     default Target target(Options targetOptions) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, "SPI002", "this connection cannot be a target",
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI002, "this connection cannot be a target",
                 "use a connection whose type can write, such as postgres");
     }
 

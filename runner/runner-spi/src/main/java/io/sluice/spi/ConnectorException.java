@@ -13,6 +13,15 @@ public class ConnectorException extends Exception implements CodedFailure {
     private final String code;
     private final String fix;
 
+    public ConnectorException(ErrorKind kind, ErrorCode code, String message, String fix) {
+        this(kind, code, message, fix, null);
+    }
+
+    public ConnectorException(ErrorKind kind, ErrorCode code, String message, String fix, Throwable cause) {
+        this(kind, requireNonNull(code, "code is null").name(), message, fix, cause);
+    }
+
+    /** With a code as a string; {@link ErrorCode} constants are preferred, as they can be listed and documented. */
     public ConnectorException(ErrorKind kind, String code, String message, String fix) {
         this(kind, code, message, fix, null);
     }

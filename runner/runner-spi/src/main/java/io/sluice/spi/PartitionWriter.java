@@ -16,7 +16,7 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
      * or neither. Targets with a ledger override this; the default is for targets without one.
      */
     default void commit(io.sluice.spi.ledger.PartitionDone done) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.FAILED, "SPI003", "this target keeps no run ledger",
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, "this target keeps no run ledger",
                 "set ledger: off in the spec");
     }
 

@@ -20,6 +20,14 @@ public record Problem(Severity severity, String code, String optionKey, String m
         requireNonNull(fix, "fix is null");
     }
 
+    public static Problem error(ErrorCode code, String optionKey, String message, String fix) {
+        return error(requireNonNull(code, "code is null").name(), optionKey, message, fix);
+    }
+
+    public static Problem warning(ErrorCode code, String optionKey, String message, String fix) {
+        return warning(requireNonNull(code, "code is null").name(), optionKey, message, fix);
+    }
+
     public static Problem error(String code, String optionKey, String message, String fix) {
         return new Problem(Severity.ERROR, code, optionKey, message, Optional.ofNullable(fix));
     }

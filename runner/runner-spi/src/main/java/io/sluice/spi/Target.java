@@ -40,7 +40,7 @@ public interface Target {
     default ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
                                                           java.util.Optional<io.sluice.spi.ledger.StreamKey> ledgerKey)
             throws ConnectorException {
-        throw new ConnectorException(ErrorKind.FAILED, "SPI004", describe() + " cannot load in one transaction",
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI004, describe() + " cannot load in one transaction",
                 "report this as a bug: the runner asks only targets that say they can");
     }
 

@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK113;
+
 /**
  * duckdb_jdbc 1.5.5.1's {@code DuckDBChunkedResult.nextChunk()} returns false both at the end and when the query
  * failed mid-stream (a corrupt file, an interrupt): the error stays in the result and only the package-private
@@ -58,7 +60,7 @@ final class ChunkErrors {
     }
 
     static ConnectorException unavailable(String problem) {
-        return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK113", problem + ". Without " + METHOD
+        return new ConnectorException(ErrorKind.PREFLIGHT, DUCK113, problem + ". Without " + METHOD
                 + " a read that fails mid-query (a corrupt file, a lost connection) looks like the end of the data, "
                 + "so Sluice refuses to read DuckDB sources rather than report a short load as done",
                 "run Sluice with the duckdb_jdbc it ships with (" + DuckDbJdbcVersion.TESTED

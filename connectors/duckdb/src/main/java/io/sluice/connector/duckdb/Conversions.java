@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK201;
+
 /**
  * Decides, at plan time, how a DuckDB column becomes a PostgreSQL column. Conversions the types alone show to be
  * impossible or lossy are refused with INVALID_SPEC (naming the column, both types and a fix); conversions whose
@@ -323,7 +325,7 @@ final class Conversions {
     }
 
     private static ConnectorException refused(Column source, Column target, String why, String fix) {
-        return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK201",
+        return new ConnectorException(ErrorKind.INVALID_SPEC, DUCK201,
                 "column \"" + source.name() + "\": cannot load DuckDB " + source.typeName() + " into PostgreSQL "
                         + target.typeName() + " (target column \"" + target.name() + "\"): " + why, fixFor(source, fix));
     }

@@ -16,6 +16,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK001;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK011;
+
 public final class DuckDbConnectorFactory implements ConnectorFactory {
     @Override
     public String name() {
@@ -65,14 +68,14 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
         boolean files = options.isSet(DuckDbOptions.FILES);
         List<Problem> problems = new ArrayList<>();
         if (query == files) {
-            problems.add(Problem.error("DUCK001", query ? "files" : "query",
+            problems.add(Problem.error(DUCK001, query ? "files" : "query",
                     "a duckdb source needs exactly one of query or files",
                     "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet"));
         }
         // A method outside distributionMethods() (ctid) is the core's SPEC016 in lint; DUCK010 is the planner's.
         if (stream.distribution().method() == DistributionMethod.DATA_DRIVEN
                 && stream.distribution().valuesQuery().isEmpty()) {
-            problems.add(Problem.error("DUCK011", "distribution",
+            problems.add(Problem.error(DUCK011, "distribution",
                     "data-driven on a DuckDB source needs a values-query",
                     "e.g. values-query: select file from glob('data/*.parquet')"));
         }

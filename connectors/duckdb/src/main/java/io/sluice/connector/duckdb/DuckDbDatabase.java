@@ -16,6 +16,9 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK110;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK111;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK112;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -94,7 +97,7 @@ final class DuckDbDatabase implements AutoCloseable {
         });
         if (!settings.inMemory()) {
             if (!Files.isRegularFile(Path.of(settings.database()))) {
-                throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK110", "DuckDB database file "
+                throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK110, "DuckDB database file "
                         + settings.database() + " does not exist (connection " + settings.connectionName() + ")",
                         "check the database path (relative paths resolve against the spec's folder), or use :memory:");
             }
@@ -130,7 +133,7 @@ final class DuckDbDatabase implements AutoCloseable {
         String platform = single(connection, "CALL pragma_platform()");
         Path expected = dir.resolve(version).resolve(platform).resolve(extension + ".duckdb_extension");
         if (!Files.isRegularFile(expected)) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK111", "DuckDB extension '" + extension
+            throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK111, "DuckDB extension '" + extension
                     + "' is missing for DuckDB " + version + " (" + platform + "): expected file " + expected
                     + " (layout <extension-directory>/" + version + "/" + platform + "/" + extension
                     + ".duckdb_extension)",
@@ -149,7 +152,7 @@ final class DuckDbDatabase implements AutoCloseable {
         } catch (SQLException e) {
             // The statement holds the credentials and DuckDB echoes SQL in errors: keep neither, only a scrubbed line.
             String reason = redactor.redact(e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse(""));
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK112", "could not create the DuckDB S3 secret for "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK112, "could not create the DuckDB S3 secret for "
                     + "connection " + settings.connectionName() + " (" + s3 + "): " + reason,
                     "check the s3 settings; with extension-directory, httpfs (and aws for the credential chain) must "
                             + "be there");

@@ -7,6 +7,17 @@ import io.sluice.spi.ErrorKind;
 import java.sql.SQLException;
 import java.util.Locale;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK101;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK102;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK103;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK104;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK105;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK106;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK107;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK108;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK109;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK300;
+
 /**
  * Turns DuckDB's SQLExceptions into ConnectorExceptions of the right kind. DuckDB prefixes each message with its
  * error class ("IO Error:", "Binder Error:", "HTTP Error:"...), which is what the kind is decided from. The text is
@@ -27,51 +38,51 @@ final class DuckDbErrors {
         String message = redactor.redact(firstLines(e.getMessage()));
         String lower = message.toLowerCase(Locale.ROOT);
         if (lower.contains("no files found that match the pattern")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK101", "no file matches " + what + ": " + message,
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK101, "no file matches " + what + ": " + message,
                     "check the path or glob; relative paths resolve against the spec's folder");
         }
         if (lower.contains("http 403") || lower.contains("403 (forbidden)") || lower.contains("accessdenied")
                 || lower.contains("signaturedoesnotmatch") || lower.contains("invalidaccesskeyid")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK102", "access denied reading " + what + ": "
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK102, "access denied reading " + what + ": "
                     + message, "check the s3 key-id/secret (or the credential chain) and the bucket's permissions");
         }
         if (lower.contains("http 404") || lower.contains("404 (not found)") || lower.contains("nosuchbucket")
                 || lower.contains("nosuchkey")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK103", "not found: " + what + ": " + message,
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK103, "not found: " + what + ": " + message,
                     "check the bucket and key, and the s3 endpoint and url-style");
         }
         if (lower.contains("extension") && (lower.contains("not found") || lower.contains("autoloading")
                 || lower.contains("autoinstall"))) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK104", "a DuckDB extension is missing while "
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK104, "a DuckDB extension is missing while "
                     + "reading " + what + ": " + message,
                     "provision it under extension-directory (see docs/duckdb.md), or allow DuckDB to download it");
         }
         if (lower.startsWith("invalid input error") || lower.startsWith("conversion error")
                 || lower.contains("corrupt") || lower.contains("magic bytes") || lower.contains("decompression")) {
-            return new ConnectorException(ErrorKind.DATA, "DUCK300",
+            return new ConnectorException(ErrorKind.DATA, DUCK300,
                     "DuckDB could not read " + what + ": " + message,
                     "check that the file is complete and of the declared format, or fix the value in the query");
         }
         if (lower.startsWith("parser error") || lower.startsWith("binder error")) {
-            return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK105", "the query does not compile ("
+            return new ConnectorException(ErrorKind.INVALID_SPEC, DUCK105, "the query does not compile ("
                     + what + "): " + message, "fix the DuckDB SQL; try it in the duckdb shell");
         }
         if (lower.startsWith("catalog error")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK106", "DuckDB does not know an object in " + what
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK106, "DuckDB does not know an object in " + what
                     + ": " + message, "check table, function and type names (and the database file)");
         }
         if (lower.contains("could not resolve host") || lower.contains("connection refused")
                 || lower.contains("timeout") || lower.contains("timed out") || lower.contains("http 5")
                 || lower.contains("connection reset")) {
             return new ConnectorException(phase == Phase.READ ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT,
-                    "DUCK107", "cannot reach the storage of " + what + ": " + message,
+                    DUCK107, "cannot reach the storage of " + what + ": " + message,
                     "check the s3 endpoint, use-ssl and the network; the run can be retried");
         }
         if (phase == Phase.PREFLIGHT && lower.startsWith("io error")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK108", "DuckDB cannot open " + what + ": "
+            return new ConnectorException(ErrorKind.PREFLIGHT, DUCK108, "DuckDB cannot open " + what + ": "
                     + message, "check that the path exists and is readable");
         }
-        return new ConnectorException(ErrorKind.FAILED, "DUCK109", "DuckDB failed on " + what + ": " + message,
+        return new ConnectorException(ErrorKind.FAILED, DUCK109, "DuckDB failed on " + what + ": " + message,
                 "see the DuckDB message; if it is an INTERNAL error, report it with the query");
     }
 

@@ -13,6 +13,8 @@ import org.duckdb.DuckDBPreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK120;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK121;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -88,7 +90,7 @@ final class DuckDbPartitionReader implements PartitionReader {
             throw DuckDbErrors.translate(e, DuckDbErrors.Phase.READ, partition.where(), database.redactor());
         } catch (RuntimeException e) {
             // the chunk API reports type and decoding problems unchecked
-            throw new ConnectorException(ErrorKind.FAILED, "DUCK120", "DuckDB reader failed on " + partition.where()
+            throw new ConnectorException(ErrorKind.FAILED, DUCK120, "DuckDB reader failed on " + partition.where()
                     + ": " + database.redactor().redact(String.valueOf(e.getMessage())),
                     "report it with the query and the column types", e);
         } finally {
@@ -119,7 +121,7 @@ final class DuckDbPartitionReader implements PartitionReader {
     }
 
     private ConnectorException cancelledError() {
-        return new ConnectorException(ErrorKind.FAILED, "DUCK121", "reading " + partition.where() + " was cancelled",
+        return new ConnectorException(ErrorKind.FAILED, DUCK121, "reading " + partition.where() + " was cancelled",
                 null);
     }
 

@@ -21,6 +21,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK010;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK011;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK012;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK013;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK014;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK015;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK101;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -52,7 +59,7 @@ final class DuckDbPlanner {
             case NTILE -> bounded(connection, key(distribution), "ntile", ntileBoundaries(connection,
                     key(distribution), n));
             case MODULO -> modulo(connection, key(distribution), n);
-            case CTID -> throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK010",
+            case CTID -> throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK010,
                     "ctid distribution is PostgreSQL's; a DuckDB source has no ctid",
                     "use data-driven (per file), range, ntile or modulo");
         };
@@ -119,7 +126,7 @@ final class DuckDbPlanner {
                 "data-driven on a DuckDB source needs a values-query, e.g. select file from glob('data/*.parquet')")));
         List<String> values = strings(connection, valuesQuery);
         if (values.isEmpty()) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "DUCK012", "values-query returned no values: "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK012, "values-query returned no values: "
                     + valuesQuery, "check the values-query (for files: does the glob match anything?)");
         }
         boolean fileKey = unquoted(key).equalsIgnoreCase("filename");
@@ -152,7 +159,7 @@ final class DuckDbPlanner {
             throws SQLException, ConnectorException {
         KeyColumn k = keyColumn(connection, key);
         if (!k.type.isInteger()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK013", "modulo needs an integer key; " + key
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK013, "modulo needs an integer key; " + key
                     + " is " + k.type, "use range or ntile, or an integer expression such as hash(" + key + ")");
         }
         List<DuckDbPartition> partitions = new ArrayList<>();
@@ -176,7 +183,7 @@ final class DuckDbPlanner {
             default -> {
                 if (!k.type.isInteger() && k.type.kind() != DuckDbType.Kind.DECIMAL
                         && k.type.kind() != DuckDbType.Kind.FLOAT && k.type.kind() != DuckDbType.Kind.DOUBLE) {
-                    throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK014", "range needs a number, date or "
+                    throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK014, "range needs a number, date or "
                             + "timestamp key; " + key + " is " + k.type, "use ntile, which works on any ordered type");
                 }
                 yield "mn + " + step;
@@ -243,7 +250,7 @@ final class DuckDbPlanner {
         List<String> type = strings(connection, "SELECT column_type FROM (DESCRIBE SELECT " + expression
                 + " FROM (" + relation.query() + ") AS sluice_q)");
         if (type.isEmpty()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK015", "key " + key
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK015, "key " + key
                     + " is neither a column of the query nor an expression over its columns",
                     "use one of: " + columns.stream().map(Column::name).toList());
         }
@@ -260,11 +267,11 @@ final class DuckDbPlanner {
     }
 
     private static ConnectorException missing(String what) {
-        return new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK011", what, "add it to the stream's distribution");
+        return new ConnectorException(ErrorKind.INVALID_SPEC, DUCK011, what, "add it to the stream's distribution");
     }
 
     static ConnectorException noMatch(String glob) {
-        return new ConnectorException(ErrorKind.PREFLIGHT, "DUCK101", "no file matches " + glob,
+        return new ConnectorException(ErrorKind.PREFLIGHT, DUCK101, "no file matches " + glob,
                 "check the path or glob; relative paths resolve against the spec's folder");
     }
 

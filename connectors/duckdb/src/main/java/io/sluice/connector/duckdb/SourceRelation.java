@@ -7,6 +7,9 @@ import io.sluice.spi.Options;
 import java.util.Locale;
 import java.util.Optional;
 
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK001;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK002;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK003;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -24,13 +27,13 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
         Optional<String> query = options.find(DuckDbOptions.QUERY).filter(v -> !v.isBlank());
         Optional<String> files = options.find(DuckDbOptions.FILES).filter(v -> !v.isBlank());
         if (query.isPresent() == files.isPresent()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK001",
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK001,
                     "a duckdb source needs exactly one of query or files (connection " + settings.connectionName()
                             + ")", "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet");
         }
         if (query.isPresent()) {
             if (options.isSet(DuckDbOptions.FORMAT)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK002", "format applies to files:, not query:",
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK002, "format applies to files:, not query:",
                         "remove format, or name the format in the query, e.g. read_csv('...')");
             }
             return new SourceRelation(Sql.stripTerminator(query.get()), Optional.empty(), Optional.empty());
@@ -38,7 +41,7 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
         String glob = settings.resolvePath(files.get());
         String format = options.find(DuckDbOptions.FORMAT).orElse(null);
         if (format == null) {
-            format = formatOf(glob).orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC, "DUCK003",
+            format = formatOf(glob).orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC, DUCK003,
                     "cannot tell the format of files " + files.get() + " from its extension",
                     "add format: parquet, csv or json"));
         }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG301;
+import static io.sluice.connector.postgres.PostgresCode.PG302;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -20,9 +22,6 @@ import static java.util.Objects.requireNonNull;
  * reports a too-long value as an error.
  */
 final class ColumnProjector {
-    static final String IMPOSSIBLE_CAST = "PG301";
-    static final String MISSING_TYPE = "PG302";
-
     private final PostgresCatalog catalog;
     private final String fromClause;
     private final String objectName;
@@ -54,7 +53,7 @@ final class ColumnProjector {
                 String castType = castTypeName(target);
                 Optional<Long> castOid = catalog.typeOid(castType);
                 if (castOid.isEmpty()) {
-                    throw new ConnectorException(ErrorKind.INVALID_SPEC, MISSING_TYPE, "column "
+                    throw new ConnectorException(ErrorKind.INVALID_SPEC, PG302, "column "
                             + SqlQuote.identifier(source.name()) + " of " + objectName + " is " + source.typeName()
                             + " but the target column " + SqlQuote.identifier(target.name()) + " is " + target.typeName()
                             + ", a type the source server does not have",
@@ -131,7 +130,7 @@ final class ColumnProjector {
             if (newline > 0) {
                 server = server.substring(0, newline);
             }
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, IMPOSSIBLE_CAST, "column "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG301, "column "
                     + SqlQuote.identifier(source.name()) + " of " + objectName + " is " + source.typeName()
                     + " and cannot be converted to " + target.typeName() + " (target column "
                     + SqlQuote.identifier(target.name()) + "): " + server,

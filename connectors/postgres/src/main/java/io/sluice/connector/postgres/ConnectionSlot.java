@@ -6,6 +6,7 @@ import io.sluice.spi.ErrorKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 
+import static io.sluice.connector.postgres.PostgresCode.PG212;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -65,7 +66,7 @@ final class ConnectionSlot implements AutoCloseable {
         }
         PostgresConnections.closeQuietly(kept);
         if (kind == Kind.HOLDING) {
-            throw new ConnectorException(ErrorKind.FAILED, "PG212", "cannot start " + purpose + ": the "
+            throw new ConnectorException(ErrorKind.FAILED, PG212, "cannot start " + purpose + ": the "
                     + "transaction it belongs to was rolled back after an earlier failure", null);
         }
         return connections.open(purpose);

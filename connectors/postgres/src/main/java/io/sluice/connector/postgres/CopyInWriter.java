@@ -13,6 +13,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.sluice.connector.postgres.PostgresCode.PG210;
+import static io.sluice.connector.postgres.PostgresCode.PG211;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -134,7 +136,7 @@ final class CopyInWriter implements PartitionWriter {
         requireNonNull(done, "done is null");
         if (copy.isActive()) {
             // Left for abort() to cancel: committing now would commit without the rows.
-            throw new ConnectorException(ErrorKind.FAILED, "PG211", what + ": commit before finish(); the COPY of "
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": commit before finish(); the COPY of "
                     + "partition " + done.partitionId() + " is still open", "report this as a bug");
         }
         enter();
@@ -196,13 +198,13 @@ final class CopyInWriter implements PartitionWriter {
         callsUnderWay.incrementAndGet();
         if (aborted.get()) {
             callsUnderWay.decrementAndGet();
-            throw new ConnectorException(ErrorKind.FAILED, "PG210", what + " was aborted", null);
+            throw new ConnectorException(ErrorKind.FAILED, PG210, what + " was aborted", null);
         }
     }
 
     private ConnectorException failure(SQLException e) {
         if (aborted.get()) {
-            return new ConnectorException(ErrorKind.FAILED, "PG210", what + " was aborted", null);
+            return new ConnectorException(ErrorKind.FAILED, PG210, what + " was aborted", null);
         }
         return errors.translate(e, PostgresErrors.Phase.COPY, what + " failed");
     }

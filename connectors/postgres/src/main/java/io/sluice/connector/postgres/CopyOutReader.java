@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG210;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -183,7 +184,7 @@ final class CopyOutReader implements PartitionReader {
     }
 
     private ConnectorException cancelledException() {
-        return new ConnectorException(ErrorKind.FAILED, "PG210", "reading " + what + " was cancelled", null);
+        return new ConnectorException(ErrorKind.FAILED, PG210, "reading " + what + " was cancelled", null);
     }
 
     private static void cancelQuietly(CopyOut out) {

@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG303;
+import static io.sluice.connector.postgres.PostgresCode.PG304;
+
 /**
  * Splits a table's heap into block ranges read with a TID Range Scan (PostgreSQL 14+). Block counts come from
  * {@code pg_relation_size} (relpages may be stale). The first range is {@code ctid < '(b,0)'} and the last
@@ -17,24 +20,21 @@ import java.util.Optional;
  * children or partitions is planned per member with {@code FROM ONLY}, since ctids are per relation.
  */
 final class CtidPlanner implements PartitionPlanner {
-    static final String NEEDS_TABLE = "PG303";
-    static final String NEEDS_PG14 = "PG304";
-
     private record Member(ResolvedTable table, long blocks) {
     }
 
     @Override
     public List<PgPartition> plan(PlanContext context) throws SQLException, ConnectorException {
         ResolvedTable root = context.relation().table().orElseThrow(() -> new ConnectorException(
-                ErrorKind.INVALID_SPEC, NEEDS_TABLE, "distribution ctid needs a table, but this source is a query",
+                ErrorKind.INVALID_SPEC, PG303, "distribution ctid needs a table, but this source is a query",
                 "use range, ntile, modulo or data-driven with a key, or read a table"));
         if (root.relkind() == 'v') {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, NEEDS_TABLE, "distribution ctid needs a table, but "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG303, "distribution ctid needs a table, but "
                     + root.quoted() + " is a view", "use range, ntile, modulo or data-driven with a key");
         }
         int version = context.catalog().serverVersionNum();
         if (version < 140000) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, NEEDS_PG14, "distribution ctid needs PostgreSQL 14 "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG304, "distribution ctid needs PostgreSQL 14 "
                     + "or newer (TID Range Scan); the source server is " + version / 10000,
                     "use distribution range (or ntile) with a numeric, date or timestamp key");
         }

@@ -14,6 +14,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG308;
+import static io.sluice.connector.postgres.PostgresCode.PG309;
+
 /**
  * One partition per distinct value of the key ({@code k = 'v'::type}, the value as a quoted literal), or per row of
  * a values-query run on the source. Values are compared in the key's own type, so {@code 1.0} and {@code 1.00} are
@@ -21,9 +24,6 @@ import java.util.Optional;
  * is lost; NULL keys always have their own partition.
  */
 final class DataDrivenPlanner implements PartitionPlanner {
-    static final String TOO_MANY_VALUES = "PG308";
-    static final String BAD_VALUES_QUERY = "PG309";
-
     private final String keyText;
     private final Optional<String> valuesQuery;
 
@@ -53,7 +53,7 @@ final class DataDrivenPlanner implements PartitionPlanner {
                         continue;
                     }
                     if (values.size() == MAX_PARTITIONS) {
-                        throw new ConnectorException(ErrorKind.INVALID_SPEC, TOO_MANY_VALUES, "key '" + keyText
+                        throw new ConnectorException(ErrorKind.INVALID_SPEC, PG308, "key '" + keyText
                                 + "' has more than " + MAX_PARTITIONS + " distinct values",
                                 "use ntile or modulo, or a coarser key expression (e.g. date_trunc('month', ts))");
                     }
@@ -66,7 +66,7 @@ final class DataDrivenPlanner implements PartitionPlanner {
                     || e.getSQLState().startsWith("22"))) {
                 throw e;
             }
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_VALUES_QUERY, "values-query failed on the source: "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG309, "values-query failed on the source: "
                     + PartitionKey.firstLine(e.getMessage()), "make it return one value of the key's type per row");
         }
         List<String> ids = new ArrayList<>();

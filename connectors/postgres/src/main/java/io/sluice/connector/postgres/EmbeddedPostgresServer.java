@@ -24,6 +24,10 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.sluice.connector.postgres.PostgresCode.PG401;
+import static io.sluice.connector.postgres.PostgresCode.PG402;
+import static io.sluice.connector.postgres.PostgresCode.PG403;
+import static io.sluice.connector.postgres.PostgresCode.PG404;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -104,7 +108,7 @@ final class EmbeddedPostgresServer {
                     }
                 } catch (SQLException e) {
                     knownDatabases.remove(database);
-                    throw new ConnectorException(ErrorKind.PREFLIGHT, "PG402",
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, PG402,
                             "cannot create database '" + database + "' on the embedded PostgreSQL: " + e.getMessage(),
                             "check the name, or remove " + directory + " to start from scratch");
                 }
@@ -174,7 +178,7 @@ final class EmbeddedPostgresServer {
             Files.writeString(directory.resolve("port"), Integer.toString(port), StandardCharsets.UTF_8);
             running = true;
         } catch (IOException | RuntimeException e) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG401",
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG401,
                     "cannot start the embedded PostgreSQL in " + directory + ": " + e.getMessage(),
                     "check that the folder is writable and not used by another PostgreSQL; when running as root, "
                             + "util-linux 'unshare' and user namespaces are needed", e);
@@ -187,7 +191,7 @@ final class EmbeddedPostgresServer {
             sql = Files.readString(script, StandardCharsets.UTF_8);
         } catch (IOException e) {
             dropQuietly(database);
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG403", "cannot read init-script " + script + ": "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG403, "cannot read init-script " + script + ": "
                     + e.getMessage(), "check the path; it is relative to the spec file's folder");
         }
         try (Connection c = java.sql.DriverManager.getConnection(url(database), USER, "");
@@ -195,7 +199,7 @@ final class EmbeddedPostgresServer {
             s.execute(sql);
         } catch (SQLException e) {
             dropQuietly(database);
-            throw new ConnectorException(ErrorKind.PREFLIGHT, "PG404", "init-script " + script + " failed in "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG404, "init-script " + script + " failed in "
                     + "embedded database '" + database + "': " + e.getMessage(),
                     "fix the script; the database was dropped so the next run creates it again");
         }

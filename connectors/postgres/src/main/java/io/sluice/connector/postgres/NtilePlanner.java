@@ -9,14 +9,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.sluice.connector.postgres.PostgresCode.PG307;
+
 /**
  * Equal-count ranges from the key's distribution: boundaries are {@code percentile_disc} at 1/n, 2/n, ... in one
  * sorted pass, for any type with an ordering. Repeated values collapse boundaries, so a heavily skewed key yields
  * fewer, larger ranges rather than a row in two places.
  */
 final class NtilePlanner implements PartitionPlanner {
-    static final String UNSORTABLE_KEY = "PG307";
-
     private final String keyText;
 
     NtilePlanner(String keyText) {
@@ -45,7 +45,7 @@ final class NtilePlanner implements PartitionPlanner {
                 if (e.getSQLState() == null || !e.getSQLState().startsWith("42")) {
                     throw e;
                 }
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, UNSORTABLE_KEY, "distribution ntile cannot sort key '"
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG307, "distribution ntile cannot sort key '"
                         + keyText + "' of type " + key.baseTypeName() + ": " + PartitionKey.firstLine(e.getMessage()),
                         "use modulo, or a key expression of a sortable type");
             }

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG305;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -16,7 +17,6 @@ import static java.util.Objects.requireNonNull;
  * says which methods can split it by value.
  */
 record PartitionKey(String expression, String baseTypeName, Category category, boolean notNull, boolean portable) {
-    static final String BAD_KEY = "PG305";
     /** System columns exist on the source's heap only; a condition on them means nothing on the target. */
     private static final java.util.regex.Pattern SYSTEM_COLUMN = java.util.regex.Pattern.compile(
             "\\b(ctid|xmin|xmax|cmin|cmax|tableoid)\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
@@ -49,7 +49,7 @@ record PartitionKey(String expression, String baseTypeName, Category category, b
             if (e.getSQLState() == null || !e.getSQLState().startsWith("42")) {
                 throw e;
             }
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_KEY, "key '" + keyText + "' is neither a column "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG305, "key '" + keyText + "' is neither a column "
                     + "of " + context.relation().description() + " nor a valid expression over it: "
                     + firstLine(e.getMessage()), "name a column (quote mixed-case names) or write an SQL expression");
         }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.sluice.connector.postgres.PostgresCode.PG206;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -72,7 +73,7 @@ final class PostgresConnections implements AutoCloseable {
             throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot connect for " + purpose);
         }
         if (connection == null) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, "PG206", "the url is not a PostgreSQL JDBC URL",
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG206, "the url is not a PostgreSQL JDBC URL",
                     "write it as jdbc:postgresql://host:port/database");
         }
         try {

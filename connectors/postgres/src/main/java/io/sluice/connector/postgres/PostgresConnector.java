@@ -10,6 +10,9 @@ import io.sluice.spi.Target;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG101;
+import static io.sluice.connector.postgres.PostgresCode.PG102;
+import static io.sluice.connector.postgres.PostgresCode.PG104;
 import static java.util.Objects.requireNonNull;
 
 /** One {@code type: postgres} connection. Connects lazily; holds only the control connection between calls. */
@@ -29,7 +32,7 @@ final class PostgresConnector implements Connector {
         Optional<String> table = sourceOptions.find(PostgresOptions.TABLE);
         Optional<String> query = sourceOptions.find(PostgresOptions.QUERY);
         if (table.isPresent() == query.isPresent()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresLint.TABLE_XOR_QUERY,
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG102,
                     "a postgres source needs exactly one of table or query", "keep either table: or query:");
         }
         if (table.isPresent()) {
@@ -41,7 +44,7 @@ final class PostgresConnector implements Connector {
     @Override
     public Target target(Options targetOptions) throws ConnectorException {
         String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
-                ErrorKind.INVALID_SPEC, PostgresLint.TARGET_NEEDS_TABLE, "a postgres target needs a table",
+                ErrorKind.INVALID_SPEC, PG104, "a postgres target needs a table",
                 "add table: schema.table"));
         return new PostgresTarget(connections, parse(table), ledgerSchema);
     }
@@ -50,7 +53,7 @@ final class PostgresConnector implements Connector {
         try {
             return QualifiedName.parse(table);
         } catch (IllegalArgumentException e) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresLint.BAD_TABLE_NAME, e.getMessage(),
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, e.getMessage(),
                     PostgresLint.TABLE_NAME_FIX);
         }
     }

@@ -21,11 +21,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
+import static io.sluice.connector.postgres.PostgresCode.PG208;
+import static io.sluice.connector.postgres.PostgresCode.PG405;
+
 public final class PostgresConnectorFactory implements ConnectorFactory {
     /** Where embedded servers keep their data, under the run's state directory. */
     static final String EMBEDDED_FOLDER = "postgres-" + EmbeddedPostgresServer.MAJOR_VERSION;
-    static final String URL_XOR_EMBEDDED = "PG208";
-    static final String INIT_SCRIPT_NEEDS_EMBEDDED = "PG405";
 
     @Override
     public String name() {
@@ -105,7 +106,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         if (embedded == url) {
             String message = "connection '" + config.connectionName() + "' needs exactly one of url or embedded";
             PostgresConnections.Endpoint refuse = () -> {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, URL_XOR_EMBEDDED, message,
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG208, message,
                         "give url: jdbc:postgresql://host:port/db, or embedded: <database name>");
             };
             return new PostgresConnector(new PostgresConnections(refuse, new Properties(),
@@ -124,7 +125,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         }
         if (options.isSet(PostgresOptions.INIT_SCRIPT)) {
             PostgresConnections.Endpoint refuse = () -> {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, INIT_SCRIPT_NEEDS_EMBEDDED, "connection '"
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG405, "connection '"
                         + config.connectionName() + "': init-script applies only to an embedded database",
                         "remove init-script, or use embedded: <database name>");
             };

@@ -9,6 +9,13 @@ import org.postgresql.util.ServerErrorMessage;
 import java.sql.SQLException;
 import java.util.Set;
 
+import static io.sluice.connector.postgres.PostgresCode.PG201;
+import static io.sluice.connector.postgres.PostgresCode.PG202;
+import static io.sluice.connector.postgres.PostgresCode.PG203;
+import static io.sluice.connector.postgres.PostgresCode.PG204;
+import static io.sluice.connector.postgres.PostgresCode.PG205;
+import static io.sluice.connector.postgres.PostgresCode.PG209;
+import static io.sluice.connector.postgres.PostgresCode.PG420;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -22,13 +29,6 @@ final class PostgresErrors {
         DESCRIBE,
         COPY
     }
-
-    static final String CONNECTION = "PG201";
-    static final String AUTHENTICATION = "PG202";
-    static final String MISSING_OR_FORBIDDEN = "PG203";
-    static final String DATA = "PG204";
-    static final String TRANSIENT = "PG205";
-    static final String FAILED = "PG209";
 
     private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
     private static final Set<String> MISSING_STATES = Set.of("42P01", "42703", "42501", "3F000", "3D000", "42704");
@@ -48,36 +48,36 @@ final class PostgresErrors {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = redactor.redact(what + ": " + serverText(e));
         ErrorKind kind;
-        String code;
+        PostgresCode code;
         String fix;
         if (state.startsWith("08") || TRANSIENT_STATES.contains(state)) {
             kind = ErrorKind.TRANSIENT;
-            code = state.startsWith("08") ? CONNECTION : TRANSIENT;
+            code = state.startsWith("08") ? PG201 : PG205;
             fix = state.startsWith("08")
                     ? "check that the server is running and reachable (host, port, sslmode), then retry"
                     : "retry; the server reported a passing condition";
         } else if (state.equals(TableLocks.LOCK_NOT_AVAILABLE)) {
             kind = ErrorKind.FAILED;
-            code = TableLocks.LOCK_TIMEOUT;
+            code = PG420;
             fix = "a lock wait outlasted the stream's lock-timeout: let the session holding the lock finish, or "
                     + "give the stream a longer lock-timeout";
         } else if (state.startsWith("28")) {
             kind = ErrorKind.PREFLIGHT;
-            code = AUTHENTICATION;
+            code = PG202;
             fix = "check the connection's user and password (and pg_hba.conf on the server)";
         } else if (MISSING_STATES.contains(state)) {
             kind = phase == Phase.DESCRIBE ? ErrorKind.PREFLIGHT : ErrorKind.DATA;
-            code = MISSING_OR_FORBIDDEN;
+            code = PG203;
             fix = state.equals("42501")
                     ? "grant the missing privilege to the connection's user"
                     : "check the spelling and schema of the name (unquoted names fold to lower case)";
         } else if (state.startsWith("22") || state.startsWith("23")) {
             kind = ErrorKind.DATA;
-            code = DATA;
+            code = PG204;
             fix = "fix the offending value in the source, or widen the target column";
         } else {
             kind = ErrorKind.FAILED;
-            code = FAILED;
+            code = PG209;
             fix = null;
         }
         SQLException cause = new SQLException(message, state);

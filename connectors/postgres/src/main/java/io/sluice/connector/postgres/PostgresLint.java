@@ -10,12 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG101;
+import static io.sluice.connector.postgres.PostgresCode.PG102;
+import static io.sluice.connector.postgres.PostgresCode.PG103;
+import static io.sluice.connector.postgres.PostgresCode.PG104;
+import static io.sluice.connector.postgres.PostgresCode.PG208;
+import static io.sluice.connector.postgres.PostgresCode.PG405;
+
 /** Offline checks of a postgres connection and of the stream sides it handles; nothing connects. */
 final class PostgresLint {
-    static final String BAD_TABLE_NAME = "PG101";
-    static final String TABLE_XOR_QUERY = "PG102";
-    static final String CTID_NEEDS_TABLE = "PG103";
-    static final String TARGET_NEEDS_TABLE = "PG104";
     // PG105 (key missing) and PG106 (values-query unused) are retired: the core's SPEC017 owns those rules.
     static final String TABLE_NAME_FIX = "write schema.table; quote names with capitals, spaces or dots: "
             + "\"My Schema\".\"My.Table\" (a quote inside a quoted name is doubled)";
@@ -33,26 +36,26 @@ final class PostgresLint {
             try {
                 QualifiedName.parse(t);
             } catch (IllegalArgumentException e) {
-                problems.add(Problem.error(BAD_TABLE_NAME, "table", e.getMessage(), TABLE_NAME_FIX));
+                problems.add(Problem.error(PG101, "table", e.getMessage(), TABLE_NAME_FIX));
             }
         });
         if (stream.role() == Role.TARGET) {
             if (table.isEmpty()) {
-                problems.add(Problem.error(TARGET_NEEDS_TABLE, "table", "a postgres target needs a table",
+                problems.add(Problem.error(PG104, "table", "a postgres target needs a table",
                         "add table: schema.table"));
             }
             return problems;
         }
         if (table.isPresent() && query.isPresent()) {
-            problems.add(Problem.error(TABLE_XOR_QUERY, "query", "a postgres source takes table or query, not both",
+            problems.add(Problem.error(PG102, "query", "a postgres source takes table or query, not both",
                     "keep either table: or query:"));
         } else if (table.isEmpty() && query.isEmpty()) {
-            problems.add(Problem.error(TABLE_XOR_QUERY, "table", "a postgres source needs table or query",
+            problems.add(Problem.error(PG102, "table", "a postgres source needs table or query",
                     "add table: schema.table, or query: SELECT ..."));
         }
         DistributionMethod method = stream.distribution().method();
         if (method == DistributionMethod.CTID && query.isPresent()) {
-            problems.add(Problem.error(CTID_NEEDS_TABLE, "query", "distribution ctid splits a table's heap and "
+            problems.add(Problem.error(PG103, "query", "distribution ctid splits a table's heap and "
                     + "cannot split a query", "read a table, or use range, ntile, modulo or data-driven with a key"));
         }
         // Whether key and values-query fit the method is the core's check (SPEC017), from the spec's keys.
@@ -68,16 +71,16 @@ final class PostgresLint {
         boolean url = options.isSet(PostgresOptions.URL);
         List<Problem> problems = new ArrayList<>();
         if (embedded && url) {
-            problems.add(Problem.error(PostgresConnectorFactory.URL_XOR_EMBEDDED, "embedded", "a postgres "
+            problems.add(Problem.error(PG208, "embedded", "a postgres "
                     + "connection takes url or embedded, not both", "keep url: to reach a server, or embedded: "
                     + "<database name> for a local one that Sluice starts"));
         } else if (!embedded && !url) {
-            problems.add(Problem.error(PostgresConnectorFactory.URL_XOR_EMBEDDED, "url", "a postgres connection "
+            problems.add(Problem.error(PG208, "url", "a postgres connection "
                     + "needs url or embedded", "give url: jdbc:postgresql://host:port/db, or embedded: <database "
                     + "name>"));
         }
         if (!embedded && options.isSet(PostgresOptions.INIT_SCRIPT)) {
-            problems.add(Problem.error(PostgresConnectorFactory.INIT_SCRIPT_NEEDS_EMBEDDED, "init-script",
+            problems.add(Problem.error(PG405, "init-script",
                     "init-script applies only to an embedded database", "remove init-script, or use embedded: "
                             + "<database name>"));
         }

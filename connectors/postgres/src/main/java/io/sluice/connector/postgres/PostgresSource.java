@@ -26,15 +26,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.sluice.connector.postgres.PostgresCode.PG203;
+import static io.sluice.connector.postgres.PostgresCode.PG310;
+import static io.sluice.connector.postgres.PostgresCode.PG311;
+import static io.sluice.connector.postgres.PostgresCode.PG312;
+import static io.sluice.connector.postgres.PostgresCode.PG313;
 import static java.util.Objects.requireNonNull;
 
 /** A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods. */
 final class PostgresSource implements Source {
-    static final String BAD_QUERY = "PG310";
-    static final String DUPLICATE_COLUMN = "PG311";
-    static final String MISSING_KEY = "PG312";
-    static final String BAD_CHECKPOINT = "PG313";
-
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
     private final Optional<String> query;
@@ -117,7 +117,7 @@ final class PostgresSource implements Source {
 
     private static String key(Distribution distribution) throws ConnectorException {
         return distribution.key().filter(k -> !k.isBlank()).orElseThrow(() -> new ConnectorException(
-                ErrorKind.INVALID_SPEC, MISSING_KEY, "distribution " + distribution.method().specName()
+                ErrorKind.INVALID_SPEC, PG312, "distribution " + distribution.method().specName()
                 + " needs a key", "add key: <column or SQL expression> to the distribution"));
     }
 
@@ -132,7 +132,7 @@ final class PostgresSource implements Source {
         try {
             return Optional.of(PgPartition.fromCheckpoint(checkpoint, resolved.fromClause()));
         } catch (IllegalArgumentException e) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_CHECKPOINT, e.getMessage(),
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG313, e.getMessage(),
                     "resume with the source table or query the run started with, or start a new run (without "
                             + "--resume)");
         }
@@ -242,7 +242,7 @@ final class PostgresSource implements Source {
         if (!catalog.hasTablePrivilege(table.oid(), "SELECT")) {
             List<String> lacking = catalog.columnsLackingPrivilege(table.oid(), "SELECT");
             if (!lacking.isEmpty()) {
-                throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "user "
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PG203, "user "
                         + catalog.currentUser() + " may not read " + table.quoted() + " (no SELECT privilege)",
                         "GRANT SELECT ON " + table.quoted() + " TO " + SqlQuote.identifier(catalog.currentUser()));
             }
@@ -258,7 +258,7 @@ final class PostgresSource implements Source {
         } catch (SQLException e) {
             searchPath = "?";
         }
-        return new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "table "
+        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "table "
                 + name.quoted() + " does not exist" + (name.schema().isEmpty() ? " on the search_path ("
                 + searchPath + ")" : ""), "check the name: unquoted names fold to lower case, write \"MixedCase\" "
                 + "in double quotes, and qualify it with its schema");
@@ -275,7 +275,7 @@ final class PostgresSource implements Source {
         } catch (SQLException e) {
             String state = e.getSQLState() == null ? "" : e.getSQLState();
             if (state.startsWith("42") && !Set.of("42P01", "42501", "42703").contains(state)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, BAD_QUERY, "the source query is not valid: "
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG310, "the source query is not valid: "
                         + PartitionKey.firstLine(e.getMessage()), "fix the query (try it in psql)");
             }
             throw e;
@@ -283,7 +283,7 @@ final class PostgresSource implements Source {
         Set<String> seen = new HashSet<>();
         for (String name : names) {
             if (!seen.add(name)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, DUPLICATE_COLUMN, "the source query returns "
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG311, "the source query returns "
                         + "more than one column named " + SqlQuote.identifier(name),
                         "give each output column its own name with AS");
             }

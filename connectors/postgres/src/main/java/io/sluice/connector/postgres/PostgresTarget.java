@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
+import static io.sluice.connector.postgres.PostgresCode.PG203;
+import static io.sluice.connector.postgres.PostgresCode.PG207;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -31,7 +33,6 @@ import static java.util.Objects.requireNonNull;
  * ({@link ReplacingLoad}).
  */
 final class PostgresTarget implements Target {
-    static final String NOT_A_TABLE = "PG207";
     /** Until the runner says otherwise ({@link #waitForLocks}): the spec's documented default. */
     private static final java.time.Duration DEFAULT_LOCK_TIMEOUT = java.time.Duration.ofSeconds(60);
 
@@ -108,7 +109,7 @@ final class PostgresTarget implements Target {
             ResolvedTable table = catalog.resolveTable(name)
                     .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
             if (table.relkind() != 'r' && table.relkind() != 'p' && table.relkind() != 'f') {
-                throw new ConnectorException(ErrorKind.PREFLIGHT, NOT_A_TABLE, table.quoted() + " is a "
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PG207, table.quoted() + " is a "
                         + table.kindName() + "; COPY can load only tables", "load a table");
             }
             if (!catalog.hasTablePrivilege(table.oid(), "INSERT")
@@ -182,7 +183,7 @@ final class PostgresTarget implements Target {
     private static ConnectorException forbidden(PostgresCatalog catalog, ResolvedTable table, String privilege)
             throws SQLException {
         String user = catalog.currentUser();
-        return new ConnectorException(ErrorKind.PREFLIGHT, PostgresErrors.MISSING_OR_FORBIDDEN, "user " + user
+        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "user " + user
                 + " may not " + privilege + " " + table.quoted() + " (no " + privilege + " privilege)",
                 "GRANT " + privilege + " ON " + table.quoted() + " TO " + SqlQuote.identifier(user));
     }

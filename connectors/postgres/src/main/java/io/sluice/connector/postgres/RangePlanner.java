@@ -9,14 +9,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.sluice.connector.postgres.PostgresCode.PG306;
+
 /**
  * Equal-width ranges between the minimum and maximum of a numeric, date or timestamp key. Boundaries are computed
  * by the server in the key's own type; infinities and NaN are left out of min/max (they fall in the open outer
  * ranges).
  */
 final class RangePlanner implements PartitionPlanner {
-    static final String UNSUPPORTED_KEY = "PG306";
-
     private final String keyText;
 
     RangePlanner(String keyText) {
@@ -27,7 +27,7 @@ final class RangePlanner implements PartitionPlanner {
     public List<PgPartition> plan(PlanContext context) throws SQLException, ConnectorException {
         PartitionKey key = PartitionKey.resolve(context, keyText);
         if (key.category() == PartitionKey.Category.OTHER) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, UNSUPPORTED_KEY, "distribution range needs a numeric, "
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG306, "distribution range needs a numeric, "
                     + "date or timestamp key, but '" + keyText + "' is " + key.baseTypeName(),
                     "use ntile (any sortable type) or modulo (any type), or a key expression of a numeric type");
         }

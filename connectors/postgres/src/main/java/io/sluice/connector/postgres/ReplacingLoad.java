@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG212;
+import static io.sluice.connector.postgres.PostgresCode.PG213;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -74,7 +76,7 @@ final class ReplacingLoad implements ReplacingTransaction {
     @Override
     public PartitionWriter open() throws ConnectorException {
         if (committed) {
-            throw new ConnectorException(ErrorKind.FAILED, "PG213", what + ": the load was already committed",
+            throw new ConnectorException(ErrorKind.FAILED, PG213, what + ": the load was already committed",
                     "report this as a bug");
         }
         return CopyInWriter.openInTransaction(slot, copySql, what, ledger);
@@ -82,7 +84,7 @@ final class ReplacingLoad implements ReplacingTransaction {
 
     @Override
     public void commit() throws ConnectorException {
-        Connection connection = slot.idle().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, "PG212",
+        Connection connection = slot.idle().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, PG212,
                 what + ": cannot commit: the load's transaction was rolled back after an earlier failure, or a "
                         + "writer is still open", null));
         try {

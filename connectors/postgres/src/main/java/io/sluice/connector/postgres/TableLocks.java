@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import static io.sluice.connector.postgres.PostgresCode.PG420;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -25,7 +26,6 @@ import static java.util.Objects.requireNonNull;
  * wait of the transaction ({@code SET LOCAL lock_timeout}).
  */
 final class TableLocks {
-    static final String LOCK_TIMEOUT = "PG420";
     static final String LOCK_NOT_AVAILABLE = "55P03";
 
     /** The table lock modes Sluice takes, with those that conflict with each (PostgreSQL's table of conflicts). */
@@ -109,7 +109,7 @@ final class TableLocks {
     }
 
     private ConnectorException timedOut(String names, Mode mode, String why, Holders holders, ErrorKind kind) {
-        return new ConnectorException(kind, LOCK_TIMEOUT, "gave up after " + seconds(waits.timeout())
+        return new ConnectorException(kind, PG420, "gave up after " + seconds(waits.timeout())
                 + " waiting to lock " + names + " in " + mode.sql + " mode to " + why + ": held by " + holders.text(),
                 "let that session finish or end it" + holders.firstPid().map(pid -> " (SELECT pg_terminate_backend("
                         + pid + ") ends it)").orElse("") + ", or give the stream a longer lock-timeout");

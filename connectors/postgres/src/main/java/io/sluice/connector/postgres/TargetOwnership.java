@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.sluice.connector.postgres.PostgresCode.PG421;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -25,7 +26,6 @@ import static java.util.Objects.requireNonNull;
  * goes when the claim closes or its session ends, a killed process included.
  */
 final class TargetOwnership {
-    static final String OWNED = "PG421";
     /** The first key of the two-key advisory lock space Sluice's target claims use ('sluc'). */
     static final int LOCK_SPACE = 0x736c7563;
     private static final int MAX_APPLICATION_NAME_BYTES = 63;
@@ -54,7 +54,7 @@ final class TargetOwnership {
                     if (!TableLocks.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                         throw e;
                     }
-                    throw new ConnectorException(ErrorKind.PREFLIGHT, OWNED, "gave up after "
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, PG421, "gave up after "
                             + TableLocks.seconds(locks.timeout()) + " waiting for " + table.quoted()
                             + ": another Sluice run is loading it (" + owner(connections, key) + ")",
                             "let that run finish (or stop it), then run again; a scheduler should not start "

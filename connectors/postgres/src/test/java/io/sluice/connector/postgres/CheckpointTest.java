@@ -192,7 +192,7 @@ class CheckpointTest {
         ConnectorException otherTable = assertThrows(ConnectorException.class,
                 () -> harness.sourceConnector.source(sourceTable("other")).restore(checkpoint));
         assertEquals(ErrorKind.INVALID_SPEC, otherTable.kind());
-        assertEquals(PostgresSource.BAD_CHECKPOINT, otherTable.code());
+        assertEquals(PostgresCode.PG313.name(), otherTable.code());
         assertTrue(otherTable.getMessage().contains("\"public\".\"keyed\"")
                 && otherTable.getMessage().contains("\"public\".\"other\""), otherTable.getMessage());
 
@@ -214,7 +214,7 @@ class CheckpointTest {
                 checkpoint.replace(PgPartition.CHECKPOINT_PREFIX, PgPartition.CHECKPOINT_PREFIX + "x"),
                 checkpoint + "1:x,")) {
             ConnectorException e = assertThrows(ConnectorException.class, () -> keyed.restore(damaged), damaged);
-            assertEquals(PostgresSource.BAD_CHECKPOINT, e.code());
+            assertEquals(PostgresCode.PG313.name(), e.code());
         }
     }
 }

@@ -1,0 +1,22 @@
+package io.sluice.spi;
+
+import static java.util.Objects.requireNonNull;
+
+/** The codes of the SPI's own default methods: a connector was asked for something it does not offer. */
+public enum SpiCode implements ErrorCode {
+    SPI001("the connection's connector cannot be a source"),
+    SPI002("the connection's connector cannot be a target"),
+    SPI003("the target keeps no run ledger, but a partition was committed with its ledger row"),
+    SPI004("the target cannot load in one transaction, but the runner asked it to");
+
+    private final String summary;
+
+    SpiCode(String summary) {
+        this.summary = requireNonNull(summary, "summary is null");
+    }
+
+    @Override
+    public String summary() {
+        return summary;
+    }
+}

@@ -1,0 +1,36 @@
+package io.sluice.spi;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ErrorCodeTest {
+    @Test
+    void anErrorCodeIsReportedByItsName() {
+        ConnectorException e = new ConnectorException(ErrorKind.DATA, SpiCode.SPI003, "message", "fix");
+        assertEquals("SPI003", e.code());
+        assertEquals(ErrorKind.DATA, e.kind());
+        assertEquals("fix", e.fix().orElseThrow());
+        assertEquals("SPI004", Problem.error(SpiCode.SPI004, "table", "message", null).code());
+        assertEquals("SPI004", Problem.warning(SpiCode.SPI004, "table", "message", null).code());
+    }
+
+    @Test
+    void aCodeIsRequired() {
+        assertThrows(NullPointerException.class,
+                () -> new ConnectorException(ErrorKind.FAILED, (ErrorCode) null, "message", null));
+        assertThrows(NullPointerException.class, () -> Problem.error((ErrorCode) null, "table", "message", null));
+    }
+
+    @Test
+    void theDefaultMethodsFailWithTheSpisCodes() {
+        Connector connector = () -> {
+        };
+        Options none = Options.of(OptionSchema.of(), Map.of());
+        assertEquals("SPI001", assertThrows(ConnectorException.class, () -> connector.source(none)).code());
+        assertEquals("SPI002", assertThrows(ConnectorException.class, () -> connector.target(none)).code());
+    }
+}
