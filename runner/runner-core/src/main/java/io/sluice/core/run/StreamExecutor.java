@@ -88,7 +88,7 @@ final class StreamExecutor implements PartitionAttempts.StreamControl {
             }
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
             try (TargetClaim claim = plan.target().claim(run.runId());
-                 SourceSession session = plan.source().openSession(plan.spec().consistency(), plan.degree())) {
+                 SourceSession session = plan.source().openSession(plan.spec().consistency())) {
                 if (plan.ledger().isPresent()) {
                     recordStart(plan.ledger().get(), session.snapshotMode());
                 }
