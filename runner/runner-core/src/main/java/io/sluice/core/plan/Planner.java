@@ -76,7 +76,7 @@ public final class Planner {
             // method none plans it, without running the spec's method's planning queries for nothing.
             Distribution distribution = replacing && degree == 1 ? Distribution.none() : stream.distribution();
             List<PartitionPlan> partitions = partitions(source, projection,
-                    new PlanRequest(distribution, degree, stream.batchSizeRows()));
+                    new PlanRequest(distribution, degree, stream.rowsPerPartition()));
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
