@@ -30,7 +30,24 @@ public interface ConnectorFactory {
         return OptionSchema.empty();
     }
 
-    /** Distribution methods this connector can plan as a source. */
+    /**
+     * What this connector's sources can do, known without connecting: the distribution methods they plan and which
+     * of those follow rows per partition. The core reads this value, never the deprecated {@link
+     * #distributionMethods()}. The default serves connectors written before it: their {@code distributionMethods()},
+     * each method taken to follow rows per partition.
+     */
+    default SourceCapabilities sourceCapabilities() {
+        return SourceCapabilities.assumingRowsPerPartition(distributionMethods());
+    }
+
+    /**
+     * Distribution methods this connector can plan as a source.
+     *
+     * @deprecated declare {@link #sourceCapabilities()} instead, which also says which methods follow rows per
+     *         partition. The core reads this only as that method's default, for connectors written before it
+     *         ({@code sluice connectors} still prints it: answer it from your capabilities meanwhile)
+     */
+    @Deprecated(since = "0.1.0")
     default Set<DistributionMethod> distributionMethods() {
         return Set.of(DistributionMethod.NONE);
     }
@@ -40,9 +57,10 @@ public interface ConnectorFactory {
      * needs a table but got a query. Nothing may connect. Positions are added by the caller from the option key.
      *
      * <p>The core already checks what the spec's own keys declare: that the method is one of
-     * {@link #distributionMethods()}, that {@code key} is given exactly when {@link DistributionMethod#needsKey()},
-     * and that only {@code data-driven} takes {@code values-query}. Check here only what this connector's sources
-     * need beyond that (e.g. a table for {@code ctid}), so each mistake is reported once.
+     * {@link #sourceCapabilities()}, that {@code key} is given exactly when {@link DistributionMethod#needsKey()},
+     * that only {@code data-driven} takes {@code values-query}, and whether the method follows {@code batch-size}.
+     * Check here only what this connector's sources need beyond that (e.g. a table for {@code ctid}), so each
+     * mistake is reported once.
      */
     default List<Problem> lintStream(StreamShape stream) {
         return List.of();

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The reading side of one stream. Lifecycle driven by the runner: {@link #columns()} (preflight) -&gt;
- * {@link #project} -&gt; {@link #plan} -&gt; {@link #openSession} -&gt; one reader per partition.
+ * {@link #project} -&gt; {@link #plan} -&gt; {@link #openSession(Consistency)} -&gt; one reader per partition.
  */
 public interface Source {
     /** What is read, for people: a qualified table name, {@code query}, or a file glob. No secrets. */
@@ -32,9 +32,26 @@ public interface Source {
 
     /**
      * Opens what the readers share: with SNAPSHOT, a snapshot all readers import (held until the session closes).
-     * {@code readers} is the number of readers that will run at once.
+     * Readers of one session run concurrently, as many as the runner needs.
+     *
+     * <p>Implement this one. Its default serves sources written before it, which implement the deprecated
+     * {@link #openSession(Consistency, int)}; a source must implement one of the two (the defaults call each other).
      */
-    SourceSession openSession(Consistency consistency, int readers) throws ConnectorException;
+    default SourceSession openSession(Consistency consistency) throws ConnectorException {
+        return openSession(consistency, 1);
+    }
+
+    /**
+     * The old form of {@link #openSession(Consistency)}.
+     *
+     * @deprecated {@code readers} was never needed (sessions serve any number of readers): implement and call
+     *         {@link #openSession(Consistency)}. The runner no longer calls this; sources written against it still
+     *         work, and get {@code readers = 1}.
+     */
+    @Deprecated(since = "0.1.0")
+    default SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
+        return openSession(consistency);
+    }
 
     /**
      * Where readers may run. Readers that sit in native code for long (JNI) pin a virtual thread's carrier and
@@ -45,7 +62,7 @@ public interface Source {
     }
 
     /**
-     * Whether {@code openSession(SNAPSHOT, n)} gives all readers one snapshot of the source. When false, each
+     * Whether {@code openSession(SNAPSHOT)} gives all readers one snapshot of the source. When false, each
      * partition reads what is there when it starts, whatever the spec asks, and {@code sluice plan} says so.
      */
     default boolean sharesSnapshot() {
@@ -62,7 +79,7 @@ public interface Source {
 
     /**
      * How the session waits for locks on what it reads (e.g. the locks that keep a source table from being
-     * truncated under a snapshot). Called once, before {@link #openSession}.
+     * truncated under a snapshot). Called once, before {@link #openSession(Consistency)}.
      */
     default void waitForLocks(LockWaits waits) {
         java.util.Objects.requireNonNull(waits, "waits is null");

@@ -66,7 +66,8 @@ class GeneratedSourceContractTest extends SourceContractTest {
 
         @Override
         public List<SourcePartition> plan(PlanRequest request) {
-            long count = Math.max(request.degree(), (rows + request.batchSizeRows() - 1) / request.batchSizeRows());
+            long rowsPerPartition = request.rowsPerPartition();
+            long count = Math.max(request.degree(), (rows + rowsPerPartition - 1) / rowsPerPartition);
             List<SourcePartition> partitions = new ArrayList<>();
             for (long i = 0; i < count; i++) {
                 partitions.add(new Range(rows * i / count, rows * (i + 1) / count));
@@ -80,7 +81,7 @@ class GeneratedSourceContractTest extends SourceContractTest {
         }
 
         @Override
-        public SourceSession openSession(Consistency consistency, int readers) {
+        public SourceSession openSession(Consistency consistency) {
             return new SourceSession() {
                 @Override
                 public String snapshotMode() {

@@ -5,10 +5,10 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Role;
-
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
+import io.sluice.spi.Role;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.StreamShape;
 
 import java.util.ArrayList;
@@ -52,10 +52,24 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
                 ChunkErrors.describe());
     }
 
+    /**
+     * No ctid, and no method follows rows per partition: each partition runs the whole query, so the planner makes
+     * degree partitions, or one per file or value (see {@link DuckDbPlanner}).
+     */
+    static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(EnumSet.of(DistributionMethod.NONE,
+            DistributionMethod.DATA_DRIVEN, DistributionMethod.RANGE, DistributionMethod.MODULO,
+            DistributionMethod.NTILE), Set.of());
+
+    @Override
+    public SourceCapabilities sourceCapabilities() {
+        return SOURCE_CAPABILITIES;
+    }
+
+    /** For callers of the old method (e.g. {@code sluice connectors}) until they read {@link #sourceCapabilities}. */
+    @Deprecated(since = "0.1.0")
     @Override
     public Set<DistributionMethod> distributionMethods() {
-        return EnumSet.of(DistributionMethod.NONE, DistributionMethod.DATA_DRIVEN, DistributionMethod.RANGE,
-                DistributionMethod.MODULO, DistributionMethod.NTILE);
+        return SOURCE_CAPABILITIES.distributionMethods();
     }
 
     @Override
@@ -72,7 +86,7 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
                     "a duckdb source needs exactly one of query or files",
                     "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet"));
         }
-        // A method outside distributionMethods() (ctid) is the core's SPEC016 in lint; DUCK010 is the planner's.
+        // A method outside sourceCapabilities() (ctid) is the core's SPEC016 in lint; DUCK010 is the planner's.
         if (stream.distribution().method() == DistributionMethod.DATA_DRIVEN
                 && stream.distribution().valuesQuery().isEmpty()) {
             problems.add(Problem.error(DUCK011, "distribution",

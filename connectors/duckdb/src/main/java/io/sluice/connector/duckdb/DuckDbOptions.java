@@ -30,8 +30,8 @@ final class DuckDbOptions {
     static final io.sluice.spi.Option<io.sluice.spi.Options> S3 = Option.object("s3", S3_SCHEMA)
             .describedAs("S3 settings, passed to DuckDB as a secret.");
 
-    static final Option<String> QUERY = Option.string("query").describedAs("Any DuckDB SQL.");
-    static final Option<String> FILES = Option.string("files")
+    static final Option<String> QUERY = Option.string("query").naming().describedAs("Any DuckDB SQL.");
+    static final Option<String> FILES = Option.string("files").naming()
             .describedAs("A glob, local or s3://; one partition per file.");
     static final Option<String> FORMAT = Option.string("format").oneOf("parquet", "csv", "json")
             .describedAs("Format of files: (default from the extension).");

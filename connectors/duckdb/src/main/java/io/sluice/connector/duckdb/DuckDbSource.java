@@ -91,7 +91,7 @@ final class DuckDbSource implements Source {
     }
 
     @Override
-    public SourceSession openSession(Consistency consistency, int readers) {
+    public SourceSession openSession(Consistency consistency) {
         return new DuckDbSession(database);
     }
 

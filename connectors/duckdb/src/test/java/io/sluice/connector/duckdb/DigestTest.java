@@ -35,7 +35,7 @@ class DigestTest {
                     DistributionMethod.NONE, Optional.empty(), Optional.empty()), 2, 1000));
             assertEquals(4, partitions.size());
             long total = 0;
-            try (SourceSession session = source.openSession(Consistency.NONE, 2)) {
+            try (SourceSession session = source.openSession(Consistency.NONE)) {
                 for (SourcePartition partition : partitions) {
                     Digest digest = session.digest(partition, projection, Digest.Level.COUNT).orElseThrow();
                     assertEquals(3750, digest.rows(), partition.predicate());

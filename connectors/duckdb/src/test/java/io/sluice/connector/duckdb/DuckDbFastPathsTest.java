@@ -197,7 +197,7 @@ class DuckDbFastPathsTest {
         SourceProjection projection = source.project(pg.pairsByName(source, "texts"));
         SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 10_000)).getFirst();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (SourceSession session = source.openSession(Consistency.NONE, 1);
+        try (SourceSession session = source.openSession(Consistency.NONE);
              PartitionReader reader = session.openReader(partition, projection)) {
             assertEquals(5000, reader.transferTo(bytes::write));
         }

@@ -64,7 +64,7 @@ public final class ExtractBenchmark {
             }
             SourceProjection projection = source.project(pairs);
             SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1)).getFirst();
-            try (SourceSession session = source.openSession(io.sluice.spi.Consistency.NONE, 1);
+            try (SourceSession session = source.openSession(io.sluice.spi.Consistency.NONE);
                  PartitionReader reader = session.openReader(partition, projection)) {
                 return reader.transferTo(sink);
             }

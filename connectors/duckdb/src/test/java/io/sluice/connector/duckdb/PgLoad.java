@@ -102,7 +102,7 @@ final class PgLoad {
         String copy = "COPY " + table + " (" + pairs.stream().map(p -> "\"" + p.target().name() + "\"")
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT binary)";
         long total = 0;
-        try (SourceSession session = source.openSession(Consistency.NONE, degree);
+        try (SourceSession session = source.openSession(Consistency.NONE);
              ExecutorService pool = Executors.newFixedThreadPool(degree, Thread.ofPlatform().factory())) {
             List<Future<Long>> results = new ArrayList<>();
             for (SourcePartition partition : partitions) {

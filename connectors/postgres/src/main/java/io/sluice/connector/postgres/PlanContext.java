@@ -15,10 +15,13 @@ record PlanContext(PostgresCatalog catalog, SourceRelation relation, PlanRequest
         requireNonNull(total, "total is null");
     }
 
-    /** About batch-size rows per partition, never fewer partitions than the degree. */
+    /**
+     * About rows-per-partition rows per partition, never fewer partitions than the degree. The planners that call
+     * this are the methods {@link PostgresConnectorFactory#SOURCE_CAPABILITIES} lists as following rows per partition.
+     */
     int partitionsWanted() {
         long rows = Math.max(total.rows(), 0);
-        long byBatch = (rows + request.batchSizeRows() - 1) / request.batchSizeRows();
-        return (int) Math.min(Math.max(request.degree(), byBatch), PartitionPlanner.MAX_PARTITIONS);
+        long byRows = (rows + request.rowsPerPartition() - 1) / request.rowsPerPartition();
+        return (int) Math.min(Math.max(request.degree(), byRows), PartitionPlanner.MAX_PARTITIONS);
     }
 }

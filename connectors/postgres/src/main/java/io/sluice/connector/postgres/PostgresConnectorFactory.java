@@ -11,6 +11,7 @@ import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.StreamShape;
 
 import java.util.ArrayList;
@@ -64,9 +65,25 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         return List.of(PgJdbcVersion.runtime().describe(), CopyDataFrames.selection().describe());
     }
 
+    /**
+     * Every method. ctid, range and ntile split into about rows-per-partition rows each ({@link
+     * PlanContext#partitionsWanted()}); none reads whole, modulo makes degree buckets, data-driven one partition per
+     * value.
+     */
+    static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(
+            EnumSet.allOf(DistributionMethod.class),
+            EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE));
+
+    @Override
+    public SourceCapabilities sourceCapabilities() {
+        return SOURCE_CAPABILITIES;
+    }
+
+    /** For callers of the old method (e.g. {@code sluice connectors}) until they read {@link #sourceCapabilities}. */
+    @Deprecated(since = "0.1.0")
     @Override
     public Set<DistributionMethod> distributionMethods() {
-        return EnumSet.allOf(DistributionMethod.class);
+        return SOURCE_CAPABILITIES.distributionMethods();
     }
 
     @Override

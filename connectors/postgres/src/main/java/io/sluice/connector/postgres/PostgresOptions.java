@@ -23,10 +23,10 @@ final class PostgresOptions {
     static final Option<String> LEDGER_SCHEMA = Option.string("ledger-schema").withDefault("sluice")
             .describedAs("Schema of the run ledger when this connection is a target.");
 
-    static final Option<String> TABLE = Option.string("table")
+    static final Option<String> TABLE = Option.string("table").naming()
             .describedAs("schema.table as PostgreSQL reads it: unquoted names fold to lower case, "
                     + "\"Quoted\" names keep case. No schema: the search_path.");
-    static final Option<String> QUERY = Option.string("query").describedAs("Any SELECT (source only).");
+    static final Option<String> QUERY = Option.string("query").naming().describedAs("Any SELECT (source only).");
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
     static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);

@@ -158,7 +158,7 @@ final class PostgresSource implements Source {
     }
 
     @Override
-    public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
+    public SourceSession openSession(Consistency consistency) throws ConnectorException {
         requireNonNull(consistency, "consistency is null");
         List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
         return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe(),

@@ -62,7 +62,7 @@ class CheckpointTest {
     private static long readRows(Source source, SourcePartition partition) throws Exception {
         SourceProjection projection = source.project(source.columns().stream().map(c -> new ColumnPair(c, c))
                 .toList());
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(partition, projection)) {
             return reader.transferTo((buffer, offset, length) -> { });
         }

@@ -135,7 +135,7 @@ class CopyFramesFastPathTest {
         SourcePartition partition = source.plan(new PlanRequest(distribution(DistributionMethod.NONE, null), 1,
                 1000)).getFirst();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(partition, projection)) {
             reader.transferTo(bytes::write);
         }

@@ -189,7 +189,7 @@ final class CopyHarness {
         long read = 0;
         long written = 0;
         String mode;
-        try (SourceSession session = source.openSession(consistency, degree);
+        try (SourceSession session = source.openSession(consistency);
              ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             mode = session.snapshotMode();
             if (afterSession != null) {

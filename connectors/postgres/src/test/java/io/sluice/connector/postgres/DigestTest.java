@@ -72,7 +72,7 @@ class DigestTest {
         SourceProjection projection = source.project(pairs);
         List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
         Map<String, Digest[]> out = new LinkedHashMap<>();
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1)) {
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT)) {
             for (SourcePartition partition : source.plan(new PlanRequest(distribution, 4, 300))) {
                 out.put(partition.id(), new Digest[] {
                         session.digest(partition, projection, level).orElseThrow(),

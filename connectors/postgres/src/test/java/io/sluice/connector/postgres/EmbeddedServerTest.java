@@ -113,7 +113,7 @@ class EmbeddedServerTest {
                         .orElseThrow())).toList());
         target.prepare(io.sluice.spi.LoadMode.TRUNCATE);
         long rows = 0;
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1)) {
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT)) {
             for (var partition : source.plan(new PlanRequest(Distribution.none(), 1, 100))) {
                 try (PartitionReader reader = session.openReader(partition, projection);
                      PartitionWriter writer = target.openWriter(columns, projection.format())) {

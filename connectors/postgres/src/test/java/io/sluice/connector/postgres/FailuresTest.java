@@ -171,7 +171,7 @@ class FailuresTest {
         List<Column> columns = source.columns();
         SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());
         SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1_000_000)).get(0);
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(partition, projection)) {
             AtomicBoolean cancelled = new AtomicBoolean();
             ConnectorException e = assertThrows(ConnectorException.class, () -> reader.transferTo((b, o, n) -> {

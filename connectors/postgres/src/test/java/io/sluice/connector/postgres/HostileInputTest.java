@@ -124,7 +124,7 @@ class HostileInputTest {
             }
             ledger.recordPlan(thisRun, stream, planned);
             Source resumed = harness.sourceConnector.source(CopyHarness.sourceTable(specName()));
-            try (SourceSession session = resumed.openSession(Consistency.SNAPSHOT, 1)) {
+            try (SourceSession session = resumed.openSession(Consistency.SNAPSHOT)) {
                 // Read the partitions as a resume would: restored from the checkpoints the ledger holds.
                 for (LedgerPartition stored : ledger.partitions(thisRun, stream)) {
                     SourcePartition partition = resumed.restore(stored.checkpoint()).orElseThrow();

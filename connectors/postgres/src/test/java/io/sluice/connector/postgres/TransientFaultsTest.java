@@ -81,7 +81,7 @@ class TransientFaultsTest {
         List<Column> columns = target.table().columns();
         SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
         AtomicBoolean terminated = new AtomicBoolean();
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(all, projection);
              PartitionWriter writer = target.openWriter(columns, projection.format())) {
             CopySink killing = (buffer, offset, length) -> {
@@ -113,7 +113,7 @@ class TransientFaultsTest {
         SourceProjection projection = project(source);
         SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
         AtomicBoolean terminated = new AtomicBoolean();
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(all, projection)) {
             ConnectorException e = assertThrows(ConnectorException.class, () -> reader.transferTo(
                     (buffer, offset, length) -> {
@@ -142,7 +142,7 @@ class TransientFaultsTest {
             SourceProjection projection = project(source);
             SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
             AtomicBoolean restarted = new AtomicBoolean();
-            try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+            try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
                  PartitionReader reader = session.openReader(all, projection)) {
                 ConnectorException e = assertThrows(ConnectorException.class, () -> reader.transferTo(
                         (buffer, offset, length) -> {
@@ -154,7 +154,7 @@ class TransientFaultsTest {
             }
             // What a retry does: a new session and reader on the restarted server read everything.
             Source again = connector(own, database).source(sourceTable("big"));
-            try (SourceSession session = again.openSession(Consistency.SNAPSHOT, 1);
+            try (SourceSession session = again.openSession(Consistency.SNAPSHOT);
                  PartitionReader reader = session.openReader(all, project(again))) {
                 assertEquals(ROWS, reader.transferTo((buffer, offset, length) -> { }));
             }

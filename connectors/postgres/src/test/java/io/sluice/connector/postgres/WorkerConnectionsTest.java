@@ -95,7 +95,7 @@ class WorkerConnectionsTest {
         assertTrue(partitions.size() >= 3, "needs several partitions, got " + partitions.size());
         Set<String> pids = new HashSet<>();
         long rows = 0;
-        try (SourceSession session = source.openSession(Consistency.SNAPSHOT, 1);
+        try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReaders readers = session.openReaders(projection)) {
             // Committed after the snapshot: no partition may see them, the open-ended last one included.
             harness.sourceSql("INSERT INTO items SELECT g, 'late' FROM generate_series(1, 500) AS g");

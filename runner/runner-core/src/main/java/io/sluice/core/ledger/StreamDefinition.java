@@ -9,15 +9,20 @@ import io.sluice.spi.Options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The parts of a stream that decide which rows go where, as canonical text kept in the ledger. A resume compares it
  * with the spec's current text: a change there could copy rows twice or miss some, so it is refused unless forced.
- * {@code degree} and {@code retry} are left out: changing them on resume is safe.
+ * {@code degree} and {@code retry} are left out: changing them on resume is safe. So is {@code batch-size} where the
+ * source does not split the stream's method by rows per partition: it is left out there, and ignored in a definition
+ * recorded before it was.
  */
 public final class StreamDefinition {
+    private static final String ROWS_PER_PARTITION = "batch-size: ";
+
     private StreamDefinition() {
     }
 
@@ -31,16 +36,23 @@ public final class StreamDefinition {
         stream.distribution().key().ifPresent(k -> lines.add("distribution.key: " + redactor.redact(k)));
         stream.distribution().valuesQuery().ifPresent(q -> lines.add("distribution.values-query: "
                 + redactor.redact(q)));
-        lines.add("batch-size: " + stream.batchSizeRows());
+        if (stream.rowsPerPartitionPlanned()) {
+            lines.add(ROWS_PER_PARTITION + stream.rowsPerPartition());
+        }
         lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
         return String.join("\n", lines);
     }
 
-    /** The lines that differ, as {@code - old} / {@code + new}, for the refusal message. */
+    /**
+     * The lines that differ, as {@code - old} / {@code + new}, for the refusal message. A recorded batch-size that the
+     * current definition leaves out (as not changing the plan) is no difference.
+     */
     public static List<String> difference(String recorded, String current) {
-        List<String> before = List.of(recorded.split("\n"));
         List<String> after = List.of(current.split("\n"));
+        boolean rowsPerPartitionLeftOut = after.stream().noneMatch(line -> line.startsWith(ROWS_PER_PARTITION));
+        List<String> before = Stream.of(recorded.split("\n"))
+                .filter(line -> !(rowsPerPartitionLeftOut && line.startsWith(ROWS_PER_PARTITION))).toList();
         List<String> diff = new ArrayList<>();
         before.stream().filter(line -> !after.contains(line)).forEach(line -> diff.add("- " + line));
         after.stream().filter(line -> !before.contains(line)).forEach(line -> diff.add("+ " + line));

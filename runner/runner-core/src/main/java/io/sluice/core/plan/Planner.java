@@ -92,7 +92,7 @@ public final class Planner {
             }
             StreamBinding binding = new StreamBinding(source, target, ledger, projection);
             List<PartitionPlan> partitions = partitions(source, projection,
-                    new PlanRequest(distribution, degree, stream.batchSizeRows()), binding);
+                    new PlanRequest(distribution, degree, stream.rowsPerPartition()), binding);
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"

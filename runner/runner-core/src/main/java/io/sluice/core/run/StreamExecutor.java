@@ -60,7 +60,7 @@ final class StreamExecutor {
             work.ledger.ensureReady();
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
             try (TargetClaim claim = binding.target().claim(work.ledger.runId());
-                 SourceSession session = binding.source().openSession(plan.spec().consistency(), plan.degree())) {
+                 SourceSession session = binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 work.ledger.prepareTarget(binding.target());
                 Optional<Digest> baseline = verifier.baseline();

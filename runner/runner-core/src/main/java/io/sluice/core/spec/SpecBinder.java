@@ -5,16 +5,12 @@ import io.sluice.core.diag.Position;
 import io.sluice.core.diag.Severity;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.Consistency;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.StreamShape;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,6 +33,7 @@ final class SpecBinder {
     private final ValueReader values;
     private final OptionsReader options;
     private final StreamSettingsReader settings;
+    private final DistributionChecks distributions;
     private final Set<String> secrets;
 
     /** A connection as far as it could be bound; the factory is absent when the type is unknown. */
@@ -55,6 +52,7 @@ final class SpecBinder {
         this.values = new ValueReader(requireNonNull(findings, "findings is null"));
         this.options = new OptionsReader(values, secrets);
         this.settings = new StreamSettingsReader(values);
+        this.distributions = new DistributionChecks(values);
     }
 
     Optional<PipelineSpec> bind(YamlNode.Mapping root, Path file, String checksum) {
@@ -65,7 +63,7 @@ final class SpecBinder {
         values.require(root, top, SpecKeys.NAME_KEY, "", "add 'name: my-pipeline' (used in logs, metrics, ledger)");
         Optional<String> description = root.get(SpecKeys.DESCRIPTION)
                 .flatMap(n -> values.string(n, SpecKeys.DESCRIPTION, ""));
-        boolean ledger = root.entry(SpecKeys.LEDGER).map(this::ledger).orElse(true);
+        boolean ledger = root.entry(SpecKeys.LEDGER).map(this::ledger).orElse(SpecKeys.DEFAULT_LEDGER);
 
         Map<String, BoundConnection> connections = new LinkedHashMap<>();
         if (values.require(root, top, SpecKeys.CONNECTIONS, "", "add 'connections:' with at least a source and a "
@@ -152,7 +150,7 @@ final class SpecBinder {
                     "ledger is off: runs of this spec cannot be resumed", "remove 'ledger: off' unless the target "
                             + "may not hold the ledger schema");
         }
-        return on.orElse(true);
+        return on.orElse(SpecKeys.DEFAULT_LEDGER);
     }
 
     private BoundConnection connection(YamlNode.Entry entry) {
@@ -240,12 +238,16 @@ final class SpecBinder {
             }
         });
         values.rejectUnknownKeys(m, SpecKeys.STREAM, where);
-        StreamSettings merged = settings.read(m, where).over(defaults);
+        StreamSettings own = settings.read(m, where);
+        StreamSettings merged = own.over(defaults);
 
         Optional<BoundEndpoint> source = endpoint(m, SpecKeys.SOURCE, Role.SOURCE, where, connections, used);
         Optional<BoundEndpoint> target = endpoint(m, SpecKeys.TARGET, Role.TARGET, where, connections, used);
 
-        Distribution distribution = distribution(merged, source, where);
+        Optional<ConnectorFactory> sourceFactory = source.flatMap(BoundEndpoint::factory);
+        Distribution distribution = distributions.distribution(merged, sourceFactory, where);
+        boolean rowsPerPartitionPlanned = distributions.rowsPerPartitionPlanned(own, distribution, sourceFactory,
+                where);
         RetrySpec retry = retry(merged.retry(), where);
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
@@ -260,10 +262,13 @@ final class SpecBinder {
         }
         return Optional.of(new StreamSpec(name.get(), source.get().spec().orElseThrow(),
                 target.get().spec().orElseThrow(), distribution,
-                merged.degree().map(StreamSettings.Located::value).orElse(1),
-                merged.batchSize().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_BATCH_SIZE),
-                merged.loadMode().orElse(LoadMode.APPEND), merged.columnMapping().orElse(ColumnMapping.NAME),
-                merged.consistency().orElse(Consistency.SNAPSHOT), merged.verify().orElse(VerifyMode.NONE), retry,
+                merged.degree().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_DEGREE),
+                merged.rowsPerPartition().map(StreamSettings.Located::value)
+                        .orElse(SpecKeys.DEFAULT_ROWS_PER_PARTITION), rowsPerPartitionPlanned,
+                merged.loadMode().orElse(SpecKeys.DEFAULT_LOAD_MODE),
+                merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING),
+                merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
+                merged.verify().orElse(SpecKeys.DEFAULT_VERIFY), retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
                 m.position()));
     }
@@ -322,41 +327,6 @@ final class SpecBinder {
                         Set.of(SpecKeys.CONNECTION), where)
                 .map(o -> new EndpointSpec(connectionName.get(), o, entry.keyPosition()));
         return Optional.of(new BoundEndpoint(Optional.of(factory), spec, m, where));
-    }
-
-    private Distribution distribution(StreamSettings merged, Optional<BoundEndpoint> source, String where) {
-        if (merged.distribution().isEmpty()) {
-            return Distribution.none();
-        }
-        StreamSettings.DistributionSettings d = merged.distribution().get().value();
-        DistributionMethod method = d.method();
-        String spelled = SpecKeys.spelling(method);
-        Optional<ConnectorFactory> factory = source.flatMap(BoundEndpoint::factory);
-        if (factory.isPresent() && !factory.get().distributionMethods().contains(method)) {
-            List<String> supported = EnumSet.copyOf(factory.get().distributionMethods()).stream()
-                    .map(SpecKeys::spelling).toList();
-            values.findings().error(SpecCode.SPEC016, d.methodPosition(), "distribution method '" + spelled
-                            + "'" + in(where) + " is not supported by the " + factory.get().name() + " source",
-                    "use one of: " + String.join(", ", supported));
-        }
-        if (method.needsKey() && d.key().isEmpty()) {
-            values.findings().error(SpecCode.SPEC017, d.methodPosition(), "distribution method '" + spelled
-                    + "'" + in(where) + " needs a 'key'", "add 'key:' with a column or SQL expression to split on");
-        }
-        if (!method.needsKey() && d.key().isPresent()) {
-            values.findings().error(SpecCode.SPEC017, d.key().get().position(), "'key'" + in(where)
-                            + " does not apply to distribution method '" + spelled + "'",
-                    "remove 'key', or use range, ntile, modulo or data-driven");
-        }
-        if (method != DistributionMethod.DATA_DRIVEN && d.valuesQuery().isPresent()) {
-            values.findings().error(SpecCode.SPEC017, d.valuesQuery().get().position(), "'values-query'" + in(where)
-                    + " applies only to distribution method 'data-driven', not '" + spelled + "'",
-                    "remove 'values-query', or use method data-driven");
-        }
-        // What a method needs of the source beyond these keys (ctid a table, say) is the connector's to check, in
-        // its lintStream: it knows its options, and each mistake is reported once.
-        return new Distribution(method, d.key().map(StreamSettings.Located::value),
-                d.valuesQuery().map(StreamSettings.Located::value));
     }
 
     /** The merged retry, or null when its backoffs contradict each other (reported). */

@@ -57,7 +57,11 @@ public enum SpecCode {
     SPEC025("source-is-target", "A stream's source and target name the same table on the same connection: a "
             + "truncate would empty the rows it is about to read, an append would read its own output. (A run also "
             + "refuses it when two connections reach one table: PLAN001.)", "Load into another table; copy into a "
-            + "staging table first to rewrite a table in place.");
+            + "staging table first to rewrite a table in place."),
+    SPEC026("unused-batch-size", "A stream sets `batch-size`, but its source does not split the stream's "
+            + "distribution method by rows per partition (e.g. modulo, data-driven, none, or any method of a DuckDB "
+            + "source), so the value changes nothing. Warning. Such a `batch-size` is also left out of what a resume "
+            + "compares.", "Remove `batch-size`, or use a method the message lists as splitting by it.");
 
     private final String slug;
     private final String meaning;

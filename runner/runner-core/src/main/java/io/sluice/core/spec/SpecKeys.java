@@ -1,5 +1,10 @@
 package io.sluice.core.spec;
 
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.LoadMode;
+
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -48,10 +53,22 @@ final class SpecKeys {
 
     static final List<String> LEDGER_VALUES = List.of("on", "off", "true", "false");
     static final int MAX_DEGREE = 1024;
-    static final long DEFAULT_BATCH_SIZE = 1_048_576L;
-    /** Long enough for a busy table's short queries to end, short enough that a stuck load says so. */
-    static final java.time.Duration DEFAULT_LOCK_TIMEOUT = java.time.Duration.ofSeconds(60);
+    static final int MAX_ATTEMPTS_LIMIT = 1000;
     static final String DURATION_PATTERN = "^[0-9]+(ms|s|m|h)$";
+
+    // The value of each key a spec leaves out, in one place: the binder applies it, the JSON Schema publishes it.
+    // (retry's defaults are RetrySpec.DEFAULT.)
+    static final boolean DEFAULT_LEDGER = true;
+    static final Distribution DEFAULT_DISTRIBUTION = Distribution.none();
+    static final int DEFAULT_DEGREE = 1;
+    /** batch-size: rows per partition, for the methods that split by it. */
+    static final long DEFAULT_ROWS_PER_PARTITION = 1_048_576L;
+    static final LoadMode DEFAULT_LOAD_MODE = LoadMode.APPEND;
+    static final ColumnMapping DEFAULT_COLUMN_MAPPING = ColumnMapping.NAME;
+    static final Consistency DEFAULT_CONSISTENCY = Consistency.SNAPSHOT;
+    static final VerifyMode DEFAULT_VERIFY = VerifyMode.NONE;
+    /** Long enough for a busy table's short queries to end, short enough that a stuck load says so. */
+    static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(60);
 
     private SpecKeys() {
     }
@@ -63,6 +80,11 @@ final class SpecKeys {
 
     static <E extends Enum<E>> List<String> spellings(Class<E> type) {
         return java.util.Arrays.stream(type.getEnumConstants()).map(SpecKeys::spelling).toList();
+    }
+
+    /** Spec spelling of a duration, in whole seconds where it is some: {@code 60s}, {@code 500ms}. */
+    static String spelling(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
     }
 
     static <E extends Enum<E>> E parse(Class<E> type, String spelling) {

@@ -62,7 +62,7 @@ public final class SpecSchemaGenerator {
         ArrayNode ledgerKinds = ledger.putArray("anyOf");
         ledgerKinds.addObject().put("type", "boolean");
         strings(ledgerKinds.addObject().putArray("enum"), SpecKeys.LEDGER_VALUES.toArray(String[]::new));
-        ledger.put("default", "on");
+        ledger.put("default", SpecKeys.DEFAULT_LEDGER ? "on" : "off");
         ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS)
                 .put("description", "Named connections, reused by streams.").put("type", "object");
         connections.putObject("additionalProperties").put("$ref", "#/$defs/connection");
@@ -111,28 +111,36 @@ public final class SpecSchemaGenerator {
                 .put("minimum", -SpecKeys.MAX_DEGREE).put("maximum", SpecKeys.MAX_DEGREE);
         degree.putObject("not").put("const", 0);
         props.set(SpecKeys.DEGREE, orInterpolated(degree).put("description",
-                "> 0: partitions copied at once; < 0: available cores / |n|. Default 1.").put("default", 1));
+                "> 0: partitions copied at once; < 0: available cores / |n|. Default " + SpecKeys.DEFAULT_DEGREE
+                        + ".").put("default", SpecKeys.DEFAULT_DEGREE));
         props.set(SpecKeys.BATCH_SIZE, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
-                .put("minimum", 1)).put("description", "Rows per unit of work.")
-                .put("default", SpecKeys.DEFAULT_BATCH_SIZE));
-        props.set(SpecKeys.LOAD_MODE, choice(SpecKeys.spellings(LoadMode.class), "append",
+                .put("minimum", 1)).put("description", "About how many rows one partition holds, for the "
+                        + "distribution methods the source splits by rows (lint warns where it does not).")
+                .put("default", SpecKeys.DEFAULT_ROWS_PER_PARTITION));
+        props.set(SpecKeys.LOAD_MODE, choice(SpecKeys.spellings(LoadMode.class),
+                SpecKeys.spelling(SpecKeys.DEFAULT_LOAD_MODE),
                 "append: add rows; truncate: empty the target once per run first."));
-        props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class), "name",
+        props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),
+                SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 "name: match columns by name; position: by order."));
-        props.set(SpecKeys.CONSISTENCY, choice(SpecKeys.spellings(Consistency.class), "snapshot",
+        props.set(SpecKeys.CONSISTENCY, choice(SpecKeys.spellings(Consistency.class),
+                SpecKeys.spelling(SpecKeys.DEFAULT_CONSISTENCY),
                 "snapshot: all partitions read one source snapshot; none: each reads what is committed."));
-        props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class), "none",
+        props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class),
+                SpecKeys.spelling(SpecKeys.DEFAULT_VERIFY),
                 "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL)."));
         props.putObject(SpecKeys.RETRY).put("$ref", "#/$defs/retry");
         props.putObject(SpecKeys.LOCK_TIMEOUT).put("$ref", "#/$defs/duration")
                 .put("description", "Longest wait for a lock another session holds (the target table, the "
                         + "source tables, the target's ownership by another run) before the run fails naming "
-                        + "who holds it, e.g. 30s, 5m.").put("default", "60s");
+                        + "who holds it, e.g. 30s, 5m.")
+                .put("default", SpecKeys.spelling(SpecKeys.DEFAULT_LOCK_TIMEOUT));
     }
 
     private ObjectNode distribution() {
         ObjectNode d = MAPPER.createObjectNode()
-                .put("description", "How the source splits the stream into partitions. Default method none.")
+                .put("description", "How the source splits the stream into partitions. Default method "
+                        + SpecKeys.spelling(SpecKeys.DEFAULT_DISTRIBUTION.method()) + ".")
                 .put("type", "object").put("additionalProperties", false);
         strings(d.putArray("required"), SpecKeys.METHOD);
         ObjectNode props = d.putObject("properties");
@@ -170,12 +178,15 @@ public final class SpecSchemaGenerator {
                 .put("type", "object").put("additionalProperties", false);
         ObjectNode props = r.putObject("properties");
         props.set(SpecKeys.MAX_ATTEMPTS, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
-                .put("minimum", 1).put("maximum", 1000)).put("description", "Attempts in all, the first included.")
+                .put("minimum", 1).put("maximum", SpecKeys.MAX_ATTEMPTS_LIMIT))
+                .put("description", "Attempts in all, the first included.")
                 .put("default", RetrySpec.DEFAULT.maxAttempts()));
         props.putObject(SpecKeys.INITIAL_BACKOFF).put("$ref", "#/$defs/duration")
-                .put("description", "Wait before the first retry, e.g. 500ms, 1s, 2m, 1h.").put("default", "1s");
+                .put("description", "Wait before the first retry, e.g. 500ms, 1s, 2m, 1h.")
+                .put("default", SpecKeys.spelling(RetrySpec.DEFAULT.initialBackoff()));
         props.putObject(SpecKeys.MAX_BACKOFF).put("$ref", "#/$defs/duration")
-                .put("description", "Longest wait between retries.").put("default", "60s");
+                .put("description", "Longest wait between retries.")
+                .put("default", SpecKeys.spelling(RetrySpec.DEFAULT.maxBackoff()));
         return r;
     }
 

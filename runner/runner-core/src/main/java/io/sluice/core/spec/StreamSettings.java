@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
 record StreamSettings(
         Optional<Located<DistributionSettings>> distribution,
         Optional<Located<Integer>> degree,
-        Optional<Located<Long>> batchSize,
+        Optional<Located<Long>> rowsPerPartition,
         Optional<LoadMode> loadMode,
         Optional<ColumnMapping> columnMapping,
         Optional<Consistency> consistency,
@@ -31,7 +31,7 @@ record StreamSettings(
     StreamSettings {
         requireNonNull(distribution, "distribution is null");
         requireNonNull(degree, "degree is null");
-        requireNonNull(batchSize, "batchSize is null");
+        requireNonNull(rowsPerPartition, "rowsPerPartition is null");
         requireNonNull(loadMode, "loadMode is null");
         requireNonNull(columnMapping, "columnMapping is null");
         requireNonNull(consistency, "consistency is null");
@@ -45,7 +45,7 @@ record StreamSettings(
         return new StreamSettings(
                 distribution.or(defaults::distribution),
                 degree.or(defaults::degree),
-                batchSize.or(defaults::batchSize),
+                rowsPerPartition.or(defaults::rowsPerPartition),
                 loadMode.or(defaults::loadMode),
                 columnMapping.or(defaults::columnMapping),
                 consistency.or(defaults::consistency),

@@ -24,7 +24,7 @@ final class StreamSettingsReader {
         return new StreamSettings(
                 mapping.entry(SpecKeys.DISTRIBUTION).flatMap(e -> distribution(e, where)),
                 mapping.get(SpecKeys.DEGREE).flatMap(n -> degree(n, where)),
-                mapping.get(SpecKeys.BATCH_SIZE).flatMap(n -> batchSize(n, where)),
+                mapping.get(SpecKeys.BATCH_SIZE).flatMap(n -> rowsPerPartition(n, where)),
                 mapping.get(SpecKeys.LOAD_MODE).flatMap(n -> choice(n, SpecKeys.LOAD_MODE, where, LoadMode.class)),
                 mapping.get(SpecKeys.COLUMN_MAPPING)
                         .flatMap(n -> choice(n, SpecKeys.COLUMN_MAPPING, where, ColumnMapping.class)),
@@ -57,11 +57,12 @@ final class StreamSettingsReader {
         });
     }
 
-    private Optional<StreamSettings.Located<Long>> batchSize(YamlNode node, String where) {
+    private Optional<StreamSettings.Located<Long>> rowsPerPartition(YamlNode node, String where) {
         return values.integer(node, SpecKeys.BATCH_SIZE, where).flatMap(n -> {
             if (n <= 0) {
                 values.findings().error(SpecCode.SPEC009, node.position(), "'batch-size'" + in(where)
-                        + " must be greater than 0", "use a number of rows, e.g. 1048576");
+                        + " must be greater than 0", "use a number of rows, e.g. "
+                        + SpecKeys.DEFAULT_ROWS_PER_PARTITION);
                 return Optional.empty();
             }
             return Optional.of(new StreamSettings.Located<>(n, node.position()));
@@ -104,9 +105,10 @@ final class StreamSettingsReader {
         values.rejectUnknownKeys(m, SpecKeys.RETRY_KEYS, inside);
         Optional<Integer> attempts = m.get(SpecKeys.MAX_ATTEMPTS).flatMap(n ->
                 values.integer(n, SpecKeys.MAX_ATTEMPTS, inside).flatMap(a -> {
-                    if (a < 1 || a > 1000) {
+                    if (a < 1 || a > SpecKeys.MAX_ATTEMPTS_LIMIT) {
                         values.findings().error(SpecCode.SPEC009, n.position(), "'max-attempts'" + in(inside)
-                                + " must be between 1 and 1000", "use 1 for no retries, or e.g. 5");
+                                + " must be between 1 and " + SpecKeys.MAX_ATTEMPTS_LIMIT,
+                                "use 1 for no retries, or e.g. 5");
                         return Optional.empty();
                     }
                     return Optional.of(a.intValue());

@@ -13,6 +13,9 @@ import static java.util.Objects.requireNonNull;
  * One entry of {@code streams:} with the {@code defaults:} applied.
  *
  * @param degree as written: &gt; 0 concurrent partitions, &lt; 0 available cores / |degree|
+ * @param rowsPerPartition {@code batch-size}: about how many rows one partition holds
+ * @param rowsPerPartitionPlanned whether the source's connector splits this stream's distribution method by
+ *        {@code rowsPerPartition} ({@link io.sluice.spi.SourceCapabilities}); when not, the value changes nothing
  * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
  */
 public record StreamSpec(
@@ -21,7 +24,8 @@ public record StreamSpec(
         EndpointSpec target,
         Distribution distribution,
         int degree,
-        long batchSizeRows,
+        long rowsPerPartition,
+        boolean rowsPerPartitionPlanned,
         LoadMode loadMode,
         ColumnMapping columnMapping,
         Consistency consistency,
@@ -43,6 +47,9 @@ public record StreamSpec(
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");
+        }
+        if (rowsPerPartition <= 0) {
+            throw new IllegalArgumentException("rowsPerPartition must be positive: " + rowsPerPartition);
         }
     }
 

@@ -105,7 +105,7 @@ final class MemoryConnector implements Connector {
             }
 
             @Override
-            public SourceSession openSession(Consistency consistency, int readers) {
+            public SourceSession openSession(Consistency consistency) {
                 return new SourceSession() {
                     @Override
                     public String snapshotMode() {

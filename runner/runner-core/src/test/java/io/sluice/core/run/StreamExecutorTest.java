@@ -147,9 +147,9 @@ class StreamExecutorTest {
     private static BoundPlan plan(MemoryConnector memory, int degree, LoadMode mode, RetrySpec retry)
             throws ConnectorException {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
-        StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, mode,
-                ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry,
-                java.time.Duration.ofSeconds(60), HERE);
+        StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
+                mode, ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
+                HERE);
         Source source = memory.source(Options.empty());
         Target target = memory.target(Options.empty());
         List<SourcePartition> planned = new ArrayList<>(source.plan(null));

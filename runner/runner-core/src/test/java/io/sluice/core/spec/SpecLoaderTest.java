@@ -115,7 +115,7 @@ class SpecLoaderTest {
         PipelineSpec spec = load(file, SpecLoader.Mode.RUN, Map.of("PW", "p", "DEGREE", "-2")).spec().orElseThrow();
         StreamSpec stream = spec.streams().getFirst();
         assertEquals(-2, stream.degree());
-        assertEquals(1000, stream.batchSizeRows());
+        assertEquals(1000, stream.rowsPerPartition());
         assertEquals("select '${not_a_var}', $$x$$", stream.source().options().get(TestConnectors.QUERY));
 
         LoadResult bad = load(file, SpecLoader.Mode.RUN, Map.of("PW", "p", "DEGREE", "many"));
@@ -155,7 +155,7 @@ class SpecLoaderTest {
         assertEquals(DistributionMethod.NONE, b.distribution().method());
         assertEquals(VerifyMode.CHECKSUM, b.verify());
         assertEquals(VerifyMode.NONE, a.verify());
-        assertEquals(1_048_576L, a.batchSizeRows());
+        assertEquals(1_048_576L, a.rowsPerPartition());
         assertTrue(spec.ledger());
     }
 

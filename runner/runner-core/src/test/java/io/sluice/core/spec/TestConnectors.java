@@ -9,6 +9,7 @@ import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.StreamShape;
 
 import java.util.ArrayList;
@@ -23,8 +24,8 @@ import java.util.Set;
  * Golden lint output is pinned against the real connectors instead (runner-app's GoldenLintTest).
  */
 public final class TestConnectors {
-    static final Option<String> TABLE = Option.string("table").describedAs("schema.table");
-    static final Option<String> QUERY = Option.string("query").describedAs("Any SELECT.");
+    static final Option<String> TABLE = Option.string("table").naming().describedAs("schema.table");
+    static final Option<String> QUERY = Option.string("query").naming().describedAs("Any SELECT.");
 
     private TestConnectors() {
     }
@@ -79,8 +80,9 @@ public final class TestConnectors {
         }
 
         @Override
-        public Set<DistributionMethod> distributionMethods() {
-            return EnumSet.allOf(DistributionMethod.class);
+        public SourceCapabilities sourceCapabilities() {
+            return new SourceCapabilities(EnumSet.allOf(DistributionMethod.class),
+                    EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE));
         }
 
         @Override
@@ -125,9 +127,9 @@ public final class TestConnectors {
         }
 
         @Override
-        public Set<DistributionMethod> distributionMethods() {
-            return EnumSet.of(DistributionMethod.NONE, DistributionMethod.DATA_DRIVEN, DistributionMethod.RANGE,
-                    DistributionMethod.MODULO, DistributionMethod.NTILE);
+        public SourceCapabilities sourceCapabilities() {
+            return new SourceCapabilities(EnumSet.of(DistributionMethod.NONE, DistributionMethod.DATA_DRIVEN,
+                    DistributionMethod.RANGE, DistributionMethod.MODULO, DistributionMethod.NTILE), Set.of());
         }
     }
 

@@ -3,6 +3,7 @@ package io.sluice.core.lint.connect;
 import io.sluice.core.diag.Position;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Option;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -12,20 +13,18 @@ import tools.jackson.dataformat.yaml.YAMLFactory;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where each stream's {@code source:} and {@code target:} keys are written ({@code table:}, {@code query:}, ...), so a
- * finding about a table points at the line that names it. A {@link StreamSpec} keeps only the position of
- * {@code source:}/{@code target:} themselves; this reads the file's YAML again for the keys inside. The spec already
- * loaded without errors, so the YAML is valid; if anything is off, the endpoint's own position is used.
+ * Where each stream's {@code source:} and {@code target:} keys are written, so a finding about a table points at the
+ * line that names it: the key its connector marks as {@link Option#naming() naming} the object ({@code table:},
+ * {@code query:}, ...). A {@link StreamSpec} keeps only the position of {@code source:}/{@code target:} themselves;
+ * this reads the file's YAML again for the keys inside. The spec already loaded without errors, so the YAML is valid;
+ * if anything is off, the endpoint's own position is used.
  */
 final class EndpointKeys {
-    /** The keys that name what a side reads or writes, most telling first. */
-    private static final List<String> NAMING_KEYS = List.of("table", "query", "files", "path");
     private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
 
     /** stream name -> ("source" | "target") -> key -> position */
@@ -69,11 +68,12 @@ final class EndpointKeys {
         return naming(stream.name(), "target", stream.target());
     }
 
+    /** The first key the connector marks as naming the object ({@link Option#naming()}), in its schema's order. */
     private Position naming(String stream, String side, EndpointSpec endpoint) {
         Map<String, Position> keys = streams.getOrDefault(stream, Map.of()).getOrDefault(side, Map.of());
-        for (String key : NAMING_KEYS) {
-            if (keys.containsKey(key)) {
-                return keys.get(key);
+        for (Option<?> option : endpoint.options().schema().options()) {
+            if (option.isNaming() && keys.containsKey(option.key())) {
+                return keys.get(option.key());
             }
         }
         return keys.entrySet().stream()

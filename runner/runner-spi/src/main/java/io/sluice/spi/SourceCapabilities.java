@@ -1,0 +1,53 @@
+package io.sluice.spi;
+
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a connector's sources can do, known without connecting: the distribution methods they plan, and for which of
+ * those the plan follows the stream's rows per partition ({@code batch-size}). Declared once by the factory
+ * ({@link ConnectorFactory#sourceCapabilities()}); the core checks specs against it (a method the source cannot
+ * plan, a {@code batch-size} that changes nothing) and leaves rows per partition out of a stream's resume
+ * definition where the plan does not depend on it.
+ *
+ * @param distributionMethods the methods a source of this connector can plan
+ * @param rowsPerPartitionMethods those of them whose partitions hold about {@link PlanRequest#rowsPerPartition()}
+ *        rows each; other methods split by other means (the degree, a values query, one partition per file)
+ */
+public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
+                                 Set<DistributionMethod> rowsPerPartitionMethods) {
+    public SourceCapabilities {
+        requireNonNull(distributionMethods, "distributionMethods is null");
+        requireNonNull(rowsPerPartitionMethods, "rowsPerPartitionMethods is null");
+        distributionMethods = Set.copyOf(distributionMethods);
+        rowsPerPartitionMethods = Set.copyOf(rowsPerPartitionMethods);
+        if (!distributionMethods.containsAll(rowsPerPartitionMethods)) {
+            throw new IllegalArgumentException("rowsPerPartitionMethods " + rowsPerPartitionMethods
+                    + " are not all among distributionMethods " + distributionMethods);
+        }
+    }
+
+    /** Sources that read everything in one go: method {@code none} only. */
+    public static SourceCapabilities noneOnly() {
+        return new SourceCapabilities(Set.of(DistributionMethod.NONE), Set.of());
+    }
+
+    /**
+     * The capabilities of a connector written before this record, from its {@code distributionMethods()}: it did
+     * not say which methods follow rows per partition, so each is taken to, as the core did then (rows per partition
+     * stays part of every resume definition, and lint does not call it unused).
+     */
+    public static SourceCapabilities assumingRowsPerPartition(Set<DistributionMethod> distributionMethods) {
+        return new SourceCapabilities(distributionMethods, distributionMethods);
+    }
+
+    public boolean supports(DistributionMethod method) {
+        return distributionMethods.contains(requireNonNull(method, "method is null"));
+    }
+
+    /** Whether a plan with {@code method} depends on {@link PlanRequest#rowsPerPartition()}. */
+    public boolean plansRowsPerPartition(DistributionMethod method) {
+        return rowsPerPartitionMethods.contains(requireNonNull(method, "method is null"));
+    }
+}
