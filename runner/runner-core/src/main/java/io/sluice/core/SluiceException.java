@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.spi.CodedFailure;
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorCode;
 import io.sluice.spi.ErrorKind;
 
 import java.util.Optional;
@@ -17,6 +18,15 @@ public final class SluiceException extends RuntimeException implements CodedFail
     private final String code;
     private final String fix;
 
+    public SluiceException(ErrorKind kind, ErrorCode code, String message, String fix) {
+        this(kind, code.name(), message, fix, null);
+    }
+
+    public SluiceException(ErrorKind kind, ErrorCode code, String message, String fix, Throwable cause) {
+        this(kind, code.name(), message, fix, cause);
+    }
+
+    /** With a code as a string, e.g. a connector's carried over from its {@link ConnectorException}. */
     public SluiceException(ErrorKind kind, String code, String message, String fix) {
         this(kind, code, message, fix, null);
     }

@@ -79,12 +79,6 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         return SOURCE_CAPABILITIES;
     }
 
-    /** For callers of the old method (e.g. {@code sluice connectors}) until they read {@link #sourceCapabilities}. */
-    @Deprecated(since = "0.1.0")
-    @Override
-    public Set<DistributionMethod> distributionMethods() {
-        return SOURCE_CAPABILITIES.distributionMethods();
-    }
 
     @Override
     public List<Problem> lintStream(StreamShape stream) {

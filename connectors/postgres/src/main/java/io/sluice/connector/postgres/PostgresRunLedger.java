@@ -35,11 +35,11 @@ import static java.util.Objects.requireNonNull;
  * guard: the runner hands it over redacted, and no URL or password may ever sit in a table others can read.
  */
 final class PostgresRunLedger implements RunLedger {
-    static final String LEDGER_UNUSABLE = "PG501";
-    static final String LEDGER_TOO_NEW = "PG502";
-    static final String DUPLICATE_COMMIT = "PG503";
-    static final String NOT_STARTED = "PG504";
-    static final String RUN_ID_TAKEN = "PG505";
+    static final String LEDGER_UNUSABLE = PostgresCode.PG501.name();
+    static final String LEDGER_TOO_NEW = PostgresCode.PG502.name();
+    static final String DUPLICATE_COMMIT = PostgresCode.PG503.name();
+    static final String NOT_STARTED = PostgresCode.PG504.name();
+    static final String RUN_ID_TAKEN = PostgresCode.PG505.name();
 
     private final LedgerTables tables;
     private final LedgerSchema ddl;

@@ -24,8 +24,8 @@ final class ConnectorsCommand implements Runnable {
             out.println(factory.name() + " — " + factory.description());
             out.println("  roles: " + factory.roles().stream().map(r -> r.name().toLowerCase(java.util.Locale.ROOT))
                     .collect(Collectors.joining(", ")));
-            out.println("  distribution methods: " + factory.distributionMethods().stream()
-                    .map(DistributionMethod::specName).collect(Collectors.joining(", ")));
+            out.println("  distribution methods: " + factory.sourceCapabilities().distributionMethods().stream()
+                    .sorted().map(DistributionMethod::specName).collect(Collectors.joining(", ")));
             print(out, "connection options", factory.connectionOptions(), "    ");
             print(out, "source options", factory.sourceOptions(), "    ");
             print(out, "target options", factory.targetOptions(), "    ");

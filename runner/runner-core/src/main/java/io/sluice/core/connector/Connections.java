@@ -1,5 +1,6 @@
 package io.sluice.core.connector;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ConnectionSpec;
 import io.sluice.core.spec.PipelineSpec;
@@ -34,7 +35,7 @@ public final class Connections implements AutoCloseable {
         if (connector == null) {
             ConnectionSpec connection = spec.connection(name);
             ConnectorFactory factory = registry.find(connection.type()).orElseThrow(() -> new SluiceException(
-                    ErrorKind.INVALID_SPEC, "RUN001", "connection '" + name + "' has type '" + connection.type()
+                    ErrorKind.INVALID_SPEC, RunnerCode.RUN001, "connection '" + name + "' has type '" + connection.type()
                     + "', which no installed connector provides", "run 'sluice connectors' to list the installed ones"));
             Path specDirectory = spec.file().toAbsolutePath().getParent();
             connector = factory.create(new ConnectionConfig(name, connection.options(), specDirectory, stateDirectory));

@@ -1,5 +1,6 @@
 package io.sluice.core.ledger;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.spi.Redactor;
 import io.sluice.core.plan.BoundPlan;
@@ -56,7 +57,7 @@ public final class RunResumer {
                 return ledger.findStream(runId, stream.name());
             });
             if (recorded.isPresent()) {
-                throw new SluiceException(ErrorKind.USAGE, "RESUME005", "run id '" + runId + "' already exists in "
+                throw new SluiceException(ErrorKind.USAGE, RunnerCode.RESUME005, "run id '" + runId + "' already exists in "
                         + "the ledger (stream '" + stream.name() + "' is " + state(recorded.get()) + ")",
                         "continue it with --resume " + runId + ", or choose another --run-id");
             }
@@ -130,7 +131,7 @@ public final class RunResumer {
         }
         String shown = String.join("\n    ", difference);
         if (!force) {
-            throw new SluiceException(ErrorKind.INVALID_SPEC, "RESUME002", "stream '" + stream.name()
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RESUME002, "stream '" + stream.name()
                     + "' changed since run " + runId + " started; resuming could copy rows twice or miss some:\n    "
                     + shown, "resume with the spec the run started with, start a new run without --resume, or pass "
                     + "--force to keep the done partitions and copy the rest as recorded");
@@ -162,7 +163,7 @@ public final class RunResumer {
         }
         if (!missing.isEmpty()) {
             // Not even --force: skipping them would lose their rows, and planning them anew could copy rows twice.
-            throw new SluiceException(ErrorKind.INVALID_SPEC, "RESUME003", "stream '" + stream.name() + "': "
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RESUME003, "stream '" + stream.name() + "': "
                     + missing.size() + " partition(s) of run " + runId + " cannot be restored and a new plan splits "
                     + "differently: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
                     + (missing.size() > 5 ? ", ..." : ""), "start a new run without --resume"
@@ -209,7 +210,7 @@ public final class RunResumer {
 
     private static <T> T call(BoundPlan plan, StreamPlan stream, LedgerCall<T> call) {
         RunLedger ledger = plan.binding(stream).ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE,
-                "RESUME001", "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec "
+                RunnerCode.RESUME001, "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec "
                 + "cannot be resumed", "remove ledger: off from the spec to make later runs resumable"));
         try {
             return call.apply(ledger);

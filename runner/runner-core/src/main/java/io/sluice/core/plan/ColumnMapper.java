@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnMapping;
 import io.sluice.spi.Column;
@@ -49,7 +50,7 @@ public final class ColumnMapper {
     }
 
     private static SluiceException intoGenerated(String stream, ColumnPair pair) {
-        return new SluiceException(ErrorKind.PREFLIGHT, "MAP004",
+        return new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP004,
                 "stream '" + stream + "': source column \"" + pair.source().name() + "\" maps onto target column \""
                         + pair.target().name() + "\", which is GENERATED ALWAYS AS (...) "
                         + pair.target().generation() + ": the target computes it and a copy cannot write it",
@@ -67,7 +68,7 @@ public final class ColumnMapper {
                         .filter(t -> t.name().toLowerCase(Locale.ROOT).equals(s.name().toLowerCase(Locale.ROOT)))
                         .toList();
                 if (folded.size() > 1) {
-                    throw new SluiceException(ErrorKind.PREFLIGHT, "MAP002",
+                    throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP002,
                             "stream '" + stream + "': source column \"" + s.name() + "\" matches several target columns "
                                     + "when case is ignored: " + names(folded),
                             "rename one of the target columns, select the source column under the exact target name, "
@@ -76,13 +77,13 @@ public final class ColumnMapper {
                 match = folded.isEmpty() ? null : folded.getFirst();
             }
             if (match == null) {
-                throw new SluiceException(ErrorKind.PREFLIGHT, "MAP001",
+                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP001,
                         "stream '" + stream + "': source column \"" + s.name() + "\" has no target column of that "
                                 + "name; target columns: " + names(target),
                         "add the column to the target table, or read fewer columns with a source query");
             }
             if (used.contains(match)) {
-                throw new SluiceException(ErrorKind.PREFLIGHT, "MAP002",
+                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP002,
                         "stream '" + stream + "': two source columns map onto target column \"" + match.name() + "\"",
                         "alias one of them in a source query");
             }
@@ -101,7 +102,7 @@ public final class ColumnMapper {
         boolean wholeShape = source.stream().anyMatch(Column::isGenerated);
         List<Column> lined = wholeShape ? target : target.stream().filter(c -> !c.isGenerated()).toList();
         if (source.size() > lined.size()) {
-            throw new SluiceException(ErrorKind.PREFLIGHT, "MAP003",
+            throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP003,
                     "stream '" + stream + "': the source has " + source.size() + " columns but the target has only "
                             + lined.size() + (wholeShape ? " columns " : " writable columns ") + names(lined),
                     "read fewer columns with a source query, or add columns to the target");

@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.core.spec.PipelineSpec;
@@ -85,7 +86,7 @@ public final class Planner {
             if (ledgerOn) {
                 ledger = target.ledger();
                 if (ledger.isEmpty()) {
-                    throw new SluiceException(ErrorKind.PREFLIGHT, "LEDGER001", where + ": the target "
+                    throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.LEDGER001, where + ": the target "
                             + target.describe() + " keeps no run ledger", "set ledger: off in the spec (runs then "
                             + "cannot be resumed)");
                 }
@@ -133,7 +134,7 @@ public final class Planner {
         for (RelationIdentity read : source.relations()) {
             if (read.key().equals(written.get().key())) {
                 boolean sameConnection = stream.source().connection().equals(stream.target().connection());
-                throw new SluiceException(ErrorKind.PREFLIGHT, "PLAN001", "stream '" + stream.name()
+                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN001, "stream '" + stream.name()
                         + "': the source reads the target table " + written.get().display() + (sameConnection ? ""
                         : " (connections '" + stream.source().connection() + "' and '" + stream.target().connection()
                         + "' reach the same database)") + ": a load would "

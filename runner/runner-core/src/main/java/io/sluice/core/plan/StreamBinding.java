@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.Source;
@@ -68,7 +69,7 @@ public final class StreamBinding {
         Optional<SourcePartition> restored = plan.checkpoint().isEmpty() ? Optional.empty()
                 : source.restore(plan.checkpoint().get());
         if (restored.isEmpty()) {
-            throw new ConnectorException(ErrorKind.FAILED, "PLAN002", "partition " + plan.id() + " ("
+            throw new ConnectorException(ErrorKind.FAILED, RunnerCode.PLAN002, "partition " + plan.id() + " ("
                     + plan.predicate() + ") was not planned here and " + source.describe() + " cannot rebuild it"
                     + (plan.checkpoint().isEmpty() ? " (it has no checkpoint)" : " from its checkpoint"),
                     "start a new run without --resume");

@@ -1,5 +1,6 @@
 package io.sluice.core.run;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
@@ -133,7 +134,7 @@ final class PartitionAttempts {
      */
     static SluiceException unexpected(Throwable e, String where) {
         String message = e.getMessage() == null ? "" : ": " + e.getMessage();
-        return new SluiceException(ErrorKind.FAILED, "RUN030", where + ": unexpected " + e.getClass().getName()
+        return new SluiceException(ErrorKind.FAILED, RunnerCode.RUN030, where + ": unexpected " + e.getClass().getName()
                 + message, "this is a bug in Sluice or the connector, not in the data: report it with the plan "
                 + "(sluice plan) and the log; done partitions stay done, so sluice run --resume continues", e);
     }

@@ -1,5 +1,6 @@
 package io.sluice.core.run;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
@@ -70,7 +71,7 @@ final class StreamExecutor {
                 if (verifier.requested() && work.firstError().isEmpty() && !work.interrupted()) {
                     verification = verifier.verify(session, baseline);
                     if (verification.status() == Verification.Status.FAILED) {
-                        work.fail(new SluiceException(ErrorKind.VERIFICATION, "VERIFY001", plan.where() + ": verify "
+                        work.fail(new SluiceException(ErrorKind.VERIFICATION, RunnerCode.VERIFY001, plan.where() + ": verify "
                                 + plan.spec().verify().name().toLowerCase(Locale.ROOT) + " found "
                                 + String.join("; ", verification.mismatches()),
                                 "the target does not hold what the source held in the run's snapshot: look for "
@@ -168,7 +169,7 @@ final class StreamExecutor {
         }
         String named = missing.stream().limit(5).map(p -> (p.index() + 1) + " (" + p.predicate() + ")")
                 .collect(Collectors.joining(", ")) + (missing.size() > 5 ? ", ..." : "");
-        work.fail(new SluiceException(ErrorKind.FAILED, "RUN040", plan.where() + ": " + missing.size() + " of "
+        work.fail(new SluiceException(ErrorKind.FAILED, RunnerCode.RUN040, plan.where() + ": " + missing.size() + " of "
                 + plan.partitions().size() + " partitions to copy ended without being done: " + named,
                 "this is a bug in Sluice or the connector: report it with the plan (sluice plan) and the log; the "
                         + "run is resumable, sluice run --resume copies what is not done"));

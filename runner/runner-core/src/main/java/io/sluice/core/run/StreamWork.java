@@ -1,5 +1,6 @@
 package io.sluice.core.run;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
@@ -125,7 +126,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
             reader = readers.open(binding.partition(partition));
             inFlight.add(reader);
             if (stopping) {
-                throw new ConnectorException(ErrorKind.FAILED, "RUN010", "stopped before it started", null);
+                throw new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN010, "stopped before it started", null);
             }
             long read = reader.transferTo((buffer, offset, length) -> {
                 writer.write(buffer, offset, length);
@@ -134,13 +135,13 @@ final class StreamWork implements PartitionAttempts.StreamControl {
             });
             long written = writer.finish();
             if (read != written) {
-                throw new SluiceException(ErrorKind.VERIFICATION, "RUN020", plan.where(partition) + ": read "
+                throw new SluiceException(ErrorKind.VERIFICATION, RunnerCode.RUN020, plan.where(partition) + ": read "
                         + read + " rows from the source but the target took " + written
                         + "; the partition was rolled back", "report this as a bug with the plan (sluice plan)");
             }
             OptionalLong exact = partition.exactRows();
             if (exact.isPresent() && exact.getAsLong() != read) {
-                throw new SluiceException(ErrorKind.FAILED, "RUN021", plan.where(partition) + ": the source said "
+                throw new SluiceException(ErrorKind.FAILED, RunnerCode.RUN021, plan.where(partition) + ": the source said "
                         + "at plan time that the partition holds " + exact.getAsLong() + " rows, but its reader "
                         + "returned " + read + " without an error; the partition was rolled back",
                         "check that the source did not change since the plan (a file rewritten in place), then "

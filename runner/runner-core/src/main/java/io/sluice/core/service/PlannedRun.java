@@ -1,5 +1,6 @@
 package io.sluice.core.service;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.spi.Redactor;
@@ -62,7 +63,7 @@ public final class PlannedRun implements AutoCloseable {
         }
         String id = !request.resume().get().isEmpty() ? request.resume().get()
                 : request.runId().orElseGet(() -> resumer.latestUnfinished(plan).orElseThrow(() ->
-                new SluiceException(ErrorKind.USAGE, "RESUME004", "no unfinished run of spec '" + spec.name()
+                new SluiceException(ErrorKind.USAGE, RunnerCode.RESUME004, "no unfinished run of spec '" + spec.name()
                         + "' in the ledger", "start a new run without --resume")));
         if (!resumer.exists(plan, id)) {
             notes.add("run " + id + " has no record in the ledger: starting it now");

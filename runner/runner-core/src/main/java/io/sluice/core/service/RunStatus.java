@@ -1,5 +1,6 @@
 package io.sluice.core.service;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.core.spec.PipelineSpec;
@@ -44,7 +45,7 @@ public final class RunStatus implements AutoCloseable {
     public List<StreamRun> runs(Optional<String> runId, int runsShown) {
         requireNonNull(runId, "runId is null");
         if (!spec.ledger()) {
-            throw new SluiceException(ErrorKind.USAGE, "STATUS001", "spec '" + spec.name()
+            throw new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS001, "spec '" + spec.name()
                     + "' has ledger: off, so no runs are recorded", "remove ledger: off to record later runs");
         }
         List<StreamRun> found = new ArrayList<>();
@@ -68,7 +69,7 @@ public final class RunStatus implements AutoCloseable {
 
     private RunLedger ledgerOf(StreamSpec stream) throws ConnectorException {
         RunLedger ledger = connections.get(stream.target().connection()).target(stream.target().options()).ledger()
-                .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, "STATUS002", "the target of stream '"
+                .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS002, "the target of stream '"
                         + stream.name() + "' keeps no ledger", null));
         ledger.ensureReady();
         return ledger;

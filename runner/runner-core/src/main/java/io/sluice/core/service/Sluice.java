@@ -1,5 +1,6 @@
 package io.sluice.core.service;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
@@ -64,7 +65,7 @@ public final class Sluice {
         List<Diagnostic> errors = result.diagnostics().stream().filter(d -> d.severity() == Severity.ERROR).toList();
         result.diagnostics().stream().filter(d -> d.severity() != Severity.NOTE).forEach(shown);
         if (!errors.isEmpty() || result.spec().isEmpty()) {
-            throw new SluiceException(ErrorKind.INVALID_SPEC, "SPEC000", shownAs + " has " + errors.size()
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.SPEC000, shownAs + " has " + errors.size()
                     + " error(s); nothing was run: " + errors.stream().limit(3)
                     .map(d -> d.position().line() + ":" + d.position().column() + ": " + d.message())
                     .collect(Collectors.joining("; ")) + (errors.size() > 3 ? "; ..." : ""),

@@ -1,5 +1,6 @@
 package io.sluice.core.lint.connect;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
@@ -47,7 +48,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ConnectedLinter {
     /** A connector threw something other than its own exception while being checked: a connector bug. */
-    public static final String CONNECTOR_FAILED = "CONNECT001";
+    public static final String CONNECTOR_FAILED = RunnerCode.CONNECT001.name();
 
     private final ConnectorRegistry registry;
     private final Environment environment;

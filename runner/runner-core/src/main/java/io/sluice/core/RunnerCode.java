@@ -1,0 +1,46 @@
+package io.sluice.core;
+
+import io.sluice.spi.ErrorCode;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Every code the runner itself reports (spec codes are {@link io.sluice.core.spec.SpecCode}); docs/error-codes.md
+ * says what each means and how to fix it, and a test keeps the two in step.
+ */
+public enum RunnerCode implements ErrorCode {
+    SPEC000("the spec has errors; nothing was run"),
+    RUN001("a connection's type names no installed connector"),
+    RUN010("a partition's reader was opened while the stream was stopping"),
+    RUN020("a partition read another number of rows than the target took"),
+    RUN021("a partition read another number of rows than the source said it holds"),
+    RUN030("a worker died of something no connector declares (a bug)"),
+    RUN040("the stream ended with partitions it set out to copy not done (a bug)"),
+    VERIFY001("verify found the target differs from the source's snapshot"),
+    PLAN001("the stream's source reads its own target table"),
+    PLAN002("a resumed partition cannot be rebuilt by its source"),
+    LEDGER001("the spec keeps a ledger but the target keeps none"),
+    MAP001("a source column has no target column of that name"),
+    MAP002("a source column matches several target columns"),
+    MAP003("by position, the source has more columns than the target"),
+    MAP004("a plain source column maps onto a generated target column"),
+    RESUME001("--resume on a stream that keeps no ledger"),
+    RESUME002("the stream's definition changed since the run started"),
+    RESUME003("partitions of the run cannot be restored and a new plan splits differently"),
+    RESUME004("--resume without a run id, and no unfinished run in the ledger"),
+    RESUME005("--run-id names a run that already exists in the ledger"),
+    STATUS001("sluice status on a spec with ledger: off"),
+    STATUS002("sluice status: a stream's target keeps no ledger"),
+    CONNECT001("sluice lint --connect: a connector failed unexpectedly");
+
+    private final String summary;
+
+    RunnerCode(String summary) {
+        this.summary = requireNonNull(summary, "summary is null");
+    }
+
+    @Override
+    public String summary() {
+        return summary;
+    }
+}
