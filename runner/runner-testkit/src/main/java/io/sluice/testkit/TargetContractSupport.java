@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * What {@link TargetContractTest} and {@link RunLedgerContractTest} need of a target, and how they write rows.
  *
  * <p>Each test asks for a table of its own ({@link #newTable()}: a name unique in the JVM, then
- * {@link #createTable}) with two columns in this order: {@code id}, a 64-bit integer, and {@code label}, text
+ * {@link TargetFixture#createTable}) with two columns in this order: {@code id}, a 64-bit integer, and {@code label}, text
  * that may be NULL. Rows go in as the runner sends them: a PostgreSQL COPY stream in {@link #format()}, split at
  * arbitrary bytes, into a writer of {@link Target#table()}'s columns.
  */
@@ -32,17 +32,20 @@ public abstract class TargetContractSupport {
     /** Small, so streams split mid-value, which writers must handle. */
     private static final int CHUNK_BYTES = 100;
 
-    /** Creates an empty table {@code table} with the columns {@code id} (bigint) and {@code label} (text), in order. */
-    protected abstract void createTable(String table) throws Exception;
+    /** The connector's tables and targets for this suite. */
+    protected abstract TargetFixture fixture();
 
-    /**
-     * A new target over {@code table}, which may not exist, as a new run would get it: each call a new instance
-     * (two claimers of one table are two targets).
-     */
-    protected abstract Target target(String table) throws Exception;
+    protected final void createTable(String table) throws Exception {
+        fixture().createTable(table);
+    }
 
-    /** The committed rows of {@code table}, in any order, read outside every writer's transaction. */
-    protected abstract List<ContractRow> readRows(String table) throws Exception;
+    protected final Target target(String table) throws Exception {
+        return fixture().target(table);
+    }
+
+    protected final List<ContractRow> readRows(String table) throws Exception {
+        return fixture().readRows(table);
+    }
 
     /** The COPY format rows are written in: binary, as the runner uses unless the target reads only text. */
     protected CopyFormat format() {

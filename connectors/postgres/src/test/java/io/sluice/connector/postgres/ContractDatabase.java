@@ -6,6 +6,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Options;
 import io.sluice.spi.Target;
 import io.sluice.testkit.ContractRow;
+import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.TestingPostgres;
 
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ import static java.util.Objects.requireNonNull;
  * A database of its own on the shared test server and a connector to it, for one contract test class: what the
  * testkit's target and ledger suites ask of a PostgreSQL target.
  */
-final class ContractDatabase implements AutoCloseable {
+final class ContractDatabase implements TargetFixture, AutoCloseable {
     private final TestingPostgres server;
     private final String database;
     private final Connector connector;
@@ -56,15 +57,18 @@ final class ContractDatabase implements AutoCloseable {
     }
 
     /** The contract suites' table: {@code id bigint, label text}. */
-    void createTable(String table) throws SQLException {
+    @Override
+    public void createTable(String table) throws SQLException {
         execute("CREATE TABLE " + table + " (id bigint, label text)");
     }
 
-    Target target(String table) throws ConnectorException {
+    @Override
+    public Target target(String table) throws ConnectorException {
         return connector.target(CopyHarness.targetTable(table));
     }
 
-    List<ContractRow> readRows(String table) throws SQLException {
+    @Override
+    public List<ContractRow> readRows(String table) throws SQLException {
         List<ContractRow> rows = new ArrayList<>();
         try (Connection c = server.connect(database); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT id, label FROM " + table)) {

@@ -1,12 +1,9 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Target;
-import io.sluice.testkit.ContractRow;
+import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.RunLedgerContractTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-
-import java.util.List;
 
 /**
  * The testkit's run ledger contract against a PostgreSQL target (ledger in the default schema, sluice), in a database
@@ -26,17 +23,7 @@ class PostgresRunLedgerContractTest extends RunLedgerContractTest {
     }
 
     @Override
-    protected void createTable(String table) throws Exception {
-        db.createTable(table);
-    }
-
-    @Override
-    protected Target target(String table) throws Exception {
-        return db.target(table);
-    }
-
-    @Override
-    protected List<ContractRow> readRows(String table) throws Exception {
-        return db.readRows(table);
+    protected TargetFixture fixture() {
+        return db;
     }
 }

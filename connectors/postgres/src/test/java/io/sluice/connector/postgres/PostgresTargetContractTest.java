@@ -1,14 +1,11 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.spi.CopyFormat;
-import io.sluice.spi.Target;
-import io.sluice.testkit.ContractRow;
+import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.TargetContractTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
-
-import java.util.List;
 
 /**
  * The testkit's target contract against a PostgreSQL table, in a database of this class's own: in binary COPY, and
@@ -28,18 +25,8 @@ class PostgresTargetContractTest extends TargetContractTest {
     }
 
     @Override
-    protected void createTable(String table) throws Exception {
-        db.createTable(table);
-    }
-
-    @Override
-    protected Target target(String table) throws Exception {
-        return db.target(table);
-    }
-
-    @Override
-    protected List<ContractRow> readRows(String table) throws Exception {
-        return db.readRows(table);
+    protected TargetFixture fixture() {
+        return db;
     }
 
     @Nested
@@ -50,18 +37,8 @@ class PostgresTargetContractTest extends TargetContractTest {
         }
 
         @Override
-        protected void createTable(String table) throws Exception {
-            db.createTable(table);
-        }
-
-        @Override
-        protected Target target(String table) throws Exception {
-            return db.target(table);
-        }
-
-        @Override
-        protected List<ContractRow> readRows(String table) throws Exception {
-            return db.readRows(table);
+        protected TargetFixture fixture() {
+            return db;
         }
     }
 }
