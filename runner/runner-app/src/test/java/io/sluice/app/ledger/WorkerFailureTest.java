@@ -38,7 +38,7 @@ class WorkerFailureTest {
 
         CliRun failed = CliRun.of("run", spec.toString(), "--run-id", "wf-rt");
 
-        assertTrue(FaultyConnectors.fired());
+        assertTrue(FaultyConnectors.fired(), failed.all());
         assertEquals(1, failed.exitCode(), failed.all());
         assertTrue(failed.err().contains("error[RUN030]"), failed.err());
         assertTrue(failed.err().contains("stream 'items', partition "), failed.err());
