@@ -104,7 +104,7 @@ public final class Planner {
             // One worker writes everything anyway, so one transaction costs no parallelism and makes the load
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
             boolean oneTransaction = replacing && (degree == 1 || partitions.size() <= 1);
-            Optional<String> transactionStatement = replacing
+            Optional<String> transactionStatement = oneTransaction
                     ? Optional.of(target.replacingWriteStatement(targetColumns, projection.format()))
                     : Optional.empty();
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,

@@ -24,7 +24,7 @@ import static java.util.Objects.requireNonNull;
  *                           on its own. Such a load reads the source whole ({@code method: none}'s partitions):
  *                           partitions would only add boundaries where both servers wait
  * @param partitionWriteStatement what the target runs for each partition committed on its own
- * @param transactionWriteStatement what it runs for the one transaction; present when the target can replace in one
+ * @param transactionWriteStatement what it runs for the one transaction; present when the stream is planned as one
  * @param leftOutColumns     column pairs generated on both sides, which the copy leaves to the target to compute
  */
 public record StreamPlan(
