@@ -12,10 +12,11 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
     void commit() throws ConnectorException;
 
     /**
-     * Commits the partition's rows together with its ledger row, in one transaction: either both are in the target
-     * or neither. Targets with a ledger override this; the default is for targets without one.
+     * Runs {@code withRows} in the partition's transaction after the COPY ended, then commits: the ledger rows it
+     * writes are in the target together with the partition's rows, or neither is. When it throws, everything rolls
+     * back and the exception is rethrown. Targets with a ledger override this; the default is for targets without one.
      */
-    default void commit(io.sluice.spi.ledger.PartitionDone done) throws ConnectorException {
+    default void commit(io.sluice.spi.ledger.LedgerWork<?> withRows) throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, "this target keeps no run ledger",
                 "set ledger: off in the spec");
     }

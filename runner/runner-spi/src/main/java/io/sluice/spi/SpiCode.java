@@ -6,7 +6,7 @@ import static java.util.Objects.requireNonNull;
 public enum SpiCode implements ErrorCode {
     SPI001("the connection's connector cannot be a source"),
     SPI002("the connection's connector cannot be a target"),
-    SPI003("the target keeps no run ledger, but a partition was committed with its ledger row"),
+    SPI003("the target keeps no run ledger, but the runner asked it to write ledger rows with its data"),
     SPI004("the target cannot load in one transaction, but the runner asked it to");
 
     private final String summary;

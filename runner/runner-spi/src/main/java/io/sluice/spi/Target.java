@@ -16,6 +16,17 @@ public interface Target {
     /** Readies the target for the load mode once per run (e.g. TRUNCATE), committed before writers open. */
     void prepare(LoadMode mode) throws ConnectorException;
 
+    /**
+     * {@link #prepare(LoadMode)} in a transaction in which {@code first} runs before anything changes: when it
+     * answers false (the ledger says this run prepared the target already) nothing changes; otherwise the ledger rows
+     * it wrote commit together with the preparation. Returns whether the target was prepared. Targets with a
+     * {@link #ledgerStore()} override this.
+     */
+    default boolean prepare(LoadMode mode, io.sluice.spi.ledger.LedgerWork<Boolean> first) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, describe() + " keeps no run ledger",
+                "set ledger: off in the spec");
+    }
+
     /** The exact statement a writer runs for these columns, for {@code sluice plan}. */
     String writeStatement(List<Column> columns, CopyFormat format);
 
@@ -34,11 +45,13 @@ public interface Target {
     }
 
     /**
-     * Opens a transaction that empties the target (recording it for {@code ledgerKey} in the ledger, in the same
-     * transaction, unless the ledger says that run already did) and writes the partitions of one worker.
+     * Opens a transaction that empties the target and writes the partitions of one worker. With {@code first}, that
+     * ledger work runs in the transaction before the target is emptied, and the target is emptied only when it
+     * answers true (false: the ledger says this run emptied it already).
      */
-    default ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
-                                                          java.util.Optional<io.sluice.spi.ledger.StreamKey> ledgerKey)
+    default ReplacingTransaction openReplacingTransaction(
+            List<Column> columns, CopyFormat format,
+            java.util.Optional<io.sluice.spi.ledger.LedgerWork<Boolean>> first)
             throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI004, describe() + " cannot load in one transaction",
                 "report this as a bug: the runner asks only targets that say they can");
@@ -102,10 +115,10 @@ public interface Target {
     }
 
     /**
-     * The run ledger this target keeps next to the data, if it can keep one. Without a ledger a spec must say
+     * Where this target keeps the run ledger next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.
      */
-    default java.util.Optional<io.sluice.spi.ledger.RunLedger> ledger() {
+    default java.util.Optional<io.sluice.spi.ledger.LedgerStore> ledgerStore() {
         return java.util.Optional.empty();
     }
 }

@@ -3,7 +3,7 @@ package io.sluice.connector.postgres;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.ledger.PartitionDone;
+import io.sluice.spi.ledger.LedgerWork;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -38,14 +38,14 @@ final class CopyInWriter implements PartitionWriter {
     private final CopyIn copy;
     private final PostgresErrors errors;
     private final String what;
-    private final PostgresRunLedger ledger;
+    private final PostgresLedgerStore ledger;
     private final boolean commitsTransaction;
     private final AtomicInteger callsUnderWay = new AtomicInteger();
     private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile boolean committed;
 
     private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
-                         PostgresRunLedger ledger, boolean commitsTransaction) {
+                         PostgresLedgerStore ledger, boolean commitsTransaction) {
         this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.copy = requireNonNull(copy, "copy is null");
@@ -56,18 +56,18 @@ final class CopyInWriter implements PartitionWriter {
     }
 
     /** A writer whose commit commits its partition's transaction. */
-    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
+    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                                 BeforeCopy before) throws ConnectorException {
         return open(slot, copySql, what, ledger, true, before);
     }
 
     /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
     static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
-                                             PostgresRunLedger ledger) throws ConnectorException {
+                                             PostgresLedgerStore ledger) throws ConnectorException {
         return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING);
     }
 
-    private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
+    private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                                         boolean commitsTransaction, BeforeCopy before) throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
@@ -127,21 +127,21 @@ final class CopyInWriter implements PartitionWriter {
     }
 
     /**
-     * Commits the rows together with the partition's ledger row. A ledger row that is already done means this
-     * partition was committed before (a retry after a lost commit answer, or a runner bug): everything is rolled
-     * back and the failure says so, since committing would copy the rows twice.
+     * Commits the rows together with the ledger rows {@code withRows} writes on this connection. When it refuses
+     * (the partition is done already: a retry after a lost commit answer), everything is rolled back and its
+     * failure rethrown, since committing would copy the rows twice.
      */
     @Override
-    public void commit(PartitionDone done) throws ConnectorException {
-        requireNonNull(done, "done is null");
+    public void commit(LedgerWork<?> withRows) throws ConnectorException {
+        requireNonNull(withRows, "withRows is null");
         if (copy.isActive()) {
             // Left for abort() to cancel: committing now would commit without the rows.
-            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": commit before finish(); the COPY of "
-                    + "partition " + done.partitionId() + " is still open", "report this as a bug");
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": commit before finish(); the COPY is "
+                    + "still open", "report this as a bug");
         }
         enter();
         try {
-            ledger.markDone(connection, done);
+            withRows.apply(ledger.rowsOn(connection));
             if (commitsTransaction) {
                 connection.commit();
             }

@@ -1,8 +1,10 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,7 +18,7 @@ import static io.sluice.connector.postgres.LedgerTables.instant;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Reads of the run ledger, each on a connection of its own. A ledger that was never created reads as empty rather
+ * Reads of the run ledger, each on a connection of its own, and the row shapes {@link LedgerRows} reads too. A ledger that was never created reads as empty rather
  * than failing, so {@code sluice status} of a spec that never ran says so.
  */
 final class LedgerQueries {
@@ -30,7 +32,8 @@ final class LedgerQueries {
         return tables.table(name);
     }
 
-    private String streamSelect() {
+    /** The columns of a stream's row, with its partition counts, from {@code run_streams r}. */
+    String streamSelect() {
         return "SELECT r.run_id, r.spec_name, r.spec_checksum, r.stream, r.definition, r.state, r.snapshot_mode, "
                 + "r.started_at, r.finished_at, r.truncated_at, r.row_count, r.starts, r.error, "
                 + "(SELECT count(*) FROM " + table("run_partitions") + " p WHERE p.run_id = r.run_id "
@@ -40,12 +43,27 @@ final class LedgerQueries {
                 + "FROM " + table("run_streams") + " r ";
     }
 
-    Optional<LedgerStream> findStream(String runId, String stream) throws ConnectorException {
-        requireNonNull(runId, "runId is null");
-        requireNonNull(stream, "stream is null");
-        List<LedgerStream> found = streams(streamSelect() + "WHERE r.run_id = ? AND r.stream = ?",
-                "cannot read stream " + stream + " of run " + runId, runId, stream);
-        return found.stream().findFirst();
+    static LedgerStream stream(ResultSet rs) throws SQLException {
+        return new LedgerStream(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                rs.getString(5), LedgerStream.State.valueOf(rs.getString(6).toUpperCase(Locale.ROOT)),
+                rs.getString(7), instant(rs, 8).orElseThrow(), instant(rs, 9), instant(rs, 10),
+                rs.getLong(11), rs.getInt(12), Optional.ofNullable(rs.getString(13)),
+                rs.getInt(14), rs.getInt(15));
+    }
+
+    /** The columns of a partition's row; {@link #PARTITION_ORDER} is plan order. */
+    String partitionSelect() {
+        return "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
+                + "attempts, started_at, finished_at FROM " + table("run_partitions") + " ";
+    }
+
+    static final String PARTITION_ORDER = " ORDER BY partition_index NULLS LAST, partition_id";
+
+    static LedgerPartition partition(ResultSet rs) throws SQLException {
+        int index = rs.getInt(1);
+        return new LedgerPartition(rs.wasNull() ? -1 : index, rs.getString(2), rs.getString(3), rs.getString(4),
+                LedgerPartition.State.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)), rs.getLong(6),
+                rs.getLong(7), rs.getInt(8), instant(rs, 9), instant(rs, 10));
     }
 
     List<LedgerStream> streamsOfSpec(String specName, int limit) throws ConnectorException {
@@ -75,11 +93,7 @@ final class LedgerQueries {
             List<LedgerStream> out = new ArrayList<>();
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new LedgerStream(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), LedgerStream.State.valueOf(rs.getString(6).toUpperCase(Locale.ROOT)),
-                            rs.getString(7), instant(rs, 8).orElseThrow(), instant(rs, 9), instant(rs, 10),
-                            rs.getLong(11), rs.getInt(12), Optional.ofNullable(rs.getString(13)),
-                            rs.getInt(14), rs.getInt(15)));
+                    out.add(stream(rs));
                 }
             }
             return out;
@@ -94,9 +108,7 @@ final class LedgerQueries {
     List<LedgerPartition> partitions(String runId, String stream) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         requireNonNull(stream, "stream is null");
-        String sql = "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
-                + "attempts FROM " + table("run_partitions") + " WHERE run_id = ? AND stream = ? "
-                + "ORDER BY partition_index NULLS LAST, partition_id";
+        String sql = partitionSelect() + "WHERE run_id = ? AND stream = ?" + PARTITION_ORDER;
         try (ControlConnection control = tables.control();
                 PreparedStatement p = control.connection().prepareStatement(sql)) {
             p.setString(1, runId);
@@ -104,10 +116,7 @@ final class LedgerQueries {
             List<LedgerPartition> out = new ArrayList<>();
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    int index = rs.getInt(1);
-                    out.add(new LedgerPartition(rs.wasNull() ? -1 : index, rs.getString(2), rs.getString(3),
-                            rs.getString(4), LedgerPartition.State.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)),
-                            rs.getLong(6), rs.getLong(7), rs.getInt(8)));
+                    out.add(partition(rs));
                 }
             }
             return out;
@@ -116,6 +125,31 @@ final class LedgerQueries {
                 return List.of();
             }
             throw tables.failure(e, "cannot read the partitions of stream " + stream + " of run " + runId);
+        }
+    }
+
+    List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
+        String sql = "SELECT run_id, stream, partition_id, attempt, started_at, finished_at, outcome, error_code, "
+                + "message FROM " + table("run_attempts") + " WHERE run_id = ? AND stream = ? ORDER BY id";
+        try (ControlConnection control = tables.control();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            List<AttemptRecord> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new AttemptRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                            instant(rs, 5).orElseThrow(), instant(rs, 6).orElseThrow(),
+                            AttemptRecord.Outcome.valueOf(rs.getString(7).toUpperCase(Locale.ROOT)),
+                            Optional.ofNullable(rs.getString(8)), Optional.ofNullable(rs.getString(9))));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return List.of();
+            }
+            throw tables.failure(e, "cannot read the attempts of stream " + key.stream() + " of run " + key.runId());
         }
     }
 }

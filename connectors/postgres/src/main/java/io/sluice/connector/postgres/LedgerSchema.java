@@ -2,7 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.LedgerStore;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +36,7 @@ final class LedgerSchema {
 
     /**
      * The DDL of each ledger version, by version (index 0 is version 1). A later release appends a step (ALTER
-     * TABLE ... ADD COLUMN, say) and bumps {@link RunLedger#VERSION}; older ledgers get the missing steps.
+     * TABLE ... ADD COLUMN, say) and bumps {@link LedgerStore#VERSION}; older ledgers get the missing steps.
      */
     private List<List<String>> migrations() {
         String version = table("ledger_version");
@@ -101,7 +101,7 @@ final class LedgerSchema {
         try (ControlConnection control = tables.control()) {
             Connection c = control.connection();
             // Fast path without DDL: a user who may not CREATE can still use a ledger an administrator made.
-            if (installedVersion(c) == RunLedger.VERSION) {
+            if (installedVersion(c) == LedgerStore.VERSION) {
                 checkPrivileges(c);
                 return;
             }
@@ -117,7 +117,7 @@ final class LedgerSchema {
                 }
                 int installed = installedVersion(c); // again: another run may have finished it while we waited
                 List<List<String>> steps = migrations();
-                for (int v = installed + 1; v <= RunLedger.VERSION; v++) {
+                for (int v = installed + 1; v <= LedgerStore.VERSION; v++) {
                     for (String sql : steps.get(v - 1)) {
                         execute(c, sql);
                     }
@@ -160,10 +160,10 @@ final class LedgerSchema {
             rs.next();
             version = rs.getInt(1);
         }
-        if (version > RunLedger.VERSION) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresRunLedger.LEDGER_TOO_NEW, "the run ledger in schema "
+        if (version > LedgerStore.VERSION) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresLedgerStore.LEDGER_TOO_NEW, "the run ledger in schema "
                     + tables.quotedSchema() + " has version " + version + ", written by a newer Sluice; this release knows "
-                    + "version " + RunLedger.VERSION + " and will not guess at it", "run the newer Sluice, "
+                    + "version " + LedgerStore.VERSION + " and will not guess at it", "run the newer Sluice, "
                     + LEDGER_FIX_TAIL);
         }
         return version;
@@ -211,7 +211,7 @@ final class LedgerSchema {
         }
         if (!missing.isEmpty()) {
             String user = SqlQuote.identifier(new PostgresCatalog(c).currentUser());
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresRunLedger.LEDGER_UNUSABLE, "user " + user + " may not use the "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresLedgerStore.LEDGER_UNUSABLE, "user " + user + " may not use the "
                     + "run ledger in schema " + tables.quotedSchema() + ": lacks " + String.join(", ", missing),
                     String.join("; ", missing.stream().map(m -> "GRANT " + m + " TO " + user).toList()) + "; "
                             + LEDGER_FIX_TAIL);

@@ -64,7 +64,7 @@ final class LedgerTables {
 
     void checkName() throws ConnectorException {
         if (!validName(schema)) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresRunLedger.LEDGER_UNUSABLE, "ledger-schema '"
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresLedgerStore.LEDGER_UNUSABLE, "ledger-schema '"
                     + connections.errors().scrub(schema) + "' is not a usable schema name (empty, NUL, or longer "
                     + "than " + MAX_NAME_BYTES + " bytes)", "set ledger-schema: to a shorter name");
         }
@@ -80,7 +80,7 @@ final class LedgerTables {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         // Cannot create the schema or use its tables: the user can fix that only by grants or by spec.
         if (state.equals("42501") || state.equals("3F000") || state.equals("42P01")) {
-            return new ConnectorException(ErrorKind.PREFLIGHT, PostgresRunLedger.LEDGER_UNUSABLE, translated.getMessage(),
+            return new ConnectorException(ErrorKind.PREFLIGHT, PostgresLedgerStore.LEDGER_UNUSABLE, translated.getMessage(),
                     "let an administrator run CREATE SCHEMA " + quotedSchema + " AUTHORIZATION <this user> "
                             + "(or GRANT CREATE ON DATABASE to this user), " + LEDGER_FIX_TAIL,
                     translated.getCause());

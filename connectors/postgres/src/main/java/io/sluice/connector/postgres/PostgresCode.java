@@ -51,12 +51,9 @@ public enum PostgresCode implements ErrorCode {
     // other sessions
     PG420("a lock wait outlasted the stream's lock-timeout"),
     PG421("another Sluice run owns the target table"),
-    // the run ledger (PostgresRunLedger)
+    // the run ledger (PostgresLedgerStore)
     PG501("the run ledger cannot be created or used (privileges, schema name)"),
-    PG502("the run ledger was written by a newer Sluice"),
-    PG503("a partition already done in the ledger was committed again; the second commit was rolled back"),
-    PG504("a ledger call for a stream whose start was never recorded (a runner bug)"),
-    PG505("the run id already belongs to another spec in the ledger");
+    PG502("the run ledger was written by a newer Sluice");
 
     private final String summary;
 

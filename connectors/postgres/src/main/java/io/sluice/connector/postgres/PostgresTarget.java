@@ -14,8 +14,8 @@ import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
-import io.sluice.spi.ledger.RunLedger;
-import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,7 +38,7 @@ final class PostgresTarget implements Target {
 
     private final PostgresConnections connections;
     private final QualifiedName name;
-    private final PostgresRunLedger ledger;
+    private final PostgresLedgerStore ledger;
     private final ReentrantLock lock = new ReentrantLock();
     private ResolvedTable resolved;
     private volatile TableLocks locks;
@@ -47,8 +47,7 @@ final class PostgresTarget implements Target {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
         this.locks = new TableLocks(connections, LockWaits.silent(DEFAULT_LOCK_TIMEOUT));
-        this.ledger = new PostgresRunLedger(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name,
-                () -> locks);
+        this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
     }
 
     @Override
@@ -84,7 +83,7 @@ final class PostgresTarget implements Target {
     }
 
     @Override
-    public java.util.Optional<RunLedger> ledger() {
+    public java.util.Optional<LedgerStore> ledgerStore() {
         return java.util.Optional.of(ledger);
     }
 
@@ -131,16 +130,32 @@ final class PostgresTarget implements Target {
 
     @Override
     public void prepare(LoadMode mode) throws ConnectorException {
-        requireNonNull(mode, "mode is null");
+        prepare(requireNonNull(mode, "mode is null"), java.util.Optional.empty());
+    }
+
+    @Override
+    public boolean prepare(LoadMode mode, LedgerWork<Boolean> first) throws ConnectorException {
+        return prepare(requireNonNull(mode, "mode is null"), java.util.Optional.of(requireNonNull(first, "first is null")));
+    }
+
+    /** Empties the table for a truncate load, unless {@code first} (the ledger's say, run first) answers false. */
+    private boolean prepare(LoadMode mode, java.util.Optional<LedgerWork<Boolean>> first) throws ConnectorException {
         if (mode != LoadMode.TRUNCATE) {
-            return;
+            return true;
         }
         try (ControlConnection control = connections.control("truncating " + name.quoted())) {
             Connection c = control.connection();
             c.setAutoCommit(false);
             try {
+                // The ledger's row lock first, the table's ACCESS EXCLUSIVE second: a racing resume of the same run
+                // waits for the ledger and then sees the truncation recorded.
+                if (first.isPresent() && !first.get().apply(ledger.rowsOn(c))) {
+                    c.rollback();
+                    return false;
+                }
                 truncate(c, name, locks);
                 c.commit(); // committed before any writer opens
+                return true;
             } catch (SQLException | ConnectorException | RuntimeException e) {
                 c.rollback();
                 throw e;
@@ -213,12 +228,12 @@ final class PostgresTarget implements Target {
 
     @Override
     public ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
-                                                         java.util.Optional<StreamKey> ledgerKey)
+                                                         java.util.Optional<LedgerWork<Boolean>> first)
             throws ConnectorException {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
-        requireNonNull(ledgerKey, "ledgerKey is null");
-        return ReplacingLoad.begin(connections, name, ledger, ledgerKey, replacingWriteStatement(columns, format),
+        requireNonNull(first, "first is null");
+        return ReplacingLoad.begin(connections, name, ledger, first, replacingWriteStatement(columns, format),
                 writeStatement(columns, format), "COPY into " + describe(), locks);
     }
 

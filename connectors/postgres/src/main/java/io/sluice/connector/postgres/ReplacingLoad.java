@@ -4,7 +4,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,11 +24,11 @@ final class ReplacingLoad implements ReplacingTransaction {
     private final ConnectionSlot slot;
     private final String copySql;
     private final String what;
-    private final PostgresRunLedger ledger;
+    private final PostgresLedgerStore ledger;
     private final boolean truncated;
     private boolean committed;
 
-    private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresRunLedger ledger,
+    private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                           boolean truncated) {
         this.slot = requireNonNull(slot, "slot is null");
         this.copySql = requireNonNull(copySql, "copySql is null");
@@ -38,24 +38,21 @@ final class ReplacingLoad implements ReplacingTransaction {
     }
 
     /**
-     * Begins the transaction and empties the table in it; with {@code ledgerKey}, only if the ledger says that run
-     * has not emptied it yet (then the writers run {@code copySql}, else {@code plainCopySql}: FREEZE needs the
-     * truncation in the same transaction).
+     * Begins the transaction and empties the table in it; with {@code first}, only if that ledger work, run first in
+     * the transaction, answers true (then the writers run {@code copySql}, else {@code plainCopySql}: FREEZE needs
+     * the truncation in the same transaction).
      */
-    static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresRunLedger ledger,
-                               Optional<StreamKey> ledgerKey, String copySql, String plainCopySql, String what,
-                               TableLocks locks)
+    static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
+                               Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
+                               String what, TableLocks locks)
             throws ConnectorException {
-        requireNonNull(ledgerKey, "ledgerKey is null");
+        requireNonNull(first, "first is null");
         Connection connection = connections.open(what);
         try {
             connection.setAutoCommit(false);
-            boolean truncated;
-            if (ledgerKey.isPresent()) {
-                truncated = ledger.truncateOnce(connection, ledgerKey.get());
-            } else {
+            boolean truncated = first.isEmpty() || first.get().apply(ledger.rowsOn(connection));
+            if (truncated) {
                 PostgresTarget.truncate(connection, table, locks);
-                truncated = true;
             }
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
                     truncated ? copySql : plainCopySql, what, ledger, truncated);

@@ -19,8 +19,10 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.PartitionDone;
-import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.StreamKey;
+import io.sluice.testkit.LedgerWrites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -98,12 +100,13 @@ class HostileInputTest {
         SourceProjection projection = source.project(targetColumns.stream().map(c -> new ColumnPair(
                 sourceColumns.stream().filter(s -> s.name().equals(c.name())).findFirst().orElseThrow(), c))
                 .toList());
-        RunLedger ledger = target.ledger().orElseThrow();
+        LedgerStore ledger = target.ledgerStore().orElseThrow();
         ledger.ensureReady();
         String run = "run'; DROP TABLE canary; --";
         String stream = "stream\"$$\\";
-        ledger.startStream(LedgerStream.starting(run, "spec '$$'", "sum", stream, "definition '; --", "none"));
-        assertTrue(ledger.truncateOnce(run, stream));
+        LedgerWrites.insertStream(ledger, LedgerStream.starting(run, "spec '$$'", "sum", stream, "definition '; --",
+                "none"));
+        assertTrue(target.prepare(LoadMode.TRUNCATE, LedgerWrites.recordTruncation(new StreamKey(run, stream))));
 
         for (Distribution distribution : List.of(
                 new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of(KEY), Optional.empty()),
@@ -114,33 +117,32 @@ class HostileInputTest {
                 new Distribution(DistributionMethod.MODULO, Optional.of(KEY), Optional.empty()))) {
             harness.targetSql("TRUNCATE " + qualified());
             String thisRun = run + distribution.method() + distribution.valuesQuery().isPresent();
-            ledger.startStream(LedgerStream.starting(thisRun, "spec", "sum", stream, "d", "none"));
+            StreamKey key = new StreamKey(thisRun, stream);
+            LedgerWrites.insertStream(ledger, LedgerStream.starting(thisRun, "spec", "sum", stream, "d", "none"));
             List<SourcePartition> partitions = source.plan(new PlanRequest(distribution, 3, 10));
             List<LedgerPartition> planned = new ArrayList<>();
             for (int i = 0; i < partitions.size(); i++) {
                 SourcePartition p = partitions.get(i);
-                planned.add(new LedgerPartition(i, p.id(), p.predicate(), p.checkpoint().orElseThrow(),
-                        LedgerPartition.State.PLANNED, 0, 0, 0));
+                planned.add(LedgerPartition.planned(i, p.id(), p.predicate(), p.checkpoint().orElseThrow()));
             }
-            ledger.recordPlan(thisRun, stream, planned);
+            LedgerWrites.plan(ledger, key, planned);
             Source resumed = harness.sourceConnector.source(CopyHarness.sourceTable(specName()));
             try (SourceSession session = resumed.openSession(Consistency.SNAPSHOT)) {
                 // Read the partitions as a resume would: restored from the checkpoints the ledger holds.
-                for (LedgerPartition stored : ledger.partitions(thisRun, stream)) {
+                for (LedgerPartition stored : ledger.partitions(key)) {
                     SourcePartition partition = resumed.restore(stored.checkpoint()).orElseThrow();
                     try (PartitionReader reader = session.openReader(partition, projection);
                          PartitionWriter writer = target.openWriter(targetColumns, projection.format())) {
                         long read = reader.transferTo(writer);
                         assertEquals(read, writer.finish());
-                        writer.commit(new PartitionDone(thisRun, stream, stored.partitionId(), read, 0, 1,
-                                Instant.now()));
+                        writer.commit(LedgerWrites.markDone(key, stored.partitionId(), read));
                     }
                     assertEquals(session.digest(partition, projection, Digest.Level.CHECKSUM),
                             target.digest(targetColumns, partition.portablePredicate(), Digest.Level.CHECKSUM),
                             partition.id());
                 }
             }
-            assertTrue(ledger.partitions(thisRun, stream).stream()
+            assertTrue(ledger.partitions(key).stream()
                     .allMatch(p -> p.state() == LedgerPartition.State.DONE), distribution.toString());
             harness.assertSameRows(qualified(), qualified(), SqlQuote.identifier(KEY) + ", "
                     + SqlQuote.identifier(VALUE) + ", n");

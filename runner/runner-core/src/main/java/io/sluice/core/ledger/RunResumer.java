@@ -13,7 +13,7 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,7 +54,7 @@ public final class RunResumer {
             }
             Optional<LedgerStream> recorded = call(plan, stream, ledger -> {
                 ledger.ensureReady();
-                return ledger.findStream(runId, stream.name());
+                return ledger.findStream(new StreamKey(runId, stream.name()));
             });
             if (recorded.isPresent()) {
                 throw new SluiceException(ErrorKind.USAGE, RunnerCode.RESUME005, "run id '" + runId + "' already exists in "
@@ -98,7 +98,7 @@ public final class RunResumer {
         for (StreamPlan stream : fresh.plan().streams()) {
             Optional<LedgerStream> recorded = call(fresh, stream, l -> {
                 l.ensureReady();
-                return l.findStream(runId, stream.name());
+                return l.findStream(new StreamKey(runId, stream.name()));
             });
             if (recorded.isEmpty()) {
                 notes.add("stream " + stream.name() + ": not started in run " + runId + " before; copies in full");
@@ -110,7 +110,7 @@ public final class RunResumer {
                 continue;
             }
             checkDefinition(stream, recorded.get(), runId, force, notes);
-            List<LedgerPartition> stored = call(fresh, stream, l -> l.partitions(runId, stream.name()));
+            List<LedgerPartition> stored = call(fresh, stream, l -> l.partitions(new StreamKey(runId, stream.name())));
             if (stored.isEmpty()) {
                 notes.add("stream " + stream.name() + ": run " + runId + " stopped before planning it; copies in "
                         + "full");
@@ -205,11 +205,11 @@ public final class RunResumer {
     }
 
     private interface LedgerCall<T> {
-        T apply(RunLedger ledger) throws ConnectorException;
+        T apply(Ledger ledger) throws ConnectorException;
     }
 
     private static <T> T call(BoundPlan plan, StreamPlan stream, LedgerCall<T> call) {
-        RunLedger ledger = plan.binding(stream).ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE,
+        Ledger ledger = plan.binding(stream).ledger().orElseThrow(() -> new SluiceException(ErrorKind.USAGE,
                 RunnerCode.RESUME001, "stream '" + stream.name() + "' keeps no ledger (ledger: off), so runs of this spec "
                 + "cannot be resumed", "remove ledger: off from the spec to make later runs resumable"));
         try {

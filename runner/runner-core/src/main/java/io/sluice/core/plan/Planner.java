@@ -3,6 +3,7 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
@@ -20,7 +21,6 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
-import io.sluice.spi.ledger.RunLedger;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,9 +82,9 @@ public final class Planner {
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
             // method none plans it, without running the spec's method's planning queries for nothing.
             Distribution distribution = replacing && degree == 1 ? Distribution.none() : stream.distribution();
-            Optional<RunLedger> ledger = Optional.empty();
+            Optional<Ledger> ledger = Optional.empty();
             if (ledgerOn) {
-                ledger = target.ledger();
+                ledger = target.ledgerStore().map(Ledger::new);
                 if (ledger.isEmpty()) {
                     throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.LEDGER001, where + ": the target "
                             + target.describe() + " keeps no run ledger", "set ledger: off in the spec (runs then "

@@ -1,13 +1,13 @@
 package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
+import io.sluice.core.ledger.Ledger;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
-import io.sluice.spi.ledger.RunLedger;
 
 import java.util.Map;
 import java.util.Optional;
@@ -23,11 +23,11 @@ import static java.util.Objects.requireNonNull;
 public final class StreamBinding {
     private final Source source;
     private final Target target;
-    private final Optional<RunLedger> ledger;
+    private final Optional<Ledger> ledger;
     private final SourceProjection projection;
     private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
 
-    public StreamBinding(Source source, Target target, Optional<RunLedger> ledger, SourceProjection projection) {
+    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection) {
         this.source = requireNonNull(source, "source is null");
         this.target = requireNonNull(target, "target is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
@@ -43,7 +43,7 @@ public final class StreamBinding {
     }
 
     /** The target's run ledger; empty with {@code ledger: off}. */
-    public Optional<RunLedger> ledger() {
+    public Optional<Ledger> ledger() {
         return ledger;
     }
 

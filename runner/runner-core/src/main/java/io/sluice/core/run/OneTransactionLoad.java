@@ -61,7 +61,7 @@ final class OneTransactionLoad implements Runnable {
             List<PartitionPlan> partitions = work.plan.partitions();
             try (PartitionReaders readers = session.openReaders(work.binding.projection());
                  ReplacingTransaction transaction = work.binding.target().openReplacingTransaction(
-                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.key())) {
+                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.truncatingFirst())) {
                 for (PartitionPlan partition : partitions) {
                     current = partition;
                     long started = System.nanoTime();

@@ -1,6 +1,8 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.Ledger;
+import io.sluice.core.ledger.PartitionDone;
 import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
@@ -10,8 +12,7 @@ import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.PartitionDone;
-import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.StreamKey;
 
 import java.time.Instant;
@@ -22,19 +23,21 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The ledger's semantics for one stream of a run, on whatever store its target keeps ({@link RunLedger}): what is
+ * The ledger for one stream of a run ({@link Ledger} holds the rules, on whatever store its target keeps): what is
  * recorded when, with every text redacted first. The stream's start and whole plan before anything is written; the
  * truncation once per run (a resume never empties the target again); each failed attempt; each partition's DONE row
  * in the transaction that holds its rows; the stream's end. With {@code ledger: off} nothing is recorded.
  */
 final class StreamLedger {
     private final StreamPlan plan;
-    private final Optional<RunLedger> ledger;
+    private final Optional<Ledger> ledger;
+    private final StreamKey key;
     private final RunIdentity run;
     private final RunListener listener;
 
-    StreamLedger(StreamPlan plan, Optional<RunLedger> ledger, RunIdentity run, RunListener listener) {
+    StreamLedger(StreamPlan plan, Optional<Ledger> ledger, RunIdentity run, RunListener listener) {
         this.plan = requireNonNull(plan, "plan is null");
+        this.key = new StreamKey(requireNonNull(run, "run is null").runId(), plan.name());
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.run = requireNonNull(run, "run is null");
         this.listener = requireNonNull(listener, "listener is null");
@@ -59,11 +62,10 @@ final class StreamLedger {
                 StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode));
         List<LedgerPartition> planned = new ArrayList<>();
         for (PartitionPlan partition : plan.allPartitions()) {
-            planned.add(new LedgerPartition(partition.index(), partition.id(),
-                    run.redactor().redact(partition.predicate()), partition.checkpoint().orElse(""),
-                    LedgerPartition.State.PLANNED, 0, 0, 0));
+            planned.add(LedgerPartition.planned(partition.index(), partition.id(),
+                    run.redactor().redact(partition.predicate()), partition.checkpoint().orElse("")));
         }
-        ledger.get().recordPlan(run.runId(), plan.name(), planned);
+        ledger.get().recordPlan(key, planned);
     }
 
     /**
@@ -75,21 +77,22 @@ final class StreamLedger {
             return;
         }
         if (plan.spec().loadMode() == LoadMode.TRUNCATE && ledger.isPresent()) {
-            ledger.get().truncateOnce(run.runId(), plan.name());
+            ledger.get().truncateOnce(target, key);
         } else {
             target.prepare(plan.spec().loadMode());
         }
     }
 
-    /** The stream's key for a one-transaction load, which records its truncation in that transaction. */
-    Optional<StreamKey> key() {
-        return ledger.map(l -> new StreamKey(run.runId(), plan.name()));
+    /** What a one-transaction load runs before it empties the target: records the truncation, once per run. */
+    Optional<LedgerWork<Boolean>> truncatingFirst() {
+        return ledger.map(l -> l.truncatingFirst(key));
     }
 
-    /** The DONE row a partition's commit writes with its rows; empty without a ledger. */
-    Optional<PartitionDone> done(PartitionPlan partition, long rows, long bytes, int attempt, Instant firstStart) {
-        return ledger.map(l -> new PartitionDone(run.runId(), plan.name(), partition.id(), rows, bytes, attempt,
-                firstStart));
+    /** What a partition's commit runs in its transaction: its DONE row; empty without a ledger. */
+    Optional<LedgerWork<Void>> markingDone(PartitionPlan partition, long rows, long bytes, int attempt,
+                                           Instant firstStart) {
+        return ledger.map(l -> l.markingDone(new PartitionDone(key, partition.id(), rows, bytes, attempt,
+                firstStart)));
     }
 
     /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */
@@ -98,7 +101,7 @@ final class StreamLedger {
             return Optional.empty();
         }
         try {
-            return ledger.get().partitions(run.runId(), plan.name()).stream()
+            return ledger.get().partitions(key).stream()
                     .filter(p -> p.partitionId().equals(partition.id()) && p.state() == LedgerPartition.State.DONE)
                     .findFirst();
         } catch (ConnectorException | RuntimeException e) {
@@ -132,7 +135,7 @@ final class StreamLedger {
             default -> LedgerStream.State.FAILED;
         };
         try {
-            ledger.get().finishStream(run.runId(), plan.name(), recorded, rows,
+            ledger.get().finishStream(key, recorded, rows,
                     error.map(e -> run.redactor().redact(e.getMessage())));
         } catch (ConnectorException | RuntimeException e) {
             listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());

@@ -11,7 +11,7 @@ import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.ledger.PartitionDone;
+import io.sluice.spi.ledger.LedgerWork;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -147,7 +147,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                         "check that the source did not change since the plan (a file rewritten in place), then "
                                 + "sluice run --resume; if it did not, report it as a bug with the plan");
             }
-            Optional<PartitionDone> done = ledger.done(partition, written, bytes[0], attempt, firstStart);
+            Optional<LedgerWork<Void>> done = ledger.markingDone(partition, written, bytes[0], attempt, firstStart);
             if (done.isPresent()) {
                 writer.commit(done.get());
             } else {

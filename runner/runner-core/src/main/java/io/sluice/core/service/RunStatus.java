@@ -3,13 +3,14 @@ package io.sluice.core.service;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.RunLedger;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -51,13 +52,13 @@ public final class RunStatus implements AutoCloseable {
         List<StreamRun> found = new ArrayList<>();
         try {
             for (StreamSpec stream : spec.streams()) {
-                RunLedger ledger = ledgerOf(stream);
+                Ledger ledger = ledgerOf(stream);
                 List<LedgerStream> runs = runId.isEmpty() ? ledger.streamsOfSpec(spec.name(), runsShown)
                         : ledger.streamsOfRun(runId.get());
                 for (LedgerStream run : runs) {
                     if (run.stream().equals(stream.name())) {
                         found.add(new StreamRun(run, runId.isEmpty() ? List.of()
-                                : ledger.partitions(runId.get(), stream.name())));
+                                : ledger.partitions(new StreamKey(runId.get(), stream.name()))));
                     }
                 }
             }
@@ -67,8 +68,9 @@ public final class RunStatus implements AutoCloseable {
         return found;
     }
 
-    private RunLedger ledgerOf(StreamSpec stream) throws ConnectorException {
-        RunLedger ledger = connections.get(stream.target().connection()).target(stream.target().options()).ledger()
+    private Ledger ledgerOf(StreamSpec stream) throws ConnectorException {
+        Ledger ledger = connections.get(stream.target().connection()).target(stream.target().options())
+                .ledgerStore().map(Ledger::new)
                 .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS002, "the target of stream '"
                         + stream.name() + "' keeps no ledger", null));
         ledger.ensureReady();

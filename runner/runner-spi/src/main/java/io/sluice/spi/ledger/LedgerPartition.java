@@ -1,13 +1,21 @@
 package io.sluice.spi.ledger;
 
+import java.time.Instant;
+import java.util.Optional;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * A planned partition as the ledger keeps it: enough to show it ({@code predicate}) and to restore it exactly on
  * resume ({@code checkpoint}, see {@link io.sluice.spi.SourcePartition#checkpoint()}; empty when the source cannot).
+ *
+ * @param index     its place in the plan; -1 for a partition committed without being planned
+ * @param startedAt when its first attempt started, once one did
+ * @param finishedAt when it was committed, once it was
  */
 public record LedgerPartition(int index, String partitionId, String predicate, String checkpoint, State state,
-                              long rows, long bytes, int attempts) {
+                              long rows, long bytes, int attempts, Optional<Instant> startedAt,
+                              Optional<Instant> finishedAt) {
     public enum State { PLANNED, DONE }
 
     public LedgerPartition {
@@ -15,5 +23,13 @@ public record LedgerPartition(int index, String partitionId, String predicate, S
         requireNonNull(predicate, "predicate is null");
         requireNonNull(checkpoint, "checkpoint is null");
         requireNonNull(state, "state is null");
+        requireNonNull(startedAt, "startedAt is null");
+        requireNonNull(finishedAt, "finishedAt is null");
+    }
+
+    /** A partition as a plan records it: planned, nothing copied or tried yet. */
+    public static LedgerPartition planned(int index, String partitionId, String predicate, String checkpoint) {
+        return new LedgerPartition(index, partitionId, predicate, checkpoint, State.PLANNED, 0, 0, 0,
+                Optional.empty(), Optional.empty());
     }
 }

@@ -44,6 +44,10 @@ public record LedgerStream(
         requireNonNull(error, "error is null");
     }
 
+    public StreamKey key() {
+        return new StreamKey(runId, stream);
+    }
+
     /** A new stream entry as a run starts it; the ledger fills in times and counts it owns. */
     public static LedgerStream starting(String runId, String specName, String specChecksum, String stream,
                                         String definition, String snapshotMode) {

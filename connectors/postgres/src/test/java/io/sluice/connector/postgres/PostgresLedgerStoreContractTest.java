@@ -1,15 +1,15 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.testkit.TargetFixture;
-import io.sluice.testkit.RunLedgerContractTest;
+import io.sluice.testkit.LedgerStoreContractTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * The testkit's run ledger contract against a PostgreSQL target (ledger in the default schema, sluice), in a database
+ * The testkit's ledger store contract against a PostgreSQL target (ledger in the default schema, sluice), in a database
  * of its own, so the ledger is created by this class's first test.
  */
-class PostgresRunLedgerContractTest extends RunLedgerContractTest {
+class PostgresLedgerStoreContractTest extends LedgerStoreContractTest {
     private static ContractDatabase db;
 
     @BeforeAll

@@ -1,0 +1,187 @@
+package io.sluice.core.ledger;
+
+import io.sluice.core.RunnerCode;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.Target;
+import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.StreamKey;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The run ledger's rules, the same on every target's {@link LedgerStore}: a run id belongs to one spec; a stream's
+ * start is recorded before anything else of it, and each resume counts as a start; its plan is kept once (a resume
+ * restores the first plan, never a second one); its target is emptied once per run; a partition is done at most once,
+ * in the transaction that holds its rows; attempts show on their partition. Stream rows are locked before they are
+ * read for a decision, so two processes of one run decide one after the other.
+ */
+public final class Ledger {
+    private final LedgerStore store;
+
+    public Ledger(LedgerStore store) {
+        this.store = requireNonNull(store, "store is null");
+    }
+
+    public String describe() {
+        return store.describe();
+    }
+
+    public void ensureReady() throws ConnectorException {
+        store.ensureReady();
+    }
+
+    /** Records that a stream of a run starts, or starts again on resume (its start count grows). */
+    public void startStream(LedgerStream stream) throws ConnectorException {
+        requireNonNull(stream, "stream is null");
+        store.inTransaction(tx -> {
+            if (tx.insertStream(stream)) {
+                return null;
+            }
+            LedgerStream recorded = tx.lockStream(stream.key()).orElseThrow(() -> notStarted(stream.key()));
+            if (!recorded.specName().equals(stream.specName())) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, RunnerCode.LEDGER004, "run id '"
+                        + stream.runId() + "' already belongs to spec '" + recorded.specName() + "' in "
+                        + store.describe() + " (stream " + stream.stream() + ")", "give this run another --run-id");
+            }
+            tx.updateStream(new LedgerStream(recorded.runId(), recorded.specName(), stream.specChecksum(),
+                    recorded.stream(), stream.definition(), LedgerStream.State.RUNNING, stream.snapshotMode(),
+                    recorded.startedAt(), Optional.empty(), recorded.truncatedAt(), recorded.rows(),
+                    recorded.starts() + 1, Optional.empty(), recorded.partitionsPlanned(),
+                    recorded.partitionsDone()));
+            return null;
+        });
+    }
+
+    public Optional<LedgerStream> findStream(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        return store.streamsOfRun(key.runId()).stream().filter(s -> s.stream().equals(key.stream())).findFirst();
+    }
+
+    public List<LedgerStream> streamsOfSpec(String specName, int runs) throws ConnectorException {
+        return store.streamsOfSpec(requireNonNull(specName, "specName is null"), runs);
+    }
+
+    public List<LedgerStream> streamsOfRun(String runId) throws ConnectorException {
+        return store.streamsOfRun(requireNonNull(runId, "runId is null"));
+    }
+
+    public List<LedgerPartition> partitions(StreamKey key) throws ConnectorException {
+        return store.partitions(requireNonNull(key, "key is null"));
+    }
+
+    /** Keeps a stream's plan, once: when the run planned the stream before, the first plan stays and this adds none. */
+    public void recordPlan(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(partitions, "partitions is null");
+        store.inTransaction(tx -> {
+            tx.lockStream(key).orElseThrow(() -> notStarted(key)); // two plans of one stream wait for each other
+            if (tx.partitions(key).stream().noneMatch(p -> p.index() >= 0)) {
+                tx.writePartitions(key, partitions);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Empties the target for the stream's run once: in the target's transaction, with the record that it did, so a
+     * resume (or another process of the run) never empties it again. Returns whether it emptied it now.
+     */
+    public boolean truncateOnce(Target target, StreamKey key) throws ConnectorException {
+        requireNonNull(target, "target is null");
+        return target.prepare(LoadMode.TRUNCATE, truncatingFirst(key));
+    }
+
+    /**
+     * The ledger's part of emptying the target in the target's transaction: true, recording the truncation, unless
+     * the run's stream was emptied before. It locks the stream's row first, so a racing process waits and then sees
+     * the truncation recorded.
+     */
+    public LedgerWork<Boolean> truncatingFirst(StreamKey key) {
+        requireNonNull(key, "key is null");
+        return tx -> {
+            LedgerStream stream = tx.lockStream(key).orElseThrow(() -> notStarted(key));
+            if (stream.truncatedAt().isPresent()) {
+                return false;
+            }
+            tx.updateStream(new LedgerStream(stream.runId(), stream.specName(), stream.specChecksum(),
+                    stream.stream(), stream.definition(), stream.state(), stream.snapshotMode(), stream.startedAt(),
+                    stream.finishedAt(), Optional.of(Instant.now()), stream.rows(), stream.starts(), stream.error(),
+                    stream.partitionsPlanned(), stream.partitionsDone()));
+            return true;
+        };
+    }
+
+    /**
+     * The ledger's part of a partition's commit, in the transaction that holds its rows: marks it done, or refuses
+     * when it is done already (a commit whose answer was lost and was retried, or a second process), which rolls the
+     * rows back instead of copying them twice. The partition's row lock orders two racing commits.
+     */
+    public LedgerWork<Void> markingDone(PartitionDone done) {
+        requireNonNull(done, "done is null");
+        return tx -> {
+            Optional<LedgerPartition> recorded = tx.lockPartition(done.stream(), done.partitionId());
+            if (recorded.isPresent() && recorded.get().state() == LedgerPartition.State.DONE) {
+                throw new ConnectorException(ErrorKind.FAILED, RunnerCode.LEDGER002, "partition "
+                        + done.partitionId() + " of stream " + done.stream().stream() + " of run "
+                        + done.stream().runId() + " is already done in " + store.describe() + "; committing it "
+                        + "again would copy its rows twice, so this attempt was rolled back",
+                        "nothing to repair: the partition's rows are in the target once. If the runner retried "
+                                + "after a commit whose answer was lost, report it as a bug");
+            }
+            LedgerPartition planned = recorded.orElse(LedgerPartition.planned(-1, done.partitionId(), "", ""));
+            tx.writePartitions(done.stream(), List.of(new LedgerPartition(planned.index(), planned.partitionId(),
+                    planned.predicate(), planned.checkpoint(), LedgerPartition.State.DONE, done.rows(), done.bytes(),
+                    done.attempts(), Optional.of(done.startedAt()), Optional.of(Instant.now()))));
+            return null;
+        };
+    }
+
+    /** Records one failed or cancelled attempt; a partition not done yet shows how often it was tried. */
+    public void recordAttempt(AttemptRecord attempt) throws ConnectorException {
+        requireNonNull(attempt, "attempt is null");
+        StreamKey key = new StreamKey(attempt.runId(), attempt.stream());
+        store.inTransaction(tx -> {
+            tx.insertAttempt(attempt);
+            Optional<LedgerPartition> recorded = tx.lockPartition(key, attempt.partitionId());
+            if (recorded.isPresent() && recorded.get().state() == LedgerPartition.State.PLANNED) {
+                LedgerPartition p = recorded.get();
+                tx.writePartitions(key, List.of(new LedgerPartition(p.index(), p.partitionId(), p.predicate(),
+                        p.checkpoint(), p.state(), p.rows(), p.bytes(), Math.max(p.attempts(), attempt.attempt()),
+                        p.startedAt().or(() -> Optional.of(attempt.startedAt())), p.finishedAt())));
+            }
+            return null;
+        });
+    }
+
+    /** Records a stream's end: done, failed or interrupted (or running again, which clears the end). */
+    public void finishStream(StreamKey key, LedgerStream.State state, long rows, Optional<String> error)
+            throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(state, "state is null");
+        requireNonNull(error, "error is null");
+        store.inTransaction(tx -> {
+            LedgerStream s = tx.lockStream(key).orElseThrow(() -> notStarted(key));
+            tx.updateStream(new LedgerStream(s.runId(), s.specName(), s.specChecksum(), s.stream(), s.definition(),
+                    state, s.snapshotMode(), s.startedAt(),
+                    state == LedgerStream.State.RUNNING ? Optional.empty() : Optional.of(Instant.now()),
+                    s.truncatedAt(), rows, s.starts(), error, s.partitionsPlanned(), s.partitionsDone()));
+            return null;
+        });
+    }
+
+    private ConnectorException notStarted(StreamKey key) {
+        return new ConnectorException(ErrorKind.FAILED, RunnerCode.LEDGER003, store.describe() + " has no stream "
+                + key.stream() + " of run " + key.runId(), "the runner must record the stream's start first; "
+                + "report this as a bug");
+    }
+}

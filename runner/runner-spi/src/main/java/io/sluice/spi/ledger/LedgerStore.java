@@ -1,0 +1,46 @@
+package io.sluice.spi.ledger;
+
+import io.sluice.spi.ConnectorException;
+
+import java.util.List;
+
+/**
+ * Where a target keeps the run ledger's rows (for PostgreSQL: tables in a schema next to the data). A store keeps
+ * rows and nothing more: what they mean and when they are written (a stream starts, its plan is kept once, a table is
+ * emptied once per run, a partition is done at most once) is the runner's, the same for every target.
+ *
+ * <p>Rows are written through a {@link LedgerTransaction} and commit with it: a short transaction of the store's own
+ * ({@link #inTransaction}), or one of the target's in which the runner's ledger work rides with data: a partition's
+ * rows ({@link io.sluice.spi.PartitionWriter#commit(LedgerWork)}), a truncation
+ * ({@link io.sluice.spi.Target#prepare(io.sluice.spi.LoadMode, LedgerWork)}), a load in one transaction
+ * ({@link io.sluice.spi.Target#openReplacingTransaction}). So after a crash every partition is either in the target
+ * and marked done, or absent. Thread-safe. The testkit's {@code LedgerStoreContractTest} checks an implementation.
+ */
+public interface LedgerStore {
+    /** The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. */
+    int VERSION = 1;
+
+    /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
+    String describe();
+
+    /** Creates or migrates the ledger's tables in the target's dialect; idempotent and safe to race. */
+    void ensureReady() throws ConnectorException;
+
+    /**
+     * Runs {@code work} in a short transaction of the store's own and commits what it wrote; when it throws, rolls
+     * back and rethrows. The work may run again only if the caller calls again.
+     */
+    <T> T inTransaction(LedgerWork<T> work) throws ConnectorException;
+
+    /** Every recorded stream of this run, in the order they started. Empty when the ledger was never created. */
+    List<LedgerStream> streamsOfRun(String runId) throws ConnectorException;
+
+    /** Every recorded stream of the newest {@code runs} runs of this spec, newest run first. */
+    List<LedgerStream> streamsOfSpec(String specName, int runs) throws ConnectorException;
+
+    /** The partitions of a stream of a run: planned ones in plan order, then unplanned ones by id. */
+    List<LedgerPartition> partitions(StreamKey key) throws ConnectorException;
+
+    /** The failed or cancelled attempts of a stream of a run, in the order they were recorded. */
+    List<AttemptRecord> attempts(StreamKey key) throws ConnectorException;
+}

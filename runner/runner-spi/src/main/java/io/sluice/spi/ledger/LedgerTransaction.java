@@ -1,0 +1,34 @@
+package io.sluice.spi.ledger;
+
+import io.sluice.spi.ConnectorException;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads and writes of ledger rows inside one open transaction of the target's database; nothing is visible to others
+ * before it commits. A locked row stays locked until the transaction ends: another transaction locking it waits, then
+ * reads it as committed. Used by one thread.
+ */
+public interface LedgerTransaction {
+    /** Adds the stream's row; false, writing nothing, when the run has a row for that stream already. */
+    boolean insertStream(LedgerStream stream) throws ConnectorException;
+
+    /** The stream's row, locked. */
+    Optional<LedgerStream> lockStream(StreamKey key) throws ConnectorException;
+
+    /** Overwrites the stream's row; its partition counts are the store's and are not written. */
+    void updateStream(LedgerStream stream) throws ConnectorException;
+
+    /** The stream's partitions as {@link LedgerStore#partitions} orders them. */
+    List<LedgerPartition> partitions(StreamKey key) throws ConnectorException;
+
+    /** The partition's row, locked. */
+    Optional<LedgerPartition> lockPartition(StreamKey key, String partitionId) throws ConnectorException;
+
+    /** Adds the partitions' rows, or overwrites those the stream has already (by partition id). */
+    void writePartitions(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException;
+
+    /** Adds one attempt's row. */
+    void insertAttempt(AttemptRecord attempt) throws ConnectorException;
+}
