@@ -40,6 +40,11 @@ public interface ConnectorFactory {
         return SourceCapabilities.assumingRowsPerPartition(distributionMethods());
     }
 
+    /** What this connector's targets can do, known without connecting. The default: nothing beyond the basics. */
+    default TargetCapabilities targetCapabilities() {
+        return TargetCapabilities.BASIC;
+    }
+
     /**
      * Distribution methods this connector can plan as a source.
      *

@@ -54,22 +54,6 @@ public interface Source {
     }
 
     /**
-     * Where readers may run. Readers that sit in native code for long (JNI) pin a virtual thread's carrier and
-     * must run on platform threads.
-     */
-    default ThreadModel readerThreads() {
-        return ThreadModel.VIRTUAL;
-    }
-
-    /**
-     * Whether {@code openSession(SNAPSHOT)} gives all readers one snapshot of the source. When false, each
-     * partition reads what is there when it starts, whatever the spec asks, and {@code sluice plan} says so.
-     */
-    default boolean sharesSnapshot() {
-        return false;
-    }
-
-    /**
      * The stored relations this source reads (a table, or the tables and views a query reads), for the runner's
      * same-table check. Empty when the source cannot tell (files, say).
      */
@@ -85,6 +69,7 @@ public interface Source {
         java.util.Objects.requireNonNull(waits, "waits is null");
     }
 
+    /** Where readers may run ({@link SourceCapabilities#readerThreads()}). */
     enum ThreadModel {
         VIRTUAL,
         PLATFORM

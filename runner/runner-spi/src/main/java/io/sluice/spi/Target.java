@@ -30,22 +30,14 @@ public interface Target {
     /** The exact statement a writer runs for these columns, for {@code sluice plan}. */
     String writeStatement(List<Column> columns, CopyFormat format);
 
-    /**
-     * Whether {@link #openReplacingTransaction} works here. The runner uses it for a truncate load that one worker
-     * writes: a failure then leaves the target as it was, and the target may skip work for rows nobody else can see
-     * before the commit (PostgreSQL: no WAL on {@code wal_level=minimal}, rows written frozen).
-     */
-    default boolean replacesInOneTransaction() {
-        return false;
-    }
-
     /** The exact statement the writers of a replacing transaction run, for {@code sluice plan}. */
     default String replacingWriteStatement(List<Column> columns, CopyFormat format) {
         return writeStatement(columns, format);
     }
 
     /**
-     * Opens a transaction that empties the target and writes the partitions of one worker. With {@code first}, that
+     * Opens a transaction that empties the target and writes the partitions of one worker; for targets whose
+     * factory declares {@link TargetCapabilities#replacesInOneTransaction()}. With {@code first}, that
      * ledger work runs in the transaction before the target is emptied, and the target is emptied only when it
      * answers true (false: the ledger says this run emptied it already).
      */

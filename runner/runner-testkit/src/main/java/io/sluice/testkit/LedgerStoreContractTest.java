@@ -343,9 +343,9 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         insert(starting(runId));
         LedgerWrites.plan(store, key, List.of(planned(0, "p0"), planned(1, "p1")));
         Optional<LedgerWork<Boolean>> first = Optional.of(LedgerWrites.recordTruncation(key));
-        if (!target.replacesInOneTransaction()) {
+        if (!capabilities().replacesInOneTransaction()) {
             assertThrows(ConnectorException.class, () -> target.openReplacingTransaction(columns, format(), first),
-                    "replacesInOneTransaction() is false, so opening one must fail");
+                    "the factory does not declare replacesInOneTransaction, so opening one must fail");
             return;
         }
 

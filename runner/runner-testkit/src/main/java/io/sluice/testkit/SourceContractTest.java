@@ -10,6 +10,7 @@ import io.sluice.spi.Distribution;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
@@ -94,6 +95,14 @@ public abstract class SourceContractTest {
     }
 
     /**
+     * What the connector's factory declares of its sources ({@code factory.sourceCapabilities()}): the suite starts
+     * readers on the threads it asks for and holds a session to the snapshot it claims. The default claims none.
+     */
+    protected SourceCapabilities capabilities() {
+        return new SourceCapabilities(Set.of(distribution().method()), Set.of());
+    }
+
+    /**
      * The PostgreSQL target column for each source column, in order; {@code typeName} must be a PostgreSQL type.
      * The default, the source columns themselves, fits sources that describe columns in PostgreSQL types.
      */
@@ -173,15 +182,15 @@ public abstract class SourceContractTest {
                 + (projection.format() == CopyFormat.BINARY ? "binary" : "text") + ")";
 
         long total = 0;
-        ThreadFactory threads = source.readerThreads() == Source.ThreadModel.PLATFORM
+        ThreadFactory threads = capabilities().readerThreads() == Source.ThreadModel.PLATFORM
                 ? Thread.ofPlatform().name("contract-reader-", 0).factory()
                 : Thread.ofVirtual().name("contract-reader-", 0).factory();
         try (SourceSession session = source.openSession(consistency());
              ExecutorService pool = Executors.newFixedThreadPool(degree, threads)) {
             assertNotNull(session.snapshotMode(), "snapshotMode() is null");
-            if (!source.sharesSnapshot()) {
-                assertEquals("none", session.snapshotMode(),
-                        "sharesSnapshot() is false, so the plan says none; the session must not claim a snapshot");
+            if (!capabilities().sharesSnapshot()) {
+                assertEquals("none", session.snapshotMode(), "the factory does not declare sharesSnapshot, so the "
+                        + "plan says none; the session must not claim a snapshot");
             }
             List<Future<Long>> results = new ArrayList<>();
             for (SourcePartition partition : partitions) {

@@ -5,6 +5,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;
+import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.copy.BinaryCopyEncoder;
 
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,10 @@ public abstract class TargetContractSupport {
 
     protected final void createTable(String table) throws Exception {
         fixture().createTable(table);
+    }
+
+    protected final TargetCapabilities capabilities() {
+        return fixture().capabilities();
     }
 
     protected final Target target(String table) throws Exception {

@@ -240,9 +240,9 @@ public abstract class TargetContractTest extends TargetContractSupport {
         Target target = target(table);
         List<Column> columns = target.table().columns();
         commit(target, columns, rows(0, 10));
-        if (!target.replacesInOneTransaction()) {
+        if (!capabilities().replacesInOneTransaction()) {
             assertThrows(ConnectorException.class, () -> target.openReplacingTransaction(columns, format(),
-                    Optional.empty()), "replacesInOneTransaction() is false, so opening one must fail");
+                    Optional.empty()), "the factory does not declare replacesInOneTransaction, so opening one must fail");
             return;
         }
         assertFalse(target.replacingWriteStatement(columns, format()).isBlank(), "replacingWriteStatement is blank");

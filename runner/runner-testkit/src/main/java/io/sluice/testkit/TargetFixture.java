@@ -1,6 +1,7 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Target;
+import io.sluice.spi.TargetCapabilities;
 
 import java.util.List;
 
@@ -21,4 +22,9 @@ public interface TargetFixture {
 
     /** The committed rows of {@code table}, in any order, read outside every writer's transaction. */
     List<ContractRow> readRows(String table) throws Exception;
+
+    /** What the connector's factory declares of its targets ({@code factory.targetCapabilities()}). */
+    default TargetCapabilities capabilities() {
+        return TargetCapabilities.BASIC;
+    }
 }

@@ -95,11 +95,6 @@ final class DuckDbSource implements Source {
         return new DuckDbSession(database);
     }
 
-    /** DuckDB calls are JNI and pin a virtual thread's carrier (a sleeper stalled 2.2 s next to a query). */
-    @Override
-    public ThreadModel readerThreads() {
-        return ThreadModel.PLATFORM;
-    }
 
     /** Readers share nothing but the database instance: DuckDB has no snapshot to export across connections. */
     private record DuckDbSession(DuckDbDatabase database) implements SourceSession {

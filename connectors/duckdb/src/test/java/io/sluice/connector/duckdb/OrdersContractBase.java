@@ -3,6 +3,7 @@ package io.sluice.connector.duckdb;
 import io.sluice.spi.Column;
 import io.sluice.spi.Connector;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.testkit.SourceContractTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +29,11 @@ abstract class OrdersContractBase extends SourceContractTest {
     @AfterAll
     static void closeConnector() {
         connector.close();
+    }
+
+    @Override
+    protected SourceCapabilities capabilities() {
+        return new DuckDbConnectorFactory().sourceCapabilities();
     }
 
     @Override

@@ -11,8 +11,10 @@ import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
+import io.sluice.spi.Source;
 import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.StreamShape;
+import io.sluice.spi.TargetCapabilities;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -72,11 +74,20 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
      */
     static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(
             EnumSet.allOf(DistributionMethod.class),
-            EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE));
+            EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE),
+            true, // an exported snapshot that every reader imports (PostgresSourceSession)
+            Source.ThreadModel.VIRTUAL);
+    /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
+    static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(true);
 
     @Override
     public SourceCapabilities sourceCapabilities() {
         return SOURCE_CAPABILITIES;
+    }
+
+    @Override
+    public TargetCapabilities targetCapabilities() {
+        return TARGET_CAPABILITIES;
     }
 
     /** For code written against the old method, e.g. a connector that wraps this one and delegates to it. */

@@ -151,12 +151,6 @@ final class PostgresSource implements Source {
                 + (projection.format() == CopyFormat.BINARY ? "binary" : "text") + ")";
     }
 
-    /** An exported snapshot that every reader imports (see {@link PostgresSourceSession}). */
-    @Override
-    public boolean sharesSnapshot() {
-        return true;
-    }
-
     @Override
     public SourceSession openSession(Consistency consistency) throws ConnectorException {
         requireNonNull(consistency, "consistency is null");

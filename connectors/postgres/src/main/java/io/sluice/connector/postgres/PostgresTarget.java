@@ -214,12 +214,6 @@ final class PostgresTarget implements Target {
                 + (format == CopyFormat.BINARY ? "binary" : "text") + (freeze ? ", FREEZE)" : ")");
     }
 
-    /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction. */
-    @Override
-    public boolean replacesInOneTransaction() {
-        return true;
-    }
-
     /** With FREEZE where PostgreSQL allows it: plain tables (not partitioned or foreign ones). */
     @Override
     public String replacingWriteStatement(List<Column> columns, CopyFormat format) {

@@ -5,6 +5,7 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Options;
 import io.sluice.spi.Target;
+import io.sluice.spi.TargetCapabilities;
 import io.sluice.testkit.ContractRow;
 import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.TestingPostgres;
@@ -60,6 +61,11 @@ final class ContractDatabase implements TargetFixture, AutoCloseable {
     @Override
     public void createTable(String table) throws SQLException {
         execute("CREATE TABLE " + table + " (id bigint, label text)");
+    }
+
+    @Override
+    public TargetCapabilities capabilities() {
+        return new PostgresConnectorFactory().targetCapabilities();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.testkit.SourceContractTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +40,11 @@ class PostgresSourceContractTest extends SourceContractTest {
     }
 
     @Override
+    protected SourceCapabilities capabilities() {
+        return new PostgresConnectorFactory().sourceCapabilities();
+    }
+
+    @Override
     protected Source createSource() throws Exception {
         return itemsSource();
     }
@@ -50,6 +56,11 @@ class PostgresSourceContractTest extends SourceContractTest {
 
     /** The same table under another distribution method: each nested class below runs the whole suite again. */
     abstract class OtherMethod extends SourceContractTest {
+        @Override
+        protected SourceCapabilities capabilities() {
+            return new PostgresConnectorFactory().sourceCapabilities();
+        }
+
         @Override
         protected Source createSource() throws Exception {
             return itemsSource();

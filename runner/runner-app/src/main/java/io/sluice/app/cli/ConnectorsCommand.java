@@ -5,6 +5,8 @@ import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Role;
+import io.sluice.spi.SourceCapabilities;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,8 +26,18 @@ final class ConnectorsCommand implements Runnable {
             out.println(factory.name() + " — " + factory.description());
             out.println("  roles: " + factory.roles().stream().map(r -> r.name().toLowerCase(java.util.Locale.ROOT))
                     .collect(Collectors.joining(", ")));
-            out.println("  distribution methods: " + factory.sourceCapabilities().distributionMethods().stream()
-                    .sorted().map(DistributionMethod::specName).collect(Collectors.joining(", ")));
+            if (factory.roles().contains(Role.SOURCE)) {
+                SourceCapabilities source = factory.sourceCapabilities();
+                out.println("  distribution methods: " + source.distributionMethods().stream().sorted()
+                        .map(DistributionMethod::specName).collect(Collectors.joining(", ")));
+                out.println("  source: " + (source.sharesSnapshot() ? "readers share one snapshot"
+                        : "no shared snapshot (each partition reads what is there when it starts)") + "; readers on "
+                        + source.readerThreads().name().toLowerCase(java.util.Locale.ROOT) + " threads");
+            }
+            if (factory.roles().contains(Role.TARGET)) {
+                out.println("  target: " + (factory.targetCapabilities().replacesInOneTransaction()
+                        ? "a truncate load by one worker runs in one transaction" : "one transaction per partition"));
+            }
             print(out, "connection options", factory.connectionOptions(), "    ");
             print(out, "source options", factory.sourceOptions(), "    ");
             print(out, "target options", factory.targetOptions(), "    ");

@@ -20,10 +20,12 @@ import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.StreamShape;
+import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.copy.BinaryCopyEncoder;
 
 import java.util.List;
@@ -142,8 +144,13 @@ public final class FaultyConnectors {
         }
 
         @Override
-        public Set<DistributionMethod> distributionMethods() {
-            return real.distributionMethods();
+        public SourceCapabilities sourceCapabilities() {
+            return real.sourceCapabilities();
+        }
+
+        @Override
+        public TargetCapabilities targetCapabilities() {
+            return real.targetCapabilities();
         }
 
         @Override
@@ -197,16 +204,6 @@ public final class FaultyConnectors {
         @Override
         public String readStatement(SourcePartition partition, SourceProjection projection) {
             return real.readStatement(partition, projection);
-        }
-
-        @Override
-        public ThreadModel readerThreads() {
-            return real.readerThreads();
-        }
-
-        @Override
-        public boolean sharesSnapshot() {
-            return real.sharesSnapshot();
         }
 
         @Override

@@ -34,14 +34,20 @@ public final class Connections implements AutoCloseable {
         Connector connector = open.get(name);
         if (connector == null) {
             ConnectionSpec connection = spec.connection(name);
-            ConnectorFactory factory = registry.find(connection.type()).orElseThrow(() -> new SluiceException(
-                    ErrorKind.INVALID_SPEC, RunnerCode.RUN001, "connection '" + name + "' has type '" + connection.type()
-                    + "', which no installed connector provides", "run 'sluice connectors' to list the installed ones"));
+            ConnectorFactory factory = factory(name);
             Path specDirectory = spec.file().toAbsolutePath().getParent();
             connector = factory.create(new ConnectionConfig(name, connection.options(), specDirectory, stateDirectory));
             open.put(name, connector);
         }
         return connector;
+    }
+
+    /** The factory of the connection's connector, which declares what its sources and targets can do. */
+    public ConnectorFactory factory(String name) {
+        ConnectionSpec connection = spec.connection(name);
+        return registry.find(connection.type()).orElseThrow(() -> new SluiceException(ErrorKind.INVALID_SPEC,
+                RunnerCode.RUN001, "connection '" + name + "' has type '" + connection.type() + "', which no "
+                + "installed connector provides", "run 'sluice connectors' to list the installed ones"));
     }
 
     /** What the connectors want a person to know, e.g. how to reach an embedded server. */

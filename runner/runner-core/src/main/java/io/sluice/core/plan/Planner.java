@@ -17,9 +17,11 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
+import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.TargetTable;
 
 import java.util.ArrayList;
@@ -66,6 +68,8 @@ public final class Planner {
         try {
             Connector sourceConnector = connections.get(stream.source().connection());
             Connector targetConnector = connections.get(stream.target().connection());
+            SourceCapabilities sourceCan = connections.factory(stream.source().connection()).sourceCapabilities();
+            TargetCapabilities targetCan = connections.factory(stream.target().connection()).targetCapabilities();
             Source source = sourceConnector.source(stream.source().options());
             Target target = targetConnector.target(stream.target().options());
             List<Column> sourceColumns = source.columns();
@@ -76,7 +80,7 @@ public final class Planner {
             List<ColumnPair> pairs = mapping.copied();
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
-            boolean replacing = stream.loadMode() == LoadMode.TRUNCATE && target.replacesInOneTransaction();
+            boolean replacing = stream.loadMode() == LoadMode.TRUNCATE && targetCan.replacesInOneTransaction();
             // A truncate load by one worker is one transaction (below), all or nothing: partitions would serve no
             // parallel worker and no resume, and each boundary stalls both servers (lineitem SF 1: the whole table
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
@@ -91,13 +95,13 @@ public final class Planner {
                             + "cannot be resumed)");
                 }
             }
-            StreamBinding binding = new StreamBinding(source, target, ledger, projection);
+            StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads());
             List<PartitionPlan> partitions = partitions(source, projection,
                     new PlanRequest(distribution, degree, stream.rowsPerPartition()), binding);
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
-                    : source.sharesSnapshot()
+                    : sourceCan.sharesSnapshot()
                     ? "snapshot (every partition reads one snapshot exported when the run starts)"
                     : "none (" + source.describe() + " has no snapshot to share: each partition reads what is there "
                     + "when it starts)";

@@ -25,13 +25,16 @@ public final class StreamBinding {
     private final Target target;
     private final Optional<Ledger> ledger;
     private final SourceProjection projection;
+    private final Source.ThreadModel readerThreads;
     private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
 
-    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection) {
+    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+                         Source.ThreadModel readerThreads) {
         this.source = requireNonNull(source, "source is null");
         this.target = requireNonNull(target, "target is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.projection = requireNonNull(projection, "projection is null");
+        this.readerThreads = requireNonNull(readerThreads, "readerThreads is null");
     }
 
     public Source source() {
@@ -49,6 +52,11 @@ public final class StreamBinding {
 
     public SourceProjection projection() {
         return projection;
+    }
+
+    /** Where the source's readers may run, as its connector declares. */
+    public Source.ThreadModel readerThreads() {
+        return readerThreads;
     }
 
     /** Remembers the connector's partition behind {@code plan}. */

@@ -120,7 +120,7 @@ final class StreamExecutor {
 
     private void runWorkers(SourceSession session) throws InterruptedException {
         int workers = plan.oneTransaction() ? 1 : Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
-        ThreadFactory threads = binding.source().readerThreads() == Source.ThreadModel.PLATFORM
+        ThreadFactory threads = binding.readerThreads() == Source.ThreadModel.PLATFORM
                 ? Thread.ofPlatform().name("sluice-" + plan.name() + "-", 0).daemon().factory()
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();
         ConcurrentLinkedQueue<PartitionPlan> queue = new ConcurrentLinkedQueue<>(plan.partitions());
