@@ -61,6 +61,15 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--run-id " + runId + " and --resume " + resume + " name different runs");
         }
+        try {
+            return run(err);
+        } catch (RuntimeException e) {
+            outputs.failedBeforeRun(specFile, e, err); // nothing once the run has ended and written its files
+            throw e;
+        }
+    }
+
+    private int run(PrintWriter err) {
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());

@@ -39,9 +39,8 @@ import java.util.function.UnaryOperator;
 /**
  * Where a run's results go besides the terminal, mixed into {@code run}: {@code --summary-json},
  * {@code --junit-xml}, {@code --log-format json} and {@code --metrics-push}. {@link #listeners} joins the run's
- * listeners; {@link #finish} writes the files once the run ended. A run that fails before it starts (invalid spec,
- * preflight) never reaches {@link #finish}: for it, the command's exception handler is wrapped so the files are
- * still written, with the error and no streams.
+ * listeners; {@link #finish} writes the files once the run ended, and {@link #failedBeforeRun} when it failed
+ * before it started (invalid spec, preflight): then with the error and no streams.
  */
 final class RunOutputOptions {
     enum LogFormat { TEXT, JSON }
@@ -70,14 +69,12 @@ final class RunOutputOptions {
                     + "sluice-summary-v1.schema.json), also when the run fails.")
     void summaryJson(Path path) {
         summaryJson = path;
-        writeFilesOnEarlyFailure();
     }
 
     @CommandLine.Option(names = "--junit-xml", paramLabel = "PATH",
             description = "Write a JUnit XML report here (one test case per stream), e.g. for Jenkins.")
     void junitXml(Path path) {
         junitXml = path;
-        writeFilesOnEarlyFailure();
     }
 
     @CommandLine.Option(names = "--log-format", paramLabel = "FORMAT",
@@ -90,7 +87,6 @@ final class RunOutputOptions {
             CommandLine line = command.commandLine();
             jsonLog = new JsonLog(line.getErr(), RunOutputOptions::redact, Clock.systemUTC(), this::runIdSoFar);
             line.setErr(new PrintWriter(new JsonLinesWriter(jsonLog), true));
-            writeFilesOnEarlyFailure();
         }
     }
 
@@ -173,52 +169,32 @@ final class RunOutputOptions {
     }
 
     /**
-     * Wraps the root's exception handler (once) so that a run ending in an exception before {@link #finish} (exit
-     * 3 for an invalid spec, 4 for a preflight failure) still leaves its summary and JUnit report, with the error.
+     * For a run that ended in {@code error} before {@link #finish} (exit 3 for an invalid spec, 4 for a preflight
+     * failure): leaves its summary and JUnit report with the error, and the JSON log's last event.
      */
-    private void writeFilesOnEarlyFailure() {
-        CommandLine root = command.root().commandLine();
-        CommandLine.IExecutionExceptionHandler previous = root.getExecutionExceptionHandler();
-        if (previous instanceof EarlyFailureHandler) {
+    void failedBeforeRun(Path specFile, Exception error, PrintWriter err) {
+        if (finished) {
             return;
         }
-        root.setExecutionExceptionHandler(new EarlyFailureHandler(previous));
-    }
-
-    private final class EarlyFailureHandler implements CommandLine.IExecutionExceptionHandler {
-        private final CommandLine.IExecutionExceptionHandler previous;
-
-        EarlyFailureHandler(CommandLine.IExecutionExceptionHandler previous) {
-            this.previous = previous;
+        finished = true;
+        if (publisher != null) {
+            publisher.close();
         }
-
-        @Override
-        public int handleExecutionException(Exception error, CommandLine line, CommandLine.ParseResult parseResult)
-                throws Exception {
-            int exitCode = previous.handleExecutionException(error, line, parseResult);
-            if (!finished && line.getCommandSpec() == command) {
-                finished = true;
-                if (publisher != null) {
-                    publisher.close();
-                }
-                Path specFile = command.positionalParameters().getFirst().getValue();
-                RunOutcome outcome = RunOutcome.failedBeforeRun(Optional.ofNullable(runIdSoFar()),
-                        SpecIdentity.ofFile(specFile), created, error, exitCode);
-                if (jsonLog != null) {
-                    RunError cause = outcome.error().orElseThrow();
-                    Map<String, Object> fields = new LinkedHashMap<>();
-                    fields.put("state", outcome.state());
-                    fields.put("exit-code", exitCode);
-                    fields.put("error-code", cause.code());
-                    fields.put("error-kind", cause.kind());
-                    fields.put("fix", cause.fix().orElse(null));
-                    jsonLog.event(JsonLog.Level.ERROR, "run-finished", null, null, "run failed before it started: "
-                            + cause.message(), fields);
-                }
-                write(outcome, line.getErr(), RunOutputOptions::redact);
-            }
-            return exitCode;
+        int exitCode = SluiceCommand.exitCodeOf(error);
+        RunOutcome outcome = RunOutcome.failedBeforeRun(Optional.ofNullable(runIdSoFar()),
+                SpecIdentity.ofFile(specFile), created, error, exitCode);
+        if (jsonLog != null) {
+            RunError cause = outcome.error().orElseThrow();
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("state", outcome.state());
+            fields.put("exit-code", exitCode);
+            fields.put("error-code", cause.code());
+            fields.put("error-kind", cause.kind());
+            fields.put("fix", cause.fix().orElse(null));
+            jsonLog.event(JsonLog.Level.ERROR, "run-finished", null, null, "run failed before it started: "
+                    + cause.message(), fields);
         }
+        write(outcome, err, RunOutputOptions::redact);
     }
 
     /** The run's id once known, else what {@code --run-id} said (null when neither). */

@@ -54,7 +54,8 @@ public final class SluiceCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
     }
 
-    private static int exitCodeOf(Throwable error) {
+    /** The exit code of a command that ended in {@code error}: a coded failure's, 2 for usage, else 1. */
+    static int exitCodeOf(Throwable error) {
         if (error instanceof CodedFailure e) {
             return e.exitCode();
         }
