@@ -246,13 +246,11 @@ class LedgerRulesTest {
         return target.openWriter(columns, CopyFormat.TEXT);
     }
 
+    /** The rows {@code (id, 'name id')} as COPY text. */
     private static void write(PartitionWriter writer, int... ids) throws ConnectorException {
-        StringBuilder text = new StringBuilder();
-        for (int id : ids) {
-            text.append(id).append("\tname ").append(id).append('\n');
-        }
-        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-        writer.write(bytes, 0, bytes.length);
+        byte[] text = java.util.Arrays.stream(ids).mapToObj(id -> id + "\tname " + id + "\n")
+                .collect(java.util.stream.Collectors.joining()).getBytes(StandardCharsets.UTF_8);
+        writer.write(text, 0, text.length);
     }
 
     private static void sql(String statement) throws Exception {
