@@ -47,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ledger work a writer's commit, a truncation or a replacing transaction runs commits with the target's rows, or
  * neither does.
  *
- * <p>Every test uses a table and run ids of its own. {@link #ensureReadyIsIdempotentAndSafeToRace()} runs first, so
+ * <p>One class on purpose (about 400 lines): a store implementer inherits one suite. Every test uses a table and
+ * run ids of its own. {@link #ensureReadyIsIdempotentAndSafeToRace()} runs first, so
  * when the subclass gives the class a fresh database it is the test that creates the ledger.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
