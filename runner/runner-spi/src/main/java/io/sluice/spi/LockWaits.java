@@ -9,6 +9,9 @@ import static java.util.Objects.requireNonNull;
  * (the progress line, the log), so a load held up by someone else says so instead of looking hung.
  */
 public interface LockWaits {
+    /** The spec's documented default {@code lock-timeout}: what a side waits until the runner says otherwise. */
+    Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
     /** The longest wait for one lock; {@link Duration#ZERO} waits without limit. */
     Duration timeout();
 

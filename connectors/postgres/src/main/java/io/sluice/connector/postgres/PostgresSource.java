@@ -41,7 +41,7 @@ final class PostgresSource implements Source {
     private final ReentrantLock lock = new ReentrantLock();
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
-    private volatile LockWaits lockWaits = LockWaits.silent(java.time.Duration.ofSeconds(60));
+    private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query) {
         this.connections = requireNonNull(connections, "connections is null");

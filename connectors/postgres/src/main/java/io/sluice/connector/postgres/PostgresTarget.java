@@ -33,8 +33,6 @@ import static java.util.Objects.requireNonNull;
  * ({@link ReplacingLoad}).
  */
 final class PostgresTarget implements Target {
-    /** Until the runner says otherwise ({@link #waitForLocks}): the spec's documented default. */
-    private static final java.time.Duration DEFAULT_LOCK_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     private final PostgresConnections connections;
     private final QualifiedName name;
@@ -46,7 +44,7 @@ final class PostgresTarget implements Target {
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
-        this.locks = new TableLocks(connections, LockWaits.silent(DEFAULT_LOCK_TIMEOUT));
+        this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
     }
 

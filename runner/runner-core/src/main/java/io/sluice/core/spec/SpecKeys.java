@@ -68,7 +68,7 @@ final class SpecKeys {
     static final Consistency DEFAULT_CONSISTENCY = Consistency.SNAPSHOT;
     static final VerifyMode DEFAULT_VERIFY = VerifyMode.NONE;
     /** Long enough for a busy table's short queries to end, short enough that a stuck load says so. */
-    static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration DEFAULT_LOCK_TIMEOUT = io.sluice.spi.LockWaits.DEFAULT_TIMEOUT;
 
     private SpecKeys() {
     }
