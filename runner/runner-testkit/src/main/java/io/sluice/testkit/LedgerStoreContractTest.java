@@ -205,16 +205,38 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
     }
 
     @Test
+    void marksReadBackByNameAndAreOverwritten() throws Exception {
+        store.ensureReady();
+        insert(starting(runId));
+        assertEquals(java.util.Map.of(), store.marks(key), "no marks yet");
+        store.inTransaction(tx -> {
+            tx.writeMark(key, "shadow", "items_shadow");
+            tx.writeMark(key, "created", "false");
+            return null;
+        });
+        store.inTransaction(tx -> {
+            tx.writeMark(key, "created", "true");
+            assertEquals(java.util.Map.of("shadow", "items_shadow", "created", "true"), tx.marks(key),
+                    "read inside the transaction");
+            return null;
+        });
+        assertEquals(java.util.Map.of("shadow", "items_shadow", "created", "true"), store.marks(key));
+        assertEquals(java.util.Map.of(), store.marks(new StreamKey(runId, "another-stream")));
+    }
+
+    @Test
     void aTransactionThatThrowsWritesNothing() throws Exception {
         store.ensureReady();
         ConnectorException refused = new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
         ConnectorException thrown = assertThrows(ConnectorException.class, () -> store.inTransaction(tx -> {
             tx.insertStream(starting(runId));
             tx.writePartitions(key, List.of(planned(0, "p0")));
+            tx.writeMark(key, "m", "v");
             throw refused;
         }));
         assertEquals(refused, thrown, "the work's own failure comes back");
         assertEquals(List.of(), store.streamsOfRun(runId), "no stream row");
+        assertEquals(java.util.Map.of(), store.marks(key), "no mark");
         assertEquals(List.of(), store.partitions(key), "no partition row");
     }
 

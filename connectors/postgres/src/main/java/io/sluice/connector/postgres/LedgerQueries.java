@@ -152,4 +152,34 @@ final class LedgerQueries {
             throw tables.failure(e, "cannot read the attempts of stream " + key.stream() + " of run " + key.runId());
         }
     }
+
+    String marksSelect() {
+        return "SELECT name, value FROM " + table("run_marks") + " WHERE run_id = ? AND stream = ? ORDER BY name";
+    }
+
+    static java.util.Map<String, String> marks(java.sql.Connection c, String sql, StreamKey key) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            return out;
+        }
+    }
+
+    java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        try (ControlConnection control = tables.control()) {
+            return marks(control.connection(), marksSelect(), key);
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return java.util.Map.of();
+            }
+            throw tables.failure(e, "cannot read the marks of stream " + key.stream() + " of run " + key.runId());
+        }
+    }
 }

@@ -209,6 +209,36 @@ final class LedgerRows implements LedgerTransaction {
         }
     }
 
+    @Override
+    public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        try {
+            return LedgerQueries.marks(connection, shapes.marksSelect(), key);
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot read the marks of stream " + key.stream() + " of run " + key.runId());
+        }
+    }
+
+    @Override
+    public void writeMark(StreamKey key, String name, String value) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(name, "name is null");
+        requireNonNull(value, "value is null");
+        try (PreparedStatement p = connection.prepareStatement("INSERT INTO " + tables.table("run_marks")
+                + " AS m (run_id, stream, name, value, updated_at) VALUES (?, ?, ?, ?, clock_timestamp()) "
+                + "ON CONFLICT (run_id, stream, name) DO UPDATE SET value = EXCLUDED.value, "
+                + "updated_at = EXCLUDED.updated_at")) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            p.setString(3, name);
+            p.setString(4, tables.scrub(value));
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot record mark " + name + " of stream " + key.stream() + " of run "
+                    + key.runId());
+        }
+    }
+
     private static void setInstant(PreparedStatement p, int index, Optional<Instant> value) throws SQLException {
         if (value.isPresent()) {
             p.setObject(index, timestamp(value.get()));

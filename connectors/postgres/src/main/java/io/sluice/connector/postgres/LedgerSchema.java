@@ -43,6 +43,7 @@ final class LedgerSchema {
         String streams = table("run_streams");
         String partitions = table("run_partitions");
         String attempts = table("run_attempts");
+        String marks = table("run_marks");
         return List.of(List.of(
                 "CREATE TABLE IF NOT EXISTS " + version + " (version integer PRIMARY KEY, "
                         + "applied_at timestamptz NOT NULL DEFAULT now(), "
@@ -94,7 +95,16 @@ final class LedgerSchema {
                 "COMMENT ON TABLE " + streams + " IS 'Sluice run ledger: one row per stream of a run'",
                 "COMMENT ON TABLE " + partitions + " IS 'Sluice run ledger: one row per planned partition; "
                         + "state done commits with the partition''s rows'",
-                "COMMENT ON TABLE " + attempts + " IS 'Sluice run ledger: failed or cancelled partition attempts'"));
+                "COMMENT ON TABLE " + attempts + " IS 'Sluice run ledger: failed or cancelled partition attempts'"),
+                // 2: what a run keeps besides partitions (a table it created, a shadow table, an incremental mark)
+                List.of("CREATE TABLE IF NOT EXISTS " + marks + " ("
+                                + "run_id text NOT NULL, "
+                                + "stream text NOT NULL, "
+                                + "name text NOT NULL, "
+                                + "value text NOT NULL, "
+                                + "updated_at timestamptz NOT NULL DEFAULT now(), "
+                                + "PRIMARY KEY (run_id, stream, name))",
+                        "COMMENT ON TABLE " + marks + " IS 'Sluice run ledger: named values a stream of a run keeps'"));
     }
 
     void ensureReady() throws ConnectorException {
@@ -184,7 +194,9 @@ final class LedgerSchema {
         String[][] needed = {
                 {"run_streams", "SELECT"}, {"run_streams", "INSERT"}, {"run_streams", "UPDATE"},
                 {"run_partitions", "SELECT"}, {"run_partitions", "INSERT"}, {"run_partitions", "UPDATE"},
-                {"run_attempts", "INSERT"}, {"ledger_version", "SELECT"}};
+                {"run_attempts", "SELECT"}, {"run_attempts", "INSERT"},
+                {"run_marks", "SELECT"}, {"run_marks", "INSERT"}, {"run_marks", "UPDATE"},
+                {"ledger_version", "SELECT"}};
         List<String> missing = new ArrayList<>();
         try (PreparedStatement usage = c.prepareStatement("SELECT has_schema_privilege(?, 'USAGE')")) {
             usage.setString(1, tables.schema());

@@ -100,4 +100,9 @@ final class PostgresLedgerStore implements LedgerStore {
     public List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
         return queries.attempts(requireNonNull(key, "key is null"));
     }
+
+    @Override
+    public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
+        return queries.marks(key);
+    }
 }

@@ -121,11 +121,34 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1", q("SELECT string_agg(version::text, ',') FROM race_ledger.ledger_version"));
-        assertEquals("ledger_version,run_attempts,run_partitions,run_streams", q("SELECT string_agg(tablename, ',' "
-                + "ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
+        assertEquals("1,2", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
+                + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("1", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("2", q("SELECT count(*) FROM race_ledger.ledger_version"));
+    }
+
+    @Test
+    void upgradesALedgerOfTheFirstVersionKeepingWhatItRecorded() throws Exception {
+        // A version-1 ledger, as the release before marks wrote it: its DDL is version 1's steps, unchanged.
+        LedgerStore ledger = ledger(target("v1_ledger", "items"));
+        ledger.ensureReady();
+        harness.targetSql("DROP TABLE v1_ledger.run_marks", "DELETE FROM v1_ledger.ledger_version WHERE version = 2");
+        StreamKey key = new StreamKey("run-v1", "s");
+        LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v1", "spec", "c", "s", "d", "none"));
+        LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
+
+        LedgerStore upgraded = ledger(target("v1_ledger", "items"));
+        upgraded.ensureReady();
+        assertEquals("1,2", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
+        assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
+        assertEquals(Map.of(), upgraded.marks(key));
+        upgraded.inTransaction(tx -> {
+            tx.writeMark(key, "created", "true");
+            return null;
+        });
+        assertEquals(Map.of("created", "true"), upgraded.marks(key), "the new table works");
     }
 
     @Test

@@ -218,6 +218,24 @@ class LedgerRulesTest {
         assertEquals(3, ledger.findStream(key).orElseThrow().partitionsDone());
     }
 
+    @Test
+    void aMarkBelongsToAStartedStreamAndCommitsWithTheTransactionThatRunsIt() throws Exception {
+        Target target = target("marked");
+        Ledger ledger = ledger(target);
+        StreamKey key = start(ledger, "run-m");
+        ledger.mark(key, "created", "true");
+        sql("INSERT INTO marked VALUES (1, 'old')");
+        assertThrows(ConnectorException.class, () -> target.prepare(io.sluice.spi.LoadMode.TRUNCATE, tx -> {
+            ledger.marking(key, "shadow", "marked_shadow").apply(tx);
+            throw new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
+        }));
+        assertEquals(Map.of("created", "true"), ledger.marks(key), "a mark in a rolled back transaction is gone");
+        assertEquals(1, count("marked"));
+        ConnectorException notStarted = assertThrows(ConnectorException.class,
+                () -> ledger.mark(new StreamKey("run-none", "s"), "created", "true"));
+        assertEquals(RunnerCode.LEDGER003.name(), notStarted.code());
+    }
+
     private static StreamKey start(Ledger ledger, String runId) throws ConnectorException {
         ledger.startStream(LedgerStream.starting(runId, "spec", "c", "s", "d", "none"));
         return new StreamKey(runId, "s");

@@ -79,6 +79,31 @@ public final class Ledger {
         return store.partitions(requireNonNull(key, "key is null"));
     }
 
+    /** The named values the stream of a run keeps ({@link #marking}). */
+    public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
+        return store.marks(requireNonNull(key, "key is null"));
+    }
+
+    /**
+     * Sets a named value of the stream of a run, in whatever transaction runs the work: the target's, when the mark
+     * must commit with what it marks (a table created, a shadow swapped in), else {@code store.inTransaction}.
+     */
+    public LedgerWork<Void> marking(StreamKey key, String name, String value) {
+        requireNonNull(key, "key is null");
+        requireNonNull(name, "name is null");
+        requireNonNull(value, "value is null");
+        return tx -> {
+            tx.lockStream(key).orElseThrow(() -> notStarted(key));
+            tx.writeMark(key, name, value);
+            return null;
+        };
+    }
+
+    /** {@link #marking} in a short transaction of the store's own. */
+    public void mark(StreamKey key, String name, String value) throws ConnectorException {
+        store.inTransaction(marking(key, name, value));
+    }
+
     /** Keeps a stream's plan, once: when the run planned the stream before, the first plan stays and this adds none. */
     public void recordPlan(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException {
         requireNonNull(key, "key is null");

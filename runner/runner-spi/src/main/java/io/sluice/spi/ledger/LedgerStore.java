@@ -17,8 +17,11 @@ import java.util.List;
  * and marked done, or absent. Thread-safe. The testkit's {@code LedgerStoreContractTest} checks an implementation.
  */
 public interface LedgerStore {
-    /** The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. */
-    int VERSION = 1;
+    /**
+     * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
+     * ({@link LedgerTransaction#writeMark}).
+     */
+    int VERSION = 2;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();
@@ -43,4 +46,7 @@ public interface LedgerStore {
 
     /** The failed or cancelled attempts of a stream of a run, in the order they were recorded. */
     List<AttemptRecord> attempts(StreamKey key) throws ConnectorException;
+
+    /** The marks of a stream of a run, by name ({@link LedgerTransaction#writeMark}). */
+    java.util.Map<String, String> marks(StreamKey key) throws ConnectorException;
 }

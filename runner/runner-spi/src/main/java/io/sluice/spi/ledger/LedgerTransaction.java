@@ -31,4 +31,13 @@ public interface LedgerTransaction {
 
     /** Adds one attempt's row. */
     void insertAttempt(AttemptRecord attempt) throws ConnectorException;
+
+    /** The marks of a stream of a run, by name. */
+    java.util.Map<String, String> marks(StreamKey key) throws ConnectorException;
+
+    /**
+     * Sets a named value a stream of a run keeps besides its partitions (a table it created, a shadow table, how far
+     * an incremental load read), overwriting one of that name.
+     */
+    void writeMark(StreamKey key, String name, String value) throws ConnectorException;
 }
