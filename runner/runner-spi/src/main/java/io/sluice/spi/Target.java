@@ -107,6 +107,15 @@ public interface Target {
     }
 
     /**
+     * {@link #claim} for one process of a joined run: the processes of {@code runId} hold it together, any other run
+     * is kept out as {@link #claim} keeps it out (and a joined process is kept out while another run holds it).
+     */
+    default TargetClaim claimShared(String runId) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI005, describe() + " cannot be loaded by several "
+                + "processes of one run", "run without --join");
+    }
+
+    /**
      * Where this target keeps the run ledger next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.
      */

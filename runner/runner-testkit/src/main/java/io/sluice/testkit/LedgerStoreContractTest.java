@@ -12,7 +12,9 @@ import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -225,6 +227,51 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
     }
 
     @Test
+    void claimsTakePartitionsInPlanOrderSkippingLockedLeasedAndDoneOnes() throws Exception {
+        store.ensureReady();
+        insert(starting(runId));
+        LedgerWrites.plan(store, key, List.of(planned(0, "p-c"), planned(1, "p-a"), planned(2, "p-b"),
+                planned(3, "p-d")));
+        LedgerWrites.plan(store, key, List.of(new LedgerPartition(3, "p-d", "predicate of p-d", "checkpoint of p-d",
+                LedgerPartition.State.DONE, 1, 1, 1, Optional.of(now()), Optional.of(now()))));
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
+            Future<LedgerPartition> holder = pool.submit(() -> store.inTransaction(tx -> {
+                LedgerPartition first = tx.lockNextClaimable(key, tx.now()).orElseThrow();
+                locked.countDown();
+                awaitQuietly(release);
+                LedgerPartition held = first.claimedBy(new PartitionClaim("1@a", now().plusSeconds(60)));
+                tx.writePartitions(key, List.of(held));
+                return held;
+            }));
+            assertTrue(locked.await(1, TimeUnit.MINUTES), "the first claimer holds its row");
+            LedgerPartition second = store.inTransaction(tx -> {
+                LedgerPartition next = tx.lockNextClaimable(key, tx.now()).orElseThrow();
+                LedgerPartition held = next.claimedBy(new PartitionClaim("2@b", now().plusSeconds(60)));
+                tx.writePartitions(key, List.of(held));
+                return held;
+            });
+            assertEquals("p-a", second.partitionId(), "a locked row is skipped, not waited for");
+            release.countDown();
+            assertEquals("p-c", result(holder).partitionId(), "the first in plan order went to the first claimer");
+        }
+        assertEquals(Optional.of("p-b"), store.inTransaction(tx -> tx.lockNextClaimable(key, tx.now()))
+                .map(LedgerPartition::partitionId), "the next one not leased");
+        LedgerWrites.plan(store, key, List.of(store.partitions(key).get(2)
+                .claimedBy(new PartitionClaim("2@b", now().plusSeconds(60)))));
+        assertEquals(Optional.empty(), store.inTransaction(tx -> tx.lockNextClaimable(key, tx.now())),
+                "every planned partition is leased, and the done one is never claimable");
+        assertEquals(Optional.of("p-c"), store.inTransaction(tx -> tx.lockNextClaimable(key, tx.now()
+                .plusSeconds(120))).map(LedgerPartition::partitionId), "leases that ended are claimable again");
+        assertEquals(new PartitionClaim("1@a", store.partitions(key).get(0).claim().orElseThrow().leaseUntil()),
+                store.partitions(key).get(0).claim().orElseThrow(), "the claim reads back");
+        Instant before = now().minusSeconds(60);
+        Instant storeNow = store.inTransaction(LedgerTransaction::now);
+        assertTrue(storeNow.isAfter(before), "the store's clock is about now: " + storeNow);
+    }
+
+    @Test
     void aTransactionThatThrowsWritesNothing() throws Exception {
         store.ensureReady();
         ConnectorException refused = new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
@@ -397,6 +444,14 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
             resumed.commit();
         }
         assertRows(rows(100, 110), table, "a transaction whose work said no keeps the rows");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private boolean insert(LedgerStream stream) throws ConnectorException {

@@ -4,6 +4,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 
 import java.sql.PreparedStatement;
@@ -54,16 +55,20 @@ final class LedgerQueries {
     /** The columns of a partition's row; {@link #PARTITION_ORDER} is plan order. */
     String partitionSelect() {
         return "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
-                + "attempts, started_at, finished_at FROM " + table("run_partitions") + " ";
+                + "attempts, started_at, finished_at, claimed_by, lease_until FROM " + table("run_partitions") + " ";
     }
 
     static final String PARTITION_ORDER = " ORDER BY partition_index NULLS LAST, partition_id";
 
     static LedgerPartition partition(ResultSet rs) throws SQLException {
         int index = rs.getInt(1);
-        return new LedgerPartition(rs.wasNull() ? -1 : index, rs.getString(2), rs.getString(3), rs.getString(4),
+        int position = rs.wasNull() ? -1 : index;
+        String holder = rs.getString(11);
+        Optional<PartitionClaim> claim = holder == null ? Optional.empty()
+                : Optional.of(new PartitionClaim(holder, instant(rs, 12).orElseThrow()));
+        return new LedgerPartition(position, rs.getString(2), rs.getString(3), rs.getString(4),
                 LedgerPartition.State.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)), rs.getLong(6),
-                rs.getLong(7), rs.getInt(8), instant(rs, 9), instant(rs, 10));
+                rs.getLong(7), rs.getInt(8), instant(rs, 9), instant(rs, 10), claim);
     }
 
     List<LedgerStream> streamsOfSpec(String specName, int limit) throws ConnectorException {

@@ -4,6 +4,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.StreamKey;
 
@@ -150,12 +151,13 @@ final class LedgerRows implements LedgerTransaction {
         requireNonNull(partitions, "partitions is null");
         String sql = "INSERT INTO " + tables.table("run_partitions") + " (run_id, stream, partition_index, "
                 + "partition_id, predicate, checkpoint, state, row_count, byte_count, attempts, started_at, "
-                + "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "finished_at, claimed_by, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 + "ON CONFLICT (run_id, stream, partition_id) DO UPDATE SET "
                 + "partition_index = EXCLUDED.partition_index, predicate = EXCLUDED.predicate, "
                 + "checkpoint = EXCLUDED.checkpoint, state = EXCLUDED.state, row_count = EXCLUDED.row_count, "
                 + "byte_count = EXCLUDED.byte_count, attempts = EXCLUDED.attempts, "
-                + "started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at";
+                + "started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, "
+                + "claimed_by = EXCLUDED.claimed_by, lease_until = EXCLUDED.lease_until";
         try (PreparedStatement p = connection.prepareStatement(sql)) {
             int batched = 0;
             for (LedgerPartition partition : partitions) {
@@ -175,6 +177,8 @@ final class LedgerRows implements LedgerTransaction {
                 p.setInt(10, partition.attempts());
                 setInstant(p, 11, partition.startedAt());
                 setInstant(p, 12, partition.finishedAt());
+                setNullable(p, 13, partition.claim().map(PartitionClaim::holder));
+                setInstant(p, 14, partition.claim().map(PartitionClaim::leaseUntil));
                 p.addBatch();
                 if (++batched % BATCH_ROWS == 0) {
                     p.executeBatch();
@@ -184,6 +188,36 @@ final class LedgerRows implements LedgerTransaction {
         } catch (SQLException e) {
             throw tables.failure(e, "cannot record the partitions of stream " + key.stream() + " of run "
                     + key.runId());
+        }
+    }
+
+    @Override
+    public Instant now() throws ConnectorException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT clock_timestamp()");
+             ResultSet rs = p.executeQuery()) {
+            rs.next();
+            return rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot read the server's clock");
+        }
+    }
+
+    @Override
+    public Optional<LedgerPartition> lockNextClaimable(StreamKey key, Instant now) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(now, "now is null");
+        String sql = shapes.partitionSelect() + "WHERE run_id = ? AND stream = ? AND state = 'planned' "
+                + "AND partition_index IS NOT NULL AND (lease_until IS NULL OR lease_until < ?) "
+                + "ORDER BY partition_index LIMIT 1 FOR UPDATE SKIP LOCKED";
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            p.setObject(3, timestamp(now));
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? Optional.of(LedgerQueries.partition(rs)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot claim a partition of stream " + key.stream() + " of run " + key.runId());
         }
     }
 

@@ -104,7 +104,10 @@ final class LedgerSchema {
                                 + "value text NOT NULL, "
                                 + "updated_at timestamptz NOT NULL DEFAULT now(), "
                                 + "PRIMARY KEY (run_id, stream, name))",
-                        "COMMENT ON TABLE " + marks + " IS 'Sluice run ledger: named values a stream of a run keeps'"));
+                        "COMMENT ON TABLE " + marks + " IS 'Sluice run ledger: named values a stream of a run keeps'"),
+                // 3: which process of a joined run holds a partition, until when
+                List.of("ALTER TABLE " + partitions + " ADD COLUMN IF NOT EXISTS claimed_by text, "
+                        + "ADD COLUMN IF NOT EXISTS lease_until timestamptz"));
     }
 
     void ensureReady() throws ConnectorException {

@@ -56,7 +56,13 @@ final class PostgresTarget implements Target {
     @Override
     public TargetClaim claim(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        return TargetOwnership.claim(connections, resolve(), runId, locks);
+        return TargetOwnership.claim(connections, resolve(), runId, locks, false);
+    }
+
+    @Override
+    public TargetClaim claimShared(String runId) throws ConnectorException {
+        requireNonNull(runId, "runId is null");
+        return TargetOwnership.claim(connections, resolve(), runId, locks, true);
     }
 
     @Override

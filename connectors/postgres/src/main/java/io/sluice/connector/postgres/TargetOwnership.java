@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 import static io.sluice.connector.postgres.PostgresCode.PG421;
@@ -33,8 +34,13 @@ final class TargetOwnership {
     private TargetOwnership() {
     }
 
-    static TargetClaim claim(PostgresConnections connections, ResolvedTable table, String runId, TableLocks locks)
-            throws ConnectorException {
+    /**
+     * The claim of one run; {@code shared}: of one process of a joined run, holding the lock in shared mode with the
+     * run's other processes. Sessions of another run then show in the holders, whose application names begin with
+     * their run's token, and the claim is refused naming them.
+     */
+    static TargetClaim claim(PostgresConnections connections, ResolvedTable table, String runId, TableLocks locks,
+                             boolean shared) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         Connection c = connections.open("the claim on " + table.quoted());
         try {
@@ -43,12 +49,13 @@ final class TargetOwnership {
                 p.setString(1, applicationName(runId));
                 p.execute();
             }
-            if (!tryLock(c, key)) {
+            String mode = shared ? "_shared" : "";
+            if (!tryLock(c, key, mode)) {
                 String what = "ownership of " + table.quoted() + ", held by " + owner(connections, key);
                 locks.waits().waiting(what);
                 try (Statement s = c.createStatement()) {
                     s.execute("SET lock_timeout = '" + locks.timeout().toMillis() + "ms'");
-                    s.execute("SELECT pg_advisory_lock(" + LOCK_SPACE + ", " + key + ")");
+                    s.execute("SELECT pg_advisory_lock" + mode + "(" + LOCK_SPACE + ", " + key + ")");
                     s.execute("RESET lock_timeout");
                 } catch (SQLException e) {
                     if (!TableLocks.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
@@ -63,6 +70,9 @@ final class TargetOwnership {
                     locks.waits().waited(what);
                 }
             }
+            if (shared) {
+                refuseOtherRuns(connections, table, key, runId);
+            }
             return () -> PostgresConnections.closeQuietly(c); // ending the session releases the lock
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(c);
@@ -74,15 +84,54 @@ final class TargetOwnership {
         }
     }
 
-    private static boolean tryLock(Connection c, int key) throws SQLException {
+    private static boolean tryLock(Connection c, int key, String mode) throws SQLException {
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + LOCK_SPACE + ", " + key + ")")) {
+             ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock" + mode + "(" + LOCK_SPACE + ", " + key
+                     + ")")) {
             rs.next();
             return rs.getBoolean(1);
         }
     }
 
-    /** {@code sluice run=<id> pid=<pid> host=<host>}, cut to what PostgreSQL keeps of an application name. */
+    /** A joined run shares the lock with its own processes only: holders of another run's token refuse the claim. */
+    private static void refuseOtherRuns(PostgresConnections connections, ResolvedTable table, int key, String runId)
+            throws SQLException, ConnectorException {
+        String token = runToken(runId);
+        List<String> others = new ArrayList<>();
+        try (ControlConnection control = connections.control("checking who shares " + table.quoted());
+             PreparedStatement p = control.connection().prepareStatement("SELECT a.application_name FROM pg_locks l "
+                     + "JOIN pg_stat_activity a ON a.pid = l.pid WHERE " + holders(key))) {
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String app = rs.getString(1);
+                    if (app == null || !app.startsWith(token)) {
+                        others.add(app == null || app.isEmpty() ? "a session" : app);
+                    }
+                }
+            }
+        }
+        if (!others.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG421, table.quoted() + " is being loaded by another "
+                    + "Sluice run (" + String.join("; ", others) + "); processes joining run " + runId
+                    + " share it only with each other", "let that run finish (or stop it), then join again");
+        }
+    }
+
+    /** The claim's holders: sessions granted the advisory lock of {@code key}, in either mode. */
+    private static String holders(int key) {
+        return "l.locktype = 'advisory' AND l.granted AND l.classid = " + LOCK_SPACE + "::bigint::oid "
+                + "AND l.objid = (" + key + "::bigint & 4294967295)::oid AND l.objsubid = 2";
+    }
+
+    /** What every session of one run's application name begins with, whatever PostgreSQL cuts off its end. */
+    private static String runToken(String runId) {
+        return "sluice r=" + HexFormat.of().toHexDigits(runId.hashCode()) + " ";
+    }
+
+    /**
+     * {@code sluice r=<hash of the run id> run=<id> pid=<pid> host=<host>}, cut to what PostgreSQL keeps of an
+     * application name: the hash survives any cut, so the processes of a joined run still recognise each other.
+     */
     static String applicationName(String runId) {
         String host;
         try {
@@ -90,7 +139,7 @@ final class TargetOwnership {
         } catch (UnknownHostException e) {
             host = "unknown";
         }
-        String name = "sluice run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host;
+        String name = runToken(runId) + "run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host;
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         if (bytes.length <= MAX_APPLICATION_NAME_BYTES) {
             return name;
@@ -102,9 +151,7 @@ final class TargetOwnership {
     private static String owner(PostgresConnections connections, int key) {
         String sql = "SELECT l.pid, a.application_name, host(a.client_addr), "
                 + "to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS') FROM pg_locks l "
-                + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
-                + "AND l.classid = " + LOCK_SPACE + "::bigint::oid AND l.objid = (" + key + "::bigint & 4294967295)::oid "
-                + "AND l.objsubid = 2";
+                + "LEFT JOIN pg_stat_activity a ON a.pid = l.pid WHERE " + holders(key);
         List<String> found = new ArrayList<>();
         try (ControlConnection control = connections.control("looking up who owns a target");
              Statement s = control.connection().createStatement();

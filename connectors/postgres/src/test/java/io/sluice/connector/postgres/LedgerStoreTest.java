@@ -15,6 +15,7 @@ import io.sluice.spi.LoadMode;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 import io.sluice.testkit.LedgerWrites;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,26 +122,29 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1,2", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("1,2,3", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
         assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("2", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("3", q("SELECT count(*) FROM race_ledger.ledger_version"));
     }
 
     @Test
-    void upgradesALedgerOfTheFirstVersionKeepingWhatItRecorded() throws Exception {
-        // A version-1 ledger, as the release before marks wrote it: its DDL is version 1's steps, unchanged.
+    void upgradesALedgerOfTheFirstReleaseKeepingWhatItRecorded() throws Exception {
+        // A version-1 ledger, as the release before marks and claims left it: rows recorded, then the later
+        // versions' steps taken back (version 1's DDL is unchanged).
         LedgerStore ledger = ledger(target("v1_ledger", "items"));
         ledger.ensureReady();
-        harness.targetSql("DROP TABLE v1_ledger.run_marks", "DELETE FROM v1_ledger.ledger_version WHERE version = 2");
         StreamKey key = new StreamKey("run-v1", "s");
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v1", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
+        harness.targetSql("DROP TABLE v1_ledger.run_marks",
+                "ALTER TABLE v1_ledger.run_partitions DROP COLUMN claimed_by, DROP COLUMN lease_until",
+                "DELETE FROM v1_ledger.ledger_version WHERE version > 1");
 
         LedgerStore upgraded = ledger(target("v1_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals("1,2,3", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
         assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
         assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
         assertEquals(Map.of(), upgraded.marks(key));
@@ -149,6 +153,13 @@ class LedgerStoreTest {
             return null;
         });
         assertEquals(Map.of("created", "true"), upgraded.marks(key), "the new table works");
+        LedgerPartition claimed = upgraded.inTransaction(tx -> {
+            LedgerPartition p = tx.lockNextClaimable(key, tx.now()).orElseThrow();
+            LedgerPartition held = p.claimedBy(new PartitionClaim("1@host", LedgerWrites.now().plusSeconds(30)));
+            tx.writePartitions(key, List.of(held));
+            return held;
+        });
+        assertEquals(List.of(claimed), upgraded.partitions(key), "and the new columns");
     }
 
     @Test

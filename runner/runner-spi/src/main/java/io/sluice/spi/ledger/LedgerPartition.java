@@ -12,10 +12,11 @@ import static java.util.Objects.requireNonNull;
  * @param index     its place in the plan; -1 for a partition committed without being planned
  * @param startedAt when its first attempt started, once one did
  * @param finishedAt when it was committed, once it was
+ * @param claim     in a joined run, the process that holds (or held) it
  */
 public record LedgerPartition(int index, String partitionId, String predicate, String checkpoint, State state,
                               long rows, long bytes, int attempts, Optional<Instant> startedAt,
-                              Optional<Instant> finishedAt) {
+                              Optional<Instant> finishedAt, Optional<PartitionClaim> claim) {
     public enum State { PLANNED, DONE }
 
     public LedgerPartition {
@@ -25,6 +26,21 @@ public record LedgerPartition(int index, String partitionId, String predicate, S
         requireNonNull(state, "state is null");
         requireNonNull(startedAt, "startedAt is null");
         requireNonNull(finishedAt, "finishedAt is null");
+        requireNonNull(claim, "claim is null");
+    }
+
+    /** A partition no process of a joined run claimed (every partition of a run that is not joined). */
+    public LedgerPartition(int index, String partitionId, String predicate, String checkpoint, State state,
+                           long rows, long bytes, int attempts, Optional<Instant> startedAt,
+                           Optional<Instant> finishedAt) {
+        this(index, partitionId, predicate, checkpoint, state, rows, bytes, attempts, startedAt, finishedAt,
+                Optional.empty());
+    }
+
+    /** The same partition, held by {@code claim}. */
+    public LedgerPartition claimedBy(PartitionClaim claim) {
+        return new LedgerPartition(index, partitionId, predicate, checkpoint, state, rows, bytes, attempts, startedAt,
+                finishedAt, Optional.of(requireNonNull(claim, "claim is null")));
     }
 
     /** A partition as a plan records it: planned, nothing copied or tried yet. */

@@ -19,9 +19,9 @@ import java.util.List;
 public interface LedgerStore {
     /**
      * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
-     * ({@link LedgerTransaction#writeMark}).
+     * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}).
      */
-    int VERSION = 2;
+    int VERSION = 3;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();

@@ -29,6 +29,19 @@ public interface LedgerTransaction {
     /** Adds the partitions' rows, or overwrites those the stream has already (by partition id). */
     void writePartitions(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException;
 
+    /**
+     * The store's clock, the same for every process that uses the store (for PostgreSQL the server's), which leases
+     * are measured by.
+     */
+    java.time.Instant now() throws ConnectorException;
+
+    /**
+     * The first planned partition in plan order that no lease holds at {@code now} (never claimed, or its lease
+     * ended before), locked; partitions other transactions hold locked are skipped, not waited for, so processes
+     * claiming at once each get another one. Empty when there is none.
+     */
+    Optional<LedgerPartition> lockNextClaimable(StreamKey key, java.time.Instant now) throws ConnectorException;
+
     /** Adds one attempt's row. */
     void insertAttempt(AttemptRecord attempt) throws ConnectorException;
 
