@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.run.Join;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.service.PlannedRun;
@@ -44,6 +45,19 @@ final class RunCommand implements Callable<Integer> {
             description = "With --resume: continue even though the stream's definition changed since the run started.")
     boolean force;
 
+    @CommandLine.Option(names = "--join",
+            description = "Share this run with other processes started with the same --run-id (Kubernetes pods, "
+                    + "Airflow mapped tasks): each claims partitions from the ledger, and each ends when every "
+                    + "partition is done, whoever copied it. Needs consistency: none where the source would share a "
+                    + "snapshot.")
+    boolean join;
+
+    @CommandLine.Option(names = "--lease-seconds", paramLabel = "SECONDS", defaultValue = "30",
+            description = "With --join: how long a claimed partition stays this process's without a renewal (it "
+                    + "renews every third of it); a process silent longer loses its partitions to the others "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int leaseSeconds;
+
     @CommandLine.Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "5",
             description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}).")
     int progressSeconds;
@@ -61,6 +75,9 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--run-id " + runId + " and --resume " + resume + " name different runs");
         }
+        if (join && leaseSeconds < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--lease-seconds must be at least 1");
+        }
         try {
             return run(err);
         } catch (RuntimeException e) {
@@ -73,10 +90,10 @@ final class RunCommand implements Callable<Integer> {
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (PlannedRun planned = sluice.plan(pipeline)) {
+        try (PlannedRun planned = sluice.plan(pipeline, join)) {
             planned.notices().forEach(n -> err.println(terminal.redact(n)));
             PreparedRun run = planned.prepare(new RunRequest(Optional.ofNullable(runId), Optional.ofNullable(resume),
-                    force));
+                    force, join ? Optional.of(Join.thisProcess(Duration.ofSeconds(leaseSeconds))) : Optional.empty()));
             run.notes().forEach(n -> err.println(terminal.redact(n)));
             List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, run.runId(), err, terminal));
             listeners.add(outputs.consoleListener(err, terminal));

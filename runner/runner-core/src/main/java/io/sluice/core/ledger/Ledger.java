@@ -10,9 +10,12 @@ import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -163,12 +166,88 @@ public final class Ledger {
                         "nothing to repair: the partition's rows are in the target once. If the runner retried "
                                 + "after a commit whose answer was lost, report it as a bug");
             }
+            if (done.holder().isPresent()) {
+                Optional<String> holder = recorded.flatMap(LedgerPartition::claim).map(PartitionClaim::holder);
+                if (!holder.equals(done.holder())) {
+                    throw new ConnectorException(ErrorKind.FAILED, RunnerCode.LEDGER005, "partition "
+                            + done.partitionId() + " of stream " + done.stream().stream() + " is held by "
+                            + holder.orElse("no process") + " now: the lease of " + done.holder().get()
+                            + " ended before its commit, so its rows were rolled back", "nothing to repair: the "
+                            + "holder copies it; if this happens often, give --lease-seconds more room");
+                }
+            }
             LedgerPartition planned = recorded.orElse(LedgerPartition.planned(-1, done.partitionId(), "", ""));
             tx.writePartitions(done.stream(), List.of(new LedgerPartition(planned.index(), planned.partitionId(),
                     planned.predicate(), planned.checkpoint(), LedgerPartition.State.DONE, done.rows(), done.bytes(),
-                    done.attempts(), Optional.of(done.startedAt()), Optional.of(Instant.now()))));
+                    done.attempts(), Optional.of(done.startedAt()), Optional.of(Instant.now()), planned.claim())));
             return null;
         };
+    }
+
+    /**
+     * Claims the next partition of a joined run for {@code holder}, leased for {@code lease} by the store's clock:
+     * the first planned one in plan order that no other process holds. Empty when none is claimable now (all done,
+     * or held by leases that have not ended).
+     */
+    public Optional<LedgerPartition> claimNext(StreamKey key, String holder, Duration lease)
+            throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(holder, "holder is null");
+        requireNonNull(lease, "lease is null");
+        return store.inTransaction(tx -> {
+            Instant now = tx.now();
+            Optional<LedgerPartition> next = tx.lockNextClaimable(key, now);
+            if (next.isEmpty()) {
+                return Optional.<LedgerPartition>empty();
+            }
+            LedgerPartition held = next.get().claimedBy(new PartitionClaim(holder, now.plus(lease)));
+            tx.writePartitions(key, List.of(held));
+            return Optional.of(held);
+        });
+    }
+
+    /** Extends {@code holder}'s leases on these partitions; one it lost or that is done is left alone. */
+    public void renew(StreamKey key, String holder, Collection<String> partitionIds, Duration lease)
+            throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(holder, "holder is null");
+        requireNonNull(lease, "lease is null");
+        if (partitionIds.isEmpty()) {
+            return;
+        }
+        store.inTransaction(tx -> {
+            Instant until = tx.now().plus(lease);
+            for (String id : partitionIds) {
+                Optional<LedgerPartition> p = tx.lockPartition(key, id);
+                if (p.isPresent() && p.get().state() == LedgerPartition.State.PLANNED
+                        && p.get().claim().map(PartitionClaim::holder).orElse("").equals(holder)) {
+                    tx.writePartitions(key, List.of(p.get().claimedBy(new PartitionClaim(holder, until))));
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Where a joined run's stream stands, by the store's clock. */
+    public JoinedProgress progress(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        return store.inTransaction(tx -> JoinedProgress.of(tx.partitions(key), tx.now()));
+    }
+
+    /**
+     * Sets a mark unless the stream has one of that name already: true for the one process of a joined run that
+     * sets it first (to do something once, e.g. verify), false for the others.
+     */
+    public boolean markFirst(StreamKey key, String name, String value) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        return store.inTransaction(tx -> {
+            tx.lockStream(key).orElseThrow(() -> notStarted(key));
+            if (tx.marks(key).containsKey(name)) {
+                return false;
+            }
+            tx.writeMark(key, name, value);
+            return true;
+        });
     }
 
     /** Records one failed or cancelled attempt; a partition not done yet shows how often it was tried. */

@@ -179,9 +179,9 @@ public final class RunResumer {
 
     /**
      * A recorded partition as the source rebuilds it from its checkpoint, else the fresh plan's partition of the same
-     * id (which only an identical plan has), at its recorded position.
+     * id (which only an identical plan has), at its recorded position. Resumed and joined runs restore this way.
      */
-    private static Optional<PartitionPlan> restorePartition(StreamPlan stream, StreamBinding binding,
+    public static Optional<PartitionPlan> restorePartition(StreamPlan stream, StreamBinding binding,
                                                             LedgerPartition recorded,
                                                             Map<String, PartitionPlan> planned) {
         try {

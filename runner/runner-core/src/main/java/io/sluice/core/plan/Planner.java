@@ -43,12 +43,19 @@ public final class Planner {
             Comparator.comparingLong(SourcePartition::estimatedRows).reversed();
 
     private final int availableCores;
+    private final boolean joined;
 
     public Planner(int availableCores) {
+        this(availableCores, false);
+    }
+
+    /** With {@code joined}, plans for several processes sharing the run's partitions through the ledger. */
+    public Planner(int availableCores, boolean joined) {
         if (availableCores <= 0) {
             throw new IllegalArgumentException("availableCores must be positive");
         }
         this.availableCores = availableCores;
+        this.joined = joined;
     }
 
     public BoundPlan plan(PipelineSpec spec, Connections connections) {
@@ -80,7 +87,12 @@ public final class Planner {
             List<ColumnPair> pairs = mapping.copied();
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
-            boolean replacing = stream.loadMode() == LoadMode.TRUNCATE && targetCan.replacesInOneTransaction();
+            if (joined) {
+                refuseJoining(stream, sourceCan, ledgerOn, source.describe());
+            }
+            // One transaction is one process's: a joined run shares partitions instead.
+            boolean replacing = !joined && stream.loadMode() == LoadMode.TRUNCATE
+                    && targetCan.replacesInOneTransaction();
             // A truncate load by one worker is one transaction (below), all or nothing: partitions would serve no
             // parallel worker and no resume, and each boundary stalls both servers (lineitem SF 1: the whole table
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
@@ -160,5 +172,26 @@ public final class Planner {
                     source.readStatement(partition, projection)), partition));
         }
         return partitions;
+    }
+
+    /**
+     * What a joined run cannot keep, refused before anything is written: one process's snapshot (a PostgreSQL snapshot
+     * lives only as long as the session that exported it, so the others could not read it after that process died),
+     * and a run without a ledger (the ledger is what the processes share).
+     */
+    private static void refuseJoining(StreamSpec stream, SourceCapabilities sourceCan, boolean ledgerOn,
+                                      String source) {
+        if (!ledgerOn) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
+                    + "': --join shares the run's partitions through the ledger, and the spec says ledger: off",
+                    "remove ledger: off, or run without --join");
+        }
+        if (stream.consistency() == Consistency.SNAPSHOT && sourceCan.sharesSnapshot()) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
+                    + "': a joined run cannot read one snapshot of " + source + ": the snapshot lives only as long "
+                    + "as the session of the process that exported it",
+                    "set consistency: none on the stream (each partition then reads what is committed when it "
+                            + "starts), or run one process without --join");
+        }
     }
 }

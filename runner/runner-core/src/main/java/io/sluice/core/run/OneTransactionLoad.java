@@ -41,6 +41,9 @@ final class OneTransactionLoad implements Runnable {
             case PartitionAttempts.Cancelled<List<PartitionReport>> c -> c.failedOn().ifPresent(failed -> rolledBack(
                     body.copied, failed, PartitionReport.State.CANCELLED, c.attempts(), body.bytes[0],
                     work.stoppedWhy()));
+            case PartitionAttempts.Lost<List<PartitionReport>> l -> // a joined run never loads in one transaction
+                    l.failedOn().ifPresent(failed -> rolledBack(body.copied, failed, PartitionReport.State.CANCELLED,
+                            l.attempts(), body.bytes[0], l.why()));
         }
     }
 

@@ -51,6 +51,13 @@ final class PartitionAttempts {
     record Failed<T>(SluiceException error, Optional<PartitionPlan> failedOn, int attempts) implements Outcome<T> {
     }
 
+    /**
+     * In a joined run, another process took the partition over (this one's lease ended) or committed it first: this
+     * attempt's rows were rolled back, the other process's count, and the stream goes on.
+     */
+    record Lost<T>(Optional<PartitionPlan> failedOn, int attempts, String why) implements Outcome<T> {
+    }
+
     /** The stream stopped (another partition failed, or the run was interrupted) while this one ran or waited. */
     record Cancelled<T>(Optional<PartitionPlan> failedOn, int attempts) implements Outcome<T> {
     }
@@ -121,6 +128,11 @@ final class PartitionAttempts {
                     return new Cancelled<>(failedOn, attempt);
                 }
                 continue;
+            }
+            if (ledger.join().isPresent() && (error.code().equals(RunnerCode.LEDGER005.name())
+                    || error.code().equals(RunnerCode.LEDGER002.name()))) {
+                record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, error);
+                return new Lost<>(failedOn, attempt, error.getMessage());
             }
             stream.fail(error);
             record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.FAILED, error);

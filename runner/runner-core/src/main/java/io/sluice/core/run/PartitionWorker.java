@@ -8,7 +8,6 @@ import io.sluice.spi.SourceSession;
 
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Queue;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,12 +19,12 @@ import static java.util.Objects.requireNonNull;
 final class PartitionWorker implements Runnable {
     private final StreamWork work;
     private final SourceSession session;
-    private final Queue<PartitionPlan> queue;
+    private final PartitionFeed feed;
 
-    PartitionWorker(StreamWork work, SourceSession session, Queue<PartitionPlan> queue) {
+    PartitionWorker(StreamWork work, SourceSession session, PartitionFeed feed) {
         this.work = requireNonNull(work, "work is null");
         this.session = requireNonNull(session, "session is null");
-        this.queue = requireNonNull(queue, "queue is null");
+        this.feed = requireNonNull(feed, "feed is null");
     }
 
     @Override
@@ -33,10 +32,17 @@ final class PartitionWorker implements Runnable {
         try (PartitionReaders readers = session.openReaders(work.binding.projection());
              PartitionWriters writers = work.binding.target().openWriters(work.plan.targetColumns(),
                      work.plan.projection().format())) {
-            PartitionPlan partition;
-            while (!work.stopping() && (partition = queue.poll()) != null) {
-                work.finished(copy(readers, writers, partition));
+            Optional<PartitionPlan> partition;
+            while (!work.stopping() && (partition = feed.next()).isPresent()) {
+                try {
+                    work.finished(copy(readers, writers, partition.get()));
+                } finally {
+                    feed.ended(partition.get());
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            work.interrupt();
         }
     }
 
@@ -77,6 +83,8 @@ final class PartitionWorker implements Runnable {
                     bytes[0], f.attempts(), started, f.error().getMessage());
             case PartitionAttempts.Cancelled<long[]> c -> work.report(partition, PartitionReport.State.CANCELLED, 0,
                     0, bytes[0], c.attempts(), started, work.stoppedWhy());
+            case PartitionAttempts.Lost<long[]> l -> work.report(partition, PartitionReport.State.CANCELLED, 0, 0,
+                    bytes[0], l.attempts(), started, l.why());
         };
     }
 }

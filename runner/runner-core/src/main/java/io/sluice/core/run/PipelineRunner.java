@@ -24,13 +24,19 @@ public final class PipelineRunner {
     private volatile boolean interrupted;
 
     public RunReport run(BoundPlan bound, String runId, RunListener listener) {
+        return run(bound, runId, listener, Optional.empty());
+    }
+
+    /** {@link #run}, as one of several processes of a joined run when {@code join} is given. */
+    public RunReport run(BoundPlan bound, String runId, RunListener listener, Optional<Join> join) {
         requireNonNull(bound, "bound is null");
+        requireNonNull(join, "join is null");
         requireNonNull(runId, "runId is null");
         requireNonNull(listener, "listener is null");
         PipelinePlan plan = bound.plan();
         Instant started = Instant.now();
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
-                new Redactor(plan.spec().secrets()));
+                new Redactor(plan.spec().secrets()), join);
         listener.runStarted(plan, runId);
         List<StreamReport> reports = new ArrayList<>();
         SluiceException error = null;

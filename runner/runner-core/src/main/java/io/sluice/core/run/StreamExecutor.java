@@ -2,6 +2,7 @@ package io.sluice.core.run;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
@@ -60,15 +61,23 @@ final class StreamExecutor {
             binding.target().waitForLocks(waits);
             work.ledger.ensureReady();
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
-            try (TargetClaim claim = binding.target().claim(work.ledger.runId());
+            // The processes of a joined run share the claim; the ledger then decides who copies what.
+            try (TargetClaim claim = work.ledger.join().isPresent()
+                    ? binding.target().claimShared(work.ledger.runId()) : binding.target().claim(work.ledger.runId());
                  SourceSession session = binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 work.ledger.prepareTarget(binding.target());
                 Optional<Digest> baseline = verifier.baseline();
                 work.listener.streamStarted(plan, session.snapshotMode());
-                runWorkers(session);
-                requireEveryPartitionDone();
-                if (verifier.requested() && work.firstError().isEmpty() && !work.interrupted()) {
+                Optional<LedgerFeed> joined = joinedFeed();
+                try {
+                    runWorkers(session, joined);
+                    requireEveryPartitionDone(joined);
+                } finally {
+                    joined.ifPresent(LedgerFeed::close);
+                }
+                if (verifier.requested() && work.firstError().isEmpty() && !work.interrupted()
+                        && verifiesHere(joined)) {
                     verification = verifier.verify(session, baseline);
                     if (verification.status() == Verification.Status.FAILED) {
                         work.fail(new SluiceException(ErrorKind.VERIFICATION, RunnerCode.VERIFY001, plan.where() + ": verify "
@@ -118,16 +127,33 @@ final class StreamExecutor {
         });
     }
 
-    private void runWorkers(SourceSession session) throws InterruptedException {
-        int workers = plan.oneTransaction() ? 1 : Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
+    /** In a joined run, the ledger's claims; empty when this process copies its own plan. */
+    private Optional<LedgerFeed> joinedFeed() {
+        return work.ledger.join().flatMap(join -> work.ledger.ledger().map(ledger -> new LedgerFeed(work, ledger,
+                join)));
+    }
+
+    /** Verification of a joined run is done once, by the first process that gets there. */
+    private boolean verifiesHere(Optional<LedgerFeed> joined) throws ConnectorException {
+        if (joined.isEmpty()) {
+            return true;
+        }
+        Ledger ledger = work.ledger.ledger().orElseThrow();
+        return ledger.markFirst(work.ledger.key(), "verified-by", work.ledger.join().orElseThrow().holder());
+    }
+
+    private void runWorkers(SourceSession session, Optional<LedgerFeed> joined) throws InterruptedException {
+        int workers = plan.oneTransaction() ? 1 : joined.isPresent() ? plan.degree()
+                : Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
         ThreadFactory threads = binding.readerThreads() == Source.ThreadModel.PLATFORM
                 ? Thread.ofPlatform().name("sluice-" + plan.name() + "-", 0).daemon().factory()
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();
-        ConcurrentLinkedQueue<PartitionPlan> queue = new ConcurrentLinkedQueue<>(plan.partitions());
+        PartitionFeed feed = joined.isPresent() ? joined.get()
+                : PartitionFeed.of(new ConcurrentLinkedQueue<>(plan.partitions()));
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             Runnable worker = plan.oneTransaction() ? new OneTransactionLoad(work, session)
-                    : new PartitionWorker(work, session, queue);
+                    : new PartitionWorker(work, session, feed);
             Thread thread = threads.newThread(() -> failSafe(worker));
             running.add(thread);
             thread.start();
@@ -153,7 +179,11 @@ final class StreamExecutor {
      * The invariant behind "done": every partition this run set out to copy has a DONE report. A worker that ended
      * early without a failure, or a report that went missing, fails the stream here instead of passing for done.
      */
-    private void requireEveryPartitionDone() {
+    private void requireEveryPartitionDone(Optional<LedgerFeed> joined) throws ConnectorException {
+        if (joined.isPresent()) {
+            requireEveryPartitionDoneByAnyProcess(joined.get());
+            return;
+        }
         if (work.firstError().isPresent() || work.interrupted()) {
             return;
         }
@@ -173,5 +203,31 @@ final class StreamExecutor {
                 + plan.partitions().size() + " partitions to copy ended without being done: " + named,
                 "this is a bug in Sluice or the connector: report it with the plan (sluice plan) and the log; the "
                         + "run is resumable, sluice run --resume copies what is not done"));
+    }
+
+    /**
+     * A joined run is done when the ledger says every partition is, whoever copied it. This process's own failure is
+     * told to the others; one another process told ends this one with that cause.
+     */
+    private void requireEveryPartitionDoneByAnyProcess(LedgerFeed feed) throws ConnectorException {
+        if (work.interrupted()) {
+            return;
+        }
+        if (work.firstError().isPresent()) {
+            if (feed.failedElsewhere().isEmpty()) {
+                feed.tellOthers(work.firstError().get());
+            }
+            return;
+        }
+        if (feed.failedElsewhere().isPresent()) {
+            work.fail(feed.failedElsewhere().get());
+            return;
+        }
+        if (!feed.allDone()) {
+            work.fail(new SluiceException(ErrorKind.FAILED, RunnerCode.RUN040, plan.where() + ": this process "
+                    + "found nothing left to claim, but the ledger says partitions of run " + work.ledger.runId()
+                    + " are not done", "this is a bug in Sluice: report it with the log; the run is resumable, "
+                    + "join it again (or --resume) to copy what is not done"));
+        }
     }
 }

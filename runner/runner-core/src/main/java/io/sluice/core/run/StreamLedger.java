@@ -47,6 +47,25 @@ final class StreamLedger {
         return run.runId();
     }
 
+    StreamKey key() {
+        return key;
+    }
+
+    /** The ledger's rules on the target's store; empty with {@code ledger: off}. */
+    Optional<Ledger> ledger() {
+        return ledger;
+    }
+
+    /** Text as the ledger may keep it: the run's secrets masked. */
+    String redact(String text) {
+        return run.redactor().redact(text);
+    }
+
+    /** This process's part when the run is joined. */
+    Optional<Join> join() {
+        return run.join();
+    }
+
     void ensureReady() throws ConnectorException {
         if (ledger.isPresent()) {
             ledger.get().ensureReady();
@@ -57,6 +76,13 @@ final class StreamLedger {
     void recordStart(String snapshotMode) throws ConnectorException {
         if (ledger.isEmpty()) {
             return;
+        }
+        if (run.join().isPresent()) {
+            // A failure told to the processes of an attempt that has ended does not stop the processes joining now.
+            Optional<LedgerStream> before = ledger.get().findStream(key);
+            if (before.isPresent() && before.get().state() != LedgerStream.State.RUNNING) {
+                ledger.get().mark(key, LedgerFeed.FAILED_MARK, "");
+            }
         }
         ledger.get().startStream(LedgerStream.starting(run.runId(), run.specName(), run.specChecksum(), plan.name(),
                 StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode));
@@ -92,7 +118,7 @@ final class StreamLedger {
     Optional<LedgerWork<Void>> markingDone(PartitionPlan partition, long rows, long bytes, int attempt,
                                            Instant firstStart) {
         return ledger.map(l -> l.markingDone(new PartitionDone(key, partition.id(), rows, bytes, attempt,
-                firstStart)));
+                firstStart, run.join().map(Join::holder))));
     }
 
     /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */

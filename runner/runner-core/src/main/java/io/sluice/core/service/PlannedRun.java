@@ -3,6 +3,7 @@ package io.sluice.core.service;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
+import io.sluice.core.run.Join;
 import io.sluice.spi.Redactor;
 import io.sluice.core.ledger.RunResumer;
 import io.sluice.core.plan.BoundPlan;
@@ -27,11 +28,13 @@ public final class PlannedRun implements AutoCloseable {
     private final PipelineSpec spec;
     private final Connections connections;
     private final BoundPlan plan;
+    private final boolean joined;
 
-    PlannedRun(PipelineSpec spec, Connections connections, BoundPlan plan) {
+    PlannedRun(PipelineSpec spec, Connections connections, BoundPlan plan, boolean joined) {
         this.spec = requireNonNull(spec, "spec is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.plan = requireNonNull(plan, "plan is null");
+        this.joined = joined;
     }
 
     public PipelineSpec spec() {
@@ -56,6 +59,13 @@ public final class PlannedRun implements AutoCloseable {
         requireNonNull(request, "request is null");
         RunResumer resumer = new RunResumer(new Redactor(spec.secrets()));
         List<String> notes = new ArrayList<>();
+        if (request.join().isPresent() != joined) {
+            throw new IllegalStateException("a joined run needs a plan made for one (Sluice.plan(spec, true)), and "
+                    + "only it");
+        }
+        if (request.join().isPresent()) {
+            return join(request, resumer, notes);
+        }
         if (request.resume().isEmpty()) {
             String id = request.runId().orElseGet(PlannedRun::generatedRunId);
             resumer.checkFresh(plan, id);
@@ -72,6 +82,25 @@ public final class PlannedRun implements AutoCloseable {
         RunResumer.Resumption resumption = resumer.resume(plan, id, request.force());
         notes.addAll(resumption.notes());
         return new PreparedRun(id, resumption.plan(), notes);
+    }
+
+    /**
+     * One process's part in a joined run: the first to come starts it, the others (and any that come back) continue
+     * it like a resume, refusing a spec whose definition changed; all of them copy what they claim from the ledger.
+     */
+    private PreparedRun join(RunRequest request, RunResumer resumer, List<String> notes) {
+        String id = request.runId().or(() -> request.resume().filter(r -> !r.isEmpty())).orElseThrow(() ->
+                new SluiceException(ErrorKind.USAGE, RunnerCode.RESUME006, "--join needs the run's id, the same "
+                        + "for every process", "pass --run-id, e.g. the Kubernetes Job's or the Airflow run's id"));
+        Join join = request.join().orElseThrow();
+        if (!resumer.exists(plan, id)) {
+            notes.add("run " + id + ": starting it; other processes may join (this one is " + join.holder() + ")");
+            return new PreparedRun(id, plan, notes, request.join());
+        }
+        RunResumer.Resumption resumption = resumer.resume(plan, id, request.force());
+        notes.add("run " + id + ": joining it as " + join.holder());
+        notes.addAll(resumption.notes());
+        return new PreparedRun(id, resumption.plan(), notes, request.join());
     }
 
     /** A run id that sorts by time and rarely collides: {@code 20261124-093000-1a2b}. */

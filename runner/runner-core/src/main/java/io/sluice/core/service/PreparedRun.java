@@ -2,11 +2,13 @@ package io.sluice.core.service;
 
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.run.Join;
 import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,12 +20,18 @@ public final class PreparedRun {
     private final String runId;
     private final BoundPlan plan;
     private final List<String> notes;
+    private final Optional<Join> join;
     private final PipelineRunner runner = new PipelineRunner();
 
     PreparedRun(String runId, BoundPlan plan, List<String> notes) {
+        this(runId, plan, notes, Optional.empty());
+    }
+
+    PreparedRun(String runId, BoundPlan plan, List<String> notes, Optional<Join> join) {
         this.runId = requireNonNull(runId, "runId is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        this.join = requireNonNull(join, "join is null");
     }
 
     public String runId() {
@@ -45,6 +53,6 @@ public final class PreparedRun {
 
     /** Moves the data; never throws for a failed copy: the report says how it ended. */
     public RunReport run(RunListener listener) {
-        return runner.run(plan, runId, requireNonNull(listener, "listener is null"));
+        return runner.run(plan, runId, requireNonNull(listener, "listener is null"), join);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.core.service;
 
+import io.sluice.core.run.Join;
+
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -12,15 +14,23 @@ import static java.util.Objects.requireNonNull;
  *               of the spec (or {@code runId}'s); with an id the ledger does not know it starts fresh under that id, so
  *               a retried task can always pass its own id
  * @param force  resume even though a stream's definition changed since the run started
+ * @param join   this process's part when several processes share the run ({@code --join}): it then starts the run
+ *               when the ledger does not know it, and continues it when it does
  */
-public record RunRequest(Optional<String> runId, Optional<String> resume, boolean force) {
+public record RunRequest(Optional<String> runId, Optional<String> resume, boolean force, Optional<Join> join) {
     public RunRequest {
         requireNonNull(runId, "runId is null");
         requireNonNull(resume, "resume is null");
+        requireNonNull(join, "join is null");
         if (runId.isPresent() && resume.isPresent() && !resume.get().isEmpty() && !runId.get().equals(resume.get())) {
             throw new IllegalArgumentException("--run-id " + runId.get() + " and --resume " + resume.get()
                     + " name different runs");
         }
+    }
+
+    /** A run of one process. */
+    public RunRequest(Optional<String> runId, Optional<String> resume, boolean force) {
+        this(runId, resume, force, Optional.empty());
     }
 
     /** A new run under {@code runId}; a run id the ledger knows already is refused. */

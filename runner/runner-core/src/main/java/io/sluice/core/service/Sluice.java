@@ -79,11 +79,19 @@ public final class Sluice {
      * fails). The caller closes the result, which closes the connections.
      */
     public PlannedRun plan(PipelineSpec spec) {
+        return plan(spec, false);
+    }
+
+    /**
+     * {@link #plan(PipelineSpec)} for one of several processes of a run ({@code joined}): every stream split into
+     * partitions the processes can share, never one transaction, never one process's snapshot.
+     */
+    public PlannedRun plan(PipelineSpec spec, boolean joined) {
         requireNonNull(spec, "spec is null");
         Connections connections = connect(spec);
         try {
-            BoundPlan plan = new Planner(availableCores).plan(spec, connections);
-            return new PlannedRun(spec, connections, plan);
+            BoundPlan plan = new Planner(availableCores, joined).plan(spec, connections);
+            return new PlannedRun(spec, connections, plan, joined);
         } catch (RuntimeException | Error e) {
             try {
                 connections.close();

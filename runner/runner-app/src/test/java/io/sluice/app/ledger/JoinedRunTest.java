@@ -1,0 +1,128 @@
+package io.sluice.app.ledger;
+
+import io.sluice.app.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One run shared by several processes ({@code --join}): four child JVMs claim the partitions of one run from the
+ * ledger; one is killed with SIGKILL mid-run, and the others take its partitions over once its lease ends. Every
+ * process that lives ends 0, the target equals the source, and every partition is done once.
+ */
+class JoinedRunTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(180);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fourProcessesShareARunAndTheSurvivorsTakeOverFromOneKilled() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joined", 200_000);
+        Path spec = f.spec("items.yaml", "ctid", 1, 2_000, "consistency: none");
+        String runId = "joined-1";
+        List<Process> processes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            processes.add(start(spec, runId, dir.resolve("p" + i + ".log")));
+        }
+        long planned = waitFor(f, processes.getFirst(), runId, 10);
+        Process killed = processes.getFirst();
+        String holding = "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId + "' AND state = "
+                + "'planned' AND claimed_by LIKE '" + killed.pid() + "@%'";
+        while (f.scalar(f.target, holding) == 0) { // kill it while it holds a partition, mid-copy
+            assertTrue(killed.isAlive(), "the first process ended before it was killed");
+            Thread.sleep(5);
+        }
+        killed.destroyForcibly(); // SIGKILL: its claims stay in the ledger until their leases end
+        assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+        List<String> orphaned = new ArrayList<>();
+        try (var c = f.pg.connect(f.target); var st = c.createStatement();
+             var rs = st.executeQuery(holding.replace("count(*)", "partition_id"))) {
+            while (rs.next()) {
+                orphaned.add(rs.getString(1));
+            }
+        }
+        for (int i = 1; i < processes.size(); i++) {
+            Process p = processes.get(i);
+            assertTrue(p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "process " + i + " did not end");
+            assertEquals(0, p.exitValue(), log(i));
+        }
+        assertEquals(0, f.differences(), "the target equals the source");
+        assertTrue(!orphaned.isEmpty(), "the killed process held a partition");
+        for (String partition : orphaned) {
+            assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND partition_id = '" + partition + "' AND state = 'done' AND claimed_by NOT LIKE '"
+                    + killed.pid() + "@%'"), "partition " + partition + " of the killed process, taken over");
+        }
+        assertEquals(planned, f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
+                + runId + "' AND state = 'done'"), "every planned partition done");
+        assertTrue(f.scalar(f.target, "SELECT count(DISTINCT claimed_by) FROM sluice.run_partitions WHERE run_id = '"
+                + runId + "'") >= 3, "the processes shared the partitions");
+        assertTrue(log(1).contains("joining it as") || log(1).contains("starting it; other processes may join"),
+                log(1));
+
+        // Joining a run that is done copies nothing and ends 0.
+        CliRun late = CliRun.of("run", spec.toString(), "--run-id", runId, "--join");
+        assertEquals(0, late.exitCode(), late.all());
+        assertEquals(0, f.differences());
+    }
+
+    @Test
+    void aJoinedRunRefusesOneProcesssSnapshotBeforeWritingAnything() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joinsnap", 1_000);
+        Path spec = f.spec("items.yaml", "ctid", 1, 100, "consistency: snapshot");
+        CliRun refused = CliRun.of("run", spec.toString(), "--run-id", "snap-1", "--join");
+        assertEquals(3, refused.exitCode(), refused.all());
+        assertTrue(refused.err().contains("error[PLAN003]") && refused.err().contains("consistency: none"),
+                refused.err());
+        CliRun noId = CliRun.of("run", f.spec("none.yaml", "ctid", 1, 100, "consistency: none").toString(),
+                "--join");
+        assertEquals(2, noId.exitCode(), noId.all());
+        assertTrue(noId.err().contains("error[RESUME006]"), noId.err());
+    }
+
+    private String log(int process) throws Exception {
+        return Files.readString(dir.resolve("p" + process + ".log"));
+    }
+
+    private static Process start(Path spec, String runId, Path log) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain",
+                "run", spec.toString(), "--run-id", runId, "--join", "--lease-seconds", "2",
+                "--progress-interval", "1")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Polls the ledger until {@code done} partitions are done; returns how many the run planned. */
+    private static long waitFor(LedgerFixture f, Process watched, String runId, int done) throws Exception {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!watched.isAlive()) {
+                throw new AssertionError("the process ended before " + done + " partitions were done");
+            }
+            try {
+                long doneNow = f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
+                        + runId + "' AND state = 'done'");
+                if (doneNow >= done) {
+                    return f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                            + "' AND partition_index IS NOT NULL");
+                }
+            } catch (java.sql.SQLException e) {
+                if (!"42P01".equals(e.getSQLState()) && !"3F000".equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the run did not reach " + done + " done partitions in " + DEADLINE);
+    }
+}

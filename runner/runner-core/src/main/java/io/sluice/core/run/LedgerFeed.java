@@ -1,0 +1,145 @@
+package io.sluice.core.run;
+
+import io.sluice.core.RunnerCode;
+import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.JoinedProgress;
+import io.sluice.core.ledger.Ledger;
+import io.sluice.core.ledger.RunResumer;
+import io.sluice.core.plan.PartitionPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.StreamKey;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The partitions of a joined run, claimed one at a time from the ledger: the first planned one no live lease holds,
+ * whoever planned it (a partition planned by another process is rebuilt from its checkpoint). While this process
+ * copies, a heartbeat renews its leases every third of the lease; a process that stops renewing loses its partitions
+ * to the others, and its late commit is refused (LEDGER005). When nothing is claimable but partitions are held by
+ * other processes, it waits for them to finish or for their leases to end; it runs dry only when every partition is
+ * done. A permanent failure is told to the other processes through the ledger (mark {@value #FAILED_MARK}): they
+ * claim nothing more, finish what they copy, and end with that cause.
+ */
+final class LedgerFeed implements PartitionFeed, AutoCloseable {
+    static final String FAILED_MARK = "failed";
+    private static final Duration LONGEST_WAIT = Duration.ofSeconds(1);
+
+    private final StreamWork work;
+    private final Ledger ledger;
+    private final StreamKey key;
+    private final Join join;
+    private final Map<String, PartitionPlan> planned = new LinkedHashMap<>();
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
+    private final Thread heartbeat;
+    private volatile SluiceException failedElsewhere;
+    private volatile boolean closed;
+
+    LedgerFeed(StreamWork work, Ledger ledger, Join join) {
+        this.work = requireNonNull(work, "work is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.key = work.ledger.key();
+        this.join = requireNonNull(join, "join is null");
+        work.plan.allPartitions().forEach(p -> planned.put(p.id(), p));
+        this.heartbeat = Thread.ofPlatform().daemon().name("sluice-lease-" + work.plan.name()).unstarted(this::beat);
+        heartbeat.start();
+    }
+
+    @Override
+    public Optional<PartitionPlan> next() throws InterruptedException {
+        while (!work.stopping() && !closed) {
+            try {
+                String failure = ledger.marks(key).getOrDefault(FAILED_MARK, "");
+                if (!failure.isEmpty()) {
+                    failedElsewhere = new SluiceException(ErrorKind.FAILED, RunnerCode.RUN050, work.plan.where()
+                            + ": another process of run " + key.runId() + " failed, so this one claims no more "
+                            + "partitions: " + failure, "fix the cause, then run the processes again with --join "
+                            + "(or --resume): done partitions stay done");
+                    return Optional.empty();
+                }
+                Optional<LedgerPartition> claimed = ledger.claimNext(key, join.holder(), join.lease());
+                if (claimed.isPresent()) {
+                    held.add(claimed.get().partitionId());
+                    return Optional.of(restore(claimed.get()));
+                }
+                JoinedProgress progress = ledger.progress(key);
+                if (progress.allDone()) {
+                    return Optional.empty();
+                }
+                // Held by others: wait for their commits, or for a lease to end (then its partition is ours to take).
+                Duration wait = progress.nextLeaseEnd().filter(d -> d.compareTo(LONGEST_WAIT) < 0)
+                        .orElse(LONGEST_WAIT);
+                TimeUnit.MILLISECONDS.sleep(Math.max(50, wait.toMillis()));
+            } catch (ConnectorException e) {
+                work.fail(SluiceException.from(e, work.plan.where() + ", claiming a partition"));
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private PartitionPlan restore(LedgerPartition claimed) {
+        return RunResumer.restorePartition(work.plan, work.binding, claimed, planned).orElseThrow(() ->
+                new SluiceException(ErrorKind.FAILED, RunnerCode.PLAN002, work.plan.where() + ": partition "
+                        + claimed.partitionId() + " (" + claimed.predicate() + ") was planned by another process "
+                        + "and the source cannot rebuild it here", "join with the same spec and source on every "
+                        + "process"));
+    }
+
+    @Override
+    public void ended(PartitionPlan partition) {
+        held.remove(partition.id());
+    }
+
+    /** The failure another process told, when that is why this one stopped claiming. */
+    Optional<SluiceException> failedElsewhere() {
+        return Optional.ofNullable(failedElsewhere);
+    }
+
+    /** Tells the other processes this one failed, so they stop claiming. */
+    void tellOthers(SluiceException error) {
+        try {
+            ledger.mark(key, FAILED_MARK, join.holder() + ": " + work.ledger.redact(error.getMessage()));
+        } catch (ConnectorException | RuntimeException e) {
+            work.listener.ledgerProblem(work.plan, "could not tell the other processes of the failure: "
+                    + e.getMessage());
+        }
+    }
+
+    /** Whether every partition of the run is done, by any process. */
+    boolean allDone() throws ConnectorException {
+        return ledger.progress(key).allDone();
+    }
+
+    private void beat() {
+        long every = Math.max(100, join.lease().toMillis() / 3);
+        while (!closed) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(every);
+                ledger.renew(key, join.holder(), List.copyOf(held), join.lease());
+            } catch (InterruptedException e) {
+                return;
+            } catch (ConnectorException | RuntimeException e) {
+                // A missed renewal is not fatal: if the lease ends, the commit is refused and another process copies.
+                work.listener.ledgerProblem(work.plan, "could not renew the leases of " + held + ": "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        heartbeat.interrupt();
+    }
+}
