@@ -104,6 +104,13 @@ final class RunCommand implements Callable<Integer> {
                 report = run.run(RunListener.all(listeners));
             }
             printTotal(report, err, terminal);
+            if (join) {
+                long mine = report.streams().stream().flatMap(st -> st.partitions().stream())
+                        .filter(p -> p.state() == io.sluice.core.run.PartitionReport.State.DONE).count();
+                err.println("joined run " + report.runId() + ": this process copied " + mine + " partition(s); "
+                        + "the others copied the rest (sluice status " + specFile + " " + report.runId() + ")");
+                err.flush();
+            }
             outputs.finish(pipeline, report, err, terminal);
             return report.exitCode();
         }

@@ -50,9 +50,9 @@ final class StatusCommand implements Callable<Integer> {
             out.println(terminal.redact(line(run.stream())));
             for (LedgerPartition partition : run.partitions()) {
                 out.println(terminal.redact(String.format(Locale.ROOT,
-                        "    %3d. %-7s %,12d rows  %d attempt(s)  %s", partition.index() + 1,
+                        "    %3d. %-7s %,12d rows  %d attempt(s)  %s%s", partition.index() + 1,
                         partition.state().name().toLowerCase(Locale.ROOT), partition.rows(),
-                        partition.attempts(), partition.predicate())));
+                        partition.attempts(), partition.predicate(), holder(partition))));
             }
         }
         if (runs.isEmpty()) {
@@ -61,6 +61,12 @@ final class StatusCommand implements Callable<Integer> {
         }
         out.flush();
         return !runs.isEmpty() || runId == null ? ExitCodes.OK : ExitCodes.USAGE;
+    }
+
+    /** In a joined run, which process copied the partition, or holds it (until when) while it copies. */
+    private static String holder(LedgerPartition partition) {
+        return partition.claim().map(c -> partition.state() == LedgerPartition.State.DONE
+                ? "  copied by " + c.holder() : "  held by " + c.holder() + " until " + c.leaseUntil()).orElse("");
     }
 
     private static String line(LedgerStream run) {
