@@ -6,6 +6,8 @@
 #  3. the task's XCom return_value is Sluice's run summary, naming the Airflow run id and the rows copied;
 #  4. a task that fails with a retryable exit code (4, preflight) succeeds on its retry, which resumes the run;
 #  5. a task whose spec is invalid (exit 3) fails on its first try, its retries unused.
+#  6. the joined DAG (sluice_joined.py): three mapped tasks run one Sluice run with --join, each succeeds with its
+#     own summary, and the target equals the source.
 # Airflow comes from PyPI into a virtualenv under .ci/cache/ (reused while its pins are unchanged; the constraints
 # file lives on GitHub, which CI may not reach, so the pins are below). Everything else lives in a temporary folder
 # that is removed at the end. Each step has a timeout; exits non-zero on any failure.
@@ -326,6 +328,46 @@ grep -q "sluice exited 3 for .*broken.yaml.*not retried" "$WORK/dags-test.log" |
   fail "broken's log does not say why it was not retried (log: $WORK/dags-test.log)"
 
 # ---------------------------------------------------------------------------------------------------------------
+step "airflow dags test sluice_joined $LOGICAL_DATE (three mapped tasks, one Sluice run with --join)"
+# dags test runs mapped tasks one after another: the first copies everything, the others join a run that is done.
+# What it proves is the wiring: .expand(), one run id for all, --join, each task's summary; the sharing itself is
+# JoinedRunTest's (four processes at once, one killed).
+export SLUICE_JOINED_SPEC="$ROOT/examples/airflow/joined/orders.yaml" SLUICE_JOINED_PROCESSES=3
+status=0
+timeout --kill-after=30 900 "$VENV/bin/airflow" dags test sluice_joined "$LOGICAL_DATE" \
+  >"$WORK/joined-test.log" 2>&1 </dev/null || status=$?
+(( status == 0 )) || { tail -n 60 "$WORK/joined-test.log" >&2; fail "airflow dags test sluice_joined exited $status"; }
+timeout 300 "$VENV/bin/python" - "$WORK/summaries" >"$WORK/joined-result.txt" 2>&1 <<'PY' ||
+import glob, json, os, sys
+from airflow.utils.session import create_session
+from airflow.models.dagrun import DagRun
+from airflow.models.taskinstance import TaskInstance
+
+with create_session() as session:
+    run = session.query(DagRun).filter(DagRun.dag_id == "sluice_joined").one()
+    tis = session.query(TaskInstance).filter_by(dag_id="sluice_joined", run_id=run.run_id).all()
+    states = sorted((ti.map_index, str(ti.state)) for ti in tis)
+problems = []
+if states != [(0, "success"), (1, "success"), (2, "success")]:
+    problems.append(f"expected three mapped tasks, all success; got {states}")
+summaries = sorted(glob.glob(os.path.join(sys.argv[1], "sluice_joined", run.run_id, "orders.*.1.json")))
+if len(summaries) != 3:
+    problems.append(f"expected a summary per mapped task, found {summaries}")
+for path in summaries:
+    with open(path, encoding="utf-8") as f:
+        summary = json.load(f)
+    if summary.get("run-id") != run.run_id or summary.get("exit-code") != 0:
+        problems.append(f"{path}: run-id {summary.get('run-id')!r}, exit {summary.get('exit-code')!r}")
+print("run", run.run_id, "mapped tasks", states, "summaries", len(summaries))
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+  { cat "$WORK/joined-result.txt" >&2; fail "the joined DAG's mapped tasks or summaries are not as expected"; }
+cat "$WORK/joined-result.txt"
+[[ "$(grep -c "joined run .*: this process copied" "$WORK/joined-test.log")" -ge 3 ]] ||
+  fail "not every mapped task ran as a joined process (log: $WORK/joined-test.log)"
+
+# ---------------------------------------------------------------------------------------------------------------
 step "rows in the target, read with psql"
 # The embedded server lives only while a Sluice process does. A second Sluice run holds it up: its gate database's
 # init-script blocks in COPY FROM PROGRAM on a FIFO until this script has queried both sides, then lets it finish.
@@ -364,9 +406,11 @@ check() { psql -h localhost -p "$port" -d "$1" -XAtqc "$digest" || fail "psql co
 source_digest="$(check airflow_shop)"
 target_digest="$(check airflow_warehouse)"
 flaky_digest="$(check airflow_flaky_warehouse)"
+joined_digest="$(check airflow_joined_warehouse)"
 echo "source (airflow_shop):             $source_digest"
 echo "target (airflow_warehouse):        $target_digest"
 echo "flaky target (after its retry):    $flaky_digest"
+echo "joined target (three processes):   $joined_digest"
 echo go >"$WORK/hold/gate.fifo"  # opens the gate: the holding run finishes and stops the server
 hold_status=0
 wait "$HOLD_PID" || hold_status=$?
@@ -375,5 +419,6 @@ HOLD_PID=""
 [[ "${target_digest%% *}" == "$EXPECTED_ROWS" ]] || fail "the target has ${target_digest%% *} rows, expected $EXPECTED_ROWS"
 [[ "$source_digest" == "$target_digest" ]] || fail "source and target differ (count and md5 of all rows above)"
 [[ "$flaky_digest" == "$source_digest" ]] || fail "the flaky spec's target differs from the source after its retry"
+[[ "$joined_digest" == "$source_digest" ]] || fail "the joined run's target differs from the source"
 
-step "passed: Airflow $AIRFLOW_VERSION ran the example DAG; $EXPECTED_ROWS rows arrived; retries as designed"
+step "passed: Airflow $AIRFLOW_VERSION ran the example DAGs; $EXPECTED_ROWS rows arrived; retries as designed; three mapped tasks shared one run"

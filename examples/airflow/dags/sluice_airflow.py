@@ -49,6 +49,7 @@ mkdir -p "$(dirname "$SLUICE_SUMMARY_JSON")"
 rm -f "$SLUICE_SUMMARY_JSON" "$SLUICE_SUMMARY_JSON.exit"
 "$SLUICE_BIN" run "$SLUICE_SPEC" --run-id "$SLUICE_RUN_ID" \
     ${SLUICE_RESUME:+--resume="$SLUICE_RUN_ID"} \
+    ${SLUICE_JOIN:+--join} \
     --summary-json "$SLUICE_SUMMARY_JSON" \
     ${SLUICE_STATE_DIR:+--state-dir "$SLUICE_STATE_DIR"} \
     ${SLUICE_METRICS_PUSH:+--metrics-push "$SLUICE_METRICS_PUSH"} \
@@ -71,6 +72,11 @@ class SluiceRunOperator(BashOperator):
         continues the Sluice run of the same DAG run from its ledger: done partitions are skipped, done streams too.
         Without it, such a try exits 2 (run id already in the ledger). Set False for specs with ``ledger: off``,
         which cannot resume (and do not need to: without a ledger the run id may repeat).
+    :param join: ``--join``: this task is one of several processes of the same Sluice run (mapped tasks of one
+        DAG run share its run id), each claiming partitions from the ledger; a retry simply joins again. See
+        sluice_joined.py and docs/operations.md, "Scaling out".
+    :param process: which process of a joined run this task is (the value a mapped task expands over); it only
+        names the summary file and the logs.
     :param extra_args: more ``sluice run`` arguments, e.g. ``"--log-format json"`` (split on spaces).
     """
 
@@ -85,6 +91,8 @@ class SluiceRunOperator(BashOperator):
         state_dir: str | None = None,
         metrics_push: str | None = None,
         resume: bool = True,
+        join: bool = False,
+        process: int | None = None,
         extra_args: str = "",
         **kwargs: Any,
     ) -> None:
@@ -100,11 +108,14 @@ class SluiceRunOperator(BashOperator):
         self.state_dir = state_dir or ""
         self.metrics_push = metrics_push or ""
         self.resume = resume
+        self.join = join
+        self.process = process
         self.extra_args = extra_args
 
     def summary_path(self, ti: Any) -> str:
         """One file per try, so a retry never reads the summary of the try before."""
-        return os.path.join(self.summary_dir, ti.dag_id, ti.run_id, f"{ti.task_id}.{ti.try_number}.json")
+        mapped = f".{ti.map_index}" if getattr(ti, "map_index", -1) >= 0 else ""
+        return os.path.join(self.summary_dir, ti.dag_id, ti.run_id, f"{ti.task_id}{mapped}.{ti.try_number}.json")
 
     def execute(self, context: Any) -> Any:
         ti = context["ti"]
@@ -119,7 +130,9 @@ class SluiceRunOperator(BashOperator):
             "SLUICE_STATE_DIR": self.state_dir,
             "SLUICE_METRICS_PUSH": self.metrics_push,
             # The first try starts the run; later tries (retries, a cleared task) continue it.
-            "SLUICE_RESUME": "1" if self.resume and ti.try_number > 1 else "",
+            # A joined process continues the run by itself, whichever try it is.
+            "SLUICE_RESUME": "1" if self.resume and not self.join and ti.try_number > 1 else "",
+            "SLUICE_JOIN": "1" if self.join else "",
             "SLUICE_EXTRA_ARGS": self.extra_args,
         }
         try:
