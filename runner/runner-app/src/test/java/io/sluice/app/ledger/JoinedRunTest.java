@@ -120,6 +120,31 @@ class JoinedRunTest {
     }
 
     @Test
+    void aPermanentFailureInOneProcessEndsTheOthersWithItsCauseAndTheRunStaysResumable() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joinfail", 100_000);
+        f.sql(f.target, "ALTER TABLE items ADD CONSTRAINT price_limit CHECK (price < 100000)");
+        f.sql(f.source, "UPDATE items SET price = 999999 WHERE id = 77777"); // one partition cannot load
+        Path spec = f.spec("items.yaml", "ctid", 1, 2_000, "consistency: none");
+        List<Process> processes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            processes.add(start(spec, "joinfail-1", dir.resolve("p" + i + ".log")));
+        }
+        for (int i = 0; i < processes.size(); i++) {
+            assertTrue(processes.get(i).waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "process " + i);
+            assertEquals(1, processes.get(i).exitValue(), log(i));
+        }
+        String both = log(0) + log(1);
+        assertTrue(both.contains("price_limit"), "the cause, in the process that met it: " + both);
+        assertTrue(both.contains("error[RUN050]") && both.matches("(?s).*RUN050.*price_limit.*"),
+                "the other process ends with that cause: " + both);
+
+        f.sql(f.target, "ALTER TABLE items DROP CONSTRAINT price_limit");
+        CliRun again = CliRun.of("run", spec.toString(), "--run-id", "joinfail-1", "--join");
+        assertEquals(0, again.exitCode(), again.all());
+        assertEquals(0, f.differences(), "joined again, the run completes exactly");
+    }
+
+    @Test
     void aJoinedRunRefusesOneProcesssSnapshotBeforeWritingAnything() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "joinsnap", 1_000);
         Path spec = f.spec("items.yaml", "ctid", 1, 100, "consistency: snapshot");
