@@ -83,6 +83,9 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
             } catch (ConnectorException e) {
                 work.fail(SluiceException.from(e, work.plan.where() + ", claiming a partition"));
                 return Optional.empty();
+            } catch (SluiceException e) { // a claimed partition this process cannot rebuild
+                work.fail(e);
+                return Optional.empty();
             }
         }
         return Optional.empty();
