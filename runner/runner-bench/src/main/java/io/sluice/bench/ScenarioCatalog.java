@@ -80,6 +80,20 @@ final class ScenarioCatalog {
             }
         }
 
+        // Scale-out: N processes of degree 1 joined in one run against one process of degree N, the same streams
+        // into the same server; consistency: none in both, which a joined run needs.
+        Section joined = Section.LINEITEM_JOINED;
+        BenchTarget joinedTarget = BenchTarget.LINEITEM_LOGGED;
+        for (int n : DEGREES) {
+            ScenarioInfo one = info(joined, joinedTarget, ScenarioRole.SLUICE, "Sluice ctid, one process",
+                    SluiceSlug.CTID, n);
+            scenarios.add(new SluiceScenario(one, sluice, noSnapshot(sluiceYaml(one, joinedTarget, n)),
+                    Optional.empty()));
+            ScenarioInfo many = info(joined, joinedTarget, ScenarioRole.SLUICE, "Sluice ctid, joined processes of "
+                    + "degree 1 (N = processes)", SluiceSlug.CTID_JOINED, n);
+            scenarios.add(new JoinedSluiceScenario(many, sluice, noSnapshot(sluiceYaml(many, joinedTarget, 1)), n));
+        }
+
         String localGlob = data.localParquetGlob();
         Section local = Section.ORDERS_LOCAL;
         BenchTarget orders = BenchTarget.ORDERS;
@@ -114,6 +128,16 @@ final class ScenarioCatalog {
     private static ScenarioInfo info(Section section, BenchTarget target, ScenarioRole role, String tool, String slug,
                                      int degree) {
         return new ScenarioInfo(section, target, role, tool, slug, degree);
+    }
+
+    private String sluiceYaml(ScenarioInfo info, BenchTarget t, int degree) {
+        return SluiceSpec.postgresToPostgres("bench-" + info.id().replace('/', '-'), source.endpoint(),
+                target.endpoint(), TpchData.SCHEMA + "." + t.dataset(), t, "ctid", Optional.empty(), degree);
+    }
+
+    /** The spec with {@code consistency: none}: a joined run cannot share one process's snapshot. */
+    private static String noSnapshot(String yaml) {
+        return yaml.replace("    degree: ", "    consistency: none\n    degree: ");
     }
 
     private Scenario sluicePg(Section section, BenchTarget t, String tool, String slug, String method,

@@ -7,7 +7,9 @@ public enum Section {
     LINEITEM_LOGGED("lineitem-logged", "lineitem: PostgreSQL → PostgreSQL, LOGGED target"),
     LINEITEM_UNLOGGED("lineitem-unlogged", "lineitem: PostgreSQL → PostgreSQL, UNLOGGED target"),
     ORDERS_LOCAL("orders-local", "orders: 16 local Parquet files → PostgreSQL"),
-    ORDERS_S3("orders-s3", "orders: 16 Parquet files on local S3 → PostgreSQL");
+    ORDERS_S3("orders-s3", "orders: 16 Parquet files on local S3 → PostgreSQL"),
+    LINEITEM_JOINED("lineitem-joined", "lineitem: N joined processes of degree 1 (--join) against one process of "
+            + "degree N, LOGGED target");
 
     private final String id;
     private final String title;

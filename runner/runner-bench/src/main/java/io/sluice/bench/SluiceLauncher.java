@@ -58,15 +58,34 @@ final class SluiceLauncher {
     }
 
     TimedProcess.Result run(Path spec, String runId) throws java.io.IOException, InterruptedException {
+        return process(spec, runId, List.of(), runId).run();
+    }
+
+    /**
+     * {@code processes} Sluice processes started at once with {@code --join} on one run id, as a scheduler starts
+     * them: the wall time is the last one's end, CPU seconds and peak RSS are the processes' sums (they would be
+     * on separate machines), the exit code the first non-zero one.
+     */
+    TimedProcess.Result runJoined(Path spec, String runId, int processes) throws java.io.IOException,
+            InterruptedException {
+        List<TimedProcess> started = new ArrayList<>();
+        for (int i = 0; i < processes; i++) {
+            started.add(process(spec, runId, List.of("--join"), runId + "-p" + i));
+        }
+        return TimedProcess.together(started);
+    }
+
+    private TimedProcess process(Path spec, String runId, List<String> extra, String logStem) {
         List<String> command = new ArrayList<>(List.of("bash", script.toString(), "run", spec.toString(),
                 "--run-id", runId + "-" + invocation, "--progress-interval", "3600")); // one progress line at most: printing is not measured
-        Path log = workDirectory.resolve("logs").resolve(runId + ".log");
+        command.addAll(extra);
+        Path log = workDirectory.resolve("logs").resolve(logStem + ".log");
         Map<String, String> env = new HashMap<>(environment);
         env.put("JAVA_HOME", javaHome.toString());
         env.put("SLUICE_JAR", jar.toString());
         if (!jvmOptions.isEmpty()) {
             env.put("SLUICE_JAVA_OPTS", String.join(" ", jvmOptions));
         }
-        return new TimedProcess(command, env, log).run();
+        return new TimedProcess(command, env, log);
     }
 }

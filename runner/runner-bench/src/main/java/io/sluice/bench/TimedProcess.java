@@ -65,6 +65,42 @@ final class TimedProcess {
         }
     }
 
+    /**
+     * Runs {@code processes} at once: wall time from the first start to the last end, CPU seconds and peak RSS
+     * summed, the first non-zero exit code (else 0), the first process's log.
+     */
+    static Result together(List<TimedProcess> processes) throws IOException, InterruptedException {
+        List<java.util.concurrent.Future<Result>> running = new ArrayList<>();
+        long start = System.nanoTime();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newThreadPerTaskExecutor(
+                Thread.ofPlatform().name("bench-process-", 0).factory())) {
+            for (TimedProcess process : processes) {
+                running.add(pool.submit(process::run));
+            }
+            double cpu = 0;
+            long rss = 0;
+            boolean measured = true;
+            int exit = 0;
+            Path firstLog = null;
+            for (java.util.concurrent.Future<Result> f : running) {
+                Result r;
+                try {
+                    r = f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+                exit = exit != 0 ? exit : r.exitCode();
+                firstLog = firstLog == null ? r.logFile() : firstLog;
+                measured &= r.run().clientCpuSeconds().isPresent() && r.run().peakRssKb().isPresent();
+                cpu += r.run().clientCpuSeconds().orElse(0);
+                rss += r.run().peakRssKb().orElse(0);
+            }
+            double wall = (System.nanoTime() - start) / 1e9;
+            return new Result(exit, new ToolRun(wall, measured ? OptionalDouble.of(cpu) : OptionalDouble.empty(),
+                    measured ? OptionalLong.of(rss) : OptionalLong.empty()), firstLog);
+        }
+    }
+
     static boolean gnuTimeAvailable() {
         return Files.isExecutable(GNU_TIME);
     }
