@@ -99,6 +99,8 @@ class JoinedRunTest {
         assertEquals(0, f.differences(), "the target equals the source");
         assertEquals(planned, f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
                 + runId + "' AND state = 'done'"), "every planned partition done");
+        assertEquals(f.scalar(f.source, "SELECT count(*) FROM items"), f.scalar(f.target, "SELECT row_count FROM "
+                + "sluice.run_streams WHERE run_id = '" + runId + "'"), "the stream's rows are every process's");
         assertTrue(!orphaned.isEmpty(), "the killed process held a partition");
         for (String partition : orphaned) {
             assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId

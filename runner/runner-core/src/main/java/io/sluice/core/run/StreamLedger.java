@@ -161,7 +161,10 @@ final class StreamLedger {
             default -> LedgerStream.State.FAILED;
         };
         try {
-            ledger.get().finishStream(key, recorded, rows,
+            // A joined run's stream holds what every process copied, not only this one's share.
+            long recordedRows = run.join().isEmpty() ? rows : ledger.get().partitions(key).stream()
+                    .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum();
+            ledger.get().finishStream(key, recorded, recordedRows,
                     error.map(e -> run.redactor().redact(e.getMessage())));
         } catch (ConnectorException | RuntimeException e) {
             listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());
