@@ -21,6 +21,7 @@ public enum RunnerCode implements ErrorCode {
     PLAN001("the stream's source reads its own target table"),
     PLAN002("a resumed partition cannot be rebuilt by its source"),
     PLAN003("a joined run (--join) on a stream that would share one process's snapshot, or keeps no ledger"),
+    PLAN004("an incremental stream in a spec with ledger: off"),
     LEDGER001("the spec keeps a ledger but the target keeps none"),
     LEDGER002("a partition already done in the ledger was committed again; the second commit was rolled back"),
     LEDGER003("a ledger write for a stream whose start was never recorded (a bug)"),

@@ -69,6 +69,16 @@ public interface Source {
         java.util.Objects.requireNonNull(waits, "waits is null");
     }
 
+    /**
+     * The highest value of {@code cursor} (a column or expression of the source) as text the source reads back in
+     * a {@link RowWindow}; empty when the source holds no rows. For sources whose capabilities say they read
+     * windows.
+     */
+    default java.util.Optional<String> highestCursor(String cursor) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI006, describe() + " cannot load incrementally",
+                "remove incremental: from the stream");
+    }
+
     /** Where readers may run ({@link SourceCapabilities#readerThreads()}). */
     enum ThreadModel {
         VIRTUAL,

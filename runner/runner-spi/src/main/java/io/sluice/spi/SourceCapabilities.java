@@ -21,11 +21,14 @@ import static java.util.Objects.requireNonNull;
  *        says so
  * @param readerThreads where readers may run: readers that sit in native code for long (JNI) pin a virtual
  *        thread's carrier and must run on platform threads
+ * @param readsWindows whether the sources plan an incremental stream's {@link RowWindow} ({@link PlanRequest#window()})
+ *        and answer {@link Source#highestCursor}; the core refuses {@code incremental: cursor} on the others
  */
 public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
                                  Set<DistributionMethod> rowsPerPartitionMethods,
                                  boolean sharesSnapshot,
-                                 Source.ThreadModel readerThreads) {
+                                 Source.ThreadModel readerThreads,
+                                 boolean readsWindows) {
     public SourceCapabilities {
         requireNonNull(distributionMethods, "distributionMethods is null");
         requireNonNull(rowsPerPartitionMethods, "rowsPerPartitionMethods is null");
@@ -38,10 +41,17 @@ public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
         }
     }
 
+    /** Sources that read no incremental windows. */
+    public SourceCapabilities(Set<DistributionMethod> distributionMethods,
+                              Set<DistributionMethod> rowsPerPartitionMethods, boolean sharesSnapshot,
+                              Source.ThreadModel readerThreads) {
+        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, false);
+    }
+
     /** Sources with no snapshot to share, whose readers run on virtual threads. */
     public SourceCapabilities(Set<DistributionMethod> distributionMethods,
                               Set<DistributionMethod> rowsPerPartitionMethods) {
-        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL);
+        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL, false);
     }
 
     /** Sources that read everything in one go: method {@code none} only. */

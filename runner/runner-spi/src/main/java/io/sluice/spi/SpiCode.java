@@ -8,7 +8,8 @@ public enum SpiCode implements ErrorCode {
     SPI002("the connection's connector cannot be a target"),
     SPI003("the target keeps no run ledger, but the runner asked it to write ledger rows with its data"),
     SPI004("the target cannot load in one transaction, but the runner asked it to"),
-    SPI005("the target cannot be loaded by several processes of one run (--join)");
+    SPI005("the target cannot be loaded by several processes of one run (--join)"),
+    SPI006("the source cannot load incrementally (incremental: cursor)");
 
     private final String summary;
 

@@ -38,6 +38,16 @@ record PgPartition(String id, String relation, String fromClause, Optional<Strin
         return new PgPartition(id, relation, relation, where, estimatedRows, estimatedBytes, false, portable);
     }
 
+    /**
+     * The same partition kept to {@code condition} too (an incremental run's window): in its checkpoint as well, so
+     * a resumed run reads the same window. The id stays, the plan's ids stay unique.
+     */
+    PgPartition within(String condition) {
+        requireNonNull(condition, "condition is null");
+        return new PgPartition(id, relation, fromClause, Optional.of(where.map(w -> "(" + w + ") AND ").orElse("")
+                + condition), estimatedRows, estimatedBytes, fromOtherRelation, portable);
+    }
+
     @Override
     public String predicate() {
         String condition = where.orElse("all rows");

@@ -42,6 +42,7 @@ public enum PostgresCode implements ErrorCode {
     PG311("the source query returns two columns of one name"),
     PG312("the distribution method needs a key and none is given"),
     PG313("a checkpoint to resume from belongs to another table or query, or is damaged"),
+    PG314("the incremental cursor is not a column or expression of the source"),
     // the embedded server
     PG401("the embedded PostgreSQL cannot start"),
     PG402("the embedded database cannot be created"),

@@ -76,7 +76,8 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             EnumSet.allOf(DistributionMethod.class),
             EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE),
             true, // an exported snapshot that every reader imports (PostgresSourceSession)
-            Source.ThreadModel.VIRTUAL);
+            Source.ThreadModel.VIRTUAL,
+            true); // incremental windows: each partition's condition and checkpoint keep to the run's window
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(true);
 

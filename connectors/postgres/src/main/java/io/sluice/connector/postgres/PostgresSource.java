@@ -11,6 +11,7 @@ import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
+import io.sluice.spi.RowWindow;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
@@ -31,6 +32,7 @@ import static io.sluice.connector.postgres.PostgresCode.PG310;
 import static io.sluice.connector.postgres.PostgresCode.PG311;
 import static io.sluice.connector.postgres.PostgresCode.PG312;
 import static io.sluice.connector.postgres.PostgresCode.PG313;
+import static io.sluice.connector.postgres.PostgresCode.PG314;
 import static java.util.Objects.requireNonNull;
 
 /** A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods. */
@@ -93,9 +95,48 @@ final class PostgresSource implements Source {
             PostgresCatalog catalog = new PostgresCatalog(connection);
             RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
             RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), Optional.empty());
-            return List.copyOf(planner.plan(new PlanContext(catalog, resolved, request, estimator, total)));
+            List<PgPartition> planned = planner.plan(new PlanContext(catalog, resolved, request, estimator, total));
+            if (request.window().isEmpty()) {
+                return List.copyOf(planned);
+            }
+            String window = windowCondition(request.window().get());
+            return planned.stream().map(p -> (SourcePartition) p.within(window)).toList();
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan " + describe());
+        }
+    }
+
+    /**
+     * {@code (cursor) > 'after' AND (cursor) <= 'upTo'}: the literals are untyped, so PostgreSQL reads them in the
+     * cursor's own type (numbers, timestamps, dates, text), as it wrote them in {@link #highestCursor}.
+     */
+    private static String windowCondition(RowWindow window) {
+        String cursor = "(" + window.cursor() + ")";
+        return window.after().map(a -> cursor + " > " + SqlQuote.literal(a) + " AND ").orElse("") + cursor + " <= "
+                + SqlQuote.literal(window.upTo());
+    }
+
+    /** {@code max(cursor)} over the table or query, as PostgreSQL's text form of the cursor's type. */
+    @Override
+    public Optional<String> highestCursor(String cursor) throws ConnectorException {
+        requireNonNull(cursor, "cursor is null");
+        SourceRelation resolved = relation();
+        String sql = "SELECT max(" + cursor + ")::text FROM " + resolved.fromClause();
+        try (ControlConnection control = connections.control("reading the highest " + cursor + " of " + describe());
+             java.sql.Statement s = control.connection().createStatement();
+             java.sql.ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return Optional.ofNullable(rs.getString(1));
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            if (state.startsWith("42") && !state.equals("42501")) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG314, "the incremental cursor " + cursor
+                        + " is not a column or expression of " + describe() + ": "
+                        + PartitionKey.firstLine(e.getMessage()), "name a column of the source, or an expression "
+                        + "over its columns, whose values only grow (an updated_at, an id)");
+            }
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the highest value "
+                    + "of the incremental cursor " + cursor + " of " + describe());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.run.Join;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
@@ -44,6 +45,11 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--force",
             description = "With --resume: continue even though the stream's definition changed since the run started.")
     boolean force;
+
+    @CommandLine.Option(names = "--full-refresh",
+            description = "Incremental streams read every row this once, ignoring how far earlier runs read; the run "
+                    + "then records the new high-water mark as usual.")
+    boolean fullRefresh;
 
     @CommandLine.Option(names = "--join",
             description = "Share this run with other processes started with the same --run-id (Kubernetes pods, "
@@ -90,7 +96,7 @@ final class RunCommand implements Callable<Integer> {
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (PlannedRun planned = sluice.plan(pipeline, join)) {
+        try (PlannedRun planned = sluice.plan(pipeline, new PlanOptions(join, fullRefresh))) {
             planned.notices().forEach(n -> err.println(terminal.redact(n)));
             PreparedRun run = planned.prepare(new RunRequest(Optional.ofNullable(runId), Optional.ofNullable(resume),
                     force, join ? Optional.of(Join.thisProcess(Duration.ofSeconds(leaseSeconds))) : Optional.empty()));

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
@@ -48,6 +49,14 @@ final class StatusCommand implements Callable<Integer> {
         }
         for (RunStatus.StreamRun run : runs) {
             out.println(terminal.redact(line(run.stream())));
+            String upTo = run.marks().get(IncrementalWindow.UP_TO);
+            if (upTo != null) {
+                String after = run.marks().get(IncrementalWindow.AFTER);
+                out.println(terminal.redact("    incremental: read " + (after == null ? "from the start" : "above "
+                        + after) + " up to " + upTo + (run.stream().state() == LedgerStream.State.DONE
+                        ? " (the high-water mark the next run starts from, unless a later run moved it)"
+                        : " (not done: the mark does not move)")));
+            }
             for (LedgerPartition partition : run.partitions()) {
                 out.println(terminal.redact(String.format(Locale.ROOT,
                         "    %3d. %-7s %,12d rows  %d attempt(s)  %s%s", partition.index() + 1,

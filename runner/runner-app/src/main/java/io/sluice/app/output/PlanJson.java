@@ -35,6 +35,12 @@ public final class PlanJson {
             s.put("degree", stream.degree());
             s.put("load-mode", stream.spec().loadMode().name().toLowerCase(Locale.ROOT));
             s.put("snapshot", stream.snapshotMode());
+            stream.window().ifPresent(w -> {
+                ObjectNode window = s.putObject("incremental");
+                window.put("cursor", w.cursor());
+                window.put("after", w.after().orElse(null));
+                window.put("up-to", w.upTo());
+            });
             s.put("target-transactions", stream.oneTransaction() ? "stream" : "partition");
             s.put("copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT));
             ArrayNode notes = s.putArray("notes");

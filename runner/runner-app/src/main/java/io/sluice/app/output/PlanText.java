@@ -25,6 +25,9 @@ public final class PlanText {
                     + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
             out.println("  load mode:   " + stream.spec().loadMode().name().toLowerCase(java.util.Locale.ROOT));
             out.println("  snapshot:    " + stream.snapshotMode());
+            stream.window().ifPresent(w -> out.println("  incremental: rows with " + w.cursor()
+                    + w.after().map(a -> " > " + a + " and").orElse("") + " <= " + w.upTo()
+                    + (w.after().isEmpty() ? " (no earlier run done: from the start)" : "")));
             out.println("  target txns: " + stream.transactions());
             out.println("  copy format: " + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT));
             for (String note : stream.projection().notes()) {

@@ -107,6 +107,26 @@ public final class Ledger {
         store.inTransaction(marking(key, name, value));
     }
 
+    /**
+     * The mark {@code name} of the newest run of the spec whose stream ended done and has it (an incremental
+     * stream's high-water mark): runs that failed or are unfinished never count.
+     */
+    public Optional<String> lastMark(String specName, String stream, String name) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(stream, "stream is null");
+        requireNonNull(name, "name is null");
+        List<LedgerStream> runs = store.streamsOfSpec(specName, 1000).stream()
+                .filter(s -> s.stream().equals(stream) && s.state() == LedgerStream.State.DONE)
+                .sorted(java.util.Comparator.comparing(LedgerStream::startedAt).reversed()).toList();
+        for (LedgerStream run : runs) {
+            Optional<String> mark = Optional.ofNullable(store.marks(run.key()).get(name));
+            if (mark.isPresent()) {
+                return mark;
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Keeps a stream's plan, once: when the run planned the stream before, the first plan stays and this adds none. */
     public void recordPlan(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException {
         requireNonNull(key, "key is null");

@@ -41,6 +41,7 @@ public final class StreamDefinition {
         }
         lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
+        stream.incremental().ifPresent(i -> lines.add("incremental.cursor: " + redactor.redact(i.cursor())));
         return String.join("\n", lines);
     }
 

@@ -16,6 +16,7 @@ import io.sluice.spi.LoadMode;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.RowWindow;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.SourcePartition;
@@ -43,19 +44,20 @@ public final class Planner {
             Comparator.comparingLong(SourcePartition::estimatedRows).reversed();
 
     private final int availableCores;
+    private final PlanOptions options;
     private final boolean joined;
 
     public Planner(int availableCores) {
-        this(availableCores, false);
+        this(availableCores, PlanOptions.DEFAULT);
     }
 
-    /** With {@code joined}, plans for several processes sharing the run's partitions through the ledger. */
-    public Planner(int availableCores, boolean joined) {
+    public Planner(int availableCores, PlanOptions options) {
         if (availableCores <= 0) {
             throw new IllegalArgumentException("availableCores must be positive");
         }
         this.availableCores = availableCores;
-        this.joined = joined;
+        this.options = requireNonNull(options, "options is null");
+        this.joined = options.joined();
     }
 
     public BoundPlan plan(PipelineSpec spec, Connections connections) {
@@ -64,12 +66,13 @@ public final class Planner {
         List<StreamPlan> streams = new ArrayList<>();
         Map<String, StreamBinding> bindings = new HashMap<>();
         for (StreamSpec stream : spec.streams()) {
-            planStream(stream, connections, spec.ledger(), streams, bindings);
+            planStream(spec.name(), stream, connections, spec.ledger(), streams, bindings);
         }
         return new BoundPlan(new PipelinePlan(spec, streams), bindings);
     }
 
-    private void planStream(StreamSpec stream, Connections connections, boolean ledgerOn, List<StreamPlan> plans,
+    private void planStream(String specName, StreamSpec stream, Connections connections, boolean ledgerOn,
+                            List<StreamPlan> plans,
                             Map<String, StreamBinding> bindings) {
         String where = "stream '" + stream.name() + "'";
         try {
@@ -108,8 +111,10 @@ public final class Planner {
                 }
             }
             StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads());
+            Optional<RowWindow> window = stream.incremental().isEmpty() ? Optional.empty()
+                    : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);
             List<PartitionPlan> partitions = partitions(source, projection,
-                    new PlanRequest(distribution, degree, stream.rowsPerPartition()), binding);
+                    new PlanRequest(distribution, degree, stream.rowsPerPartition(), window), binding);
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
@@ -126,7 +131,7 @@ public final class Planner {
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
                     ProjectionPlan.of(projection), partitions, snapshot, partitions, ledgerOn, oneTransaction,
                     target.writeStatement(targetColumns, projection.format()), transactionStatement,
-                    mapping.leftOut()));
+                    mapping.leftOut(), window));
             bindings.put(stream.name(), binding);
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,

@@ -4,6 +4,7 @@ import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.RowWindow;
 
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import static java.util.Objects.requireNonNull;
  * @param partitionWriteStatement what the target runs for each partition committed on its own
  * @param transactionWriteStatement what it runs for the one transaction; present when the stream is planned as one
  * @param leftOutColumns     column pairs generated on both sides, which the copy leaves to the target to compute
+ * @param window             for an incremental stream, the rows this run reads (cursor above the last successful
+ *                           run's highest, up to today's highest); empty: every row
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -41,7 +44,8 @@ public record StreamPlan(
         boolean oneTransaction,
         String partitionWriteStatement,
         Optional<String> transactionWriteStatement,
-        List<ColumnPair> leftOutColumns) {
+        List<ColumnPair> leftOutColumns,
+        Optional<RowWindow> window) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -54,6 +58,7 @@ public record StreamPlan(
         requireNonNull(partitionWriteStatement, "partitionWriteStatement is null");
         requireNonNull(transactionWriteStatement, "transactionWriteStatement is null");
         leftOutColumns = List.copyOf(requireNonNull(leftOutColumns, "leftOutColumns is null"));
+        requireNonNull(window, "window is null");
         if (oneTransaction && transactionWriteStatement.isEmpty()) {
             throw new IllegalArgumentException("a one-transaction plan needs the target's statement for it");
         }
@@ -66,7 +71,7 @@ public record StreamPlan(
     public StreamPlan withPartitions(List<PartitionPlan> all, List<PartitionPlan> pending) {
         boolean whole = oneTransaction && pending.size() == all.size();
         return new StreamPlan(spec, degree, source, targetTable, columns, projection, pending, snapshotMode, all,
-                recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns);
+                recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns, window);
     }
 
     public String name() {

@@ -60,7 +60,7 @@ public final class PlannedRun implements AutoCloseable {
         RunResumer resumer = new RunResumer(new Redactor(spec.secrets()));
         List<String> notes = new ArrayList<>();
         if (request.join().isPresent() != joined) {
-            throw new IllegalStateException("a joined run needs a plan made for one (Sluice.plan(spec, true)), and "
+            throw new IllegalStateException("a joined run needs a plan made for one (PlanOptions with joined), and "
                     + "only it");
         }
         if (request.join().isPresent()) {

@@ -24,10 +24,15 @@ import static java.util.Objects.requireNonNull;
  */
 public final class RunStatus implements AutoCloseable {
     /** One stream of one run, with its partitions when one run was asked for. */
-    public record StreamRun(LedgerStream stream, List<LedgerPartition> partitions) {
+    /**
+     * @param marks what the stream of the run keeps besides partitions, e.g. an incremental stream's window
+     *              ({@link io.sluice.core.plan.IncrementalWindow})
+     */
+    public record StreamRun(LedgerStream stream, List<LedgerPartition> partitions, java.util.Map<String, String> marks) {
         public StreamRun {
             requireNonNull(stream, "stream is null");
             partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+            marks = java.util.Map.copyOf(requireNonNull(marks, "marks is null"));
         }
     }
 
@@ -58,7 +63,8 @@ public final class RunStatus implements AutoCloseable {
                 for (LedgerStream run : runs) {
                     if (run.stream().equals(stream.name())) {
                         found.add(new StreamRun(run, runId.isEmpty() ? List.of()
-                                : ledger.partitions(new StreamKey(runId.get(), stream.name()))));
+                                : ledger.partitions(new StreamKey(runId.get(), stream.name())),
+                                ledger.marks(run.key())));
                     }
                 }
             }

@@ -10,6 +10,7 @@ import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
 import io.sluice.core.lint.connect.ConnectedLinter;
 import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.plan.Planner;
 import io.sluice.core.spec.Environment;
 import io.sluice.core.spec.LoadResult;
@@ -79,19 +80,21 @@ public final class Sluice {
      * fails). The caller closes the result, which closes the connections.
      */
     public PlannedRun plan(PipelineSpec spec) {
-        return plan(spec, false);
+        return plan(spec, PlanOptions.DEFAULT);
     }
 
     /**
-     * {@link #plan(PipelineSpec)} for one of several processes of a run ({@code joined}): every stream split into
-     * partitions the processes can share, never one transaction, never one process's snapshot.
+     * {@link #plan(PipelineSpec)} as {@code options} ask: for one of several processes of a run ({@code joined}:
+     * every stream split into partitions the processes can share, never one transaction, never one process's
+     * snapshot), or reading incremental streams whole once ({@code fullRefresh}).
      */
-    public PlannedRun plan(PipelineSpec spec, boolean joined) {
+    public PlannedRun plan(PipelineSpec spec, PlanOptions options) {
         requireNonNull(spec, "spec is null");
+        requireNonNull(options, "options is null");
         Connections connections = connect(spec);
         try {
-            BoundPlan plan = new Planner(availableCores, joined).plan(spec, connections);
-            return new PlannedRun(spec, connections, plan, joined);
+            BoundPlan plan = new Planner(availableCores, options).plan(spec, connections);
+            return new PlannedRun(spec, connections, plan, options.joined());
         } catch (RuntimeException | Error e) {
             try {
                 connections.close();

@@ -34,6 +34,7 @@ final class SpecBinder {
     private final OptionsReader options;
     private final StreamSettingsReader settings;
     private final DistributionChecks distributions;
+    private final IncrementalBinding incrementals;
     private final Set<String> secrets;
 
     /** A connection as far as it could be bound; the factory is absent when the type is unknown. */
@@ -53,6 +54,7 @@ final class SpecBinder {
         this.options = new OptionsReader(values, secrets);
         this.settings = new StreamSettingsReader(values);
         this.distributions = new DistributionChecks(values);
+        this.incrementals = new IncrementalBinding(values);
     }
 
     Optional<PipelineSpec> bind(YamlNode.Mapping root, Path file, String checksum) {
@@ -249,6 +251,8 @@ final class SpecBinder {
         boolean rowsPerPartitionPlanned = distributions.rowsPerPartitionPlanned(own, distribution, sourceFactory,
                 where);
         RetrySpec retry = retry(merged.retry(), where);
+        VerifyMode verify = merged.verify().orElse(SpecKeys.DEFAULT_VERIFY);
+        Optional<IncrementalSpec> incremental = incrementals.bind(m, sourceFactory, verify, where);
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
         target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));
@@ -268,9 +272,9 @@ final class SpecBinder {
                 merged.loadMode().orElse(SpecKeys.DEFAULT_LOAD_MODE),
                 merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
-                merged.verify().orElse(SpecKeys.DEFAULT_VERIFY), retry,
+                verify, retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
-                m.position()));
+                incremental, m.position()));
     }
 
     private Optional<BoundEndpoint> endpoint(YamlNode.Mapping stream, String key, Role role, String streamWhere,

@@ -61,7 +61,11 @@ public enum SpecCode {
     SPEC026("unused-batch-size", "A stream sets `batch-size`, but its source does not split the stream's "
             + "distribution method by rows per partition (e.g. modulo, data-driven, none, or any method of a DuckDB "
             + "source), so the value changes nothing. Warning. Such a `batch-size` is also left out of what a resume "
-            + "compares.", "Remove `batch-size`, or use a method the message lists as splitting by it.");
+            + "compares.", "Remove `batch-size`, or use a method the message lists as splitting by it."),
+    SPEC027("bad-incremental", "`incremental:` without a `cursor`, on a source whose connector cannot load "
+            + "incrementally, or with `verify:` (which compares the whole table, while an incremental run loads "
+            + "only the rows its window holds).", "Write `incremental: { cursor: <a column that only grows> }` on a "
+            + "PostgreSQL table or query source, and `verify: none`.");
 
     private final String slug;
     private final String meaning;

@@ -35,11 +35,14 @@ final class SpecKeys {
     static final String VERIFY = "verify";
     static final String RETRY = "retry";
     static final String LOCK_TIMEOUT = "lock-timeout";
+    static final String INCREMENTAL = "incremental";
+    static final String CURSOR = "cursor";
+    static final List<String> INCREMENTAL_KEYS = List.of(CURSOR);
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
             CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
-            LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT);
+            LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL);
 
     static final String METHOD = "method";
     static final String KEY = "key";

@@ -101,6 +101,14 @@ public final class SpecSchemaGenerator {
                 + "connector's source options.").put("$ref", "#/$defs/source");
         props.putObject(SpecKeys.TARGET).put("description", "Where rows go: a connection and that connector's "
                 + "target options.").put("$ref", "#/$defs/target");
+        ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("description", "Each run reads only the "
+                + "rows whose cursor grew since the last successful run (the ledger keeps the high-water mark); "
+                + "the first run reads everything, --full-refresh does once.").put("type", "object")
+                .put("additionalProperties", false);
+        strings(incremental.putArray("required"), SpecKeys.CURSOR);
+        incremental.putObject("properties").putObject(SpecKeys.CURSOR).put("type", "string").put("minLength", 1)
+                .put("description", "A column or SQL expression of the source whose values only grow, e.g. "
+                        + "updated_at or an id.");
         settings(props);
         return stream;
     }

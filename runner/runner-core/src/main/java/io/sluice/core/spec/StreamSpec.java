@@ -6,6 +6,7 @@ import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -17,6 +18,8 @@ import static java.util.Objects.requireNonNull;
  * @param rowsPerPartitionPlanned whether the source's connector splits this stream's distribution method by
  *        {@code rowsPerPartition} ({@link io.sluice.spi.SourceCapabilities}); when not, the value changes nothing
  * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
+ * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last
+ *                     successful run
  */
 public record StreamSpec(
         String name,
@@ -32,6 +35,7 @@ public record StreamSpec(
         VerifyMode verify,
         RetrySpec retry,
         Duration lockTimeout,
+        Optional<IncrementalSpec> incremental,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");
@@ -44,6 +48,7 @@ public record StreamSpec(
         requireNonNull(verify, "verify is null");
         requireNonNull(retry, "retry is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
+        requireNonNull(incremental, "incremental is null");
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");

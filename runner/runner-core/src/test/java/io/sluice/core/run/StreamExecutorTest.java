@@ -149,6 +149,7 @@ class StreamExecutorTest {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
                 mode, ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
+                java.util.Optional.empty(),
                 HERE);
         Source source = memory.source(Options.empty());
         Target target = memory.target(Options.empty());
@@ -163,7 +164,7 @@ class StreamExecutorTest {
         }
         StreamPlan streamPlan = new StreamPlan(stream, degree, source.describe(), "memory", pairs,
                 ProjectionPlan.of(source.project(pairs)), partitions, "none", partitions, false, false, "write",
-                java.util.Optional.empty(), List.of());
+                java.util.Optional.empty(), List.of(), java.util.Optional.empty());
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
                 true, Map.of(), List.of(stream), Set.of());
         return new BoundPlan(new PipelinePlan(spec, List.of(streamPlan)), Map.of("orders", binding));

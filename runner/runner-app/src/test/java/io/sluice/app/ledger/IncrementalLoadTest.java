@@ -1,0 +1,151 @@
+package io.sluice.app.ledger;
+
+import io.sluice.app.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code incremental: { cursor: ... }} on real PostgreSQL: the first run reads everything, each later run only the
+ * rows whose cursor grew since the last run that ended done; a failed run moves no mark, so the run after it reads
+ * its window again; {@code --full-refresh} reads everything once.
+ */
+class IncrementalLoadTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void eachRunReadsWhatGrewSinceTheLastDoneRunAndAFailedRunMovesNoMark() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "incr", 1);
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at timestamptz NOT NULL, payload text)",
+                "INSERT INTO events SELECT g, timestamptz '2026-01-01' + g * interval '1 second', 'v1 ' || g "
+                        + "FROM generate_series(1, 10000) g");
+        f.sql(f.target, "CREATE TABLE events (id bigint, updated_at timestamptz, payload text)");
+        Path spec = dir.resolve("events.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: incremental-test
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: events
+                    source: { connection: src, table: events }
+                    target: { connection: dst, table: events }
+                    distribution: { method: range, key: id }
+                    degree: 2
+                    batch-size: 2000
+                    incremental: { cursor: updated_at }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+
+        run(spec, "incr-1", 0);
+        assertEquals(10_000, f.scalar(f.target, "SELECT count(*) FROM events"), "the first run reads everything");
+        CliRun planned = CliRun.of("plan", spec.toString());
+        assertEquals(0, planned.exitCode(), planned.all());
+        assertTrue(planned.out().contains("incremental: rows with updated_at > 2026-01-01 02:46:40"),
+                planned.out());
+
+        // New rows and updated ones: the next run copies exactly those (append: an update arrives as a new row).
+        f.sql(f.source, "INSERT INTO events SELECT g, timestamptz '2026-02-01' + g * interval '1 second', 'v1 ' || g "
+                + "FROM generate_series(10001, 10500) g", "UPDATE events SET updated_at = timestamptz '2026-03-01', "
+                + "payload = 'v2' WHERE id <= 100");
+        run(spec, "incr-2", 0);
+        assertEquals(10_600, f.scalar(f.target, "SELECT count(*) FROM events"), "500 new rows and 100 updated ones");
+        assertEquals(100, f.scalar(f.target, "SELECT count(*) FROM events WHERE payload = 'v2'"));
+
+        // A run that fails moves no mark: the run after it reads its window again.
+        f.sql(f.source, "INSERT INTO events VALUES (20001, timestamptz '2026-04-01', 'refused by the target')");
+        f.sql(f.target, "ALTER TABLE events ADD CONSTRAINT no_refused CHECK (payload <> 'refused by the target')");
+        run(spec, "incr-3", 1);
+        f.sql(f.target, "ALTER TABLE events DROP CONSTRAINT no_refused");
+        CliRun status = CliRun.of("status", spec.toString(), "incr-3");
+        assertTrue(status.out().contains("not done: the mark does not move"), status.out());
+        run(spec, "incr-4", 0);
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM events WHERE id = 20001"), "read after the failure");
+        assertEquals(10_601, f.scalar(f.target, "SELECT count(*) FROM events"));
+
+        run(spec, "incr-5", 0);
+        assertEquals(10_601, f.scalar(f.target, "SELECT count(*) FROM events"), "nothing grew: nothing copied");
+
+        CliRun full = CliRun.of("run", spec.toString(), "--run-id", "incr-6", "--full-refresh");
+        assertEquals(0, full.exitCode(), full.all());
+        assertEquals(10_601 + 10_501, f.scalar(f.target, "SELECT count(*) FROM events"),
+                "--full-refresh read every row again");
+    }
+
+    @Test
+    void aResumedRunFinishesItsOwnWindowAndLeavesLaterRowsToTheNextRun() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "incres", 1);
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint NOT NULL, payload text)",
+                "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 10000) g");
+        f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)",
+                "ALTER TABLE events ADD CONSTRAINT not_yet CHECK (id <> 9999)");
+        Path spec = dir.resolve("events.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: incremental-resume
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: events
+                    source: { connection: src, table: events }
+                    target: { connection: dst, table: events }
+                    distribution: { method: range, key: id }
+                    batch-size: 2000
+                    incremental: { cursor: updated_at }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        run(spec, "res-1", 1); // the partition holding id 9999 fails; the others are done
+        long before = f.scalar(f.target, "SELECT count(*) FROM events");
+        assertTrue(before > 0 && before < 10_000, before + " rows before the resume");
+
+        f.sql(f.source, "INSERT INTO events SELECT g, g, 'later ' || g FROM generate_series(10001, 10100) g");
+        f.sql(f.target, "ALTER TABLE events DROP CONSTRAINT not_yet");
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "res-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertEquals(10_000, f.scalar(f.target, "SELECT count(*) FROM events"),
+                "the resume finished the first window (up to 10000), not the rows that came later");
+        run(spec, "res-2", 0);
+        assertEquals(10_100, f.scalar(f.target, "SELECT count(*) FROM events"), "the next run reads the later rows");
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM events"), "each row once");
+    }
+
+    @Test
+    void lintRefusesAnIncrementalStreamThatCannotWorkWithPositions() throws Exception {
+        Path spec = dir.resolve("bad.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: incremental-bad
+                connections:
+                  src: { type: postgres, url: "jdbc:postgresql://localhost/x" }
+                  lake: { type: duckdb }
+                streams:
+                  - name: events
+                    source: { connection: src, table: events }
+                    target: { connection: src, table: events_copy }
+                    verify: count
+                    incremental: { cursr: updated_at }
+                  - name: files
+                    source: { connection: lake, files: "data/*.parquet" }
+                    target: { connection: src, table: files }
+                    incremental: { cursor: id }
+                """);
+        CliRun lint = CliRun.of("lint", spec.toString());
+        assertEquals(3, lint.exitCode(), lint.all());
+        String out = lint.all();
+        assertTrue(out.contains("bad.yaml:11:") && out.contains("unknown key 'cursr'") && out.contains("'cursor'"),
+                out);
+        assertTrue(out.contains("error[SPEC027]") && out.contains("verify: count"), out);
+        assertTrue(out.contains("connector 'duckdb' cannot load incrementally by cursor"), out);
+    }
+
+    private static void run(Path spec, String runId, int exitCode) {
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", runId);
+        assertEquals(exitCode, run.exitCode(), run.all());
+    }
+}
