@@ -21,18 +21,19 @@ import static java.util.Objects.requireNonNull;
  *        says so
  * @param readerThreads where readers may run: readers that sit in native code for long (JNI) pin a virtual
  *        thread's carrier and must run on platform threads
- * @param readsWindows whether the sources plan an incremental stream's {@link RowWindow} ({@link PlanRequest#window()})
- *        and answer {@link Source#highestCursor}; the core refuses {@code incremental: cursor} on the others
+ * @param incrementalModes how the sources can load a stream incrementally; the core refuses {@code incremental:} in
+ *        any other way
  */
 public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
                                  Set<DistributionMethod> rowsPerPartitionMethods,
                                  boolean sharesSnapshot,
                                  Source.ThreadModel readerThreads,
-                                 boolean readsWindows) {
+                                 Set<IncrementalMode> incrementalModes) {
     public SourceCapabilities {
         requireNonNull(distributionMethods, "distributionMethods is null");
         requireNonNull(rowsPerPartitionMethods, "rowsPerPartitionMethods is null");
         requireNonNull(readerThreads, "readerThreads is null");
+        incrementalModes = Set.copyOf(requireNonNull(incrementalModes, "incrementalModes is null"));
         distributionMethods = Set.copyOf(distributionMethods);
         rowsPerPartitionMethods = Set.copyOf(rowsPerPartitionMethods);
         if (!distributionMethods.containsAll(rowsPerPartitionMethods)) {
@@ -41,17 +42,17 @@ public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
         }
     }
 
-    /** Sources that read no incremental windows. */
+    /** Sources that load nothing incrementally. */
     public SourceCapabilities(Set<DistributionMethod> distributionMethods,
                               Set<DistributionMethod> rowsPerPartitionMethods, boolean sharesSnapshot,
                               Source.ThreadModel readerThreads) {
-        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, false);
+        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, Set.of());
     }
 
     /** Sources with no snapshot to share, whose readers run on virtual threads. */
     public SourceCapabilities(Set<DistributionMethod> distributionMethods,
                               Set<DistributionMethod> rowsPerPartitionMethods) {
-        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL, false);
+        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL, Set.of());
     }
 
     /** Sources that read everything in one go: method {@code none} only. */
@@ -66,6 +67,10 @@ public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
      */
     public static SourceCapabilities assumingRowsPerPartition(Set<DistributionMethod> distributionMethods) {
         return new SourceCapabilities(distributionMethods, distributionMethods);
+    }
+
+    public boolean supports(IncrementalMode mode) {
+        return incrementalModes.contains(requireNonNull(mode, "mode is null"));
     }
 
     public boolean supports(DistributionMethod method) {

@@ -44,4 +44,13 @@ public interface SourcePartition {
     default java.util.Optional<String> checkpoint() {
         return java.util.Optional.empty();
     }
+
+    /**
+     * What identifies the partition's content beyond its id, e.g. a file's size and modification time: an
+     * incremental {@code new-files} stream skips a partition whose id and version a done run loaded before. Empty
+     * when the source cannot tell.
+     */
+    default java.util.Optional<String> version() {
+        return java.util.Optional.empty();
+    }
 }

@@ -4,6 +4,7 @@ import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
@@ -61,7 +62,9 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
             DistributionMethod.DATA_DRIVEN, DistributionMethod.RANGE, DistributionMethod.MODULO,
             DistributionMethod.NTILE), Set.of(), false,
             // DuckDB calls are JNI and pin a virtual thread's carrier (a sleeper stalled 2.2 s next to a query).
-            Source.ThreadModel.PLATFORM);
+            Source.ThreadModel.PLATFORM,
+            // a files: source's plan is one partition per file, versioned by its size and modification time
+            Set.of(IncrementalMode.NEW_FILES));
 
     @Override
     public SourceCapabilities sourceCapabilities() {

@@ -14,12 +14,19 @@ import static java.util.Objects.requireNonNull;
  * @param wholeFile the partition reads its file whole, unfiltered, so a row count from the file's footer is exact
  */
 record DuckDbPartition(String id, String predicate, String relation, Optional<String> file, long estimatedRows,
-                       long estimatedBytes, boolean wholeFile) implements SourcePartition {
+                       long estimatedBytes, boolean wholeFile, Optional<String> version) implements SourcePartition {
     DuckDbPartition {
         requireNonNull(id, "id is null");
         requireNonNull(predicate, "predicate is null");
         requireNonNull(relation, "relation is null");
         requireNonNull(file, "file is null");
+        requireNonNull(version, "version is null");
+    }
+
+    /** A partition whose content has no version to tell (not one whole file, or one whose listing said nothing). */
+    DuckDbPartition(String id, String predicate, String relation, Optional<String> file, long estimatedRows,
+                    long estimatedBytes, boolean wholeFile) {
+        this(id, predicate, relation, file, estimatedRows, estimatedBytes, wholeFile, Optional.empty());
     }
 
     /** A Parquet footer's count when the partition reads its file whole: a shorter read fails the partition. */

@@ -76,11 +76,33 @@ final class DuckDbPlanner {
             throw noMatch(glob);
         }
         Map<String, Long> rows = parquetRows(connection, files);
+        Map<String, String> versions = fileVersions(connection, glob);
         List<DuckDbPartition> partitions = new ArrayList<>();
         for (String file : files) {
-            partitions.add(filePartition(glob, file, query.forFile(file), "file " + file, rows, true));
+            DuckDbPartition p = filePartition(glob, file, query.forFile(file), "file " + file, rows, true);
+            partitions.add(new DuckDbPartition(p.id(), p.predicate(), p.relation(), p.file(), p.estimatedRows(),
+                    p.estimatedBytes(), p.wholeFile(), Optional.ofNullable(versions.get(file))));
         }
         return partitions;
+    }
+
+    /**
+     * Each file's size and modification time, {@code <bytes>@<time>}, from the file listing (local disk or the S3
+     * listing; {@code read_blob} without its content column reads no file): what tells an incremental
+     * {@code new-files} stream that a file of a known name was rewritten. Empty where the listing says nothing.
+     */
+    private static Map<String, String> fileVersions(Connection connection, String glob) {
+        Map<String, String> versions = new HashMap<>();
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT filename, size, last_modified FROM read_blob("
+                     + Sql.literal(glob) + ")")) {
+            while (rs.next()) {
+                versions.put(rs.getString(1), rs.getLong(2) + "@" + rs.getString(3));
+            }
+        } catch (SQLException | RuntimeException e) {
+            return Map.of(); // no versions: a new-files stream refuses the plan, naming the glob
+        }
+        return versions;
     }
 
     /**

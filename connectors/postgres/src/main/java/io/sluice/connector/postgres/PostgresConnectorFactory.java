@@ -7,6 +7,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
@@ -77,7 +78,8 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             EnumSet.of(DistributionMethod.CTID, DistributionMethod.RANGE, DistributionMethod.NTILE),
             true, // an exported snapshot that every reader imports (PostgresSourceSession)
             Source.ThreadModel.VIRTUAL,
-            true); // incremental windows: each partition's condition and checkpoint keep to the run's window
+            // incremental windows: each partition's condition and checkpoint keep to the run's window
+            Set.of(IncrementalMode.CURSOR));
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(true);
 

@@ -41,7 +41,11 @@ public final class StreamDefinition {
         }
         lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
-        stream.incremental().ifPresent(i -> lines.add("incremental.cursor: " + redactor.redact(i.cursor())));
+        stream.incremental().flatMap(i -> i.cursor()).ifPresent(c -> lines.add("incremental.cursor: "
+                + redactor.redact(c)));
+        if (stream.incremental().map(i -> i.newFiles()).orElse(false)) {
+            lines.add("incremental.new-files: true");
+        }
         return String.join("\n", lines);
     }
 

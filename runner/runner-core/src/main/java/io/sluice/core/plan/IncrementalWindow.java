@@ -3,13 +3,20 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
+import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.Source;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The rows an incremental stream's run reads: cursor above the high-water mark of the stream's last successful run
@@ -22,13 +29,22 @@ public final class IncrementalWindow {
     public static final String UP_TO = "incremental.up-to";
     /** The mark of a run's window's lower end, when it had one. */
     public static final String AFTER = "incremental.after";
+    /**
+     * The mark of the files a new-files stream has loaded once this run is done: one {@code id<TAB>version} line per
+     * file, every earlier done run's included.
+     */
+    public static final String FILES = "incremental.files";
+
+    /** A new-files stream's plan: the partitions (files) not loaded before, and the marks its run records. */
+    record Files(List<PartitionPlan> kept, int skipped, Map<String, String> marks) {
+    }
 
     private IncrementalWindow() {
     }
 
     static Optional<RowWindow> of(String specName, StreamSpec stream, Source source, Optional<Ledger> ledger,
                                   boolean fullRefresh, String where) throws ConnectorException {
-        String cursor = stream.incremental().orElseThrow().cursor();
+        String cursor = stream.incremental().flatMap(IncrementalSpec::cursor).orElseThrow();
         if (ledger.isEmpty()) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN004, where + ": an incremental stream "
                     + "remembers how far it read in the ledger, and the spec says ledger: off",
@@ -42,5 +58,47 @@ public final class IncrementalWindow {
             return after.map(a -> new RowWindow(cursor, Optional.of(a), a));
         }
         return Optional.of(new RowWindow(cursor, after, upTo.get()));
+    }
+
+    /** The marks a run of a cursor window records when it starts. */
+    static Map<String, String> marks(RowWindow window) {
+        Map<String, String> marks = new TreeMap<>();
+        marks.put(UP_TO, window.upTo());
+        window.after().ifPresent(a -> marks.put(AFTER, a));
+        return marks;
+    }
+
+    /**
+     * Skips the files a done run of the stream loaded (same partition id and version); every partition must carry a
+     * version (one file each), else the plan is refused. With {@code fullRefresh} nothing is skipped.
+     */
+    static Files newFiles(String specName, StreamSpec stream, List<PartitionPlan> planned, StreamBinding binding,
+                          Optional<Ledger> ledger, boolean fullRefresh, String where) throws ConnectorException {
+        if (ledger.isEmpty()) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN004, where + ": an incremental stream "
+                    + "remembers what it loaded in the ledger, and the spec says ledger: off",
+                    "remove ledger: off, or remove incremental: from the stream");
+        }
+        Set<String> loaded = new TreeSet<>();
+        if (!fullRefresh) {
+            ledger.get().lastMark(specName, stream.name(), FILES)
+                    .ifPresent(m -> m.lines().filter(l -> !l.isBlank()).forEach(loaded::add));
+        }
+        Set<String> all = new TreeSet<>(loaded);
+        List<PartitionPlan> kept = new ArrayList<>();
+        for (PartitionPlan p : planned) {
+            Optional<String> version = binding.partition(p).version();
+            if (version.isEmpty()) {
+                throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN004, where + ": partition " + p.id()
+                        + " (" + p.predicate() + ") has no version, so new-files cannot tell whether it was loaded "
+                        + "before", "read the files whole, one partition each (a files: source with method none)");
+            }
+            String line = p.id() + "\t" + version.get();
+            all.add(line);
+            if (!loaded.contains(line)) {
+                kept.add(p.at(kept.size()));
+            }
+        }
+        return new Files(kept, planned.size() - kept.size(), Map.of(FILES, String.join("\n", all)));
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
 import io.sluice.core.ledger.Ledger;
+import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
@@ -111,10 +112,18 @@ public final class Planner {
                 }
             }
             StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads());
-            Optional<RowWindow> window = stream.incremental().isEmpty() ? Optional.empty()
+            Optional<RowWindow> window = stream.incremental().flatMap(IncrementalSpec::cursor).isEmpty()
+                    ? Optional.empty()
                     : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);
             List<PartitionPlan> partitions = partitions(source, projection,
                     new PlanRequest(distribution, degree, stream.rowsPerPartition(), window), binding);
+            Map<String, String> startMarks = window.map(IncrementalWindow::marks).orElse(Map.of());
+            if (stream.incremental().map(IncrementalSpec::newFiles).orElse(false)) {
+                IncrementalWindow.Files files = IncrementalWindow.newFiles(specName, stream, partitions, binding,
+                        ledger, options.fullRefresh(), where);
+                partitions = files.kept();
+                startMarks = files.marks();
+            }
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
@@ -131,7 +140,7 @@ public final class Planner {
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
                     ProjectionPlan.of(projection), partitions, snapshot, partitions, ledgerOn, oneTransaction,
                     target.writeStatement(targetColumns, projection.format()), transactionStatement,
-                    mapping.leftOut(), window));
+                    mapping.leftOut(), window, startMarks));
             bindings.put(stream.name(), binding);
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,

@@ -29,6 +29,8 @@ import static java.util.Objects.requireNonNull;
  * @param leftOutColumns     column pairs generated on both sides, which the copy leaves to the target to compute
  * @param window             for an incremental stream, the rows this run reads (cursor above the last successful
  *                           run's highest, up to today's highest); empty: every row
+ * @param startMarks         what the run records once when the stream starts (an incremental stream's window, or the
+ *                           files it will have loaded), so a resume keeps the first start's
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -45,7 +47,8 @@ public record StreamPlan(
         String partitionWriteStatement,
         Optional<String> transactionWriteStatement,
         List<ColumnPair> leftOutColumns,
-        Optional<RowWindow> window) {
+        Optional<RowWindow> window,
+        java.util.Map<String, String> startMarks) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -59,6 +62,7 @@ public record StreamPlan(
         requireNonNull(transactionWriteStatement, "transactionWriteStatement is null");
         leftOutColumns = List.copyOf(requireNonNull(leftOutColumns, "leftOutColumns is null"));
         requireNonNull(window, "window is null");
+        startMarks = java.util.Map.copyOf(requireNonNull(startMarks, "startMarks is null"));
         if (oneTransaction && transactionWriteStatement.isEmpty()) {
             throw new IllegalArgumentException("a one-transaction plan needs the target's statement for it");
         }
@@ -71,7 +75,8 @@ public record StreamPlan(
     public StreamPlan withPartitions(List<PartitionPlan> all, List<PartitionPlan> pending) {
         boolean whole = oneTransaction && pending.size() == all.size();
         return new StreamPlan(spec, degree, source, targetTable, columns, projection, pending, snapshotMode, all,
-                recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns, window);
+                recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns, window,
+                startMarks);
     }
 
     public String name() {

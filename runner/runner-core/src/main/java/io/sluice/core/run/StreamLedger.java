@@ -4,7 +4,6 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.PartitionDone;
 import io.sluice.core.ledger.StreamDefinition;
-import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ConnectorException;
@@ -19,6 +18,7 @@ import io.sluice.spi.ledger.StreamKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -93,12 +93,9 @@ final class StreamLedger {
                     run.redactor().redact(partition.predicate()), partition.checkpoint().orElse("")));
         }
         ledger.get().recordPlan(key, planned);
-        if (plan.window().isPresent()) {
-            // Kept once per run: a resume finishes the window of the run's first start, whatever it plans now.
-            ledger.get().markFirst(key, IncrementalWindow.UP_TO, plan.window().get().upTo());
-            if (plan.window().get().after().isPresent()) {
-                ledger.get().markFirst(key, IncrementalWindow.AFTER, plan.window().get().after().get());
-            }
+        // Kept once per run: a resume finishes what the run's first start planned, whatever it plans now.
+        for (Map.Entry<String, String> mark : plan.startMarks().entrySet()) {
+            ledger.get().markFirst(key, mark.getKey(), mark.getValue());
         }
     }
 

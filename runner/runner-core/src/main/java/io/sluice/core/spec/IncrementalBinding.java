@@ -1,14 +1,16 @@
 package io.sluice.core.spec;
 
 import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.IncrementalMode;
 
+import java.util.Locale;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A stream's {@code incremental:} mapping, checked against what the stream's source can do: a cursor is required,
- * the source's connector must read windows, and {@code verify:} (which compares whole tables) must be off.
+ * A stream's {@code incremental:} mapping ({@code cursor: EXPR} or {@code new-files: true}), checked against what the
+ * stream's source can do, and with {@code verify:} off (it compares whole tables, a run loads a part).
  */
 final class IncrementalBinding {
     private final ValueReader values;
@@ -30,28 +32,40 @@ final class IncrementalBinding {
         String where = ValueReader.nested(SpecKeys.INCREMENTAL, streamWhere);
         YamlNode.Mapping m = mapping.get();
         values.rejectUnknownKeys(m, SpecKeys.INCREMENTAL_KEYS, where);
-        if (source.isPresent() && !source.get().sourceCapabilities().readsWindows()) {
-            values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "connector '" + source.get().name()
-                    + "' cannot load incrementally by cursor " + streamWhere,
-                    "remove 'incremental:', or read the rows through a connector that can (postgres)");
-        }
         if (verify != VerifyMode.NONE) {
             values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "'incremental' with 'verify: "
-                    + verify.name().toLowerCase(java.util.Locale.ROOT) + "' " + streamWhere + ": verify compares the "
-                    + "whole table with the source, an incremental run loads only its window",
+                    + verify.name().toLowerCase(Locale.ROOT) + "' " + streamWhere + ": verify compares the "
+                    + "whole table with the source, an incremental run loads only a part of it",
                     "set 'verify: none' on this stream");
         }
-        if (!values.require(m, entry.get().keyPosition(), SpecKeys.CURSOR, where,
-                "add 'cursor:' naming a column of the source whose values only grow, e.g. updated_at")) {
+        Optional<String> cursor = m.get(SpecKeys.CURSOR).flatMap(n -> values.string(n, SpecKeys.CURSOR, where));
+        boolean newFiles = m.get(SpecKeys.NEW_FILES).flatMap(n -> values.bool(n, SpecKeys.NEW_FILES, where))
+                .orElse(false);
+        if (cursor.isPresent() && newFiles) {
+            values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "'incremental' " + streamWhere
+                    + " sets both 'cursor' and 'new-files'", "keep one: cursor for rows of a table or query, "
+                    + "new-files for files");
             return Optional.empty();
         }
-        YamlNode cursorNode = m.get(SpecKeys.CURSOR).orElseThrow();
-        Optional<String> cursor = values.string(cursorNode, SpecKeys.CURSOR, where).filter(c -> !c.isBlank());
-        if (cursor.isEmpty()) {
-            values.findings().error(SpecCode.SPEC027, cursorNode.position(), "'cursor' is empty " + where,
-                    "name a column of the source whose values only grow, e.g. updated_at");
+        if (cursor.isEmpty() && !newFiles) {
+            values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "'incremental' " + streamWhere
+                    + " says neither how rows grow ('cursor') nor that files are added ('new-files: true')",
+                    "write cursor: <a column of the source whose values only grow, e.g. updated_at>, or "
+                            + "new-files: true for a source of files");
             return Optional.empty();
         }
-        return Optional.of(new IncrementalSpec(cursor.get(), entry.get().keyPosition()));
+        if (cursor.isPresent() && cursor.get().isBlank()) {
+            values.findings().error(SpecCode.SPEC027, m.get(SpecKeys.CURSOR).orElseThrow().position(), "'cursor' is "
+                    + "empty " + where, "name a column of the source whose values only grow, e.g. updated_at");
+            return Optional.empty();
+        }
+        IncrementalSpec spec = new IncrementalSpec(cursor, newFiles, entry.get().keyPosition());
+        if (source.isPresent() && !source.get().sourceCapabilities().supports(spec.mode())) {
+            values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "connector '" + source.get().name()
+                    + "' cannot load incrementally by " + (newFiles ? "new files" : "cursor") + " " + streamWhere,
+                    newFiles ? "new-files is for sources of files (duckdb with files:); for a table use cursor"
+                            : "cursor is for table and query sources (postgres); for files use new-files: true");
+        }
+        return Optional.of(spec);
     }
 }

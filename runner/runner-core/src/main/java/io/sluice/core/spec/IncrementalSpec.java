@@ -5,14 +5,24 @@ import io.sluice.core.diag.Position;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A stream's {@code incremental:}: each successful run records the highest {@code cursor} value it read, and the
- * next run reads only the rows above it (and up to the highest value when it plans).
+ * A stream's {@code incremental:}, one of two kinds: by {@code cursor}, each successful run records the highest
+ * cursor value it read and the next run reads only the rows above it (and up to the highest value when it plans);
+ * by {@code new-files}, a run skips the files (partitions) an earlier successful run loaded, same name, size and
+ * modification time.
  *
  * @param cursor a column or SQL expression of the source whose values only grow (an updated_at, an id)
  */
-public record IncrementalSpec(String cursor, Position position) {
+public record IncrementalSpec(java.util.Optional<String> cursor, boolean newFiles, Position position) {
     public IncrementalSpec {
         requireNonNull(cursor, "cursor is null");
         requireNonNull(position, "position is null");
+        if (cursor.isPresent() == newFiles) {
+            throw new IllegalArgumentException("incremental is either by cursor or by new files");
+        }
+    }
+
+    /** How the source must be able to load it. */
+    public io.sluice.spi.IncrementalMode mode() {
+        return newFiles ? io.sluice.spi.IncrementalMode.NEW_FILES : io.sluice.spi.IncrementalMode.CURSOR;
     }
 }

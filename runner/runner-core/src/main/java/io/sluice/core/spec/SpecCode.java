@@ -62,10 +62,11 @@ public enum SpecCode {
             + "distribution method by rows per partition (e.g. modulo, data-driven, none, or any method of a DuckDB "
             + "source), so the value changes nothing. Warning. Such a `batch-size` is also left out of what a resume "
             + "compares.", "Remove `batch-size`, or use a method the message lists as splitting by it."),
-    SPEC027("bad-incremental", "`incremental:` without a `cursor`, on a source whose connector cannot load "
-            + "incrementally, or with `verify:` (which compares the whole table, while an incremental run loads "
-            + "only the rows its window holds).", "Write `incremental: { cursor: <a column that only grows> }` on a "
-            + "PostgreSQL table or query source, and `verify: none`.");
+    SPEC027("bad-incremental", "`incremental:` with neither or both of `cursor` and `new-files`, in a way the "
+            + "source's connector cannot load, or with `verify:` (which compares the whole table, while an "
+            + "incremental run loads only a part).", "Write `incremental: { cursor: <a column that only grows> }` on "
+            + "a PostgreSQL table or query source, or `incremental: { new-files: true }` on a DuckDB `files:` "
+            + "source, and `verify: none`.");
 
     private final String slug;
     private final String meaning;

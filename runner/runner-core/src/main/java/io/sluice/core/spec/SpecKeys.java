@@ -37,7 +37,8 @@ final class SpecKeys {
     static final String LOCK_TIMEOUT = "lock-timeout";
     static final String INCREMENTAL = "incremental";
     static final String CURSOR = "cursor";
-    static final List<String> INCREMENTAL_KEYS = List.of(CURSOR);
+    static final String NEW_FILES = "new-files";
+    static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES);
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
             CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT);

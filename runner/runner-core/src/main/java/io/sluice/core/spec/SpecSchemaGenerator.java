@@ -101,14 +101,20 @@ public final class SpecSchemaGenerator {
                 + "connector's source options.").put("$ref", "#/$defs/source");
         props.putObject(SpecKeys.TARGET).put("description", "Where rows go: a connection and that connector's "
                 + "target options.").put("$ref", "#/$defs/target");
-        ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("description", "Each run reads only the "
-                + "rows whose cursor grew since the last successful run (the ledger keeps the high-water mark); "
-                + "the first run reads everything, --full-refresh does once.").put("type", "object")
+        ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("description", "Each run reads only what "
+                + "is new since the last successful run: rows whose cursor grew, or files not loaded before (the "
+                + "ledger remembers); the first run reads everything, --full-refresh does once.").put("type", "object")
                 .put("additionalProperties", false);
-        strings(incremental.putArray("required"), SpecKeys.CURSOR);
-        incremental.putObject("properties").putObject(SpecKeys.CURSOR).put("type", "string").put("minLength", 1)
-                .put("description", "A column or SQL expression of the source whose values only grow, e.g. "
-                        + "updated_at or an id.");
+        ObjectNode kinds = incremental.putObject("properties");
+        kinds.putObject(SpecKeys.CURSOR).put("type", "string").put("minLength", 1)
+                .put("description", "A column or SQL expression of a table or query source whose values only "
+                        + "grow, e.g. updated_at or an id.");
+        kinds.putObject(SpecKeys.NEW_FILES).put("type", "boolean").put("const", true)
+                .put("description", "For a source of files read one partition per file: skip the files (same "
+                        + "name, size and modification time) an earlier successful run loaded.");
+        ArrayNode oneOf = incremental.putArray("oneOf");
+        strings(oneOf.addObject().putArray("required"), SpecKeys.CURSOR);
+        strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
         settings(props);
         return stream;
     }

@@ -1,0 +1,12 @@
+package io.sluice.spi;
+
+/** How a source can load a stream incrementally ({@link SourceCapabilities#incrementalModes()}). */
+public enum IncrementalMode {
+    /** {@code incremental: { cursor: ... }}: it plans a {@link RowWindow} and answers {@link Source#highestCursor}. */
+    CURSOR,
+    /**
+     * {@code incremental: { new-files: true }}: its plans of files give one partition per file, each with a
+     * {@link SourcePartition#version()} (size and modification time), so the runner skips files loaded before.
+     */
+    NEW_FILES
+}
