@@ -116,6 +116,51 @@ class IncrementalLoadTest {
     }
 
     @Test
+    void rowsCommittedWhileARunCopiesAreReadByTheNextRun() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "incwriter", 1);
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint NOT NULL, payload text)",
+                "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 5000) g");
+        f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)");
+        Path spec = dir.resolve("events.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: incremental-writer
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: events
+                    source: { connection: src, table: events }
+                    target: { connection: dst, table: events }
+                    consistency: none    # no snapshot hides the writer's rows: only the window keeps them out
+                    incremental: { cursor: updated_at }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        // The run plans (its window ends at updated_at 5000), then waits for the target table, which this test holds
+        // locked; meanwhile a writer commits rows above the window. They are the next run's.
+        try (java.sql.Connection holder = f.pg.connect(f.target); java.sql.Statement lock = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            lock.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE");
+            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process run = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                    "io.sluice.app.SluiceMain", "run", spec.toString(), "--run-id", "writer-1")
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("writer-1.log").toFile()).start();
+            while (f.scalar(f.target, "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+                    + "WHERE c.relname = 'events' AND NOT l.granted") == 0) {
+                assertTrue(run.isAlive(), Files.readString(dir.resolve("writer-1.log")));
+                Thread.sleep(10); // polling for the run to reach the lock, not timing anything
+            }
+            f.sql(f.source, "INSERT INTO events SELECT g, g, 'during ' || g FROM generate_series(5001, 5100) g");
+            holder.commit();
+            assertTrue(run.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, run.exitValue(), Files.readString(dir.resolve("writer-1.log")));
+        }
+        assertEquals(5_000, f.scalar(f.target, "SELECT count(*) FROM events"), "the run kept to its window");
+        run(spec, "writer-2", 0);
+        assertEquals(5_100, f.scalar(f.target, "SELECT count(*) FROM events"), "the next run read what was committed "
+                + "during the first");
+    }
+
+    @Test
     void lintRefusesAnIncrementalStreamThatCannotWorkWithPositions() throws Exception {
         Path spec = dir.resolve("bad.yaml");
         Files.writeString(spec, """
