@@ -91,7 +91,8 @@ final class ScenarioCatalog {
                     Optional.empty()));
             ScenarioInfo many = info(joined, joinedTarget, ScenarioRole.SLUICE, "Sluice ctid, joined processes of "
                     + "degree 1 (N = processes)", SluiceSlug.CTID_JOINED, n);
-            scenarios.add(new JoinedSluiceScenario(many, sluice, noSnapshot(sluiceYaml(many, joinedTarget, 1)), n));
+            scenarios.add(new SluiceScenario(many, sluice, noSnapshot(sluiceYaml(many, joinedTarget, 1)),
+                    Optional.empty(), n));
         }
 
         String localGlob = data.localParquetGlob();

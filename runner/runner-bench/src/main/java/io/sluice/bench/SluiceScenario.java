@@ -10,20 +10,36 @@ import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
-/** Sluice, run as the CLI in a child process on a generated spec. */
+/**
+ * Sluice, run as the CLI in a child process on a generated spec; or, with {@code joinedProcesses}, as that many
+ * processes started at once with {@code --join} on one run, as the pods of an Indexed Job or the mapped tasks of an
+ * Airflow DAG run it (docs/operations.md, "Scaling out"): here all on this machine, so the figure is the cost of
+ * joining (claims, leases, one JVM each), not the gain of more machines.
+ */
 final class SluiceScenario implements Scenario {
     private static final Pattern STREAM_DONE = Pattern.compile("^stream \\S+: done, .* in ([0-9]+(?:\\.[0-9]+)?) s\\b");
     private final ScenarioInfo info;
     private final SluiceLauncher launcher;
     private final String specYaml;
     private final Optional<String> skipReason;
+    private final int joinedProcesses;
     private Path spec;
 
     SluiceScenario(ScenarioInfo info, SluiceLauncher launcher, String specYaml, Optional<String> skipReason) {
+        this(info, launcher, specYaml, skipReason, 0);
+    }
+
+    /** {@code joinedProcesses} &gt; 0: that many processes joined in one run; 0: one process on its own. */
+    SluiceScenario(ScenarioInfo info, SluiceLauncher launcher, String specYaml, Optional<String> skipReason,
+                   int joinedProcesses) {
         this.info = requireNonNull(info, "info is null");
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.specYaml = requireNonNull(specYaml, "specYaml is null");
         this.skipReason = requireNonNull(skipReason, "skipReason is null");
+        if (joinedProcesses < 0) {
+            throw new IllegalArgumentException("joinedProcesses must not be negative: " + joinedProcesses);
+        }
+        this.joinedProcesses = joinedProcesses;
     }
 
     /**
@@ -70,12 +86,17 @@ final class SluiceScenario implements Scenario {
             if (spec == null) {
                 spec = launcher.writeSpec(stem, specYaml);
             }
-            TimedProcess.Result result = launcher.run(spec, stem + "-run" + runNumber);
+            TimedProcess.Result result = joinedProcesses > 0
+                    ? launcher.runJoined(spec, stem + "-run" + runNumber, joinedProcesses)
+                    : launcher.run(spec, stem + "-run" + runNumber);
             if (result.exitCode() != 0) {
-                throw new ScenarioFailure("sluice exited with " + result.exitCode() + " (spec " + spec + ", log "
+                throw new ScenarioFailure((joinedProcesses > 0 ? "a joined sluice process" : "sluice")
+                        + " exited with " + result.exitCode() + " (spec " + spec + ", log "
                         + result.logFile() + "):\n" + result.logTail(15));
             }
-            return result.run().withReportedCopySeconds(reportedCopySeconds(result.logFile()));
+            // Joined processes copy side by side: one log's copy time would not be the run's.
+            return joinedProcesses > 0 ? result.run()
+                    : result.run().withReportedCopySeconds(reportedCopySeconds(result.logFile()));
         } catch (IOException e) {
             throw new ScenarioFailure("could not run sluice: " + e.getMessage(), e);
         }

@@ -70,10 +70,7 @@ class FaultInjectionTest {
     }
 
     private static Process start(Path spec, String runId, Path log) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain",
-                "run", spec.toString(), "--run-id", runId, "--progress-interval", "1")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", runId, "--progress-interval", "1");
     }
 
     /** Polls the ledger until at least {@code partitions} are done (or the stream is recorded, for 0). */

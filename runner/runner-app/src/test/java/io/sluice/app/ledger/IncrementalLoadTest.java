@@ -26,22 +26,8 @@ class IncrementalLoadTest {
                 "INSERT INTO events SELECT g, timestamptz '2026-01-01' + g * interval '1 second', 'v1 ' || g "
                         + "FROM generate_series(1, 10000) g");
         f.sql(f.target, "CREATE TABLE events (id bigint, updated_at timestamptz, payload text)");
-        Path spec = dir.resolve("events.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: incremental-test
-                connections:
-                  src: { type: postgres, url: "%s", user: "%s" }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: events
-                    source: { connection: src, table: events }
-                    target: { connection: dst, table: events }
-                    distribution: { method: range, key: id }
-                    degree: 2
-                    batch-size: 2000
-                    incremental: { cursor: updated_at }
-                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        Path spec = eventsSpec(f, "incremental-test", "distribution: { method: range, key: id }", "degree: 2",
+                "batch-size: 2000");
 
         run(spec, "incr-1", 0);
         assertEquals(10_000, f.scalar(f.target, "SELECT count(*) FROM events"), "the first run reads everything");
@@ -85,21 +71,7 @@ class IncrementalLoadTest {
                 "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 10000) g");
         f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)",
                 "ALTER TABLE events ADD CONSTRAINT not_yet CHECK (id <> 9999)");
-        Path spec = dir.resolve("events.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: incremental-resume
-                connections:
-                  src: { type: postgres, url: "%s", user: "%s" }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: events
-                    source: { connection: src, table: events }
-                    target: { connection: dst, table: events }
-                    distribution: { method: range, key: id }
-                    batch-size: 2000
-                    incremental: { cursor: updated_at }
-                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        Path spec = eventsSpec(f, "incremental-resume", "distribution: { method: range, key: id }", "batch-size: 2000");
         run(spec, "res-1", 1); // the partition holding id 9999 fails; the others are done
         long before = f.scalar(f.target, "SELECT count(*) FROM events");
         assertTrue(before > 0 && before < 10_000, before + " rows before the resume");
@@ -121,29 +93,15 @@ class IncrementalLoadTest {
         f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint NOT NULL, payload text)",
                 "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 5000) g");
         f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)");
-        Path spec = dir.resolve("events.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: incremental-writer
-                connections:
-                  src: { type: postgres, url: "%s", user: "%s" }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: events
-                    source: { connection: src, table: events }
-                    target: { connection: dst, table: events }
-                    consistency: none    # no snapshot hides the writer's rows: only the window keeps them out
-                    incremental: { cursor: updated_at }
-                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        // No snapshot hides the writer's rows: only the window keeps them out.
+        Path spec = eventsSpec(f, "incremental-writer", "consistency: none");
         // The run plans (its window ends at updated_at 5000), then waits for the target table, which this test holds
         // locked; meanwhile a writer commits rows above the window. They are the next run's.
         try (java.sql.Connection holder = f.pg.connect(f.target); java.sql.Statement lock = holder.createStatement()) {
             holder.setAutoCommit(false);
             lock.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE");
-            String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process run = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
-                    "io.sluice.app.SluiceMain", "run", spec.toString(), "--run-id", "writer-1")
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("writer-1.log").toFile()).start();
+            Process run = LedgerFixture.startSluice(dir.resolve("writer-1.log"), "run", spec.toString(), "--run-id",
+                    "writer-1");
             while (f.scalar(f.target, "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
                     + "WHERE c.relname = 'events' AND NOT l.granted") == 0) {
                 assertTrue(run.isAlive(), Files.readString(dir.resolve("writer-1.log")));
@@ -187,6 +145,25 @@ class IncrementalLoadTest {
                 out);
         assertTrue(out.contains("error[SPEC027]") && out.contains("verify: count"), out);
         assertTrue(out.contains("connector 'duckdb' cannot load incrementally by cursor"), out);
+    }
+
+    /** A spec copying {@code events} by cursor {@code updated_at}; {@code extra} lines go into the stream. */
+    private Path eventsSpec(LedgerFixture f, String name, String... extra) throws Exception {
+        Path spec = dir.resolve("events.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: %s
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: events
+                    source: { connection: src, table: events }
+                    target: { connection: dst, table: events }
+                    incremental: { cursor: updated_at }
+                """.formatted(name, f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user())
+                + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+        return spec;
     }
 
     private static void run(Path spec, String runId, int exitCode) {

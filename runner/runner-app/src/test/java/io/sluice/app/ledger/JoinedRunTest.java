@@ -165,11 +165,8 @@ class JoinedRunTest {
     }
 
     private static Process start(Path spec, String runId, Path log) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain",
-                "run", spec.toString(), "--run-id", runId, "--join", "--lease-seconds", "2",
-                "--progress-interval", "1")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", runId, "--join", "--lease-seconds",
+                "2", "--progress-interval", "1");
     }
 
     /** Polls the ledger until {@code done} partitions are done; returns how many the run planned. */
