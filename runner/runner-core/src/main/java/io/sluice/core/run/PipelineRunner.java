@@ -1,27 +1,36 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
-import io.sluice.spi.Redactor;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.spec.RunSettings;
+import io.sluice.spi.Redactor;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Runs a plan's streams one after another. A failed stream ends the run: the streams after it are reported as
- * skipped. {@link #interrupt()} may be called from a signal handler at any time.
+ * Runs a plan's streams: one after another in spec order, or with {@code max-parallel-streams} several at once, the
+ * largest (by estimated size) first, so the run ends as early as it can. A failed stream stops the others only with
+ * {@code fail-fast} (running ones are cancelled, waiting ones skipped); otherwise they go on, and the run's error is
+ * the worst stream's (the highest exit code). {@link #interrupt()} may be called from a signal handler at any time.
  */
 public final class PipelineRunner {
     private final RunProgress progress = new RunProgress();
-    private volatile StreamExecutor current;
+    private final Set<StreamExecutor> running = ConcurrentHashMap.newKeySet();
     private volatile boolean interrupted;
+    private volatile boolean stopped;
 
     public RunReport run(BoundPlan bound, String runId, RunListener listener) {
         return run(bound, runId, listener, Optional.empty());
@@ -34,44 +43,83 @@ public final class PipelineRunner {
         requireNonNull(runId, "runId is null");
         requireNonNull(listener, "listener is null");
         PipelinePlan plan = bound.plan();
+        RunSettings settings = plan.spec().run();
         Instant started = Instant.now();
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
                 new Redactor(plan.spec().secrets()), join);
         listener.runStarted(plan, runId);
-        List<StreamReport> reports = new ArrayList<>();
-        SluiceException error = null;
-        for (StreamPlan stream : plan.streams()) {
-            if (error != null || interrupted) {
-                reports.add(new StreamReport(stream.name(), StreamReport.State.SKIPPED, stream.degree(), 0, 0,
-                        Duration.ZERO, List.of(), stream.partitions().size(), 0, Optional.empty(),
-                        Verification.notRequested(), 0));
-                continue;
+        Map<String, StreamReport> reports = new ConcurrentHashMap<>();
+        int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
+        if (parallel == 1) {
+            for (StreamPlan stream : plan.streams()) {
+                reports.put(stream.name(), runOne(stream, bound, identity, listener, settings));
             }
-            StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress);
-            current = executor;
-            if (interrupted) {
-                executor.interrupt();
-            }
-            StreamReport report = executor.execute();
-            current = null;
-            reports.add(report);
-            if (report.state() != StreamReport.State.DONE) {
-                error = report.error().orElse(null);
+        } else {
+            progress.acrossStreams();
+            List<StreamPlan> largestFirst = plan.streams().stream()
+                    .sorted(Comparator.comparingLong(StreamPlan::estimatedBytes).reversed()).toList();
+            try (ExecutorService pool = Executors.newFixedThreadPool(parallel,
+                    Thread.ofPlatform().name("sluice-stream-", 0).factory())) {
+                for (StreamPlan stream : largestFirst) {
+                    pool.submit(() -> {
+                        try {
+                            reports.put(stream.name(), runOne(stream, bound, identity, listener, settings));
+                        } catch (Throwable e) { // the executor reports everything; a bug here must not lose a stream
+                            reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
+                                    stream.where())));
+                        }
+                    });
+                }
             }
         }
+        List<StreamReport> inSpecOrder = plan.streams().stream().map(s -> reports.get(s.name())).toList();
+        Optional<SluiceException> worst = inSpecOrder.stream().filter(r -> r.state() != StreamReport.State.DONE)
+                .flatMap(r -> r.error().stream())
+                .max(Comparator.comparingInt(SluiceException::exitCode));
         RunReport report = new RunReport(runId, plan.spec().name(), plan.spec().checksum(), started, Instant.now(),
-                reports, interrupted, Optional.ofNullable(error));
+                inSpecOrder, interrupted, worst);
         listener.runFinished(report);
         return report;
+    }
+
+    /** One stream, or its SKIPPED report when the run was stopped before it began. */
+    private StreamReport runOne(StreamPlan stream, BoundPlan bound, RunIdentity identity, RunListener listener,
+                                RunSettings settings) {
+        if (stopped || interrupted) {
+            return skipped(stream);
+        }
+        StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress);
+        running.add(executor);
+        if (stopped || interrupted) {
+            executor.interrupt();
+        }
+        StreamReport report;
+        try {
+            report = executor.execute();
+        } finally {
+            running.remove(executor);
+        }
+        if (report.state() == StreamReport.State.FAILED && settings.failFast()) {
+            stopped = true;
+            running.forEach(StreamExecutor::interrupt); // the others stop now: their copies roll back
+        }
+        return report;
+    }
+
+    private static StreamReport failed(StreamPlan stream, SluiceException error) {
+        return new StreamReport(stream.name(), StreamReport.State.FAILED, stream.degree(), 0, 0, Duration.ZERO,
+                List.of(), stream.partitions().size(), 0, Optional.of(error), Verification.notRequested(), 0);
+    }
+
+    private static StreamReport skipped(StreamPlan stream) {
+        return new StreamReport(stream.name(), StreamReport.State.SKIPPED, stream.degree(), 0, 0, Duration.ZERO,
+                List.of(), stream.partitions().size(), 0, Optional.empty(), Verification.notRequested(), 0);
     }
 
     /** Cancels in-flight copies (rolled back) and skips what is left. */
     public void interrupt() {
         interrupted = true;
-        StreamExecutor executor = current;
-        if (executor != null) {
-            executor.interrupt();
-        }
+        running.forEach(StreamExecutor::interrupt);
     }
 
     public RunProgress progress() {

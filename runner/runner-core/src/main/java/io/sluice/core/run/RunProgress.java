@@ -20,7 +20,20 @@ public final class RunProgress {
     private final AtomicReference<String> stream = new AtomicReference<>("");
     private final java.util.Set<String> waitingFor = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+    private volatile boolean acrossStreams;
+
+    /** Several streams run at once: each adds to the totals instead of starting them afresh. */
+    void acrossStreams() {
+        acrossStreams = true;
+    }
+
     void startStream(String name, int partitions, long estimatedBytes) {
+        if (acrossStreams) {
+            stream.accumulateAndGet(name, (all, one) -> all.isEmpty() ? one : all + ", " + one);
+            partitionsTotal.addAndGet(partitions);
+            this.estimatedBytes.addAndGet(estimatedBytes);
+            return;
+        }
         stream.set(name);
         bytes.reset();
         rows.reset();

@@ -23,6 +23,7 @@ public record PipelineSpec(
         String name,
         Optional<String> description,
         boolean ledger,
+        RunSettings run,
         Map<String, ConnectionSpec> connections,
         List<StreamSpec> streams,
         Set<String> secrets) {
@@ -31,6 +32,7 @@ public record PipelineSpec(
         requireNonNull(checksum, "checksum is null");
         requireNonNull(name, "name is null");
         requireNonNull(description, "description is null");
+        requireNonNull(run, "run is null");
         connections = Map.copyOf(requireNonNull(connections, "connections is null"));
         streams = List.copyOf(requireNonNull(streams, "streams is null"));
         secrets = Set.copyOf(requireNonNull(secrets, "secrets is null"));

@@ -66,6 +66,7 @@ final class SpecBinder {
         Optional<String> description = root.get(SpecKeys.DESCRIPTION)
                 .flatMap(n -> values.string(n, SpecKeys.DESCRIPTION, ""));
         boolean ledger = root.entry(SpecKeys.LEDGER).map(this::ledger).orElse(SpecKeys.DEFAULT_LEDGER);
+        RunSettings run = new RunSettingsReader(values).read(root);
 
         Map<String, BoundConnection> connections = new LinkedHashMap<>();
         if (values.require(root, top, SpecKeys.CONNECTIONS, "", "add 'connections:' with at least a source and a "
@@ -102,7 +103,7 @@ final class SpecBinder {
         Map<String, ConnectionSpec> bound = new LinkedHashMap<>();
         connections.forEach((n, c) -> bound.put(n, c.spec().orElseThrow()));
         return Optional.of(new PipelineSpec(file, checksum, version.orElseThrow(), name.orElseThrow(), description,
-                ledger, bound, streams, secrets));
+                ledger, run, bound, streams, secrets));
     }
 
     private Optional<Integer> version(YamlNode.Mapping root, Position top) {

@@ -19,7 +19,10 @@ final class SpecKeys {
     static final String CONNECTIONS = "connections";
     static final String DEFAULTS = "defaults";
     static final String STREAMS = "streams";
-    static final List<String> TOP = List.of(VERSION, NAME_KEY, DESCRIPTION, LEDGER, CONNECTIONS, DEFAULTS, STREAMS);
+    static final String MAX_PARALLEL_STREAMS = "max-parallel-streams";
+    static final String FAIL_FAST = "fail-fast";
+    static final List<String> TOP = List.of(VERSION, NAME_KEY, DESCRIPTION, LEDGER, MAX_PARALLEL_STREAMS, FAIL_FAST,
+            CONNECTIONS, DEFAULTS, STREAMS);
 
     static final String TYPE = "type";
     static final String CONNECTION = "connection";

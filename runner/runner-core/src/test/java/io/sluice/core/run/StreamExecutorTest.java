@@ -166,7 +166,7 @@ class StreamExecutorTest {
                 ProjectionPlan.of(source.project(pairs)), partitions, "none", partitions, false, false, "write",
                 java.util.Optional.empty(), List.of(), java.util.Optional.empty(), Map.of());
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
-                true, Map.of(), List.of(stream), Set.of());
+                true, io.sluice.core.spec.RunSettings.DEFAULT, Map.of(), List.of(stream), Set.of());
         return new BoundPlan(new PipelinePlan(spec, List.of(streamPlan)), Map.of("orders", binding));
     }
 }
