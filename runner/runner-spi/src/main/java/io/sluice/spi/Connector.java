@@ -22,6 +22,14 @@ public interface Connector extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * How many more connections this connection's server accepts now (its limit, minus what is reserved and in use),
+     * when it can tell: the runner refuses a run that would open more. Empty when unknown.
+     */
+    default java.util.OptionalInt freeConnections() throws ConnectorException {
+        return java.util.OptionalInt.empty();
+    }
+
     @Override
     void close();
 }

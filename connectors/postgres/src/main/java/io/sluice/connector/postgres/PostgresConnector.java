@@ -58,6 +58,21 @@ final class PostgresConnector implements Connector {
         }
     }
 
+    /** {@code max_connections} minus the superuser reservation minus the client backends connected now. */
+    @Override
+    public java.util.OptionalInt freeConnections() throws ConnectorException {
+        try (ControlConnection control = connections.control("counting the server's free connections");
+             java.sql.Statement s = control.connection().createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT current_setting('max_connections')::int - "
+                     + "current_setting('superuser_reserved_connections')::int - (SELECT count(*) FROM "
+                     + "pg_stat_activity WHERE backend_type = 'client backend')")) {
+            rs.next();
+            return java.util.OptionalInt.of(rs.getInt(1));
+        } catch (java.sql.SQLException e) {
+            return java.util.OptionalInt.empty(); // only a check ahead of time: the run still fails clearly later
+        }
+    }
+
     @Override
     public List<String> notices() {
         return notices;

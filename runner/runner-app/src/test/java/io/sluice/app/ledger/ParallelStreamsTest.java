@@ -50,6 +50,35 @@ class ParallelStreamsTest {
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM small"));
     }
 
+    @Test
+    void aRunThatWouldOpenMoreConnectionsThanTheServerAcceptsIsRefusedBeforeItWrites() throws Exception {
+        LedgerFixture f = tables("budget");
+        Path spec = dir.resolve("budget.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: budget
+                max-parallel-streams: 2
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: big
+                    source: { connection: src, table: big }
+                    target: { connection: dst, table: big }
+                    distribution: { method: range, key: id }
+                    batch-size: 50
+                    degree: 250
+                  - name: small
+                    source: { connection: src, table: small }
+                    target: { connection: dst, table: small }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "budget-1");
+        assertEquals(4, run.exitCode(), run.all());
+        assertTrue(run.err().contains("error[PLAN005]") && run.err().contains("max-parallel-streams 2")
+                && run.err().contains("max_connections"), run.err());
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM big"), "nothing written");
+    }
+
     private LedgerFixture tables(String prefix) throws Exception {
         LedgerFixture f = new LedgerFixture(dir, prefix, 1);
         for (String db : new String[] {f.source, f.target}) {

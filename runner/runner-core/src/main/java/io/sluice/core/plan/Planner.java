@@ -69,6 +69,7 @@ public final class Planner {
         for (StreamSpec stream : spec.streams()) {
             planStream(spec.name(), stream, connections, spec.ledger(), streams, bindings);
         }
+        ConnectionBudget.check(spec, streams, connections);
         return new BoundPlan(new PipelinePlan(spec, streams), bindings);
     }
 
