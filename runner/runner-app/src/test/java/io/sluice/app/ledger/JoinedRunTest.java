@@ -38,12 +38,12 @@ class JoinedRunTest {
 
     @Test
     void fourProcessesShareARunOf32ParquetFilesAndTheSurvivorsTakeOverFromOneKilled() throws Exception {
-        LedgerFixture f = new LedgerFixture(dir, "joinfiles", 64_000);
+        LedgerFixture f = new LedgerFixture(dir, "joinfiles", 320_000);
         Path files = Files.createDirectories(dir.resolve("files"));
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
             for (int file = 0; file < 32; file++) {
                 s.execute("COPY (SELECT g::BIGINT AS id, 'item ' || g AS name, (g / 7.0)::DECIMAL(10,2) AS price "
-                        + "FROM range(" + (file * 2_000 + 1) + ", " + (file * 2_000 + 2_001) + ") t(g)) TO '"
+                        + "FROM range(" + (file * 10_000 + 1) + ", " + (file * 10_000 + 10_001) + ") t(g)) TO '"
                         + files.resolve("items-" + file + ".parquet") + "' (FORMAT parquet)");
             }
         }
@@ -75,12 +75,23 @@ class JoinedRunTest {
         }
         long planned = waitFor(f, processes.getFirst(), runId, 3);
         assertTrue(planned >= atLeastPartitions, planned + " partitions planned");
-        Process killed = processes.getFirst();
-        String holding = "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId + "' AND state = "
-                + "'planned' AND claimed_by LIKE '" + killed.pid() + "@%'";
-        while (f.scalar(f.target, holding) == 0) { // kill it while it holds a partition, mid-copy
-            assertTrue(killed.isAlive(), "the first process ended before it was killed");
-            Thread.sleep(5);
+        // Kill a process while it holds a partition, mid-copy: whichever is holding one when the test looks.
+        Process killed = null;
+        String holding = null;
+        while (killed == null) {
+            for (Process candidate : processes) {
+                String query = "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId + "' AND "
+                        + "state = 'planned' AND claimed_by LIKE '" + candidate.pid() + "@%'";
+                if (candidate.isAlive() && f.scalar(f.target, query) > 0) {
+                    killed = candidate;
+                    holding = query;
+                    break;
+                }
+            }
+            assertTrue(killed != null || f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE "
+                    + "run_id = '" + runId + "' AND state = 'planned'") > 0, "every partition was done before a "
+                    + "process could be caught holding one");
+            Thread.sleep(2);
         }
         killed.destroyForcibly(); // SIGKILL: its claims stay in the ledger until their leases end
         assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
@@ -91,8 +102,13 @@ class JoinedRunTest {
                 orphaned.add(rs.getString(1));
             }
         }
-        for (int i = 1; i < processes.size(); i++) {
+        int survivor = -1;
+        for (int i = 0; i < processes.size(); i++) {
             Process p = processes.get(i);
+            if (p == killed) {
+                continue;
+            }
+            survivor = i;
             assertTrue(p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "process " + i + " did not end");
             assertEquals(0, p.exitValue(), log(i));
         }
@@ -110,7 +126,7 @@ class JoinedRunTest {
         }
         assertTrue(f.scalar(f.target, "SELECT count(DISTINCT claimed_by) FROM sluice.run_partitions WHERE run_id = '"
                 + runId + "'") >= 2, "the processes shared the partitions");
-        assertTrue(log(1).contains("joined run " + runId + ": this process copied "), log(1));
+        assertTrue(log(survivor).contains("joined run " + runId + ": this process copied "), log(survivor));
         CliRun status = CliRun.of("status", spec.toString(), runId);
         assertEquals(0, status.exitCode(), status.all());
         assertTrue(status.out().contains("copied by "), status.out());
