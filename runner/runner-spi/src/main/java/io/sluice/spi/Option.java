@@ -10,7 +10,8 @@ import static java.util.Objects.requireNonNull;
  * One declared option of a connector: its YAML key, type, default and whether its value is a secret.
  * Options are immutable; the fluent methods return a new instance.
  *
- * @param <T> the Java type a validated value has: String, Long, Boolean, Map&lt;String,String&gt; or {@link Options}
+ * @param <T> the Java type a validated value has: String, Long, Boolean, Map&lt;String,String&gt;,
+ *            List&lt;String&gt; or {@link Options}
  */
 public final class Option<T> {
     private final String key;
@@ -56,6 +57,12 @@ public final class Option<T> {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static Option<Map<String, String>> stringMap(String key) {
         return new Option<>(key, OptionType.STRING_MAP, (Class) Map.class, null, false, false, "", List.of(), null,
+                false);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Option<List<String>> stringList(String key) {
+        return new Option<>(key, OptionType.STRING_LIST, (Class) List.class, null, false, false, "", List.of(), null,
                 false);
     }
 

@@ -7,6 +7,8 @@ public enum OptionType {
     BOOLEAN,
     /** A flat map of string keys to string values, e.g. JDBC driver properties. */
     STRING_MAP,
+    /** A list of strings, e.g. column names. */
+    STRING_LIST,
     /** A nested object with its own {@link OptionSchema}. */
     OBJECT
 }

@@ -79,6 +79,30 @@ public interface Source {
                 "remove incremental: from the stream");
     }
 
+    /**
+     * The source's columns typed as PostgreSQL types ({@link Column#typeName()} a PostgreSQL type name), as its binary
+     * COPY encodes them: what a target table created from the source ({@code create: if-missing}) gets, so the table
+     * and the load never disagree. The default takes the columns as described when each is a PostgreSQL column.
+     */
+    default java.util.List<Column> postgresColumns() throws ConnectorException {
+        java.util.List<Column> columns = columns();
+        java.util.List<String> untyped = columns.stream().filter(c -> c.pgTypeOid() == 0).map(Column::name).toList();
+        if (!untyped.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI008, describe() + " cannot say which "
+                    + "PostgreSQL type columns " + untyped + " have", "create the target table yourself");
+        }
+        return columns;
+    }
+
+    /**
+     * The statement that creates the type {@code typeName} (an enum, a domain, a composite or range type of the
+     * source), for the fix of an error that a target lacks it. Empty when the source cannot tell.
+     */
+    default java.util.Optional<String> typeDefinition(String typeName) throws ConnectorException {
+        java.util.Objects.requireNonNull(typeName, "typeName is null");
+        return java.util.Optional.empty();
+    }
+
     /** Where readers may run ({@link SourceCapabilities#readerThreads()}). */
     enum ThreadModel {
         VIRTUAL,

@@ -9,7 +9,9 @@ public enum SpiCode implements ErrorCode {
     SPI003("the target keeps no run ledger, but the runner asked it to write ledger rows with its data"),
     SPI004("the target cannot load in one transaction, but the runner asked it to"),
     SPI005("the target cannot be loaded by several processes of one run (--join)"),
-    SPI006("the source cannot load incrementally (incremental: cursor)");
+    SPI006("the source cannot load incrementally (incremental: cursor)"),
+    SPI007("the target cannot load with the stream's load mode or index handling"),
+    SPI008("the source cannot describe its columns as PostgreSQL types, so a target cannot be created from it");
 
     private final String summary;
 

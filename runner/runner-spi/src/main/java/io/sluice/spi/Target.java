@@ -13,6 +13,44 @@ public interface Target {
     /** The table and its columns. Fails with PREFLIGHT when it is missing or the user may not write it. */
     TargetTable table() throws ConnectorException;
 
+    /**
+     * Plans the stream's load at preflight: checks that the target can do what {@code request} asks (refusing it with
+     * PREFLIGHT or INVALID_SPEC and the reason otherwise, before anything is written), and returns the table with the
+     * statements the load will run. {@code source} describes the rows (for a table the load creates). Called once,
+     * before every other method but {@link #waitForLocks}; later calls load as it planned. The default serves targets
+     * written before load modes grew: {@link #table()}, for append and truncate with indexes kept.
+     */
+    default LoadPlan planLoad(LoadRequest request, Source source) throws ConnectorException {
+        java.util.Objects.requireNonNull(request, "request is null");
+        java.util.Objects.requireNonNull(source, "source is null");
+        if (request.mode() != LoadMode.APPEND && request.mode() != LoadMode.TRUNCATE
+                || request.indexes() != LoadRequest.Indexes.KEEP) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI007, describe() + " cannot load with "
+                    + "load-mode " + request.mode().name().toLowerCase(java.util.Locale.ROOT)
+                    + (request.indexes() == LoadRequest.Indexes.KEEP ? "" : " and indexes: rebuild"),
+                    "use load-mode append or truncate, and indexes: keep");
+        }
+        return LoadPlan.of(table());
+    }
+
+    /**
+     * Runs what the load needs before the first partition writes (creating the table, the shadow table of a
+     * replace, dropping indexes), each step recorded in {@code marks} in the transaction that does it, so a resumed or
+     * joined process of the run skips what is done. Runs before {@link #prepare}.
+     */
+    default void beginLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+        java.util.Objects.requireNonNull(marks, "marks is null");
+    }
+
+    /**
+     * Runs what the load needs after every partition is done (building indexes, setting sequences, deleting the rows
+     * a merge did not see, swapping the shadow table in), each step once per run as {@code marks} say. Not called
+     * when a partition failed: a resume calls it once the rest is done.
+     */
+    default void finishLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+        java.util.Objects.requireNonNull(marks, "marks is null");
+    }
+
     /** Readies the target for the load mode once per run (e.g. TRUNCATE), committed before writers open. */
     void prepare(LoadMode mode) throws ConnectorException;
 

@@ -40,12 +40,13 @@ final class CopyInWriter implements PartitionWriter {
     private final String what;
     private final PostgresLedgerStore ledger;
     private final boolean commitsTransaction;
+    private final AfterCopy after;
     private final AtomicInteger callsUnderWay = new AtomicInteger();
     private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile boolean committed;
 
     private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
-                         PostgresLedgerStore ledger, boolean commitsTransaction) {
+                         PostgresLedgerStore ledger, boolean commitsTransaction, AfterCopy after) {
         this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.copy = requireNonNull(copy, "copy is null");
@@ -53,29 +54,38 @@ final class CopyInWriter implements PartitionWriter {
         this.what = requireNonNull(what, "what is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.commitsTransaction = commitsTransaction;
+        this.after = requireNonNull(after, "after is null");
     }
 
     /** A writer whose commit commits its partition's transaction. */
     static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                                 BeforeCopy before) throws ConnectorException {
-        return open(slot, copySql, what, ledger, true, before);
+        return open(slot, copySql, what, ledger, true, before, AfterCopy.NOTHING);
+    }
+
+    /** A writer whose commit runs {@code after} (e.g. a merge's apply) in the partition's transaction first. */
+    static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                                BeforeCopy before, AfterCopy after) throws ConnectorException {
+        return open(slot, copySql, what, ledger, true, before, after);
     }
 
     /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
     static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
                                              PostgresLedgerStore ledger) throws ConnectorException {
-        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING);
+        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING, AfterCopy.NOTHING);
     }
 
     private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
-                                        boolean commitsTransaction, BeforeCopy before) throws ConnectorException {
+                                        boolean commitsTransaction, BeforeCopy before, AfterCopy after)
+            throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
         try {
             connection.setAutoCommit(false);
             before.run(connection);
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
-            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction);
+            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction,
+                    after);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
@@ -115,12 +125,16 @@ final class CopyInWriter implements PartitionWriter {
     public void commit() throws ConnectorException {
         enter();
         try {
+            after.run(connection);
             if (commitsTransaction) {
                 connection.commit();
             }
             committed = true;
         } catch (SQLException e) {
             throw failure(e);
+        } catch (ConnectorException e) {
+            rollbackQuietly(connection);
+            throw e;
         } finally {
             callsUnderWay.decrementAndGet();
         }
@@ -141,6 +155,7 @@ final class CopyInWriter implements PartitionWriter {
         }
         enter();
         try {
+            after.run(connection);
             withRows.apply(ledger.rowsOn(connection));
             if (commitsTransaction) {
                 connection.commit();

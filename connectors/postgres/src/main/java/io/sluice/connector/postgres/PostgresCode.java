@@ -28,6 +28,13 @@ public enum PostgresCode implements ErrorCode {
     PG211("a partition was committed before its COPY finished (a runner bug)"),
     PG212("a write cannot start or commit: its shared transaction was already rolled back"),
     PG213("a write was opened on a one-transaction load that was already committed (a runner bug)"),
+    // load modes: what the target must be for create, replace, merge and index rebuilds
+    PG214("create: if-missing: a source column's type does not exist in the target database"),
+    PG215("load-mode replace: the target has objects a swap cannot carry, or the user does not own it"),
+    PG216("load-mode merge: no merge key, or no unique index on exactly the merge key"),
+    PG217("load-mode merge: two source rows of one partition have the same merge key (on-duplicate: error)"),
+    PG218("a name Sluice needs for a shadow, kept or keys table belongs to a table that is not Sluice's"),
+    PG219("a load-mode key names a column the target does not have"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

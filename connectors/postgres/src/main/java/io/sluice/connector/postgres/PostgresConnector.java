@@ -46,7 +46,9 @@ final class PostgresConnector implements Connector {
         String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, PG104, "a postgres target needs a table",
                 "add table: schema.table"));
-        return new PostgresTarget(connections, parse(table), ledgerSchema);
+        return new PostgresTarget(connections, parse(table), ledgerSchema,
+                targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
+                targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()));
     }
 
     private static QualifiedName parse(String table) throws ConnectorException {

@@ -3,6 +3,7 @@ package io.sluice.connector.postgres;
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 
+import java.util.List;
 import java.util.Map;
 
 /** The options a {@code type: postgres} connection and its stream sides accept. */
@@ -30,7 +31,14 @@ final class PostgresOptions {
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
     static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);
-    static final OptionSchema TARGET = OptionSchema.of(TABLE.required());
+    static final Option<String> CREATE = Option.string("create").oneOf("never", "if-missing")
+            .withDefault("never").describedAs("if-missing: create the target table when it does not exist, with "
+                    + "the source's columns and types (target only).");
+    static final Option<List<String>> PRIMARY_KEY = Option.stringList("primary-key")
+            .describedAs("Columns of the primary key of a table that create: if-missing creates, added after the "
+                    + "load (target only).");
+
+    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY);
 
     private PostgresOptions() {
     }

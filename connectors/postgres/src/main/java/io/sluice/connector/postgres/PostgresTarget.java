@@ -6,21 +6,26 @@ import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.ReplacingTransaction;
+import io.sluice.spi.Source;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LoadMarks;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
@@ -38,12 +43,22 @@ final class PostgresTarget implements Target {
     private final QualifiedName name;
     private final PostgresLedgerStore ledger;
     private final ReentrantLock lock = new ReentrantLock();
+    private final boolean createIfMissing;
+    private final List<String> primaryKey;
     private ResolvedTable resolved;
     private volatile TableLocks locks;
+    private volatile PostgresLoad load;
 
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
+        this(connections, name, ledgerSchema, false, List.of());
+    }
+
+    PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema, boolean createIfMissing,
+                   List<String> primaryKey) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
+        this.createIfMissing = createIfMissing;
+        this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
     }
@@ -51,22 +66,93 @@ final class PostgresTarget implements Target {
     @Override
     public void waitForLocks(LockWaits waits) {
         locks = new TableLocks(connections, requireNonNull(waits, "waits is null"));
+        PostgresLoad planned = load;
+        if (planned != null) {
+            planned.waitForLocks(locks);
+        }
+    }
+
+    /**
+     * Plans the load: the table as it is (checked as {@link #table()} checks it), or, missing and
+     * {@code create: if-missing}, as the load will create it from the source's columns.
+     */
+    @Override
+    public LoadPlan planLoad(LoadRequest request, Source source) throws ConnectorException {
+        requireNonNull(request, "request is null");
+        requireNonNull(source, "source is null");
+        Optional<ResolvedTable> existing;
+        try (ControlConnection control = connections.control("describing " + name.quoted())) {
+            PostgresCatalog catalog = new PostgresCatalog(control.connection());
+            existing = catalog.resolveTable(name);
+            if (existing.isEmpty() && !createIfMissing) {
+                ConnectorException missing = PostgresSource.missingTable(catalog, name);
+                throw new ConnectorException(missing.kind(), missing.code(), missing.getMessage(),
+                        missing.fix().orElse("") + "; or set create: if-missing on the target to create it");
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());
+        }
+        if (existing.isPresent()) {
+            table(); // kind and privileges
+        }
+        List<Column> sourceColumns = existing.isPresent() ? List.of() : source.postgresColumns();
+        try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
+            PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, sourceColumns,
+                    source::typeDefinition, primaryKey, locks, control.connection());
+            load = planned;
+            return planned.loadPlan();
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
+                    + name.quoted());
+        }
+    }
+
+    @Override
+    public void beginLoad(LoadMarks marks) throws ConnectorException {
+        requireNonNull(marks, "marks is null");
+        PostgresLoad planned = load;
+        if (planned == null) {
+            return;
+        }
+        planned.begin(marks);
+        if (planned.creates() && planned.request().mode() != LoadMode.REPLACE) {
+            table(); // created now: resolve it for the writers
+        }
+    }
+
+    @Override
+    public void finishLoad(LoadMarks marks) throws ConnectorException {
+        requireNonNull(marks, "marks is null");
+        PostgresLoad planned = load;
+        if (planned != null) {
+            planned.finish(marks);
+        }
+    }
+
+    /** The name the claim is keyed on: the table's, qualified, whether it exists yet or not. */
+    private String claimedName() throws ConnectorException {
+        PostgresLoad planned = load;
+        return planned != null ? planned.quoted() : resolve().quoted();
     }
 
     @Override
     public TargetClaim claim(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        return TargetOwnership.claim(connections, resolve(), runId, locks, false);
+        return TargetOwnership.claim(connections, claimedName(), runId, locks, false);
     }
 
     @Override
     public TargetClaim claimShared(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        return TargetOwnership.claim(connections, resolve(), runId, locks, true);
+        return TargetOwnership.claim(connections, claimedName(), runId, locks, true);
     }
 
     @Override
     public java.util.Optional<RelationIdentity> relation() throws ConnectorException {
+        PostgresLoad planned = load;
+        if (planned != null && planned.creates()) {
+            return java.util.Optional.empty(); // nothing reads a table that does not exist yet
+        }
         ResolvedTable table = resolve();
         try (ControlConnection control = connections.control("identifying " + table.quoted())) {
             return java.util.Optional.of(new RelationIdentity(new PostgresCatalog(control.connection())
@@ -213,7 +299,8 @@ final class PostgresTarget implements Target {
     }
 
     private String copyStatement(List<Column> columns, CopyFormat format, boolean freeze) {
-        return "COPY " + describe() + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
+        PostgresLoad planned = load;
+        return "COPY " + (planned == null ? describe() : planned.copyTable()) + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()))
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT "
                 + (format == CopyFormat.BINARY ? "binary" : "text") + (freeze ? ", FREEZE)" : ")");
     }
@@ -263,20 +350,34 @@ final class PostgresTarget implements Target {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
         return CopyInWriter.open(ConnectionSlot.oneOff(connections), writeStatement(columns, format),
-                "COPY into " + describe(), ledger, beforeCopy());
+                "COPY into " + describe(), ledger, beforeCopy(columns), afterCopy(columns));
     }
 
     /**
      * Before each partition's COPY: the lock COPY takes anyway (ROW EXCLUSIVE), taken so that a session holding the
      * table (LOCK TABLE, an index build) shows as a wait and ends in a clear error after the lock-timeout.
      */
-    private BeforeCopy beforeCopy() {
+    private BeforeCopy beforeCopy(List<Column> columns) {
+        PostgresLoad planned = load;
+        if (planned != null && planned.request().mode() == LoadMode.MERGE) {
+            return planned.mergeBefore(columns);
+        }
+        if (planned != null && planned.request().mode() == LoadMode.REPLACE) {
+            return BeforeCopy.NOTHING; // the shadow table is this run's alone
+        }
         TableLocks current = locks;
         String table = describe();
         if (!resolved().map(TableLocks::lockable).orElse(true)) {
             return BeforeCopy.NOTHING; // a foreign table: LOCK TABLE refuses it
         }
         return c -> current.lock(c, List.of(table), TableLocks.Mode.ROW_EXCLUSIVE, "load it", ErrorKind.FAILED);
+    }
+
+    /** A merge applies each partition's staged rows at its commit. */
+    private AfterCopy afterCopy(List<Column> columns) throws ConnectorException {
+        PostgresLoad planned = load;
+        return planned != null && planned.request().mode() == LoadMode.MERGE ? planned.mergeAfter(columns)
+                : AfterCopy.NOTHING;
     }
 
     /** The worker's writers share one connection; each partition still commits in its own transaction. */
@@ -288,7 +389,8 @@ final class PostgresTarget implements Target {
         return new PartitionWriters() {
             @Override
             public PartitionWriter open() throws ConnectorException {
-                return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger, beforeCopy());
+                return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger, beforeCopy(columns),
+                        afterCopy(columns));
             }
 
             @Override

@@ -20,7 +20,8 @@ import static io.sluice.connector.postgres.PostgresCode.PG421;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A run's ownership of its target table: a session-level advisory lock keyed on the table's OID, held by a connection
+ * A run's ownership of its target table: a session-level advisory lock keyed on the table's qualified name (not its
+ * OID: a replace swaps in a new table under the name, and a created table has none yet), held by a connection
  * of its own for the stream's whole length. That session's {@code application_name} names the run, its process id
  * and host, so a second run (an overlapping scheduler retry, say) that finds the table owned can say by whom; it
  * waits up to the stream's lock-timeout and then fails before it has recorded, truncated or read anything. The lock
@@ -39,19 +40,19 @@ final class TargetOwnership {
      * run's other processes. Sessions of another run then show in the holders, whose application names begin with
      * their run's token, and the claim is refused naming them.
      */
-    static TargetClaim claim(PostgresConnections connections, ResolvedTable table, String runId, TableLocks locks,
+    static TargetClaim claim(PostgresConnections connections, String table, String runId, TableLocks locks,
                              boolean shared) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        Connection c = connections.open("the claim on " + table.quoted());
+        Connection c = connections.open("the claim on " + table);
         try {
-            int key = (int) table.oid(); // an OID is unsigned 32 bits: the same bits, as the int4 key wants
+            int key = table.hashCode(); // String.hashCode is specified, so every process computes the same
             try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
                 p.setString(1, applicationName(runId));
                 p.execute();
             }
             String mode = shared ? "_shared" : "";
             if (!tryLock(c, key, mode)) {
-                String what = "ownership of " + table.quoted() + ", held by " + owner(connections, key);
+                String what = "ownership of " + table + ", held by " + owner(connections, key);
                 locks.waits().waiting(what);
                 try (Statement s = c.createStatement()) {
                     s.execute("SET lock_timeout = '" + locks.timeout().toMillis() + "ms'");
@@ -62,7 +63,7 @@ final class TargetOwnership {
                         throw e;
                     }
                     throw new ConnectorException(ErrorKind.PREFLIGHT, PG421, "gave up after "
-                            + TableLocks.seconds(locks.timeout()) + " waiting for " + table.quoted()
+                            + TableLocks.seconds(locks.timeout()) + " waiting for " + table
                             + ": another Sluice run is loading it (" + owner(connections, key) + ")",
                             "let that run finish (or stop it), then run again; a scheduler should not start "
                                     + "a run while the previous one still runs");
@@ -77,7 +78,7 @@ final class TargetOwnership {
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(c);
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot claim "
-                    + table.quoted() + " for run " + runId);
+                    + table + " for run " + runId);
         } catch (ConnectorException | RuntimeException e) {
             PostgresConnections.closeQuietly(c);
             throw e;
@@ -94,11 +95,11 @@ final class TargetOwnership {
     }
 
     /** A joined run shares the lock with its own processes only: holders of another run's token refuse the claim. */
-    private static void refuseOtherRuns(PostgresConnections connections, ResolvedTable table, int key, String runId)
+    private static void refuseOtherRuns(PostgresConnections connections, String table, int key, String runId)
             throws SQLException, ConnectorException {
         String token = runToken(runId);
         List<String> others = new ArrayList<>();
-        try (ControlConnection control = connections.control("checking who shares " + table.quoted());
+        try (ControlConnection control = connections.control("checking who shares " + table);
              PreparedStatement p = control.connection().prepareStatement("SELECT a.application_name FROM pg_locks l "
                      + "JOIN pg_stat_activity a ON a.pid = l.pid WHERE " + holders(key))) {
             try (ResultSet rs = p.executeQuery()) {
@@ -111,7 +112,7 @@ final class TargetOwnership {
             }
         }
         if (!others.isEmpty()) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PG421, table.quoted() + " is being loaded by another "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG421, table + " is being loaded by another "
                     + "Sluice run (" + String.join("; ", others) + "); processes joining run " + runId
                     + " share it only with each other", "let that run finish (or stop it), then join again");
         }

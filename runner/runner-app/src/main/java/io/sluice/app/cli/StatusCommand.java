@@ -1,11 +1,13 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LoadMarks;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -56,6 +58,11 @@ final class StatusCommand implements Callable<Integer> {
                         + after) + " up to " + upTo + (run.stream().state() == LedgerStream.State.DONE
                         ? " (the high-water mark the next run starts from, unless a later run moved it)"
                         : " (not done: the mark does not move)")));
+            }
+            String leftBehind = run.marks().getOrDefault(Ledger.TARGET_MARKS + LoadMarks.LEFT_BEHIND, "");
+            if (!leftBehind.isEmpty()) {
+                out.println(terminal.redact("    left behind: " + leftBehind + " (sluice run --resume "
+                        + run.stream().runId() + " finishes the load; a new run of the spec cleans it up)"));
             }
             for (LedgerPartition partition : run.partitions()) {
                 out.println(terminal.redact(String.format(Locale.ROOT,

@@ -45,9 +45,12 @@ public final class PlanJson {
             s.put("copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT));
             ArrayNode notes = s.putArray("notes");
             stream.projection().notes().forEach(notes::add);
+            stream.load().notes().forEach(notes::add);
             s.put("estimated-rows", stream.estimatedRows());
             s.put("estimated-bytes", stream.estimatedBytes());
             s.put("target-statement", stream.writeStatement());
+            ArrayNode loadSteps = s.putArray("load-statements");
+            stream.load().statements().forEach(loadSteps::add);
             ArrayNode columns = s.putArray("columns");
             List<ColumnPair> pairs = stream.columns();
             for (int i = 0; i < pairs.size(); i++) {

@@ -33,6 +33,9 @@ public final class PlanText {
             for (String note : stream.projection().notes()) {
                 out.println("  note:        " + note);
             }
+            for (String note : stream.load().notes()) {
+                out.println("  note:        " + note);
+            }
             out.println("  estimate:    " + (stream.estimatedRows() > 0 ? Numbers.count(stream.estimatedRows())
                     + " rows, " + Numbers.megabytes(stream.estimatedBytes()) : "unknown"));
             out.println("  columns (" + stream.spec().columnMapping().name().toLowerCase(java.util.Locale.ROOT)
@@ -51,6 +54,12 @@ public final class PlanText {
                         + "  (left out: generated on both sides, the target computes it)");
             }
             out.println("  target runs: " + stream.writeStatement());
+            if (!stream.load().statements().isEmpty()) {
+                out.println("  load steps (before the first partition and after the last, in order):");
+                for (String statement : stream.load().statements()) {
+                    out.println("    " + statement);
+                }
+            }
             out.println("  partitions (run order, largest first):");
             for (PartitionPlan partition : stream.partitions()) {
                 out.println("    " + (partition.index() + 1) + ". " + partition.predicate()

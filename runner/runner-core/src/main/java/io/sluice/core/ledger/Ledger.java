@@ -10,6 +10,7 @@ import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 
@@ -29,6 +30,8 @@ import static java.util.Objects.requireNonNull;
  * read for a decision, so two processes of one run decide one after the other.
  */
 public final class Ledger {
+    /** The prefix of the marks a target keeps through {@link #loadMarks}. */
+    public static final String TARGET_MARKS = "target.";
     private final LedgerStore store;
 
     public Ledger(LedgerStore store) {
@@ -99,6 +102,39 @@ public final class Ledger {
             tx.lockStream(key).orElseThrow(() -> notStarted(key));
             tx.writeMark(key, name, value);
             return null;
+        };
+    }
+
+    /**
+     * The target's marks for the stream of a run ({@link LoadMarks}): kept under their own prefix, so a target's names
+     * never meet the runner's.
+     */
+    public LoadMarks loadMarks(StreamKey key) {
+        requireNonNull(key, "key is null");
+        return new LoadMarks() {
+            @Override
+            public String runId() {
+                return key.runId();
+            }
+
+            @Override
+            public LedgerWork<java.util.Map<String, String>> reading() {
+                return tx -> {
+                    tx.lockStream(key).orElseThrow(() -> notStarted(key));
+                    java.util.Map<String, String> own = new java.util.TreeMap<>();
+                    tx.marks(key).forEach((name, value) -> {
+                        if (name.startsWith(TARGET_MARKS)) {
+                            own.put(name.substring(TARGET_MARKS.length()), value);
+                        }
+                    });
+                    return own;
+                };
+            }
+
+            @Override
+            public LedgerWork<Void> writing(String name, String value) {
+                return marking(key, TARGET_MARKS + requireNonNull(name, "name is null"), value);
+            }
         };
     }
 

@@ -40,6 +40,19 @@ public final class StreamDefinition {
             lines.add(ROWS_PER_PARTITION + stream.rowsPerPartition());
         }
         lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
+        // Only what differs from the defaults, so definitions recorded before these keys existed still compare equal.
+        if (!stream.load().mergeKey().isEmpty()) {
+            lines.add("merge-key: " + String.join(", ", stream.load().mergeKey()));
+        }
+        if (stream.load().onDuplicate() != io.sluice.spi.LoadRequest.OnDuplicate.ERROR) {
+            lines.add("on-duplicate: " + stream.load().onDuplicate().name().toLowerCase(Locale.ROOT));
+        }
+        if (stream.load().deleteMissing()) {
+            lines.add("delete-missing: true");
+        }
+        if (stream.load().indexes() != io.sluice.spi.LoadRequest.Indexes.KEEP) {
+            lines.add("indexes: " + stream.load().indexes().name().toLowerCase(Locale.ROOT));
+        }
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
         stream.incremental().flatMap(i -> i.cursor()).ifPresent(c -> lines.add("incremental.cursor: "
                 + redactor.redact(c)));

@@ -14,6 +14,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadPlan;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
@@ -85,16 +86,18 @@ public final class Planner {
             Source source = sourceConnector.source(stream.source().options());
             Target target = targetConnector.target(stream.target().options());
             List<Column> sourceColumns = source.columns();
-            TargetTable table = target.table();
+            if (joined) {
+                refuseJoining(stream, sourceCan, ledgerOn, source.describe());
+            }
+            LoadPlan load = target.planLoad(stream.load().request(stream.loadMode(),
+                    stream.effectiveDegree(availableCores)), source);
+            TargetTable table = load.table();
             refuseReadingTheTarget(stream, source, target);
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, table.columns(),
                     stream.columnMapping());
             List<ColumnPair> pairs = mapping.copied();
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
-            if (joined) {
-                refuseJoining(stream, sourceCan, ledgerOn, source.describe());
-            }
             // One transaction is one process's: a joined run shares partitions instead.
             boolean replacing = !joined && stream.loadMode() == LoadMode.TRUNCATE
                     && targetCan.replacesInOneTransaction();
@@ -141,7 +144,7 @@ public final class Planner {
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
                     ProjectionPlan.of(projection), partitions, snapshot, partitions, ledgerOn, oneTransaction,
                     target.writeStatement(targetColumns, projection.format()), transactionStatement,
-                    mapping.leftOut(), window, startMarks));
+                    mapping.leftOut(), window, startMarks, load));
             bindings.put(stream.name(), binding);
         } catch (ConnectorException e) {
             // Whatever the cause (a server that is down included), nothing was written yet: a preflight failure,
@@ -200,6 +203,13 @@ public final class Planner {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
                     + "': --join shares the run's partitions through the ledger, and the spec says ledger: off",
                     "remove ledger: off, or run without --join");
+        }
+        if (stream.loadMode() == LoadMode.REPLACE || stream.load().deleteMissing()
+                || stream.load().indexes() == io.sluice.spi.LoadRequest.Indexes.REBUILD) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
+                    + "': a joined run cannot yet share a load with steps after the last partition (load-mode "
+                    + "replace, delete-missing, indexes: rebuild)", "run one process without --join (its degree "
+                    + "still copies in parallel)");
         }
         if (stream.consistency() == Consistency.SNAPSHOT && sourceCan.sharesSnapshot()) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()

@@ -4,6 +4,7 @@ import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadPlan;
 import io.sluice.spi.RowWindow;
 
 import java.util.List;
@@ -31,6 +32,8 @@ import static java.util.Objects.requireNonNull;
  *                           run's highest, up to today's highest); empty: every row
  * @param startMarks         what the run records once when the stream starts (an incremental stream's window, or the
  *                           files it will have loaded), so a resume keeps the first start's
+ * @param load               what the target runs besides the partitions' COPY for the load mode (creating the table,
+ *                           the shadow table and its swap, index builds), as it planned them
  */
 public record StreamPlan(
         StreamSpec spec,
@@ -48,7 +51,8 @@ public record StreamPlan(
         Optional<String> transactionWriteStatement,
         List<ColumnPair> leftOutColumns,
         Optional<RowWindow> window,
-        java.util.Map<String, String> startMarks) {
+        java.util.Map<String, String> startMarks,
+        LoadPlan load) {
     public StreamPlan {
         requireNonNull(spec, "spec is null");
         requireNonNull(source, "source is null");
@@ -63,6 +67,7 @@ public record StreamPlan(
         leftOutColumns = List.copyOf(requireNonNull(leftOutColumns, "leftOutColumns is null"));
         requireNonNull(window, "window is null");
         startMarks = java.util.Map.copyOf(requireNonNull(startMarks, "startMarks is null"));
+        requireNonNull(load, "load is null");
         if (oneTransaction && transactionWriteStatement.isEmpty()) {
             throw new IllegalArgumentException("a one-transaction plan needs the target's statement for it");
         }
@@ -76,7 +81,7 @@ public record StreamPlan(
         boolean whole = oneTransaction && pending.size() == all.size();
         return new StreamPlan(spec, degree, source, targetTable, columns, projection, pending, snapshotMode, all,
                 recorded, whole, partitionWriteStatement, transactionWriteStatement, leftOutColumns, window,
-                startMarks);
+                startMarks, load);
     }
 
     public String name() {
@@ -105,8 +110,12 @@ public record StreamPlan(
             return "one for the stream (TRUNCATE, the source read whole, COMMIT): all or nothing, a failure "
                     + "leaves the old rows";
         }
-        return spec.loadMode() == LoadMode.TRUNCATE
-                ? "TRUNCATE committed first, then one per partition" : "one per partition";
+        return switch (spec.loadMode()) {
+            case TRUNCATE -> "TRUNCATE committed first, then one per partition";
+            case REPLACE -> "the new table created first, then one per partition, then the swap in one";
+            case MERGE -> "one per partition (COPY into a staging table, then INSERT ... ON CONFLICT)";
+            case APPEND -> "one per partition";
+        };
     }
 
     public List<Column> targetColumns() {

@@ -12,6 +12,7 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.TargetClaim;
 
 import java.time.Duration;
@@ -66,6 +67,8 @@ final class StreamExecutor {
                     ? binding.target().claimShared(work.ledger.runId()) : binding.target().claim(work.ledger.runId());
                  SourceSession session = binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
+                LoadMarks marks = work.ledger.loadMarks();
+                binding.target().beginLoad(marks); // creates what the target lacks before it is emptied
                 work.ledger.prepareTarget(binding.target());
                 Optional<Digest> baseline = verifier.baseline();
                 work.listener.streamStarted(plan, session.snapshotMode());
@@ -73,6 +76,10 @@ final class StreamExecutor {
                 try {
                     runWorkers(session, joined);
                     requireEveryPartitionDone(joined);
+                    if (work.firstError().isEmpty() && !work.interrupted()) {
+                        // Index builds, sequences, deletes and the swap: only once every partition is done.
+                        binding.target().finishLoad(marks);
+                    }
                 } finally {
                     joined.ifPresent(LedgerFeed::close);
                 }

@@ -13,6 +13,7 @@ import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.StreamKey;
 
 import java.time.Instant;
@@ -112,6 +113,36 @@ final class StreamLedger {
         } else {
             target.prepare(plan.spec().loadMode());
         }
+    }
+
+    /**
+     * Where the target keeps its load's steps: the ledger, or with {@code ledger: off} this process's memory (the modes
+     * that must survive a crash are refused without a ledger at lint time).
+     */
+    LoadMarks loadMarks() {
+        if (ledger.isPresent()) {
+            return ledger.get().loadMarks(key);
+        }
+        java.util.Map<String, String> kept = new java.util.concurrent.ConcurrentHashMap<>();
+        return new LoadMarks() {
+            @Override
+            public String runId() {
+                return key.runId();
+            }
+
+            @Override
+            public LedgerWork<Map<String, String>> reading() {
+                return tx -> new java.util.TreeMap<>(kept);
+            }
+
+            @Override
+            public LedgerWork<Void> writing(String name, String value) {
+                return tx -> {
+                    kept.put(name, value);
+                    return null;
+                };
+            }
+        };
     }
 
     /** What a one-transaction load runs before it empties the target: records the truncation, once per run. */

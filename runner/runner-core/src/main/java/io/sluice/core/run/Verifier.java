@@ -40,7 +40,7 @@ final class Verifier {
 
     /** The target's digest before the copy, needed to verify an appending stream; zero otherwise. */
     Optional<Digest> baseline() throws ConnectorException {
-        if (!requested() || plan.spec().loadMode() == LoadMode.TRUNCATE) {
+        if (!requested() || emptiesTarget()) {
             return Optional.of(Digest.zero(level));
         }
         return binding.target().digest(plan.targetColumns(), Optional.empty(), level);
@@ -104,8 +104,15 @@ final class Verifier {
                 mismatches.size() + " partition(s) differ", mismatches);
     }
 
+    /** Whether the target holds only what the stream copied once it is done, so it compares with the source whole. */
+    private boolean emptiesTarget() {
+        LoadMode mode = plan.spec().loadMode();
+        return mode == LoadMode.TRUNCATE || mode == LoadMode.REPLACE
+                || mode == LoadMode.MERGE && plan.spec().load().deleteMissing();
+    }
+
     private boolean perPartition() {
-        return plan.spec().loadMode() == LoadMode.TRUNCATE
+        return (plan.spec().loadMode() == LoadMode.TRUNCATE || plan.spec().loadMode() == LoadMode.REPLACE)
                 && plan.columns().stream().allMatch((ColumnPair p) -> p.source().name().equals(p.target().name()))
                 && plan.allPartitions().stream().allMatch(p -> p.portablePredicate().isPresent());
     }

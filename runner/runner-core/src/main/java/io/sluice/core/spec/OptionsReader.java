@@ -80,6 +80,7 @@ final class OptionsReader {
             case INTEGER -> 0L;
             case BOOLEAN -> false;
             case STRING_MAP -> Map.of();
+            case STRING_LIST -> java.util.List.of();
             case OBJECT -> Options.empty();
         };
     }
@@ -98,6 +99,7 @@ final class OptionsReader {
             case INTEGER -> values.integer(node, key, where);
             case BOOLEAN -> values.bool(node, key, where);
             case STRING_MAP -> values.mapping(node, key, where).flatMap(m -> stringMap(m, key, where));
+            case STRING_LIST -> values.stringList(node, key, where);
             case OBJECT -> values.mapping(node, key, where).flatMap(m -> read(m, entry.keyPosition(),
                     option.nested().orElseThrow(), Set.of(), ValueReader.nested(key, where)));
         };

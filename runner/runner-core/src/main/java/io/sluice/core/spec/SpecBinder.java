@@ -35,6 +35,7 @@ final class SpecBinder {
     private final StreamSettingsReader settings;
     private final DistributionChecks distributions;
     private final IncrementalBinding incrementals;
+    private final LoadBinding loads;
     private final Set<String> secrets;
 
     /** A connection as far as it could be bound; the factory is absent when the type is unknown. */
@@ -55,6 +56,7 @@ final class SpecBinder {
         this.settings = new StreamSettingsReader(values);
         this.distributions = new DistributionChecks(values);
         this.incrementals = new IncrementalBinding(values);
+        this.loads = new LoadBinding(values);
     }
 
     Optional<PipelineSpec> bind(YamlNode.Mapping root, Path file, String checksum) {
@@ -87,7 +89,8 @@ final class SpecBinder {
                 }
                 Map<String, Position> names = new HashMap<>();
                 for (int i = 0; i < list.items().size(); i++) {
-                    stream(list.items().get(i), i, defaults, connections, names, used).ifPresent(streams::add);
+                    stream(list.items().get(i), i, defaults, connections, names, used, ledger)
+                            .ifPresent(streams::add);
                 }
             });
         }
@@ -222,7 +225,7 @@ final class SpecBinder {
 
     private Optional<StreamSpec> stream(YamlNode node, int index, StreamSettings defaults,
                                         Map<String, BoundConnection> connections, Map<String, Position> names,
-                                        Set<String> used) {
+                                        Set<String> used, boolean ledgerOn) {
         Optional<YamlNode.Mapping> mapping = values.mapping(node, "streams[" + index + "]", "");
         if (mapping.isEmpty()) {
             return Optional.empty();
@@ -254,6 +257,7 @@ final class SpecBinder {
         RetrySpec retry = retry(merged.retry(), where);
         VerifyMode verify = merged.verify().orElse(SpecKeys.DEFAULT_VERIFY);
         Optional<IncrementalSpec> incremental = incrementals.bind(m, sourceFactory, verify, where);
+        LoadSpec load = loads.bind(merged, ledgerOn, incremental, verify, m.position(), where);
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
         target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));
@@ -270,7 +274,7 @@ final class SpecBinder {
                 merged.degree().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_DEGREE),
                 merged.rowsPerPartition().map(StreamSettings.Located::value)
                         .orElse(SpecKeys.DEFAULT_ROWS_PER_PARTITION), rowsPerPartitionPlanned,
-                merged.loadMode().orElse(SpecKeys.DEFAULT_LOAD_MODE),
+                merged.loadMode().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOAD_MODE), load,
                 merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,

@@ -66,7 +66,12 @@ public enum SpecCode {
             + "source's connector cannot load, or with `verify:` (which compares the whole table, while an "
             + "incremental run loads only a part).", "Write `incremental: { cursor: <a column that only grows> }` on "
             + "a PostgreSQL table or query source, or `incremental: { new-files: true }` on a DuckDB `files:` "
-            + "source, and `verify: none`.");
+            + "source, and `verify: none`."),
+    SPEC028("bad-load-settings", "A key that goes with one load mode on a stream of another (`merge-key`, "
+            + "`on-duplicate`, `delete-missing` with merge; `keep-previous` with replace), `delete-missing` with "
+            + "`incremental`, `replace`, `indexes: rebuild` or `delete-missing` with `ledger: off`, or `verify` on a "
+            + "merge that keeps other rows.", "Set the load mode the key belongs to or remove the key; keep the "
+            + "ledger on for loads with steps after the last partition.");
 
     private final String slug;
     private final String meaning;

@@ -140,7 +140,24 @@ public final class SpecSchemaGenerator {
                 .put("default", SpecKeys.DEFAULT_ROWS_PER_PARTITION));
         props.set(SpecKeys.LOAD_MODE, choice(SpecKeys.spellings(LoadMode.class),
                 SpecKeys.spelling(SpecKeys.DEFAULT_LOAD_MODE),
-                "append: add rows; truncate: empty the target once per run first."));
+                "append: add rows; truncate: empty the target once per run first; replace: load a new copy beside "
+                        + "the target and swap it in at the end; merge: insert or update rows by merge-key."));
+        props.set(SpecKeys.MERGE_KEY, stringList("Columns a merge matches rows on; default: the target's primary "
+                + "key. The target needs a unique index on exactly these columns."));
+        props.set(SpecKeys.ON_DUPLICATE, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.OnDuplicate.class),
+                "error", "Merge: two source rows with one key in one partition fail the partition (error) or the "
+                        + "one read last wins (last)."));
+        props.set(SpecKeys.DELETE_MISSING, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
+                .put("description", "Merge: at the end, when every partition is done, delete the target rows "
+                        + "whose key the source did not have.").put("default", false));
+        props.set(SpecKeys.KEEP_PREVIOUS, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
+                .put("description", "Replace: keep the swapped-out table as <table>_old.").put("default", false));
+        props.set(SpecKeys.INDEXES, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.Indexes.class), "keep",
+                "rebuild: drop the target's secondary indexes before the load (their definitions kept in the "
+                        + "ledger) and build them again after it, several at once."));
+        props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
+                .put("description", "Set the sequences of identity and serial columns past the largest loaded "
+                        + "value. Default: true for truncate, replace and a table the load creates."));
         props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),
                 SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 "name: match columns by name; position: by order."));
@@ -280,6 +297,19 @@ public final class SpecSchemaGenerator {
         return o;
     }
 
+    /** A list of non-empty strings, or one string for a list of one. */
+    private ObjectNode stringList(String description) {
+        ObjectNode node = MAPPER.createObjectNode();
+        ArrayNode oneOf = node.putArray("oneOf");
+        oneOf.addObject().put("type", "string").put("minLength", 1);
+        ObjectNode list = oneOf.addObject().put("type", "array").put("minItems", 1);
+        list.putObject("items").put("type", "string").put("minLength", 1);
+        if (description != null) {
+            node.put("description", description);
+        }
+        return node;
+    }
+
     private ObjectNode option(Option<?> option) {
         ObjectNode node = switch (option.type()) {
             case STRING -> option.allowedValues().isEmpty()
@@ -287,6 +317,7 @@ public final class SpecSchemaGenerator {
                     : choice(option.allowedValues(), null, null);
             case INTEGER -> orInterpolated(MAPPER.createObjectNode().put("type", "integer"));
             case BOOLEAN -> orInterpolated(MAPPER.createObjectNode().put("type", "boolean"));
+            case STRING_LIST -> stringList(null);
             case STRING_MAP -> {
                 ObjectNode map = MAPPER.createObjectNode().put("type", "object");
                 strings(map.putObject("additionalProperties").putArray("type"), "string", "number", "boolean");

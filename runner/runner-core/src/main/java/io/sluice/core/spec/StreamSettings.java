@@ -4,8 +4,10 @@ import io.sluice.core.diag.Position;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -18,15 +20,17 @@ record StreamSettings(
         Optional<Located<DistributionSettings>> distribution,
         Optional<Located<Integer>> degree,
         Optional<Located<Long>> rowsPerPartition,
-        Optional<LoadMode> loadMode,
+        Optional<Located<LoadMode>> loadMode,
         Optional<ColumnMapping> columnMapping,
         Optional<Consistency> consistency,
         Optional<VerifyMode> verify,
         RetrySettings retry,
-        Optional<Located<Duration>> lockTimeout) {
+        Optional<Located<Duration>> lockTimeout,
+        LoadSettings load) {
 
     static final StreamSettings NONE = new StreamSettings(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE, Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE, Optional.empty(),
+            LoadSettings.NONE);
 
     StreamSettings {
         requireNonNull(distribution, "distribution is null");
@@ -38,6 +42,7 @@ record StreamSettings(
         requireNonNull(verify, "verify is null");
         requireNonNull(retry, "retry is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
+        requireNonNull(load, "load is null");
     }
 
     /** These settings over {@code defaults}: whole values, except {@code retry}, which merges key by key. */
@@ -51,7 +56,8 @@ record StreamSettings(
                 consistency.or(defaults::consistency),
                 verify.or(defaults::verify),
                 retry.over(defaults.retry),
-                lockTimeout.or(defaults::lockTimeout));
+                lockTimeout.or(defaults::lockTimeout),
+                load.over(defaults.load));
     }
 
     record Located<T>(T value, Position position) {
@@ -68,6 +74,29 @@ record StreamSettings(
             requireNonNull(methodPosition, "methodPosition is null");
             requireNonNull(key, "key is null");
             requireNonNull(valuesQuery, "valuesQuery is null");
+        }
+    }
+
+    /** The keys that go with {@code load-mode}, each merged with the default's on its own. */
+    record LoadSettings(Optional<Located<List<String>>> mergeKey, Optional<Located<LoadRequest.OnDuplicate>> onDuplicate,
+                        Optional<Located<Boolean>> deleteMissing, Optional<Located<Boolean>> keepPrevious,
+                        Optional<Located<LoadRequest.Indexes>> indexes, Optional<Located<Boolean>> resetSequences) {
+        static final LoadSettings NONE = new LoadSettings(Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty());
+
+        LoadSettings {
+            requireNonNull(mergeKey, "mergeKey is null");
+            requireNonNull(onDuplicate, "onDuplicate is null");
+            requireNonNull(deleteMissing, "deleteMissing is null");
+            requireNonNull(keepPrevious, "keepPrevious is null");
+            requireNonNull(indexes, "indexes is null");
+            requireNonNull(resetSequences, "resetSequences is null");
+        }
+
+        LoadSettings over(LoadSettings defaults) {
+            return new LoadSettings(mergeKey.or(defaults::mergeKey), onDuplicate.or(defaults::onDuplicate),
+                    deleteMissing.or(defaults::deleteMissing), keepPrevious.or(defaults::keepPrevious),
+                    indexes.or(defaults::indexes), resetSequences.or(defaults::resetSequences));
         }
     }
 

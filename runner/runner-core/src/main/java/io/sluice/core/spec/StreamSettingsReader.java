@@ -4,6 +4,7 @@ import io.sluice.core.diag.Position;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -25,7 +26,8 @@ final class StreamSettingsReader {
                 mapping.entry(SpecKeys.DISTRIBUTION).flatMap(e -> distribution(e, where)),
                 mapping.get(SpecKeys.DEGREE).flatMap(n -> degree(n, where)),
                 mapping.get(SpecKeys.BATCH_SIZE).flatMap(n -> rowsPerPartition(n, where)),
-                mapping.get(SpecKeys.LOAD_MODE).flatMap(n -> choice(n, SpecKeys.LOAD_MODE, where, LoadMode.class)),
+                mapping.get(SpecKeys.LOAD_MODE).flatMap(n -> choice(n, SpecKeys.LOAD_MODE, where, LoadMode.class)
+                        .map(v -> new StreamSettings.Located<>(v, n.position()))),
                 mapping.get(SpecKeys.COLUMN_MAPPING)
                         .flatMap(n -> choice(n, SpecKeys.COLUMN_MAPPING, where, ColumnMapping.class)),
                 mapping.get(SpecKeys.CONSISTENCY)
@@ -33,7 +35,26 @@ final class StreamSettingsReader {
                 mapping.get(SpecKeys.VERIFY).flatMap(n -> choice(n, SpecKeys.VERIFY, where, VerifyMode.class)),
                 mapping.entry(SpecKeys.RETRY).map(e -> retry(e, where)).orElse(StreamSettings.RetrySettings.NONE),
                 mapping.get(SpecKeys.LOCK_TIMEOUT).flatMap(n -> values.duration(n, SpecKeys.LOCK_TIMEOUT, where)
-                        .map(d -> new StreamSettings.Located<>(d, n.position()))));
+                        .map(d -> new StreamSettings.Located<>(d, n.position()))),
+                load(mapping, where));
+    }
+
+    private StreamSettings.LoadSettings load(YamlNode.Mapping mapping, String where) {
+        return new StreamSettings.LoadSettings(
+                mapping.get(SpecKeys.MERGE_KEY).flatMap(n -> values.stringList(n, SpecKeys.MERGE_KEY, where)
+                        .map(v -> new StreamSettings.Located<>(v, n.position()))),
+                mapping.get(SpecKeys.ON_DUPLICATE).flatMap(n -> choice(n, SpecKeys.ON_DUPLICATE, where,
+                        LoadRequest.OnDuplicate.class).map(v -> new StreamSettings.Located<>(v, n.position()))),
+                flag(mapping, SpecKeys.DELETE_MISSING, where),
+                flag(mapping, SpecKeys.KEEP_PREVIOUS, where),
+                mapping.get(SpecKeys.INDEXES).flatMap(n -> choice(n, SpecKeys.INDEXES, where,
+                        LoadRequest.Indexes.class).map(v -> new StreamSettings.Located<>(v, n.position()))),
+                flag(mapping, SpecKeys.RESET_SEQUENCES, where));
+    }
+
+    private Optional<StreamSettings.Located<Boolean>> flag(YamlNode.Mapping mapping, String key, String where) {
+        return mapping.get(key).flatMap(n -> values.bool(n, key, where)
+                .map(v -> new StreamSettings.Located<>(v, n.position())));
     }
 
     private <E extends Enum<E>> Optional<E> choice(YamlNode node, String key, String where, Class<E> type) {

@@ -18,6 +18,7 @@ import static java.util.Objects.requireNonNull;
  * @param rowsPerPartitionPlanned whether the source's connector splits this stream's distribution method by
  *        {@code rowsPerPartition} ({@link io.sluice.spi.SourceCapabilities}); when not, the value changes nothing
  * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
+ * @param load         the keys that go with {@code loadMode}
  * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last
  *                     successful run
  */
@@ -30,6 +31,7 @@ public record StreamSpec(
         long rowsPerPartition,
         boolean rowsPerPartitionPlanned,
         LoadMode loadMode,
+        LoadSpec load,
         ColumnMapping columnMapping,
         Consistency consistency,
         VerifyMode verify,
@@ -43,6 +45,7 @@ public record StreamSpec(
         requireNonNull(target, "target is null");
         requireNonNull(distribution, "distribution is null");
         requireNonNull(loadMode, "loadMode is null");
+        requireNonNull(load, "load is null");
         requireNonNull(columnMapping, "columnMapping is null");
         requireNonNull(consistency, "consistency is null");
         requireNonNull(verify, "verify is null");

@@ -116,6 +116,36 @@ final class ValueReader {
         return Optional.empty();
     }
 
+    /** A list of non-empty strings, e.g. column names; a single string is taken as a list of one. */
+    Optional<List<String>> stringList(YamlNode node, String key, String where) {
+        if (node instanceof YamlNode.Scalar) {
+            return string(node, key, where).map(List::of);
+        }
+        Optional<YamlNode.Sequence> sequence = sequence(node, key, where);
+        if (sequence.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> items = new java.util.ArrayList<>();
+        for (YamlNode item : sequence.get().items()) {
+            Optional<String> text = string(item, key, where);
+            if (text.isEmpty()) {
+                return Optional.empty();
+            }
+            if (text.get().isBlank()) {
+                findings.error(SpecCode.SPEC009, item.position(), "'" + key + "'" + in(where)
+                        + " has an empty item", "name a column in each item");
+                return Optional.empty();
+            }
+            items.add(text.get());
+        }
+        if (items.isEmpty()) {
+            findings.error(SpecCode.SPEC009, node.position(), "'" + key + "'" + in(where) + " is empty",
+                    "name at least one column, or remove '" + key + "'");
+            return Optional.empty();
+        }
+        return Optional.of(List.copyOf(items));
+    }
+
     /** A boolean; an interpolated string counts when it expands to true or false. */
     Optional<Boolean> bool(YamlNode node, String key, String where) {
         if (node instanceof YamlNode.Scalar s) {

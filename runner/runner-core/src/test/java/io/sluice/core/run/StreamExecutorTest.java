@@ -148,7 +148,7 @@ class StreamExecutorTest {
             throws ConnectorException {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
-                mode, ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
+                mode, io.sluice.core.spec.LoadSpec.DEFAULT, ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
                 java.util.Optional.empty(),
                 HERE);
         Source source = memory.source(Options.empty());
@@ -164,7 +164,8 @@ class StreamExecutorTest {
         }
         StreamPlan streamPlan = new StreamPlan(stream, degree, source.describe(), "memory", pairs,
                 ProjectionPlan.of(source.project(pairs)), partitions, "none", partitions, false, false, "write",
-                java.util.Optional.empty(), List.of(), java.util.Optional.empty(), Map.of());
+                java.util.Optional.empty(), List.of(), java.util.Optional.empty(), Map.of(),
+                io.sluice.spi.LoadPlan.of(new io.sluice.spi.TargetTable("memory", List.of())));
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
                 true, io.sluice.core.spec.RunSettings.DEFAULT, Map.of(), List.of(stream), Set.of());
         return new BoundPlan(new PipelinePlan(spec, List.of(streamPlan)), Map.of("orders", binding));

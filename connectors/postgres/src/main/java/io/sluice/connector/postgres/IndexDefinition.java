@@ -1,0 +1,58 @@
+package io.sluice.connector.postgres;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One index of a table as the catalog defines it, enough to build it again identically: {@code pg_get_indexdef}'s
+ * statement, and the constraint it backs (primary key, unique, exclusion) if any.
+ *
+ * @param definition  {@code pg_get_indexdef}: CREATE [UNIQUE] INDEX name ON table USING ...
+ * @param method      the part from {@code USING} on, which does not name the index or its table
+ * @param columns     the key columns, empty when the index has expressions
+ * @param plainUnique unique, without a predicate or expressions: what {@code ON CONFLICT (columns)} can use
+ * @param referenced  a foreign key of another table depends on it, so it cannot be dropped
+ */
+record IndexDefinition(String name, String definition, String method, Optional<Constraint> constraint,
+                       List<String> columns, boolean plainUnique, boolean referenced) {
+    IndexDefinition {
+        requireNonNull(name, "name is null");
+        requireNonNull(definition, "definition is null");
+        requireNonNull(method, "method is null");
+        requireNonNull(constraint, "constraint is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+    }
+
+    /** The constraint an index backs: its name, type ('p', 'u' or 'x') and {@code pg_get_constraintdef}. */
+    record Constraint(String name, char type, String definition) {
+        Constraint {
+            requireNonNull(name, "name is null");
+            requireNonNull(definition, "definition is null");
+        }
+    }
+
+    /** The statements that build this index as {@code indexName} on {@code table} (quoted), constraint included. */
+    List<String> buildOn(String table, String indexName) {
+        String create = "CREATE " + (definition.startsWith("CREATE UNIQUE ") ? "UNIQUE " : "") + "INDEX "
+                + SqlQuote.identifier(indexName) + " ON " + table + " " + method;
+        if (constraint.isEmpty()) {
+            return List.of(create);
+        }
+        Constraint c = constraint.get();
+        if (c.type() == 'x') { // an exclusion constraint builds its own index; USING INDEX cannot take one
+            return List.of("ALTER TABLE " + table + " ADD CONSTRAINT " + SqlQuote.identifier(indexName) + " "
+                    + c.definition());
+        }
+        // pgcopydb's way: the index first (it may run beside others), the constraint then adopts it in a moment.
+        return List.of(create, "ALTER TABLE " + table + " ADD CONSTRAINT " + SqlQuote.identifier(indexName) + " "
+                + (c.type() == 'p' ? "PRIMARY KEY" : "UNIQUE") + " USING INDEX " + SqlQuote.identifier(indexName)
+                + deferrable(c.definition()));
+    }
+
+    private static String deferrable(String constraintDefinition) {
+        int at = constraintDefinition.indexOf(" DEFERRABLE");
+        return at < 0 ? "" : constraintDefinition.substring(at);
+    }
+}

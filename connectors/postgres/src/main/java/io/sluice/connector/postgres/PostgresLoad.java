@@ -1,0 +1,827 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
+import io.sluice.spi.TargetTable;
+import io.sluice.spi.ledger.LedgerTransaction;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static io.sluice.connector.postgres.PostgresCode.PG215;
+import static io.sluice.connector.postgres.PostgresCode.PG216;
+import static io.sluice.connector.postgres.PostgresCode.PG218;
+import static io.sluice.connector.postgres.PostgresCode.PG219;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One stream's load of a PostgreSQL table beyond its partitions' COPY, planned once at preflight: creating the table,
+ * the shadow table of a replace and its swap, a merge's staging and keys, dropping and rebuilding indexes, sequences.
+ * Every step that changes the database runs in a transaction that also writes its mark through {@link LoadMarks}, so
+ * after a crash at any moment the marks say exactly what happened, and a resumed run does the rest (a step already
+ * marked is skipped; a step that is not marked never committed).
+ */
+final class PostgresLoad {
+    // The target's marks (LoadMarks keeps them apart from the runner's).
+    static final String CREATED = "created";
+    static final String SHADOW = "shadow";
+    static final String SWAPPED = "swapped";
+    static final String KEYS = "merge.keys";
+    static final String DELETED = "merge.deleted";
+    static final String INDEXES_DROPPED = "indexes.dropped";
+    static final String INDEXES_BUILT = "indexes.built";
+    static final String PRIMARY_KEY = "primary-key";
+    /** Comments on the tables Sluice makes for itself: only a table that bears one is ever dropped as left over. */
+    static final String OWN_TABLE_COMMENT = "sluice: ";
+    static final String STAGING = "pg_temp.sluice_staging";
+
+    private final PostgresConnections connections;
+    private final PostgresLedgerStore ledger;
+    private final LoadRequest request;
+    private final String schema;
+    private final String table;
+    private final Optional<ResolvedTable> existing;
+    private final List<Column> columns;
+    private final List<String> primaryKey;
+    private final List<String> mergeKey;
+    private final List<IndexDefinition> dropped;
+    private final List<String> statements;
+    private final List<String> notes;
+    private volatile TableLocks locks;
+
+    private PostgresLoad(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
+                         String schema, String table, Optional<ResolvedTable> existing, List<Column> columns,
+                         List<String> primaryKey, List<String> mergeKey, List<IndexDefinition> dropped,
+                         TableLocks locks) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.request = requireNonNull(request, "request is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.table = requireNonNull(table, "table is null");
+        this.existing = requireNonNull(existing, "existing is null");
+        this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
+        this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
+        this.dropped = List.copyOf(requireNonNull(dropped, "dropped is null"));
+        this.locks = requireNonNull(locks, "locks is null");
+        this.statements = new ArrayList<>();
+        this.notes = new ArrayList<>();
+    }
+
+    /**
+     * Plans the load of {@code existing} (empty: the table is missing and {@code create: if-missing} creates it with
+     * {@code sourceColumns}), refusing what the target cannot do before anything is written.
+     */
+    /** The statement that creates a type of the source, for the fix when the target lacks it. */
+    @FunctionalInterface
+    interface TypeDefinitions {
+        Optional<String> of(String typeName) throws ConnectorException;
+    }
+
+    static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
+                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> sourceColumns,
+                             TypeDefinitions types, List<String> primaryKey, TableLocks locks, Connection c)
+            throws SQLException, ConnectorException {
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        TargetCatalog target = new TargetCatalog(c);
+        String schema = existing.map(ResolvedTable::schema)
+                .orElseGet(() -> name.schema().orElse(null));
+        if (schema == null) {
+            schema = target.currentSchema();
+        }
+        String table = existing.map(ResolvedTable::name).orElse(name.name());
+        List<Column> columns = existing.isPresent() ? catalog.columns(existing.get().oid()) : created(sourceColumns);
+        Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
+        for (String column : primaryKey) {
+            requireColumn(names, column, "primary-key", schema, table);
+        }
+        List<IndexDefinition> indexes = existing.isPresent() ? target.indexes(existing.get().oid()) : List.of();
+        List<String> mergeKey = request.mode() == LoadMode.MERGE
+                ? mergeKey(request, existing, indexes, primaryKey, names, schema, table) : List.of();
+        List<IndexDefinition> dropped = request.indexes() == LoadRequest.Indexes.REBUILD
+                && request.mode() != LoadMode.REPLACE ? droppable(request, indexes, mergeKey) : List.of();
+        PostgresLoad load = new PostgresLoad(connections, ledger, request, schema, table, existing, columns,
+                primaryKey, mergeKey, dropped, locks);
+        if (existing.isEmpty()) {
+            load.checkTypes(catalog, types);
+            load.notes.add("table " + load.quoted() + " does not exist: the load creates it (create: if-missing)");
+        } else if (!primaryKey.isEmpty()) {
+            load.notes.add("primary-key is left alone: it applies only to a table the load creates");
+        }
+        if (request.mode() == LoadMode.REPLACE && existing.isPresent()) {
+            load.checkReplaceable(target, existing.get());
+        }
+        if (existing.isPresent() && !dropped.isEmpty() && !target.look(existing.get().oid()).ownedByUser()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG203, "indexes: rebuild drops indexes of "
+                    + load.quoted() + ", which only its owner may do, and user " + catalog.currentUser()
+                    + " is not its owner", "run as the table's owner, or use indexes: keep");
+        }
+        load.describeStatements(indexes);
+        return load;
+    }
+
+    private static List<Column> created(List<Column> sourceColumns) {
+        List<Column> columns = new ArrayList<>();
+        for (Column c : sourceColumns) {
+            // A computed source column is copied as a value; identity stays identity (its sequence is reset after).
+            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(),
+                    c.generation() == Column.Generation.IDENTITY ? Column.Generation.IDENTITY : Column.Generation.NONE));
+        }
+        return columns;
+    }
+
+    private static void requireColumn(Set<String> names, String column, String key, String schema, String table)
+            throws ConnectorException {
+        if (!names.contains(column)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG219, key + " names column " + column + ", which "
+                    + SqlQuote.identifier(schema) + "." + SqlQuote.identifier(table) + " does not have (columns: "
+                    + String.join(", ", new java.util.TreeSet<>(names)) + ")", "name columns as the table spells them "
+                    + "(case matters)");
+        }
+    }
+
+    /** The merge key: the spec's, else the primary key; the target needs a plain unique index on exactly it. */
+    private static List<String> mergeKey(LoadRequest request, Optional<ResolvedTable> existing,
+                                         List<IndexDefinition> indexes, List<String> primaryKey, Set<String> names,
+                                         String schema, String table) throws ConnectorException {
+        String quoted = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(table);
+        List<String> key = request.mergeKey();
+        if (key.isEmpty()) {
+            key = existing.isPresent() ? indexes.stream()
+                    .filter(i -> i.constraint().map(c -> c.type() == 'p').orElse(false)).findFirst()
+                    .map(IndexDefinition::columns).orElse(List.of()) : primaryKey;
+        }
+        if (key.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG216, "load-mode merge needs a key, and "
+                    + quoted + (existing.isPresent() ? " has no primary key" : " is created without one"),
+                    "set merge-key: [columns] on the stream" + (existing.isPresent() ? "" : ", or primary-key on the "
+                            + "target"));
+        }
+        for (String column : key) {
+            requireColumn(names, column, "merge-key", schema, table);
+        }
+        if (existing.isPresent()) {
+            Set<String> wanted = new HashSet<>(key);
+            boolean unique = indexes.stream().anyMatch(i -> i.plainUnique() && new HashSet<>(i.columns())
+                    .equals(wanted) && i.columns().size() == wanted.size());
+            if (!unique) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG216, "merge-key (" + String.join(", ", key)
+                        + ") has no unique index on exactly those columns on " + quoted + ": INSERT ... ON CONFLICT "
+                        + "needs one to find a row's match", "CREATE UNIQUE INDEX ON " + quoted + " ("
+                        + key.stream().map(SqlQuote::identifier).collect(Collectors.joining(", "))
+                        + "), or name the columns of an existing unique index");
+            }
+        }
+        return List.copyOf(key);
+    }
+
+    /**
+     * The indexes a rebuild drops: every index that backs no constraint, and, on a truncate load (the table starts
+     * empty), primary keys and unique constraints no foreign key depends on. Exclusion constraints stay, and so does
+     * the index a merge finds its rows by.
+     */
+    private static List<IndexDefinition> droppable(LoadRequest request, List<IndexDefinition> indexes,
+                                                   List<String> mergeKey) {
+        Set<String> key = new HashSet<>(mergeKey);
+        List<IndexDefinition> dropped = new ArrayList<>();
+        for (IndexDefinition index : indexes) {
+            if (index.referenced()) {
+                continue;
+            }
+            if (!mergeKey.isEmpty() && index.plainUnique() && new HashSet<>(index.columns()).equals(key)) {
+                continue;
+            }
+            boolean constraint = index.constraint().isPresent();
+            if (!constraint || request.mode() == LoadMode.TRUNCATE && index.constraint().get().type() != 'x') {
+                dropped.add(index);
+            }
+        }
+        return dropped;
+    }
+
+    /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
+    private void checkTypes(PostgresCatalog catalog, TypeDefinitions types) throws SQLException, ConnectorException {
+        List<String> missing = new ArrayList<>();
+        Set<String> definitions = new LinkedHashSet<>();
+        for (Column column : columns) {
+            if (catalog.typeOid(column.typeName()).isEmpty()) {
+                missing.add(column.name() + " " + column.typeName());
+                String element = column.typeName().replaceAll("(\\[\\])+$", "");
+                types.of(element).ifPresent(definitions::add);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create " + quoted()
+                    + ": the target database has no type for column(s) " + String.join(", ", missing),
+                    definitions.isEmpty() ? "create the types in the target database first (pg_dump --schema-only "
+                            + "of the source shows them)" : "create them in the target database first: "
+                            + String.join("; ", definitions));
+        }
+    }
+
+    /**
+     * A swap renames tables, and what refers to the old table by OID would stay with it or block its drop: such
+     * objects are refused with the reason, all at once, as are tables that are not plain ones and a user who may not
+     * drop the old table.
+     */
+    private void checkReplaceable(TargetCatalog target, ResolvedTable resolved)
+            throws SQLException, ConnectorException {
+        List<String> reasons = new ArrayList<>();
+        if (resolved.relkind() != 'r') {
+            reasons.add("it is a " + resolved.kindName() + " (replace swaps plain tables; use truncate)");
+        }
+        TargetCatalog.Look look = target.look(resolved.oid());
+        if (!look.ownedByUser()) {
+            reasons.add("the user is not its owner (" + look.owner() + "), and only the owner may drop it");
+        }
+        for (String blocker : target.replaceBlockers(resolved.oid())) {
+            reasons.add(blocker + " depends on it");
+        }
+        if (!reasons.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG215, "load-mode replace cannot swap "
+                    + quoted() + ": " + String.join("; ", reasons), "use load-mode truncate (one transaction at "
+                    + "degree 1: readers wait for the commit and never see the table empty), or remove what "
+                    + "depends on the table");
+        }
+    }
+
+    private void describeStatements(List<IndexDefinition> indexes) {
+        switch (request.mode()) {
+            case REPLACE -> {
+                statements.add(existing.isPresent()
+                        ? "CREATE TABLE " + shadowQuoted() + " (LIKE " + quoted() + " INCLUDING ALL EXCLUDING INDEXES)"
+                        + " -- with its owner, grants, persistence and storage options"
+                        : createStatement(shadowQuoted()));
+                for (IndexDefinition index : indexes) {
+                    statements.addAll(index.buildOn(shadowQuoted(), temporaryIndexName(index.name())));
+                }
+                primaryKeyStatement(shadowQuoted()).ifPresent(statements::add);
+                statements.add("swap, in one transaction: LOCK TABLE " + quoted() + " IN ACCESS EXCLUSIVE MODE; "
+                        + (request.keepPrevious() ? "ALTER TABLE " + quoted() + " RENAME TO "
+                        + SqlQuote.identifier(keptName()) : "DROP TABLE " + quoted()) + "; ALTER TABLE "
+                        + shadowQuoted() + " RENAME TO " + SqlQuote.identifier(table) + "; COMMIT");
+            }
+            case MERGE -> {
+                if (existing.isEmpty()) {
+                    statements.add(createStatement(quoted()));
+                    statements.add(mergeKeyConstraint());
+                }
+                if (request.deleteMissing()) {
+                    statements.add("CREATE UNLOGGED TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM "
+                            + quoted() + " WITH NO DATA");
+                }
+                statements.add("per partition: CREATE TEMP TABLE IF NOT EXISTS " + STAGING + " ...; COPY into it; "
+                        + applyStatement(mergeColumnsForPlan()) + (request.deleteMissing() ? "; INSERT INTO "
+                        + keysQuoted() + " SELECT " + keyList("") + " FROM " + STAGING : ""));
+                if (request.deleteMissing()) {
+                    statements.add(deleteMissingStatement());
+                }
+            }
+            default -> {
+                if (existing.isEmpty()) {
+                    statements.add(createStatement(quoted()));
+                }
+            }
+        }
+        for (IndexDefinition index : dropped) {
+            statements.add(index.constraint().isPresent() ? "ALTER TABLE " + quoted() + " DROP CONSTRAINT "
+                    + SqlQuote.identifier(index.name()) : "DROP INDEX " + SqlQuote.identifier(schema) + "."
+                    + SqlQuote.identifier(index.name()));
+        }
+        for (IndexDefinition index : dropped) {
+            statements.addAll(index.buildOn(quoted(), index.name()));
+        }
+        if (request.mode() != LoadMode.REPLACE && request.mode() != LoadMode.MERGE) {
+            primaryKeyStatement(quoted()).ifPresent(statements::add);
+        }
+        if (resetsSequences()) {
+            statements.add("SELECT setval(...) for each identity or serial sequence of the table, past its largest "
+                    + "value");
+        }
+    }
+
+    // ---- names
+
+    String quoted() {
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(table);
+    }
+
+    private String shadowName() {
+        return DerivedName.of(table, "_sluice_shadow");
+    }
+
+    private String shadowQuoted() {
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(shadowName());
+    }
+
+    private String keptName() {
+        return DerivedName.of(table, "_old");
+    }
+
+    private String keysQuoted() {
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(DerivedName.of(table, "_sluice_keys"));
+    }
+
+    private static String temporaryIndexName(String index) {
+        return DerivedName.of(index, "_sluice_new");
+    }
+
+    /** The table the partitions' COPY writes: the shadow of a replace, a merge's staging table, else the target. */
+    String copyTable() {
+        return switch (request.mode()) {
+            case REPLACE -> shadowQuoted();
+            case MERGE -> STAGING;
+            default -> quoted();
+        };
+    }
+
+    LoadRequest request() {
+        return request;
+    }
+
+    /** Whether the target table exists now or is created by this load. */
+    boolean creates() {
+        return existing.isEmpty();
+    }
+
+    LoadPlan loadPlan() {
+        return new LoadPlan(new TargetTable(quoted(), columns), statements, notes);
+    }
+
+    void waitForLocks(TableLocks locks) {
+        this.locks = requireNonNull(locks, "locks is null");
+    }
+
+    private boolean resetsSequences() {
+        return request.resetSequences().orElse(request.mode() == LoadMode.TRUNCATE
+                || request.mode() == LoadMode.REPLACE || existing.isEmpty());
+    }
+
+    // ---- statements
+
+    private String createStatement(String name) {
+        return "CREATE TABLE " + name + " (" + columns.stream().map(c -> SqlQuote.identifier(c.name()) + " "
+                + c.typeName() + (c.generation() == Column.Generation.IDENTITY ? " GENERATED BY DEFAULT AS IDENTITY"
+                : "") + (c.nullable() ? "" : " NOT NULL")).collect(Collectors.joining(", ")) + ")";
+    }
+
+    private Optional<String> primaryKeyStatement(String on) {
+        if (existing.isPresent() || primaryKey.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("ALTER TABLE " + on + " ADD PRIMARY KEY (" + primaryKey.stream()
+                .map(SqlQuote::identifier).collect(Collectors.joining(", ")) + ")");
+    }
+
+    /** For a merge into a table it creates: the key's constraint, at once, since ON CONFLICT needs it. */
+    private String mergeKeyConstraint() {
+        boolean isPrimary = !primaryKey.isEmpty() && new HashSet<>(primaryKey).equals(new HashSet<>(mergeKey));
+        return "ALTER TABLE " + quoted() + " ADD " + (isPrimary ? "PRIMARY KEY" : "UNIQUE") + " (" + keyList("")
+                + ")";
+    }
+
+    private String keyList(String prefix) {
+        return mergeKey.stream().map(k -> prefix + SqlQuote.identifier(k)).collect(Collectors.joining(", "));
+    }
+
+    private List<Column> mergeColumnsForPlan() {
+        return columns.stream().filter(c -> !c.isGenerated()).toList();
+    }
+
+    /** The statement that applies the staged rows of one partition to the target. */
+    String applyStatement(List<Column> copied) {
+        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
+        List<String> updated = copied.stream().map(Column::name).filter(n -> !mergeKey.contains(n))
+                .map(SqlQuote::identifier).toList();
+        String select = request.onDuplicate() == LoadRequest.OnDuplicate.LAST
+                // ctid order is the order COPY wrote the rows in: the staging table is emptied at each commit
+                ? "SELECT DISTINCT ON (" + keyList("") + ") " + list + " FROM " + STAGING + " ORDER BY " + keyList("")
+                + ", ctid DESC"
+                : "SELECT " + list + " FROM " + STAGING;
+        return "INSERT INTO " + quoted() + " (" + list + ") " + select + " ON CONFLICT (" + keyList("") + ") DO "
+                + (updated.isEmpty() ? "NOTHING" : "UPDATE SET " + updated.stream().map(n -> n + " = EXCLUDED." + n)
+                .collect(Collectors.joining(", ")));
+    }
+
+    private String deleteMissingStatement() {
+        return "DELETE FROM " + quoted() + " t WHERE NOT EXISTS (SELECT 1 FROM " + keysQuoted() + " k WHERE "
+                + mergeKey.stream().map(k -> "k." + SqlQuote.identifier(k) + " = t." + SqlQuote.identifier(k))
+                .collect(Collectors.joining(" AND ")) + ")";
+    }
+
+    /** The merge's work in a partition's transaction before its COPY: the session's staging table, empty. */
+    BeforeCopy mergeBefore(List<Column> copied) {
+        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
+        String create = "CREATE TEMP TABLE IF NOT EXISTS sluice_staging ON COMMIT DELETE ROWS AS SELECT " + list
+                + " FROM " + quoted() + " WITH NO DATA";
+        return c -> {
+            locks.lock(c, List.of(quoted()), TableLocks.Mode.ROW_EXCLUSIVE, "merge into it", ErrorKind.FAILED);
+            try (Statement s = c.createStatement()) {
+                s.execute(create);
+            }
+        };
+    }
+
+    /**
+     * The merge's work at the partition's commit: apply the staged rows (a duplicate key named when
+     * {@code on-duplicate: error}), and keep their keys for {@code delete-missing}.
+     */
+    AfterCopy mergeAfter(List<Column> copied) throws ConnectorException {
+        Set<String> names = copied.stream().map(Column::name).collect(Collectors.toSet());
+        for (String key : mergeKey) {
+            if (!names.contains(key)) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG219, "merge-key column " + key + " of "
+                        + quoted() + " is not copied from the source", "map a source column to it");
+            }
+        }
+        String apply = applyStatement(copied);
+        String keep = "INSERT INTO " + keysQuoted() + " SELECT " + keyList("") + " FROM " + STAGING;
+        return c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SAVEPOINT sluice_merge");
+                try {
+                    s.execute(apply);
+                } catch (SQLException e) {
+                    if (!"21000".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    s.execute("ROLLBACK TO SAVEPOINT sluice_merge");
+                    throw duplicate(s);
+                }
+                s.execute("RELEASE SAVEPOINT sluice_merge");
+                if (request.deleteMissing()) {
+                    s.execute(keep);
+                }
+            }
+        };
+    }
+
+    private ConnectorException duplicate(Statement s) throws SQLException {
+        String sql = "SELECT " + mergeKey.stream().map(k -> SqlQuote.identifier(k) + "::text")
+                .collect(Collectors.joining(" || ', ' || ")) + ", count(*) FROM " + STAGING + " GROUP BY "
+                + keyList("") + " HAVING count(*) > 1 LIMIT 1";
+        String example = "";
+        try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+            if (rs.next()) {
+                example = " (" + String.join(", ", mergeKey) + ") = (" + rs.getString(1) + ") appears "
+                        + rs.getLong(2) + " times";
+            }
+        }
+        return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG217, "the source has two rows with one "
+                + "merge key in a partition:" + example + "; the partition was rolled back", "fix the source, or set "
+                + "on-duplicate: last on the stream (the row read last wins)");
+    }
+
+    // ---- steps
+
+    /** Before the first partition: create, the shadow, the merge's keys table, dropping indexes; each once. */
+    void begin(LoadMarks marks) throws ConnectorException {
+        inTransaction("preparing the load of " + quoted(), (c, tx) -> {
+            Map<String, String> done = marks.reading().apply(tx);
+            TargetCatalog target = new TargetCatalog(c);
+            if (request.mode() == LoadMode.REPLACE) {
+                if (!done.containsKey(SHADOW)) {
+                    createShadow(c, target, marks, tx);
+                }
+                return;
+            }
+            if (existing.isEmpty() && !done.containsKey(CREATED) && !target.relationExists(schema, table)) {
+                execute(c, createStatement(quoted()));
+                if (request.mode() == LoadMode.MERGE) {
+                    execute(c, mergeKeyConstraint());
+                }
+                marks.writing(CREATED, quoted()).apply(tx);
+            }
+            if (request.mode() == LoadMode.MERGE && request.deleteMissing() && !done.containsKey(KEYS)) {
+                String name = DerivedName.of(table, "_sluice_keys");
+                dropOwnLeftover(c, target, name);
+                execute(c, "CREATE UNLOGGED TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM " + quoted()
+                        + " WITH NO DATA");
+                execute(c, "COMMENT ON TABLE " + keysQuoted() + " IS " + SqlQuote.literal(OWN_TABLE_COMMENT
+                        + "keys merged into " + quoted() + " by run " + marks.runId()));
+                marks.writing(KEYS, keysQuoted()).apply(tx);
+                marks.writing(LoadMarks.LEFT_BEHIND, "keys table " + keysQuoted()).apply(tx);
+            }
+            if (!dropped.isEmpty() && !done.containsKey(INDEXES_DROPPED)) {
+                dropIndexes(c, marks, tx);
+            }
+        });
+    }
+
+    private void createShadow(Connection c, TargetCatalog target, LoadMarks marks, LedgerTransaction tx)
+            throws SQLException, ConnectorException {
+        dropOwnLeftover(c, target, shadowName());
+        if (existing.isPresent()) {
+            long oid = existing.get().oid();
+            TargetCatalog.Look look = target.look(oid);
+            execute(c, "CREATE " + (look.unlogged() ? "UNLOGGED " : "") + "TABLE " + shadowQuoted() + " (LIKE "
+                    + quoted() + " INCLUDING ALL EXCLUDING INDEXES)" + (look.options().isEmpty() ? ""
+                    : " WITH (" + String.join(", ", look.options()) + ")")
+                    + look.tablespace().map(t -> " TABLESPACE " + SqlQuote.identifier(t)).orElse(""));
+            if (!look.owner().equals(new PostgresCatalog(c).currentUser())) {
+                execute(c, "ALTER TABLE " + shadowQuoted() + " OWNER TO " + SqlQuote.identifier(look.owner()));
+            }
+            for (String grant : target.grants(oid, shadowQuoted())) {
+                execute(c, grant);
+            }
+            if (look.replicaIdentity() == 'f' || look.replicaIdentity() == 'n') {
+                execute(c, "ALTER TABLE " + shadowQuoted() + " REPLICA IDENTITY "
+                        + (look.replicaIdentity() == 'f' ? "FULL" : "NOTHING"));
+            }
+        } else {
+            execute(c, createStatement(shadowQuoted()));
+        }
+        execute(c, "COMMENT ON TABLE " + shadowQuoted() + " IS " + SqlQuote.literal(OWN_TABLE_COMMENT
+                + "shadow of " + quoted() + " for run " + marks.runId()));
+        marks.writing(SHADOW, shadowQuoted()).apply(tx);
+        marks.writing(LoadMarks.LEFT_BEHIND, "shadow table " + shadowQuoted()).apply(tx);
+    }
+
+    /**
+     * A table of the name Sluice needs, left by an earlier run that failed and was not resumed, is dropped; one that
+     * is not Sluice's (no comment of its own) is refused instead.
+     */
+    private void dropOwnLeftover(Connection c, TargetCatalog target, String name)
+            throws SQLException, ConnectorException {
+        if (!target.relationExists(schema, name)) {
+            return;
+        }
+        String quotedName = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name);
+        if (!target.comment(schema, name).orElse("").startsWith(OWN_TABLE_COMMENT)) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG218, "the load needs the name " + quotedName
+                    + ", and a table that is not Sluice's has it", "rename or drop " + quotedName);
+        }
+        execute(c, "DROP TABLE " + quotedName);
+    }
+
+    private void dropIndexes(Connection c, LoadMarks marks, LedgerTransaction tx)
+            throws SQLException, ConnectorException {
+        locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "drop its indexes for the load",
+                ErrorKind.PREFLIGHT);
+        // The definitions first, in the same transaction as the drops: a crash leaves both or neither.
+        for (int i = 0; i < dropped.size(); i++) {
+            IndexDefinition index = dropped.get(i);
+            marks.writing("index." + i + ".name", index.name()).apply(tx);
+            marks.writing("index." + i + ".definition", index.definition()).apply(tx);
+            marks.writing("index." + i + ".method", index.method()).apply(tx);
+            marks.writing("index." + i + ".constraint", index.constraint()
+                    .map(k -> k.type() + ":" + k.definition()).orElse("")).apply(tx);
+        }
+        for (IndexDefinition index : dropped) {
+            execute(c, index.constraint().isPresent() ? "ALTER TABLE " + quoted() + " DROP CONSTRAINT "
+                    + SqlQuote.identifier(index.name()) : "DROP INDEX " + SqlQuote.identifier(schema) + "."
+                    + SqlQuote.identifier(index.name()));
+        }
+        marks.writing(INDEXES_DROPPED, String.valueOf(dropped.size())).apply(tx);
+        marks.writing(LoadMarks.LEFT_BEHIND, dropped.size() + " index(es) of " + quoted() + " to build again")
+                .apply(tx);
+    }
+
+    /** After the last partition: indexes, primary key, deletes, sequences, the swap; each once. */
+    void finish(LoadMarks marks) throws ConnectorException {
+        Map<String, String> done = read(marks);
+        if (request.mode() == LoadMode.REPLACE) {
+            if (!done.containsKey(SWAPPED)) {
+                finishShadow(marks, done);
+            }
+            return;
+        }
+        if (done.containsKey(INDEXES_DROPPED) && !done.containsKey(INDEXES_BUILT)) {
+            rebuildIndexes(done);
+            inTransaction("recording the indexes of " + quoted(), (c, tx) -> {
+                marks.writing(INDEXES_BUILT, Instant.now().toString()).apply(tx);
+                marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
+            });
+        }
+        if (request.mode() != LoadMode.MERGE && done.containsKey(CREATED) && !primaryKey.isEmpty()
+                && !done.containsKey(PRIMARY_KEY)) {
+            inTransaction("adding the primary key of " + quoted(), (c, tx) -> {
+                execute(c, primaryKeyStatement(quoted()).orElseThrow());
+                marks.writing(PRIMARY_KEY, String.join(", ", primaryKey)).apply(tx);
+            });
+        }
+        if (request.mode() == LoadMode.MERGE && request.deleteMissing() && !done.containsKey(DELETED)) {
+            inTransaction("deleting the rows the source did not have from " + quoted(), (c, tx) -> {
+                Map<String, String> now = marks.reading().apply(tx);
+                if (now.containsKey(DELETED)) {
+                    return; // another process of the run got here first
+                }
+                long deleted;
+                try (Statement s = c.createStatement()) {
+                    deleted = s.executeUpdate(deleteMissingStatement());
+                    s.execute("DROP TABLE " + keysQuoted());
+                }
+                marks.writing(DELETED, String.valueOf(deleted)).apply(tx);
+                marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
+            });
+        }
+        if (resetsSequences()) {
+            inTransaction("setting the sequences of " + quoted(), (c, tx) -> resetSequences(c, quoted(),
+                    new TargetCatalog(c).ownedSequences(new PostgresCatalog(c)
+                            .resolveTable(QualifiedName.of(schema, table)).orElseThrow().oid())));
+        }
+    }
+
+    private Map<String, String> read(LoadMarks marks) throws ConnectorException {
+        List<Map<String, String>> out = new ArrayList<>();
+        inTransaction("reading the load's marks", (c, tx) -> out.add(marks.reading().apply(tx)));
+        return out.getFirst();
+    }
+
+    private void rebuildIndexes(Map<String, String> done) throws ConnectorException {
+        int count = Integer.parseInt(done.get(INDEXES_DROPPED));
+        List<List<String>> builds = new ArrayList<>();
+        try (ControlConnection control = connections.control("checking the indexes of " + quoted())) {
+            TargetCatalog target = new TargetCatalog(control.connection());
+            for (int i = 0; i < count; i++) {
+                String name = done.get("index." + i + ".name");
+                String constraint = done.getOrDefault("index." + i + ".constraint", "");
+                IndexDefinition index = new IndexDefinition(name, done.get("index." + i + ".definition"),
+                        done.get("index." + i + ".method"), constraint.isEmpty() ? Optional.empty()
+                        : Optional.of(new IndexDefinition.Constraint(name, constraint.charAt(0),
+                        constraint.substring(2))), List.of(), false, false);
+                builds.add(pending(target, index, quoted(), name));
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the indexes of "
+                    + quoted());
+        }
+        IndexBuilds.run(connections, builds, request.degree(), "building the indexes of " + quoted());
+    }
+
+    /**
+     * What is left of building {@code index} as {@code name} on {@code on}: nothing when it exists with its
+     * constraint, the constraint alone when a crash came between the two, else everything.
+     */
+    private List<String> pending(TargetCatalog target, IndexDefinition index, String on, String name)
+            throws SQLException {
+        List<String> all = index.buildOn(on, name);
+        if (!target.relationExists(schema, name)) {
+            return all;
+        }
+        if (index.constraint().isEmpty() || index.constraint().get().type() == 'x' || constraintExists(target, on, name)) {
+            return List.of();
+        }
+        return all.subList(1, all.size());
+    }
+
+    private boolean constraintExists(TargetCatalog target, String on, String name) throws SQLException {
+        return target.hasConstraint(on, name);
+    }
+
+    private void finishShadow(LoadMarks marks, Map<String, String> done) throws ConnectorException {
+        List<IndexDefinition> indexes;
+        List<String[]> foreignKeys;
+        List<List<String>> builds = new ArrayList<>();
+        try (ControlConnection control = connections.control("reading " + quoted())) {
+            TargetCatalog target = new TargetCatalog(control.connection());
+            Optional<ResolvedTable> now = new PostgresCatalog(control.connection())
+                    .resolveTable(QualifiedName.of(schema, table));
+            indexes = now.isPresent() ? target.indexes(now.get().oid()) : List.of();
+            foreignKeys = now.isPresent() ? target.foreignKeys(now.get().oid()) : List.of();
+            for (IndexDefinition index : indexes) {
+                builds.add(pending(target, index, shadowQuoted(), temporaryIndexName(index.name())));
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading " + quoted());
+        }
+        IndexBuilds.run(connections, builds, request.degree(), "building the indexes of " + shadowQuoted());
+        inTransaction("completing " + shadowQuoted(), (c, tx) -> {
+            TargetCatalog target = new TargetCatalog(c);
+            for (String[] key : foreignKeys) {
+                if (!target.hasConstraint(shadowQuoted(), key[0])) {
+                    execute(c, "ALTER TABLE " + shadowQuoted() + " ADD CONSTRAINT " + SqlQuote.identifier(key[0])
+                            + " " + key[1]);
+                }
+            }
+            Optional<String> primary = primaryKeyStatement(shadowQuoted());
+            if (primary.isPresent() && !done.containsKey(PRIMARY_KEY)) {
+                execute(c, primary.get());
+                marks.writing(PRIMARY_KEY, String.join(", ", primaryKey)).apply(tx);
+            }
+            if (resetsSequences()) {
+                // The shadow's identity sequences, and the serial ones the old table owns (the swap hands them over).
+                PostgresCatalog catalog = new PostgresCatalog(c);
+                List<TargetCatalog.OwnedSequence> sequences = new ArrayList<>(target.ownedSequences(
+                        catalog.resolveTable(QualifiedName.of(schema, shadowName())).orElseThrow().oid()));
+                Optional<ResolvedTable> old = catalog.resolveTable(QualifiedName.of(schema, table));
+                if (old.isPresent()) {
+                    target.ownedSequences(old.get().oid()).stream().filter(q -> q.dependency() == 'a')
+                            .forEach(sequences::add);
+                }
+                resetSequences(c, shadowQuoted(), sequences);
+            }
+        });
+        swap(marks, indexes);
+    }
+
+    /**
+     * The swap, in one short transaction: the old table's lock (waited for at most lock-timeout; a timeout leaves
+     * everything as it was), serial sequences handed to the new table, the old table dropped or kept, the shadow
+     * renamed to the table's name and its indexes to their original names, the mark that it is done.
+     */
+    private void swap(LoadMarks marks, List<IndexDefinition> indexes) throws ConnectorException {
+        inTransaction("swapping " + shadowQuoted() + " in for " + quoted(), (c, tx) -> {
+            if (marks.reading().apply(tx).containsKey(SWAPPED)) {
+                return;
+            }
+            PostgresCatalog catalog = new PostgresCatalog(c);
+            TargetCatalog target = new TargetCatalog(c);
+            Optional<ResolvedTable> old = catalog.resolveTable(QualifiedName.of(schema, table));
+            Optional<String> comment = Optional.empty();
+            if (old.isPresent()) {
+                locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "swap in the new table",
+                        ErrorKind.FAILED);
+                comment = target.look(old.get().oid()).comment();
+                Set<String> shadowColumns = new LinkedHashSet<>();
+                catalog.columns(catalog.resolveTable(QualifiedName.of(schema, shadowName())).orElseThrow().oid())
+                        .forEach(col -> shadowColumns.add(col.name()));
+                for (TargetCatalog.OwnedSequence sequence : target.ownedSequences(old.get().oid())) {
+                    if (sequence.dependency() == 'a' && shadowColumns.contains(sequence.column())) {
+                        execute(c, "ALTER SEQUENCE " + sequence.sequence() + " OWNED BY " + shadowQuoted() + "."
+                                + SqlQuote.identifier(sequence.column()));
+                    }
+                }
+                if (request.keepPrevious()) {
+                    dropOwnLeftover(c, target, keptName());
+                    execute(c, "ALTER TABLE " + quoted() + " RENAME TO " + SqlQuote.identifier(keptName()));
+                    String kept = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(keptName());
+                    for (IndexDefinition index : indexes) {
+                        execute(c, "ALTER INDEX " + SqlQuote.identifier(schema) + "." + SqlQuote.identifier(index.name())
+                                + " RENAME TO " + SqlQuote.identifier(DerivedName.of(index.name(), "_old")));
+                    }
+                    execute(c, "COMMENT ON TABLE " + kept + " IS " + SqlQuote.literal(OWN_TABLE_COMMENT
+                            + "the previous " + quoted() + ", kept by run " + marks.runId()));
+                } else {
+                    execute(c, "DROP TABLE " + quoted());
+                }
+            }
+            execute(c, "ALTER TABLE " + shadowQuoted() + " RENAME TO " + SqlQuote.identifier(table));
+            for (IndexDefinition index : indexes) {
+                execute(c, "ALTER INDEX " + SqlQuote.identifier(schema) + "."
+                        + SqlQuote.identifier(temporaryIndexName(index.name())) + " RENAME TO "
+                        + SqlQuote.identifier(index.name()));
+            }
+            execute(c, "COMMENT ON TABLE " + quoted() + " IS " + comment.map(SqlQuote::literal).orElse("NULL"));
+            marks.writing(SWAPPED, Instant.now().toString()).apply(tx);
+            marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
+        });
+    }
+
+    /** Moves each identity or serial sequence of the table past the largest value its column holds; never back. */
+    private static void resetSequences(Connection c, String on, List<TargetCatalog.OwnedSequence> sequences)
+            throws SQLException {
+        for (TargetCatalog.OwnedSequence sequence : sequences) {
+            String column = SqlQuote.identifier(sequence.column());
+            execute(c, "SELECT setval(" + SqlQuote.literal(sequence.sequence()) + "::regclass, m) FROM (SELECT max("
+                    + column + ")::bigint AS m FROM " + on + ") x WHERE m IS NOT NULL AND m > COALESCE("
+                    + "pg_sequence_last_value(" + SqlQuote.literal(sequence.sequence()) + "::regclass), 0)");
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run(Connection c, LedgerTransaction tx) throws SQLException, ConnectorException;
+    }
+
+    /** Runs {@code step} in one transaction on a connection of its own, with the ledger's rows on it. */
+    private void inTransaction(String what, Step step) throws ConnectorException {
+        try (Connection c = connections.open(what)) {
+            c.setAutoCommit(false);
+            try {
+                step.run(c, ledger.rowsOn(c));
+                c.commit();
+            } catch (SQLException | ConnectorException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // closing rolls back too
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what);
+        }
+    }
+}

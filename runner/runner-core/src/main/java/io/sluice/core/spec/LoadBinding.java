@@ -1,0 +1,89 @@
+package io.sluice.core.spec;
+
+import io.sluice.core.diag.Position;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The keys that go with a stream's {@code load-mode}, checked together: each only with the mode it belongs to, the
+ * ones that need the ledger (a crash between their steps must be resumable) only with it, {@code delete-missing}
+ * only on a stream that reads the whole source. What needs the target's catalog (a merge key with a unique index) is
+ * the target's check at plan time.
+ */
+final class LoadBinding {
+    private final ValueReader values;
+
+    LoadBinding(ValueReader values) {
+        this.values = requireNonNull(values, "values is null");
+    }
+
+    LoadSpec bind(StreamSettings merged, boolean ledger, Optional<IncrementalSpec> incremental, VerifyMode verify,
+                  Position streamAt, String where) {
+        StreamSettings.LoadSettings load = merged.load();
+        LoadMode mode = merged.loadMode().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOAD_MODE);
+        Position modeAt = merged.loadMode().map(StreamSettings.Located::position).orElse(streamAt);
+        String spelled = SpecKeys.spelling(mode);
+        only(load.mergeKey(), SpecKeys.MERGE_KEY, mode, LoadMode.MERGE, where);
+        only(load.onDuplicate(), SpecKeys.ON_DUPLICATE, mode, LoadMode.MERGE, where);
+        only(load.deleteMissing(), SpecKeys.DELETE_MISSING, mode, LoadMode.MERGE, where);
+        only(load.keepPrevious(), SpecKeys.KEEP_PREVIOUS, mode, LoadMode.REPLACE, where);
+        boolean deleteMissing = load.deleteMissing().map(StreamSettings.Located::value).orElse(false);
+        boolean rebuild = load.indexes().map(StreamSettings.Located::value).orElse(LoadRequest.Indexes.KEEP)
+                == LoadRequest.Indexes.REBUILD;
+        if (deleteMissing && mode == LoadMode.MERGE && incremental.isPresent()) {
+            values.findings().error(SpecCode.SPEC028, load.deleteMissing().orElseThrow().position(), "'delete-missing' "
+                    + where + " with 'incremental': an incremental run reads only the rows that changed, so every "
+                    + "other row would count as missing and be deleted", "remove 'delete-missing', or 'incremental'");
+        }
+        if (!ledger) {
+            if (mode == LoadMode.REPLACE) {
+                needsLedger(modeAt, "'load-mode: replace' " + where + " keeps its shadow table in the ledger, so a "
+                        + "failed run is resumed or cleaned up");
+            }
+            if (rebuild) {
+                needsLedger(load.indexes().orElseThrow().position(), "'indexes: rebuild' " + where + " keeps the "
+                        + "dropped indexes' definitions in the ledger, so a crash never loses one");
+            }
+            if (deleteMissing && mode == LoadMode.MERGE) {
+                needsLedger(load.deleteMissing().orElseThrow().position(), "'delete-missing' " + where + " keeps "
+                        + "the keys the run saw next to the ledger until every partition is done");
+            }
+        }
+        if (mode == LoadMode.MERGE && !deleteMissing && verify != VerifyMode.NONE) {
+            values.findings().error(SpecCode.SPEC028, modeAt, "'load-mode: merge' with 'verify: "
+                    + SpecKeys.spelling(verify) + "' " + where + ": a merge keeps the target's other rows, so the "
+                    + "target cannot be compared with the source", "set 'verify: none', or 'delete-missing: true' "
+                    + "when the stream reads the whole source");
+        }
+        if (mode == LoadMode.REPLACE && rebuild) {
+            values.findings().warning(SpecCode.SPEC028, load.indexes().orElseThrow().position(), "'indexes: rebuild' "
+                    + where + " changes nothing with 'load-mode: " + spelled + "': the new table's indexes are "
+                    + "built after the load anyway", "remove 'indexes: rebuild'");
+        }
+        return new LoadSpec(load.mergeKey().map(StreamSettings.Located::value).orElse(java.util.List.of()),
+                load.onDuplicate().map(StreamSettings.Located::value).orElse(LoadRequest.OnDuplicate.ERROR),
+                deleteMissing,
+                load.keepPrevious().map(StreamSettings.Located::value).orElse(false),
+                load.indexes().map(StreamSettings.Located::value).orElse(LoadRequest.Indexes.KEEP),
+                load.resetSequences().map(StreamSettings.Located::value));
+    }
+
+    private void only(Optional<? extends StreamSettings.Located<?>> setting, String key, LoadMode mode,
+                      LoadMode belongsTo, String where) {
+        if (setting.isPresent() && mode != belongsTo) {
+            values.findings().error(SpecCode.SPEC028, setting.get().position(), "'" + key + "' " + where
+                    + " goes with 'load-mode: " + SpecKeys.spelling(belongsTo) + "', and the stream's load mode is "
+                    + SpecKeys.spelling(mode), "set 'load-mode: " + SpecKeys.spelling(belongsTo) + "', or remove '"
+                    + key + "'");
+        }
+    }
+
+    private void needsLedger(Position at, String what) {
+        values.findings().error(SpecCode.SPEC028, at, what + ", and the spec says 'ledger: off'",
+                "remove 'ledger: off'");
+    }
+}

@@ -1,0 +1,55 @@
+package io.sluice.spi;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a stream asks of its target beyond writing rows, as the spec says it (validated): the load mode and the keys
+ * that go with it. A target that cannot do something refuses it at plan time ({@link Target#planLoad}).
+ *
+ * @param mergeKey       the columns rows are matched on for {@link LoadMode#MERGE}; empty: the target's primary key
+ * @param onDuplicate    what a merge does with two source rows of one key in one partition
+ * @param deleteMissing  a merge deletes, at the end, the target rows whose key the source did not have
+ * @param keepPrevious   a replace keeps the table it swapped out, as {@code <table>_old}
+ * @param indexes        whether secondary indexes are dropped before the load and built again after it
+ * @param resetSequences whether sequences of identity and serial columns are set past the largest loaded value;
+ *                       empty: the target's default (yes after a truncate, a replace, or into a table it created)
+ * @param degree         how many index builds may run at once
+ */
+public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
+                          boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
+                          int degree) {
+    /** Two source rows with one merge key in one partition. */
+    public enum OnDuplicate {
+        /** Fail the partition, naming the key. */
+        ERROR,
+        /** The row read last wins. */
+        LAST
+    }
+
+    /** What happens to the target's indexes around a load. */
+    public enum Indexes {
+        /** Indexes stay; every row updates them as it is written. */
+        KEEP,
+        /** Dropped before the load (their definitions kept in the ledger) and built again after it. */
+        REBUILD
+    }
+
+    public LoadRequest {
+        requireNonNull(mode, "mode is null");
+        mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
+        requireNonNull(onDuplicate, "onDuplicate is null");
+        requireNonNull(indexes, "indexes is null");
+        requireNonNull(resetSequences, "resetSequences is null");
+        if (degree < 1) {
+            throw new IllegalArgumentException("degree must be positive: " + degree);
+        }
+    }
+
+    /** A plain load in {@code mode}, with the defaults the spec has. */
+    public static LoadRequest of(LoadMode mode) {
+        return new LoadRequest(mode, List.of(), OnDuplicate.ERROR, false, false, Indexes.KEEP,
+                java.util.Optional.empty(), 1);
+    }
+}
