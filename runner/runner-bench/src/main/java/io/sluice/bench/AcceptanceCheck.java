@@ -48,6 +48,21 @@ record AcceptanceCheck(String criterion, String measured, Verdict verdict) {
                 ResultComparison.ratio(o1, duck1), 1.0, "× DuckDB"));
         checks.add(atLeast("orders (local Parquet): Sluice degree 2 ≥ 1.2× DuckDB postgres_scanner, threads=1",
                 ResultComparison.ratio(o2, duck1), 1.2, "× DuckDB"));
+        Section lm = Section.LINEITEM_LOAD_MODES;
+        for (int degree : new int[] {1, 2}) {
+            checks.add(atLeast("lineitem load modes: replace degree " + degree + " ≥ 0.9× truncate degree " + degree,
+                    ResultComparison.ratio(c.find(lm, SluiceSlug.REPLACE, degree), c.find(lm, SluiceSlug.CTID,
+                            degree)), 0.9, "× truncate"));
+        }
+        checks.add(atLeast("lineitem load modes: merge into an empty keyed table ≥ 0.7× append into it",
+                ResultComparison.ratio(c.find(lm, SluiceSlug.MERGE_EMPTY, 1), c.find(lm, SluiceSlug.APPEND_KEYED, 1)),
+                0.7, "× append"));
+        checks.add(atLeast("lineitem load modes: merge, every key conflicting, ≥ 1× psql staging COPY + "
+                        + "INSERT ... ON CONFLICT by hand", ResultComparison.ratio(c.find(lm, SluiceSlug.MERGE_FULL, 1),
+                        c.find(lm, SluiceSlug.PSQL_MERGE, 0)), 1.0, "× psql by hand"));
+        checks.add(atLeast("lineitem load modes: indexes: rebuild faster than loading with 3 indexes in place "
+                        + "(degree 2)", ResultComparison.ratio(c.find(lm, SluiceSlug.INDEXES_REBUILD, 2),
+                        c.find(lm, SluiceSlug.INDEXES_KEEP, 2)), 1.0, "× indexes kept"));
         return checks;
     }
 

@@ -4,18 +4,31 @@ import static java.util.Objects.requireNonNull;
 
 /** A target table in schema {@value TpchData#SCHEMA} of the target database, and what it is loaded with. */
 public enum BenchTarget {
-    LINEITEM_LOGGED("lineitem", "lineitem", false),
-    LINEITEM_UNLOGGED("lineitem_unlogged", "lineitem", true),
-    ORDERS("orders", "orders", false);
+    LINEITEM_LOGGED("lineitem", "lineitem", false, false),
+    LINEITEM_UNLOGGED("lineitem_unlogged", "lineitem", true, false),
+    ORDERS("orders", "orders", false, false),
+    /** lineitem with its primary key (l_orderkey, l_linenumber), empty before each run: a merge's first load. */
+    LINEITEM_KEYED("lineitem_keyed", "lineitem", false, false),
+    /** The same table holding every row before each run: a merge in which every key conflicts. */
+    LINEITEM_KEYED_FULL("lineitem_keyed", "lineitem", false, true),
+    /** lineitem with three secondary indexes: what indexes: rebuild is for. */
+    LINEITEM_INDEXED("lineitem_indexed", "lineitem", false, false);
 
     private final String table;
     private final String dataset;
     private final boolean unlogged;
+    private final boolean prefilled;
 
-    BenchTarget(String table, String dataset, boolean unlogged) {
+    BenchTarget(String table, String dataset, boolean unlogged, boolean prefilled) {
         this.table = requireNonNull(table, "table is null");
         this.dataset = requireNonNull(dataset, "dataset is null");
         this.unlogged = unlogged;
+        this.prefilled = prefilled;
+    }
+
+    /** Whether the harness fills the table with the dataset's rows before each run (untimed), instead of emptying it. */
+    public boolean prefilled() {
+        return prefilled;
     }
 
     public String table() {

@@ -80,6 +80,29 @@ final class ScenarioCatalog {
             }
         }
 
+        // Load modes, each beside what it is measured against in the same run (docs/benchmarks.md, "Load modes").
+        Section modes = Section.LINEITEM_LOAD_MODES;
+        for (int degree : new int[] {1, 2}) {
+            scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_LOGGED, "Sluice ctid, truncate", SluiceSlug.CTID,
+                    degree, "truncate"));
+            scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_LOGGED, "Sluice ctid, replace (shadow table, swap)",
+                    SluiceSlug.REPLACE, degree, "replace"));
+        }
+        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED, "Sluice ctid, append into an empty keyed table",
+                SluiceSlug.APPEND_KEYED, 1, "append"));
+        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED, "Sluice ctid, merge into an empty keyed table",
+                SluiceSlug.MERGE_EMPTY, 1, "merge"));
+        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED_FULL, "Sluice ctid, merge, every key conflicts",
+                SluiceSlug.MERGE_FULL, 1, "merge"));
+        scenarios.add(new PsqlMergeScenario(info(modes, BenchTarget.LINEITEM_KEYED_FULL, ScenarioRole.BASELINE,
+                "psql | psql: staging COPY + INSERT ... ON CONFLICT by hand, every key conflicts",
+                SluiceSlug.PSQL_MERGE, 0), psql, src, dst, lineitem, List.of("l_orderkey", "l_linenumber"),
+                data.lineitem().columns().stream().map(TableData.Column::name).toList(), logDirectory));
+        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_INDEXED, "Sluice ctid, truncate, 3 indexes kept",
+                SluiceSlug.INDEXES_KEEP, 2, "truncate"));
+        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_INDEXED, "Sluice ctid, truncate, indexes: rebuild",
+                SluiceSlug.INDEXES_REBUILD, 2, "truncate\n    indexes: rebuild"));
+
         // Scale-out: N processes of degree 1 joined in one run against one process of degree N, the same streams
         // into the same server; consistency: none in both, which a joined run needs.
         Section joined = Section.LINEITEM_JOINED;
@@ -146,6 +169,16 @@ final class ScenarioCatalog {
         ScenarioInfo info = info(section, t, ScenarioRole.SLUICE, tool, slug, degree);
         String yaml = SluiceSpec.postgresToPostgres("bench-" + info.id().replace('/', '-'), source.endpoint(),
                 target.endpoint(), TpchData.SCHEMA + "." + t.dataset(), t, method, key, degree);
+        return new SluiceScenario(info, sluice, yaml, Optional.empty());
+    }
+
+    /** Sluice ctid into {@code t} with {@code loadMode} (the lines that replace "truncate" in the spec). */
+    private Scenario sluiceMode(Section section, BenchTarget t, String tool, String slug, int degree,
+                                String loadMode) {
+        ScenarioInfo info = info(section, t, ScenarioRole.SLUICE, tool, slug, degree);
+        String yaml = SluiceSpec.postgresToPostgres("bench-" + info.id().replace('/', '-'), source.endpoint(),
+                target.endpoint(), TpchData.SCHEMA + "." + t.dataset(), t, "ctid", Optional.empty(), degree)
+                .replace("    load-mode: truncate\n", "    load-mode: " + loadMode + "\n");
         return new SluiceScenario(info, sluice, yaml, Optional.empty());
     }
 

@@ -8,6 +8,8 @@ public enum Section {
     LINEITEM_UNLOGGED("lineitem-unlogged", "lineitem: PostgreSQL → PostgreSQL, UNLOGGED target"),
     ORDERS_LOCAL("orders-local", "orders: 16 local Parquet files → PostgreSQL"),
     ORDERS_S3("orders-s3", "orders: 16 Parquet files on local S3 → PostgreSQL"),
+    LINEITEM_LOAD_MODES("lineitem-load-modes", "lineitem: load modes (replace, merge, indexes: rebuild) beside truncate "
+            + "and append, LOGGED targets"),
     LINEITEM_JOINED("lineitem-joined", "lineitem: N joined processes of degree 1 (--join) against one process of "
             + "degree N, LOGGED target");
 

@@ -137,6 +137,14 @@ final class TpchGenerator {
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_UNLOGGED.table(), true));
             s.execute(or.createTableSql(schema, BenchTarget.ORDERS.table(), false));
             s.execute(li.createTableSql(schema, SluiceFixedCostProbe.EMPTY_TABLE, false));
+            String keyed = schema + "." + BenchTarget.LINEITEM_KEYED.table();
+            s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_KEYED.table(), false));
+            s.execute("ALTER TABLE " + keyed + " ADD PRIMARY KEY (l_orderkey, l_linenumber)");
+            String indexed = schema + "." + BenchTarget.LINEITEM_INDEXED.table();
+            s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_INDEXED.table(), false));
+            s.execute("CREATE INDEX lineitem_indexed_shipdate ON " + indexed + " (l_shipdate)");
+            s.execute("CREATE INDEX lineitem_indexed_part ON " + indexed + " (l_partkey, l_suppkey)");
+            s.execute("CREATE INDEX lineitem_indexed_order ON " + indexed + " (l_orderkey)");
         }
     }
 

@@ -384,7 +384,9 @@ final class PostgresLoad {
         if (existing.isPresent() || primaryKey.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of("ALTER TABLE " + on + " ADD PRIMARY KEY (" + primaryKey.stream()
+        // Named for the table, not for the shadow it may be added to: the name must fit the table after the swap.
+        return Optional.of("ALTER TABLE " + on + " ADD CONSTRAINT " + SqlQuote.identifier(DerivedName.of(table,
+                "_pkey")) + " PRIMARY KEY (" + primaryKey.stream()
                 .map(SqlQuote::identifier).collect(Collectors.joining(", ")) + ")");
     }
 
