@@ -40,7 +40,8 @@ public enum RunnerCode implements ErrorCode {
     RESUME006("--join without the run's id"),
     STATUS001("sluice status on a spec with ledger: off"),
     STATUS002("sluice status: a stream's target keeps no ledger"),
-    CONNECT001("sluice lint --connect: a connector failed unexpectedly");
+    CONNECT001("sluice lint --connect: a connector failed unexpectedly"),
+    CONNECT002("sluice lint --connect: what the load will do that a reviewer should know, e.g. create the target");
 
     private final String summary;
 

@@ -325,6 +325,10 @@ final class PostgresLoad {
         return DerivedName.of(table, "_sluice_shadow");
     }
 
+    QualifiedName shadow() {
+        return QualifiedName.of(schema, shadowName());
+    }
+
     private String shadowQuoted() {
         return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(shadowName());
     }

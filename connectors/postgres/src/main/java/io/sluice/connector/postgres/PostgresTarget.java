@@ -308,7 +308,10 @@ final class PostgresTarget implements Target {
     /** With FREEZE where PostgreSQL allows it: plain tables (not partitioned or foreign ones). */
     @Override
     public String replacingWriteStatement(List<Column> columns, CopyFormat format) {
-        return copyStatement(columns, format, resolved().map(t -> t.relkind() == 'r').orElse(false));
+        PostgresLoad planned = load;
+        boolean plainTable = planned != null && planned.request().mode() == LoadMode.REPLACE // the new table
+                || resolved().map(t -> t.relkind() == 'r').orElse(false);
+        return copyStatement(columns, format, plainTable);
     }
 
     @Override
@@ -318,7 +321,10 @@ final class PostgresTarget implements Target {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
         requireNonNull(first, "first is null");
-        return ReplacingLoad.begin(connections, name, ledger, first, replacingWriteStatement(columns, format),
+        PostgresLoad planned = load;
+        QualifiedName emptied = planned != null && planned.request().mode() == LoadMode.REPLACE
+                ? planned.shadow() : name; // a replace empties and fills its new table, never the target
+        return ReplacingLoad.begin(connections, emptied, ledger, first, replacingWriteStatement(columns, format),
                 writeStatement(columns, format), "COPY into " + describe(), locks);
     }
 

@@ -76,6 +76,9 @@ class LoadModesTest {
         CliRun run = CliRun.of("run", spec.toString());
         assertEquals(4, run.exitCode(), run.all());
         assertTrue(run.all().contains("does not exist") && run.all().contains("create: if-missing"), run.all());
+        CliRun lint = CliRun.of("lint", spec.toString(), "--connect");
+        assertEquals(3, lint.exitCode(), lint.all());
+        assertTrue(lint.all().contains("nocreate.yaml:9:") && lint.all().contains("error[PG203]"), lint.all());
     }
 
     @Test
@@ -218,6 +221,46 @@ class LoadModesTest {
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "kill-1");
         assertEquals(0, resumed.exitCode(), resumed.all());
         assertEquals(0, f.differences());
+    }
+
+    @Test
+    void aSwapThatCannotGetItsLockFailsClearlyAndLeavesTheOldTable() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "replock", 5_000);
+        f.sql(f.target, "INSERT INTO items SELECT g, 'old', 1 FROM generate_series(1, 10) g");
+        Path spec = spec("lock.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: replace",
+                "lock-timeout: 1s");
+        try (Connection holder = f.pg.connect(f.target); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.execute("SELECT count(*) FROM items"); // a reader's transaction holds its lock until it ends
+            CliRun blocked = CliRun.of("run", spec.toString(), "--run-id", "lock-1");
+            assertEquals(1, blocked.exitCode(), blocked.all());
+            assertTrue(blocked.all().contains("error[PG420]") && blocked.all().contains("to swap in the new table")
+                    && blocked.all().contains("held by"), blocked.all());
+            holder.rollback();
+        }
+        assertEquals(10, f.scalar(f.target, "SELECT count(*) FROM items"), "the old table stayed");
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "lock-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertEquals(0, f.differences());
+    }
+
+    @Test
+    void aMergeIntoATableItCreatedKilledMidCopyResumesExactlyOnce() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "mergekill", 200_000);
+        Path spec = spec("mergekill.yaml", "items", "{ connection: dst, table: merged_items, create: if-missing, "
+                + "primary-key: [id] }", f, "load-mode: merge", "distribution: { method: ctid }", "degree: 2",
+                "batch-size: 5000");
+        CliRun lint = CliRun.of("lint", spec.toString(), "--connect");
+        assertEquals(0, lint.exitCode(), lint.all());
+        assertTrue(lint.all().contains("note[CONNECT002]") && lint.all().contains("does not exist: the load creates "
+                + "it"), lint.all());
+        killAfterDone(f, spec, "mk-1", 3);
+        long merged = f.scalar(f.target, "SELECT count(*) FROM merged_items");
+        assertTrue(merged > 0 && merged < 200_000, merged + " rows merged before the kill");
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "mk-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        f.sql(f.target, "DROP TABLE items", "ALTER TABLE merged_items RENAME TO items");
+        assertEquals(0, f.differences(), "every row once");
     }
 
     @Test

@@ -99,8 +99,9 @@ public final class Planner {
             SourceProjection projection = source.project(pairs);
             int degree = stream.effectiveDegree(availableCores);
             // One transaction is one process's: a joined run shares partitions instead.
-            boolean replacing = !joined && stream.loadMode() == LoadMode.TRUNCATE
-                    && targetCan.replacesInOneTransaction();
+            // A replace loads its new table the same way: the target empties that table in the load's transaction.
+            boolean replacing = !joined && (stream.loadMode() == LoadMode.TRUNCATE
+                    || stream.loadMode() == LoadMode.REPLACE) && targetCan.replacesInOneTransaction();
             // A truncate load by one worker is one transaction (below), all or nothing: partitions would serve no
             // parallel worker and no resume, and each boundary stalls both servers (lineitem SF 1: the whole table
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as

@@ -106,6 +106,10 @@ public record StreamPlan(
 
     /** How the target's transactions are cut, for people. */
     public String transactions() {
+        if (oneTransaction && spec.loadMode() == LoadMode.REPLACE) {
+            return "one for the copy (TRUNCATE of the new table, the source read whole, COMMIT), then the swap in "
+                    + "one: a failure leaves the old table";
+        }
         if (oneTransaction) {
             return "one for the stream (TRUNCATE, the source read whole, COMMIT): all or nothing, a failure "
                     + "leaves the old rows";

@@ -20,6 +20,8 @@ import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Source;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
 
 import java.io.IOException;
@@ -121,7 +123,18 @@ public final class ConnectedLinter {
 
         TargetTable table = null;
         try {
-            table = connections.get(stream.target().connection()).target(stream.target().options()).table();
+            Target target = connections.get(stream.target().connection()).target(stream.target().options());
+            if (source != null) {
+                // What a run plans, so a missing table with create: if-missing is a note, and merge keys, replace's
+                // dependents and the like are checked as the run checks them.
+                LoadPlan load = target.planLoad(stream.load().request(stream.loadMode(), 1), source);
+                table = load.table();
+                for (String note : load.notes()) {
+                    findings.note(targetAt, RunnerCode.CONNECT002.name(), where + ", target: " + note);
+                }
+            } else {
+                table = target.table();
+            }
         } catch (ConnectorException e) {
             findings.add(targetAt, e.code(), where + ", target (connection '" + stream.target().connection()
                     + "'): " + e.getMessage(), e.fix());
@@ -149,7 +162,7 @@ public final class ConnectedLinter {
         }
     }
 
-    /** Collects error diagnostics with every message and fix redacted: connector messages may echo a URL. */
+    /** Collects diagnostics (errors, and notes on what the load will do) with every message and fix redacted: connector messages may echo a URL. */
     private static final class Findings {
         private final Redactor redactor;
         private final List<Diagnostic> list = new ArrayList<>();
@@ -160,6 +173,10 @@ public final class ConnectedLinter {
 
         void add(Position at, String code, String message, Optional<String> fix) {
             list.add(new Diagnostic(Severity.ERROR, code, at, redactor.redact(message), fix.map(redactor::redact)));
+        }
+
+        void note(Position at, String code, String message) {
+            list.add(new Diagnostic(Severity.NOTE, code, at, redactor.redact(message), Optional.empty()));
         }
 
         void unexpected(Position at, String what, RuntimeException e) {
