@@ -23,6 +23,8 @@ public enum RunnerCode implements ErrorCode {
     PLAN003("a joined run (--join) on a stream that would share one process's snapshot, or keeps no ledger"),
     PLAN004("an incremental stream in a spec with ledger: off"),
     PLAN005("the run would open more connections to a server than it accepts now"),
+    PLAN006("a stream's table pattern matches no table"),
+    PLAN007("key: primary-key on a table pattern, and some matched tables have no primary key"),
     LEDGER001("the spec keeps a ledger but the target keeps none"),
     LEDGER002("a partition already done in the ledger was committed again; the second commit was rolled back"),
     LEDGER003("a ledger write for a stream whose start was never recorded (a bug)"),

@@ -15,6 +15,28 @@ public interface Connector extends AutoCloseable {
     }
 
     /**
+     * The objects a source's options name when they hold a pattern (e.g. a PostgreSQL {@code table: "sales.*"} with
+     * {@code exclude}), in a stable order; empty when the options name one object, as most do. The runner plans one
+     * stream per object. An empty list means the pattern matched nothing.
+     */
+    default java.util.Optional<java.util.List<SourceObject>> expandSource(Options sourceOptions)
+            throws ConnectorException {
+        java.util.Objects.requireNonNull(sourceOptions, "sourceOptions is null");
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The target options for one object of an expanded source: the options' templates (e.g. {@code table:
+     * "staging.{table}"}) filled with {@code names} ({@link SourceObject#names()}). The default returns them as they
+     * are.
+     */
+    default Options bindTarget(Options targetOptions, java.util.Map<String, String> names) throws ConnectorException {
+        java.util.Objects.requireNonNull(targetOptions, "targetOptions is null");
+        java.util.Objects.requireNonNull(names, "names is null");
+        return targetOptions;
+    }
+
+    /**
      * Lines to show a person about this connection, e.g. how to reach an embedded server with psql. Must not contain
      * secrets.
      */

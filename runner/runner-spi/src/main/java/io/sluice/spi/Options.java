@@ -64,6 +64,22 @@ public final class Options {
         return find(option).orElseThrow(() -> new IllegalStateException("option '" + option.key() + "' has no value"));
     }
 
+    /** These options with {@code option} set to {@code value} (a connector deriving one object's options). */
+    public <T> Options with(Option<T> option, T value) {
+        requireNonNull(option, "option is null");
+        Map<String, Object> copy = new LinkedHashMap<>(values);
+        copy.put(option.key(), value);
+        return of(schema, copy);
+    }
+
+    /** These options without {@code option}. */
+    public Options without(Option<?> option) {
+        requireNonNull(option, "option is null");
+        Map<String, Object> copy = new LinkedHashMap<>(values);
+        copy.remove(option.key());
+        return of(schema, copy);
+    }
+
     public boolean isSet(Option<?> option) {
         return values.get(option.key()) != null;
     }

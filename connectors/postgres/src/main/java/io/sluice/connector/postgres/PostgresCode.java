@@ -14,6 +14,7 @@ public enum PostgresCode implements ErrorCode {
     PG102("a source has both table and query, or neither"),
     PG103("distribution ctid on a query source"),
     PG104("a target without a table"),
+    PG107("exclude on a source whose table is not a pattern"),
     // connecting and describing; translated from the server's SQLSTATE
     PG201("cannot connect to the server (SQLSTATE 08xxx)"),
     PG202("the server refused the user or password (SQLSTATE 28xxx)"),

@@ -5,6 +5,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceObject;
 import io.sluice.spi.Target;
 
 import java.util.List;
@@ -35,10 +36,82 @@ final class PostgresConnector implements Connector {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PG102,
                     "a postgres source needs exactly one of table or query", "keep either table: or query:");
         }
+        if (table.isPresent() && TableNames.isPattern(table.get())) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, "table pattern " + table.get() + " names "
+                    + "many tables; the runner plans one stream per table (expandSource)", "report this as a bug");
+        }
         if (table.isPresent()) {
             return PostgresSource.ofTable(connections, parse(table.get()));
         }
         return PostgresSource.ofQuery(connections, query.get());
+    }
+
+    /**
+     * A {@code table} pattern's tables (plain and partitioned, never a partition of one), those an {@code exclude}
+     * pattern matches left out, by schema and name; each with its primary key and its size on disk.
+     */
+    @Override
+    public Optional<List<SourceObject>> expandSource(Options sourceOptions) throws ConnectorException {
+        Optional<String> table = sourceOptions.find(PostgresOptions.TABLE);
+        if (table.isEmpty() || !TableNames.isPattern(table.get())) {
+            return Optional.empty();
+        }
+        TableNames.Match include;
+        List<TableNames.Match> excludes = new java.util.ArrayList<>();
+        try {
+            include = TableNames.pattern(table.get());
+            for (String excluded : sourceOptions.find(PostgresOptions.EXCLUDE).orElse(List.of())) {
+                excludes.add(TableNames.pattern(excluded));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, e.getMessage(), PostgresLint.TABLE_NAME_FIX);
+        }
+        String sql = "SELECT n.nspname, c.relname, ARRAY(SELECT a.attname FROM pg_index x, "
+                + "unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, ord) JOIN pg_attribute a ON a.attrelid = c.oid "
+                + "AND a.attnum = k.attnum WHERE x.indrelid = c.oid AND x.indisprimary ORDER BY k.ord), "
+                + "pg_total_relation_size(c.oid), current_schema() FROM pg_class c "
+                + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') "
+                + "AND NOT c.relispartition AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+                + "AND n.nspname NOT LIKE 'pg\\_%' ORDER BY n.nspname, c.relname";
+        List<SourceObject> objects = new java.util.ArrayList<>();
+        try (ControlConnection control = connections.control("listing the tables of " + table.get());
+             java.sql.Statement s = control.connection().createStatement();
+             java.sql.ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                String schema = rs.getString(1);
+                String name = rs.getString(2);
+                boolean included = include.schema().isPresent() ? include.matches(schema, name)
+                        : schema.equals(rs.getString(5)) && include.matches(schema, name);
+                // An exclude without a schema leaves the name out in every schema.
+                if (!included || excludes.stream().anyMatch(x -> x.matches(schema, name))) {
+                    continue;
+                }
+                List<String> key = java.util.Arrays.stream((Object[]) rs.getArray(3).getArray())
+                        .map(String::valueOf).toList();
+                objects.add(new SourceObject(schema + "." + name, sourceOptions
+                        .with(PostgresOptions.TABLE, QualifiedName.of(schema, name).quoted())
+                        .without(PostgresOptions.EXCLUDE), java.util.Map.of("schema", schema, "table", name), key,
+                        rs.getLong(4)));
+            }
+        } catch (java.sql.SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot list the tables of "
+                    + table.get());
+        }
+        return Optional.of(objects);
+    }
+
+    /** A target {@code table} template filled with the matched table's names. */
+    @Override
+    public Options bindTarget(Options targetOptions, java.util.Map<String, String> names) throws ConnectorException {
+        Optional<String> table = targetOptions.find(PostgresOptions.TABLE);
+        if (table.isEmpty() || !TableNames.isTemplate(table.get())) {
+            return targetOptions;
+        }
+        try {
+            return targetOptions.with(PostgresOptions.TABLE, TableNames.fill(table.get(), names).quoted());
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, e.getMessage(), PostgresLint.TABLE_NAME_FIX);
+        }
     }
 
     @Override

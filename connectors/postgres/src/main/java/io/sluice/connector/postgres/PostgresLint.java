@@ -12,6 +12,7 @@ import java.util.Optional;
 
 import static io.sluice.connector.postgres.PostgresCode.PG101;
 import static io.sluice.connector.postgres.PostgresCode.PG102;
+import static io.sluice.connector.postgres.PostgresCode.PG107;
 import static io.sluice.connector.postgres.PostgresCode.PG103;
 import static io.sluice.connector.postgres.PostgresCode.PG104;
 import static io.sluice.connector.postgres.PostgresCode.PG208;
@@ -34,11 +35,29 @@ final class PostgresLint {
         // An empty value comes from an environment variable unknown at lint time: nothing to check yet.
         table.filter(t -> !t.isEmpty()).ifPresent(t -> {
             try {
-                QualifiedName.parse(t);
+                if (stream.role() == Role.SOURCE && TableNames.isPattern(t)) {
+                    TableNames.pattern(t);
+                } else if (stream.role() == Role.TARGET && TableNames.isTemplate(t)) {
+                    TableNames.fill(t, java.util.Map.of("schema", "s", "table", "t"));
+                } else {
+                    QualifiedName.parse(t);
+                }
             } catch (IllegalArgumentException e) {
                 problems.add(Problem.error(PG101, "table", e.getMessage(), TABLE_NAME_FIX));
             }
         });
+        boolean pattern = stream.role() == Role.SOURCE && table.filter(TableNames::isPattern).isPresent();
+        if (options.isSet(PostgresOptions.EXCLUDE) && !pattern) {
+            problems.add(Problem.error(PG107, "exclude", "exclude narrows a table pattern, and the table is not one",
+                    "write a pattern, e.g. table: \"sales.*\", or remove exclude"));
+        }
+        for (String excluded : options.find(PostgresOptions.EXCLUDE).orElse(List.of())) {
+            try {
+                TableNames.pattern(excluded);
+            } catch (IllegalArgumentException e) {
+                problems.add(Problem.error(PG101, "exclude", e.getMessage(), TABLE_NAME_FIX));
+            }
+        }
         if (stream.role() == Role.TARGET) {
             if (table.isEmpty()) {
                 problems.add(Problem.error(PG104, "table", "a postgres target needs a table",

@@ -26,11 +26,15 @@ final class PostgresOptions {
 
     static final Option<String> TABLE = Option.string("table").naming()
             .describedAs("schema.table as PostgreSQL reads it: unquoted names fold to lower case, "
-                    + "\"Quoted\" names keep case. No schema: the search_path.");
+                    + "\"Quoted\" names keep case. No schema: the search_path. A source may name a pattern "
+                    + "(sales.*, with * and ?): one stream per matching table; a target then a template "
+                    + "(staging.{table}, with {schema} and {table}).");
+    static final Option<List<String>> EXCLUDE = Option.stringList("exclude")
+            .describedAs("With a table pattern: patterns of tables to leave out, e.g. sales.tmp_* (source only).");
     static final Option<String> QUERY = Option.string("query").naming().describedAs("Any SELECT (source only).");
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
-    static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY);
     static final Option<String> CREATE = Option.string("create").oneOf("never", "if-missing")
             .withDefault("never").describedAs("if-missing: create the target table when it does not exist, with "
                     + "the source's columns and types (target only).");

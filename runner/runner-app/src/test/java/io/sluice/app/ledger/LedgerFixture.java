@@ -84,6 +84,23 @@ final class LedgerFixture {
                 + "SELECT id, name, price FROM items) b)");
     }
 
+    /** {@link #differences()} for another table of the same name on both sides, with the same columns. */
+    long differences(String table) throws SQLException {
+        String expected = "expected_" + table;
+        sql(target, "DROP TABLE IF EXISTS " + expected, "CREATE TABLE " + expected + " (LIKE " + table + ")");
+        try (Connection src = pg.connect(source); Connection dst = pg.connect(target)) {
+            java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+            src.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyOut("COPY " + table + " TO STDOUT", buffer);
+            dst.unwrap(org.postgresql.PGConnection.class).getCopyAPI().copyIn("COPY " + expected + " FROM STDIN",
+                    new java.io.ByteArrayInputStream(buffer.toByteArray()));
+        } catch (java.io.IOException e) {
+            throw new SQLException(e);
+        }
+        return scalar(target, "SELECT (SELECT count(*) FROM (SELECT * FROM " + table + " EXCEPT ALL SELECT * FROM "
+                + expected + ") a) + (SELECT count(*) FROM (SELECT * FROM " + expected + " EXCEPT ALL SELECT * FROM "
+                + table + ") b)");
+    }
+
     /** {@code sluice ARGS} in a child JVM of the test's class path, its output in {@code log}: a process to kill. */
     static Process startSluice(Path log, String... args) throws java.io.IOException {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(

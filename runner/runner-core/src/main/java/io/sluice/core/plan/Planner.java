@@ -33,6 +33,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -68,7 +69,33 @@ public final class Planner {
         List<StreamPlan> streams = new ArrayList<>();
         Map<String, StreamBinding> bindings = new HashMap<>();
         for (StreamSpec stream : spec.streams()) {
-            planStream(spec.name(), stream, connections, spec.ledger(), streams, bindings);
+            List<StreamSpec> expanded;
+            try {
+                expanded = StreamExpansion.expand(stream, connections);
+            } catch (ConnectorException e) {
+                throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), "stream '" + stream.name() + "': "
+                        + e.getMessage(), e.fix().orElse(null), e);
+            }
+            if (expanded.size() == 1 && expanded.getFirst() == stream) {
+                planStream(spec.name(), stream, connections, spec.ledger(), streams, bindings);
+                continue;
+            }
+            // The tables of a pattern are planned together: every table that cannot be loaded is listed at once.
+            List<SluiceException> refused = new ArrayList<>();
+            for (StreamSpec table : expanded) {
+                try {
+                    planStream(spec.name(), table, connections, spec.ledger(), streams, bindings);
+                } catch (SluiceException e) {
+                    refused.add(e);
+                }
+            }
+            if (!refused.isEmpty()) {
+                SluiceException first = refused.getFirst();
+                throw new SluiceException(first.kind(), first.code(), "stream '" + stream.name() + "': "
+                        + refused.size() + " of " + expanded.size() + " matched tables cannot be loaded:\n  "
+                        + refused.stream().map(SluiceException::getMessage).collect(Collectors.joining("\n  ")),
+                        first.fix().orElse(null), first);
+            }
         }
         ConnectionBudget.check(spec, streams, connections);
         return new BoundPlan(new PipelinePlan(spec, streams), bindings);

@@ -6,6 +6,7 @@ import io.sluice.core.connector.Connections;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -61,9 +62,10 @@ public final class RunStatus implements AutoCloseable {
                 List<LedgerStream> runs = runId.isEmpty() ? ledger.streamsOfSpec(spec.name(), runsShown)
                         : ledger.streamsOfRun(runId.get());
                 for (LedgerStream run : runs) {
-                    if (run.stream().equals(stream.name())) {
+                    // A stream over a table pattern records one stream per table, named <stream>.<schema>.<table>.
+                    if (run.stream().equals(stream.name()) || run.stream().startsWith(stream.name() + ".")) {
                         found.add(new StreamRun(run, runId.isEmpty() ? List.of()
-                                : ledger.partitions(new StreamKey(runId.get(), stream.name())),
+                                : ledger.partitions(new StreamKey(runId.get(), run.stream())),
                                 ledger.marks(run.key())));
                     }
                 }
@@ -75,7 +77,10 @@ public final class RunStatus implements AutoCloseable {
     }
 
     private Ledger ledgerOf(StreamSpec stream) throws ConnectorException {
-        Ledger ledger = connections.get(stream.target().connection()).target(stream.target().options())
+        // The ledger lives with the connection, whatever table a template would name.
+        Connector connector = connections.get(stream.target().connection());
+        Ledger ledger = connector.target(connector.bindTarget(stream.target().options(),
+                        java.util.Map.of("schema", "schema", "table", "table")))
                 .ledgerStore().map(Ledger::new)
                 .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS002, "the target of stream '"
                         + stream.name() + "' keeps no ledger", null));

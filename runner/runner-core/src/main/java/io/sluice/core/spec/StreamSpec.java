@@ -61,6 +61,17 @@ public record StreamSpec(
         }
     }
 
+    /**
+     * This stream's settings for one object its source's pattern matched: its own name, source and target, and the
+     * distribution with that object's key.
+     */
+    public StreamSpec forObject(String objectName, EndpointSpec objectSource, EndpointSpec objectTarget,
+                                Distribution objectDistribution) {
+        return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
+                rowsPerPartitionPlanned, loadMode, load, columnMapping, consistency, verify, retry, lockTimeout,
+                incremental, position);
+    }
+
     /** The number of partitions that run at once on this machine. */
     public int effectiveDegree(int availableCores) {
         return degree > 0 ? degree : Math.max(1, availableCores / -degree);

@@ -11,6 +11,7 @@ import io.sluice.core.diag.Severity;
 import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
 import io.sluice.core.plan.ColumnMapper;
+import io.sluice.core.plan.StreamExpansion;
 import io.sluice.core.spec.Environment;
 import io.sluice.core.spec.LoadResult;
 import io.sluice.core.spec.PipelineSpec;
@@ -93,7 +94,10 @@ public final class ConnectedLinter {
         Findings findings = new Findings(new Redactor(spec.secrets()));
         try (Connections connections = new Connections(registry, spec, stateDirectory)) {
             for (StreamSpec stream : spec.streams()) {
-                checkStream(stream, connections, keys, findings);
+                Position sourceAt = keys.source(stream);
+                for (StreamSpec table : expand(stream, connections, sourceAt, findings)) {
+                    checkStream(table, connections, sourceAt, keys.target(stream), findings);
+                }
             }
         } catch (RuntimeException e) {
             // Closing failed after the checks ran: the connector's bug, reported once for the file.
@@ -102,10 +106,29 @@ public final class ConnectedLinter {
         return findings.list;
     }
 
-    private void checkStream(StreamSpec stream, Connections connections, EndpointKeys keys, Findings findings) {
+    /** The streams a table pattern stands for, with a note saying how many tables it matched; an error if none. */
+    private static List<StreamSpec> expand(StreamSpec stream, Connections connections, Position sourceAt,
+                                           Findings findings) {
+        try {
+            List<StreamSpec> expanded = StreamExpansion.expand(stream, connections);
+            if (expanded.size() != 1 || expanded.getFirst() != stream) {
+                findings.note(sourceAt, RunnerCode.CONNECT002.name(), "stream '" + stream.name() + "': the pattern "
+                        + "matches " + expanded.size() + " table(s): " + StreamExpansion.names(expanded));
+            }
+            return expanded;
+        } catch (ConnectorException e) {
+            findings.add(sourceAt, e.code(), "stream '" + stream.name() + "', source: " + e.getMessage(), e.fix());
+        } catch (SluiceException e) {
+            findings.add(sourceAt, e.code(), e.getMessage(), e.fix());
+        } catch (RuntimeException e) {
+            findings.unexpected(sourceAt, "stream '" + stream.name() + "', source", e);
+        }
+        return List.of();
+    }
+
+    private void checkStream(StreamSpec stream, Connections connections, Position sourceAt, Position targetAt,
+                             Findings findings) {
         String where = "stream '" + stream.name() + "'";
-        Position sourceAt = keys.source(stream);
-        Position targetAt = keys.target(stream);
 
         Source source = null;
         List<Column> sourceColumns = null;

@@ -1,0 +1,186 @@
+package io.sluice.app.ledger;
+
+import io.sluice.app.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A table pattern on real PostgreSQL: a schema of 40 tables (empty, tiny, one large, odd names, one without a primary
+ * key, a partitioned one) and two temporary ones the exclude leaves out, into a template that create: if-missing
+ * fills, degree 2 with three streams at once; a SIGKILL mid-run, then --resume: every table equal.
+ */
+class ManyTablesTest {
+    private static final List<String> ODD = List.of("\"Odd Name\"", "\"with.dot\"", "\"ünïcode\"");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPatternLoadsEveryMatchedTableAndAResumeAfterASigkillIsExact() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "many", 1);
+        List<String> setup = new ArrayList<>(List.of("CREATE SCHEMA sales",
+                "CREATE TABLE sales.empty_one (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE sales.big (id bigint PRIMARY KEY, note text, amount numeric(12,2))",
+                "INSERT INTO sales.big SELECT g, 'big ' || g, g / 3.0 FROM generate_series(1, 200000) g",
+                "CREATE TABLE sales.no_key (id bigint, note text)",
+                "INSERT INTO sales.no_key SELECT g, 'nk ' || g FROM generate_series(1, 500) g",
+                "CREATE TABLE sales.parted (id bigint, at date NOT NULL, note text) PARTITION BY RANGE (at)",
+                "CREATE TABLE sales.parted_2025 PARTITION OF sales.parted FOR VALUES FROM ('2025-01-01') TO "
+                        + "('2026-01-01')",
+                "CREATE TABLE sales.parted_2026 PARTITION OF sales.parted FOR VALUES FROM ('2026-01-01') TO "
+                        + "('2027-01-01')",
+                "INSERT INTO sales.parted SELECT g, date '2025-06-01' + g, 'p ' || g FROM generate_series(1, 400) g",
+                "CREATE TABLE sales.tmp_1 (id bigint)", "CREATE TABLE sales.tmp_2 (id bigint)"));
+        for (String odd : ODD) {
+            setup.add("CREATE TABLE sales." + odd + " (id bigint PRIMARY KEY, \"Note\" text)");
+            setup.add("INSERT INTO sales." + odd + " SELECT g, 'odd ' || g FROM generate_series(1, 50) g");
+        }
+        for (int i = 1; i <= 33; i++) {
+            String t = String.format("sales.tiny_%02d", i);
+            setup.add("CREATE TABLE " + t + " (id bigint PRIMARY KEY, note text)");
+            setup.add("INSERT INTO " + t + " SELECT g, 't' || g FROM generate_series(1, " + (i * 3) + ") g");
+        }
+        setup.add("ANALYZE");
+        f.sql(f.source, setup.toArray(String[]::new));
+        f.sql(f.target, "CREATE SCHEMA staging");
+        List<String> tables = tables(f, f.source);
+        assertEquals(40, tables.size() - 2, "40 tables match once the temporary ones are excluded: " + tables);
+
+        Path spec = dir.resolve("many.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: many-tables
+                max-parallel-streams: 3
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: sales
+                    source: { connection: src, table: "sales.*", exclude: ["sales.tmp_*"] }
+                    target: { connection: dst, table: "staging.{table}", create: if-missing }
+                    distribution: { method: ctid }
+                    degree: 2
+                    batch-size: 20000
+                    load-mode: truncate
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("stream sales.sales.big:") && plan.out().contains("stream sales.sales.Odd Name:")
+                && plan.out().contains("CREATE TABLE \"staging\".\"with.dot\""), plan.out());
+        assertTrue(!plan.out().contains("stream sales.sales.tmp_1") && !plan.out().contains("stream sales.sales.parted_2025")
+                && plan.out().contains("stream sales.sales.parted:"), "excluded, and partitions go with their table");
+        CliRun lint = CliRun.of("lint", spec.toString(), "--connect");
+        assertTrue(lint.all().contains("the pattern matches 40 table(s)"), lint.all());
+
+        Path log = dir.resolve("many-1.log");
+        Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "many-1");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (done(f, "many-1") < 3) {
+            assertTrue(child.isAlive(), "the run ended before the kill:\n" + Files.readString(log));
+            assertTrue(System.nanoTime() < deadline, Files.readString(log));
+            Thread.sleep(10); // polling the ledger for the kill point, not timing anything
+        }
+        child.destroyForcibly(); // SIGKILL mid-run
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "many-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        for (String table : tables) {
+            if (table.startsWith("sales.tmp_")) {
+                continue;
+            }
+            String name = table.substring("sales.".length());
+            assertEquals(digest(f, f.source, "sales." + name), digest(f, f.target, "staging." + name), table);
+        }
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_tables WHERE schemaname = 'staging' "
+                + "AND tablename LIKE 'tmp%'"), "the excluded tables were not loaded");
+        CliRun status = CliRun.of("status", spec.toString(), "many-1");
+        assertTrue(status.out().contains("sales.sales.big") && status.out().contains("sales.sales.tiny_33"),
+                status.out());
+    }
+
+    @Test
+    void keyPrimaryKeyRefusesEveryTableWithoutOneAtOnce() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "manykey", 1);
+        f.sql(f.source, "CREATE SCHEMA shop", "CREATE TABLE shop.a (id bigint PRIMARY KEY)",
+                "CREATE TABLE shop.b (id bigint)", "CREATE TABLE shop.c (id bigint)");
+        Path spec = dir.resolve("key.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: many-key
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: src, table: "shop.*" }
+                    target: { connection: dst, table: "public.{table}" }
+                    distribution: { method: range, key: primary-key }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(4, run.exitCode(), run.all());
+        assertTrue(run.all().contains("error[PLAN007]") && run.all().contains("2 matched table(s) have no primary "
+                + "key: shop.b, shop.c"), run.all());
+
+        f.sql(f.source, "DROP TABLE shop.b", "DROP TABLE shop.c", "CREATE TABLE shop.b (id bigint PRIMARY KEY)");
+        CliRun missing = CliRun.of("run", spec.toString());
+        assertEquals(4, missing.exitCode(), missing.all());
+        assertTrue(missing.all().contains("2 of 2 matched tables cannot be loaded")
+                && missing.all().contains("\"public\".\"a\" does not exist")
+                && missing.all().contains("\"public\".\"b\" does not exist"), missing.all());
+
+        Path none = dir.resolve("none.yaml");
+        Files.writeString(none, Files.readString(spec).replace("shop.*", "nowhere.*"));
+        CliRun empty = CliRun.of("run", none.toString());
+        assertEquals(4, empty.exitCode(), empty.all());
+        assertTrue(empty.all().contains("error[PLAN006]"), empty.all());
+    }
+
+    private static long done(LedgerFixture f, String runId) {
+        try {
+            return f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND state = 'done'");
+        } catch (SQLException notYet) {
+            return 0; // the ledger is not created yet
+        }
+    }
+
+    /** The source's tables of schema sales, as sales.name (unquoted), partitions left out. */
+    private static List<String> tables(LedgerFixture f, String database) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = f.pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT relname FROM pg_class WHERE relnamespace = 'sales'::regnamespace "
+                     + "AND relkind IN ('r', 'p') AND NOT relispartition ORDER BY 1")) {
+            while (rs.next()) {
+                names.add("sales." + rs.getString(1));
+            }
+        }
+        return names;
+    }
+
+    /** Row count and an order-independent hash of the rows' text. */
+    private static String digest(LedgerFixture f, String database, String table) throws SQLException {
+        String[] parts = table.split("\\.", 2);
+        String quoted = "\"" + parts[0] + "\".\"" + parts[1].replace("\"", "\"\"") + "\"";
+        try (Connection c = f.pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) || ':' || COALESCE(md5(string_agg(t::text, ',' ORDER BY "
+                     + "t::text)), '') FROM " + quoted + " t")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

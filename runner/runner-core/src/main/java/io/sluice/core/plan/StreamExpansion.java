@@ -1,0 +1,77 @@
+package io.sluice.core.plan;
+
+import io.sluice.core.RunnerCode;
+import io.sluice.core.SluiceException;
+import io.sluice.core.connector.Connections;
+import io.sluice.core.spec.EndpointSpec;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.SourceObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A stream whose source names a pattern ({@code table: "sales.*"}) becomes one stream per matched object, named
+ * {@code <stream>.<object>} (e.g. {@code orders.sales.orders}) in plans, logs, metrics and the ledger, each with the
+ * stream's settings, its target options filled from the object's names, and, with {@code key: primary-key}, the
+ * object's primary key as its distribution key.
+ */
+public final class StreamExpansion {
+    /** The distribution key that stands for each matched table's primary key. */
+    public static final String PRIMARY_KEY = "primary-key";
+
+    private StreamExpansion() {
+    }
+
+    /** The streams {@code stream} stands for: itself, unless its source's options hold a pattern. */
+    public static List<StreamSpec> expand(StreamSpec stream, Connections connections) throws ConnectorException {
+        Optional<List<SourceObject>> objects = connections.get(stream.source().connection())
+                .expandSource(stream.source().options());
+        if (objects.isEmpty()) {
+            return List.of(stream);
+        }
+        if (objects.get().isEmpty()) {
+            throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN006, "stream '" + stream.name() + "': the "
+                    + "source's pattern matches no table", "check the pattern and its exclude (unquoted names fold to "
+                    + "lower case; a pattern without a schema looks in the first schema of the search_path)");
+        }
+        boolean primaryKey = stream.distribution().key().filter(PRIMARY_KEY::equals).isPresent();
+        List<String> keyless = objects.get().stream().filter(o -> primaryKey && o.primaryKey().isEmpty())
+                .map(SourceObject::name).toList();
+        if (!keyless.isEmpty()) {
+            throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN007, "stream '" + stream.name() + "': "
+                    + "key: primary-key, and " + keyless.size() + " matched table(s) have no primary key: "
+                    + String.join(", ", keyless), "exclude them, or use distribution method ctid, which needs no key");
+        }
+        List<StreamSpec> expanded = new ArrayList<>();
+        for (SourceObject object : objects.get()) {
+            Distribution distribution = primaryKey
+                    // A composite key splits on its first column, which orders the table as well as the whole key.
+                    ? new Distribution(stream.distribution().method(), Optional.of(quoted(object.primaryKey()
+                    .getFirst())), stream.distribution().valuesQuery())
+                    : stream.distribution();
+            EndpointSpec source = new EndpointSpec(stream.source().connection(), object.options(),
+                    stream.source().position());
+            EndpointSpec target = new EndpointSpec(stream.target().connection(), connections.get(
+                    stream.target().connection()).bindTarget(stream.target().options(), object.names()),
+                    stream.target().position());
+            expanded.add(stream.forObject(stream.name() + "." + object.name(), source, target, distribution));
+        }
+        return expanded;
+    }
+
+    /** The names a pattern's stream stands for, for people: {@code orders.sales.a, orders.sales.b, ...}. */
+    public static String names(List<StreamSpec> streams) {
+        return streams.stream().map(StreamSpec::name).limit(10).collect(Collectors.joining(", "))
+                + (streams.size() > 10 ? ", ..." : "");
+    }
+
+    private static String quoted(String column) {
+        return '"' + column.replace("\"", "\"\"") + '"';
+    }
+}
