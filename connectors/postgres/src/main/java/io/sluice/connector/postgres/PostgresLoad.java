@@ -49,6 +49,8 @@ final class PostgresLoad {
     /** Comments on the tables Sluice makes for itself: only a table that bears one is ever dropped as left over. */
     static final String OWN_TABLE_COMMENT = "sluice: ";
     static final String STAGING = "pg_temp.sluice_staging";
+    /** Memory for a worker session's staging table (PostgreSQL allocates it as the table grows). */
+    static final String STAGING_BUFFERS = "256MB";
 
     private final PostgresConnections connections;
     private final PostgresLedgerStore ledger;
@@ -63,6 +65,8 @@ final class PostgresLoad {
     private final List<String> statements;
     private final List<String> notes;
     private volatile TableLocks locks;
+    /** A merge whose target held no row when this process began it: its partitions try a plain INSERT first. */
+    private volatile boolean mergesIntoEmpty;
 
     private PostgresLoad(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                          String schema, String table, Optional<ResolvedTable> existing, List<Column> columns,
@@ -438,6 +442,10 @@ final class PostgresLoad {
         return c -> {
             locks.lock(c, List.of(quoted()), TableLocks.Mode.ROW_EXCLUSIVE, "merge into it", ErrorKind.FAILED);
             try (Statement s = c.createStatement()) {
+                // Before the session's first temporary table (later, the same value is accepted and changes
+                // nothing): with the default 8 MB a partition's staged rows spill to disk; in memory the merge of
+                // 2 M rows took 0.67x the time (docs/benchmarks.md, "Load modes").
+                s.execute("SET temp_buffers = '" + STAGING_BUFFERS + "'");
                 s.execute(create);
             }
         };
@@ -456,10 +464,32 @@ final class PostgresLoad {
             }
         }
         String apply = applyStatement(copied);
+        String insert = "INSERT INTO " + quoted() + " (" + copied.stream().map(c -> SqlQuote.identifier(c.name()))
+                .collect(Collectors.joining(", ")) + ") SELECT " + copied.stream()
+                .map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", ")) + " FROM " + STAGING;
         String keep = "INSERT INTO " + keysQuoted() + " SELECT " + keyList("") + " FROM " + STAGING;
+        boolean tryPlainInsert = mergesIntoEmpty;
         return c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SAVEPOINT sluice_merge");
+                // Into a table that was empty, most partitions meet no key: a plain INSERT is then what ON CONFLICT
+                // would do, at about twice its speed (2 M rows: 7.1 s against 18.3 s). A conflict (a key another
+                // partition wrote, or a duplicate, which the merge below names) rolls it back to the savepoint.
+                if (tryPlainInsert) {
+                    try {
+                        s.execute(insert);
+                        s.execute("RELEASE SAVEPOINT sluice_merge");
+                        if (request.deleteMissing()) {
+                            s.execute(keep);
+                        }
+                        return;
+                    } catch (SQLException e) {
+                        if (!"23505".equals(e.getSQLState())) {
+                            throw e;
+                        }
+                        s.execute("ROLLBACK TO SAVEPOINT sluice_merge");
+                    }
+                }
                 try {
                     s.execute(apply);
                 } catch (SQLException e) {
@@ -512,6 +542,13 @@ final class PostgresLoad {
                     execute(c, mergeKeyConstraint());
                 }
                 marks.writing(CREATED, quoted()).apply(tx);
+            }
+            if (request.mode() == LoadMode.MERGE) {
+                try (Statement s = c.createStatement();
+                     java.sql.ResultSet rs = s.executeQuery("SELECT NOT EXISTS (SELECT 1 FROM " + quoted() + ")")) {
+                    rs.next();
+                    mergesIntoEmpty = rs.getBoolean(1);
+                }
             }
             if (request.mode() == LoadMode.MERGE && request.deleteMissing() && !done.containsKey(KEYS)) {
                 String name = DerivedName.of(table, "_sluice_keys");
