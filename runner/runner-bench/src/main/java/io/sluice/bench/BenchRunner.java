@@ -141,7 +141,7 @@ final class BenchRunner {
     private void truncate(BenchTarget... targets) throws SQLException {
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
             for (BenchTarget t : targets) {
-                s.execute("TRUNCATE " + t.qualifiedTable());
+                s.execute("TRUNCATE " + String.join(", ", t.qualifiedTables()));
             }
         }
     }
@@ -167,10 +167,15 @@ final class BenchRunner {
     }
 
     private long count(BenchTarget t) throws SQLException {
-        try (Connection c = target.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM " + t.qualifiedTable())) {
-            rs.next();
-            return rs.getLong(1);
+        long rows = 0;
+        try (Connection c = target.connect(); Statement s = c.createStatement()) {
+            for (String table : t.qualifiedTables()) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+                    rs.next();
+                    rows += rs.getLong(1);
+                }
+            }
         }
+        return rows;
     }
 }

@@ -12,7 +12,9 @@ public enum BenchTarget {
     /** The same table holding every row before each run: a merge in which every key conflicts. */
     LINEITEM_KEYED_FULL("lineitem_keyed", "lineitem", false, true),
     /** lineitem with three secondary indexes: what indexes: rebuild is for. */
-    LINEITEM_INDEXED("lineitem_indexed", "lineitem", false, false);
+    LINEITEM_INDEXED("lineitem_indexed", "lineitem", false, false),
+    /** {@link ManyTables}' 40 tables, emptied and counted together. */
+    MANY_TABLES("*", "many-tables", false, false);
 
     private final String table;
     private final String dataset;
@@ -49,6 +51,15 @@ public enum BenchTarget {
     }
 
     public TableData data(TpchData data) {
-        return dataset.equals("lineitem") ? data.lineitem() : data.orders();
+        return switch (dataset) {
+            case "lineitem" -> data.lineitem();
+            case "many-tables" -> data.manyTables();
+            default -> data.orders();
+        };
+    }
+
+    /** The target tables a run fills: this one, or the 40 of {@link ManyTables}. */
+    public java.util.List<String> qualifiedTables() {
+        return this == MANY_TABLES ? ManyTables.qualifiedNames() : java.util.List.of(qualifiedTable());
     }
 }

@@ -103,6 +103,19 @@ final class ScenarioCatalog {
         scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_INDEXED, "Sluice ctid, truncate, indexes: rebuild",
                 SluiceSlug.INDEXES_REBUILD, 2, "truncate\n    indexes: rebuild"));
 
+        // Many tables: one table pattern with N streams at once, against pgcopydb's N table jobs.
+        Section manyTables = Section.MANY_TABLES;
+        Optional<Path> pgcopydb = ClientTool.onPath("pgcopydb");
+        for (int n : DEGREES) {
+            ScenarioInfo pattern = info(manyTables, BenchTarget.MANY_TABLES, ScenarioRole.SLUICE,
+                    "Sluice table pattern, max-parallel-streams N, degree 1", SluiceSlug.PATTERN, n);
+            scenarios.add(new SluiceScenario(pattern, sluice, SluiceSpec.manyTables("bench-" + pattern.id()
+                    .replace('/', '-'), src, dst, n), Optional.empty()));
+            scenarios.add(new PgcopydbScenario(info(manyTables, BenchTarget.MANY_TABLES, ScenarioRole.BASELINE,
+                    "pgcopydb copy table-data, --table-jobs N", SluiceSlug.PGCOPYDB, n), pgcopydb, src, dst,
+                    ManyTables.qualifiedNames(), logDirectory));
+        }
+
         // Scale-out: N processes of degree 1 joined in one run against one process of degree N, the same streams
         // into the same server; consistency: none in both, which a joined run needs.
         Section joined = Section.LINEITEM_JOINED;

@@ -10,6 +10,8 @@ public enum Section {
     ORDERS_S3("orders-s3", "orders: 16 Parquet files on local S3 → PostgreSQL"),
     LINEITEM_LOAD_MODES("lineitem-load-modes", "lineitem: load modes (replace, merge, indexes: rebuild) beside truncate "
             + "and append, LOGGED targets"),
+    MANY_TABLES("many-tables", "40 tables of mixed sizes cut from lineitem: Sluice's table pattern with "
+            + "max-parallel-streams N against pgcopydb copy table-data --table-jobs N, LOGGED targets"),
     LINEITEM_JOINED("lineitem-joined", "lineitem: N joined processes of degree 1 (--join) against one process of "
             + "degree N, LOGGED target");
 

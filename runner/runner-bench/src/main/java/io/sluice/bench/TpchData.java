@@ -6,9 +6,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The generated data set: lineitem and orders in the source database (schema {@value #SCHEMA}), orders also as
- * {@value #PARQUET_FILES} Parquet files in a local folder.
+ * {@value #PARQUET_FILES} Parquet files in a local folder, and {@link ManyTables}' 40 tables cut from lineitem.
  */
-public record TpchData(double scale, TableData lineitem, TableData orders, Path parquetDirectory) {
+public record TpchData(double scale, TableData lineitem, TableData orders, Path parquetDirectory,
+                       TableData manyTables) {
     public static final String SCHEMA = "sluice_bench";
     public static final int PARQUET_FILES = 16;
 
@@ -16,6 +17,7 @@ public record TpchData(double scale, TableData lineitem, TableData orders, Path 
         requireNonNull(lineitem, "lineitem is null");
         requireNonNull(orders, "orders is null");
         requireNonNull(parquetDirectory, "parquetDirectory is null");
+        requireNonNull(manyTables, "manyTables is null");
     }
 
     /** The glob that matches the local Parquet files. */

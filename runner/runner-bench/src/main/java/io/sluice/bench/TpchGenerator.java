@@ -73,7 +73,8 @@ final class TpchGenerator {
             Path parquet = writeParquet(duck, dataDirectory.resolve("orders-parquet"));
             TableData lineitem = dump(source, "lineitem", lineitemColumns, lineitemRows, dataDirectory);
             TableData orders = dump(source, "orders", ordersColumns, ordersRows, dataDirectory);
-            return new TpchData(scale, lineitem, orders, parquet);
+            TableData many = manyTables(source, target, lineitemColumns, lineitem);
+            return new TpchData(scale, lineitem, orders, parquet, many);
         }
     }
 
@@ -146,6 +147,37 @@ final class TpchGenerator {
             s.execute("CREATE INDEX lineitem_indexed_part ON " + indexed + " (l_partkey, l_suppkey)");
             s.execute("CREATE INDEX lineitem_indexed_order ON " + indexed + " (l_orderkey)");
         }
+    }
+
+    /**
+     * {@link ManyTables}: each table the first rows of lineitem in the source, empty in the target. Its byte count is
+     * lineitem's bytes per row times its rows (the tables are cut from it).
+     */
+    private TableData manyTables(BenchPostgresServer source, BenchPostgresServer target,
+                                 List<TableData.Column> columns, TableData lineitem) throws SQLException {
+        log.step("cutting " + ManyTables.count() + " tables of mixed sizes from lineitem");
+        TableData shape = new TableData("lineitem", columns, 0, Path.of("-"), 0);
+        long rows = 0;
+        try (Connection c = source.endpoint().connect(); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + ManyTables.SCHEMA + " CASCADE");
+            s.execute("CREATE SCHEMA " + ManyTables.SCHEMA);
+            for (int i = 0; i < ManyTables.count(); i++) {
+                long n = ManyTables.rows(i, scale, lineitem.rows());
+                s.execute("CREATE TABLE " + ManyTables.qualified(i) + " AS SELECT * FROM " + TpchData.SCHEMA
+                        + ".lineitem LIMIT " + n);
+                s.execute("VACUUM (FREEZE, ANALYZE) " + ManyTables.qualified(i));
+                rows += n;
+            }
+        }
+        try (Connection c = target.endpoint().connect(); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + ManyTables.SCHEMA + " CASCADE");
+            s.execute("CREATE SCHEMA " + ManyTables.SCHEMA);
+            for (int i = 0; i < ManyTables.count(); i++) {
+                s.execute(shape.createTableSql(ManyTables.SCHEMA, ManyTables.name(i), false));
+            }
+        }
+        return new TableData("many-tables", columns, rows, Path.of("-"),
+                Math.round((double) lineitem.binaryBytes() / lineitem.rows() * rows));
     }
 
     /** DuckDB writes CSV, the source reads it with COPY FROM STDIN: works for remote sources too. */
