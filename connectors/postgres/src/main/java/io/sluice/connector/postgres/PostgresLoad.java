@@ -48,9 +48,6 @@ final class PostgresLoad {
     static final String PRIMARY_KEY = "primary-key";
     /** Comments on the tables Sluice makes for itself: only a table that bears one is ever dropped as left over. */
     static final String OWN_TABLE_COMMENT = "sluice: ";
-    static final String STAGING = "pg_temp.sluice_staging";
-    /** Memory for a worker session's staging table (PostgreSQL allocates it as the table grows). */
-    static final String STAGING_BUFFERS = "256MB";
 
     private final PostgresConnections connections;
     private final PostgresLedgerStore ledger;
@@ -64,6 +61,7 @@ final class PostgresLoad {
     private final List<IndexDefinition> dropped;
     private final List<String> statements;
     private final List<String> notes;
+    private final MergeStatements merge;
     private volatile TableLocks locks;
     /** A merge whose target held no row when this process began it: its partitions try a plain INSERT first. */
     private volatile boolean mergesIntoEmpty;
@@ -83,6 +81,7 @@ final class PostgresLoad {
         this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
         this.dropped = List.copyOf(requireNonNull(dropped, "dropped is null"));
         this.locks = requireNonNull(locks, "locks is null");
+        this.merge = new MergeStatements(quoted(), keysQuoted(), mergeKey, request, () -> this.locks);
         this.statements = new ArrayList<>();
         this.notes = new ArrayList<>();
     }
@@ -289,9 +288,10 @@ final class PostgresLoad {
                     statements.add("CREATE UNLOGGED TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM "
                             + quoted() + " WITH NO DATA");
                 }
-                statements.add("per partition: CREATE TEMP TABLE IF NOT EXISTS " + STAGING + " ...; COPY into it; "
-                        + applyStatement(mergeColumnsForPlan()) + (request.deleteMissing() ? "; INSERT INTO "
-                        + keysQuoted() + " SELECT " + keyList("") + " FROM " + STAGING : ""));
+                statements.add("per partition: CREATE TEMP TABLE IF NOT EXISTS " + MergeStatements.STAGING
+                        + " ...; COPY into it; " + applyStatement(mergeColumnsForPlan()) + (request.deleteMissing()
+                        ? "; INSERT INTO " + keysQuoted() + " SELECT " + keyList("") + " FROM "
+                        + MergeStatements.STAGING : ""));
                 if (request.deleteMissing()) {
                     statements.add(deleteMissingStatement());
                 }
@@ -353,7 +353,7 @@ final class PostgresLoad {
     String copyTable() {
         return switch (request.mode()) {
             case REPLACE -> shadowQuoted();
-            case MERGE -> STAGING;
+            case MERGE -> MergeStatements.STAGING;
             default -> quoted();
         };
     }
@@ -405,122 +405,30 @@ final class PostgresLoad {
                 + ")";
     }
 
-    private String keyList(String prefix) {
-        return mergeKey.stream().map(k -> prefix + SqlQuote.identifier(k)).collect(Collectors.joining(", "));
-    }
-
     private List<Column> mergeColumnsForPlan() {
         return columns.stream().filter(c -> !c.isGenerated()).toList();
     }
 
-    /** The statement that applies the staged rows of one partition to the target. */
-    String applyStatement(List<Column> copied) {
-        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
-        List<String> updated = copied.stream().map(Column::name).filter(n -> !mergeKey.contains(n))
-                .map(SqlQuote::identifier).toList();
-        String select = request.onDuplicate() == LoadRequest.OnDuplicate.LAST
-                // ctid order is the order COPY wrote the rows in: the staging table is emptied at each commit
-                ? "SELECT DISTINCT ON (" + keyList("") + ") " + list + " FROM " + STAGING + " ORDER BY " + keyList("")
-                + ", ctid DESC"
-                : "SELECT " + list + " FROM " + STAGING;
-        return "INSERT INTO " + quoted() + " (" + list + ") " + select + " ON CONFLICT (" + keyList("") + ") DO "
-                + (updated.isEmpty() ? "NOTHING" : "UPDATE SET " + updated.stream().map(n -> n + " = EXCLUDED." + n)
-                .collect(Collectors.joining(", ")));
+    private String keyList(String prefix) {
+        return merge.keyList(prefix);
+    }
+
+    private String applyStatement(List<Column> copied) {
+        return merge.applyStatement(copied);
     }
 
     private String deleteMissingStatement() {
-        return "DELETE FROM " + quoted() + " t WHERE NOT EXISTS (SELECT 1 FROM " + keysQuoted() + " k WHERE "
-                + mergeKey.stream().map(k -> "k." + SqlQuote.identifier(k) + " = t." + SqlQuote.identifier(k))
-                .collect(Collectors.joining(" AND ")) + ")";
+        return merge.deleteMissingStatement();
     }
 
-    /** The merge's work in a partition's transaction before its COPY: the session's staging table, empty. */
+    /** The merge's work in a partition's transaction before its COPY ({@link MergeStatements#before}). */
     BeforeCopy mergeBefore(List<Column> copied) {
-        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
-        String create = "CREATE TEMP TABLE IF NOT EXISTS sluice_staging ON COMMIT DELETE ROWS AS SELECT " + list
-                + " FROM " + quoted() + " WITH NO DATA";
-        return c -> {
-            locks.lock(c, List.of(quoted()), TableLocks.Mode.ROW_EXCLUSIVE, "merge into it", ErrorKind.FAILED);
-            try (Statement s = c.createStatement()) {
-                // Before the session's first temporary table (later, the same value is accepted and changes
-                // nothing): with the default 8 MB a partition's staged rows spill to disk; in memory the merge of
-                // 2 M rows took 0.67x the time (docs/benchmarks.md, "Load modes").
-                s.execute("SET temp_buffers = '" + STAGING_BUFFERS + "'");
-                s.execute(create);
-            }
-        };
+        return merge.before(copied);
     }
 
-    /**
-     * The merge's work at the partition's commit: apply the staged rows (a duplicate key named when
-     * {@code on-duplicate: error}), and keep their keys for {@code delete-missing}.
-     */
+    /** The merge's work at a partition's commit ({@link MergeStatements#after}). */
     AfterCopy mergeAfter(List<Column> copied) throws ConnectorException {
-        Set<String> names = copied.stream().map(Column::name).collect(Collectors.toSet());
-        for (String key : mergeKey) {
-            if (!names.contains(key)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG219, "merge-key column " + key + " of "
-                        + quoted() + " is not copied from the source", "map a source column to it");
-            }
-        }
-        String apply = applyStatement(copied);
-        String insert = "INSERT INTO " + quoted() + " (" + copied.stream().map(c -> SqlQuote.identifier(c.name()))
-                .collect(Collectors.joining(", ")) + ") SELECT " + copied.stream()
-                .map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", ")) + " FROM " + STAGING;
-        String keep = "INSERT INTO " + keysQuoted() + " SELECT " + keyList("") + " FROM " + STAGING;
-        boolean tryPlainInsert = mergesIntoEmpty;
-        return c -> {
-            try (Statement s = c.createStatement()) {
-                s.execute("SAVEPOINT sluice_merge");
-                // Into a table that was empty, most partitions meet no key: a plain INSERT is then what ON CONFLICT
-                // would do, at about twice its speed (2 M rows: 7.1 s against 18.3 s). A conflict (a key another
-                // partition wrote, or a duplicate, which the merge below names) rolls it back to the savepoint.
-                if (tryPlainInsert) {
-                    try {
-                        s.execute(insert);
-                        s.execute("RELEASE SAVEPOINT sluice_merge");
-                        if (request.deleteMissing()) {
-                            s.execute(keep);
-                        }
-                        return;
-                    } catch (SQLException e) {
-                        if (!"23505".equals(e.getSQLState())) {
-                            throw e;
-                        }
-                        s.execute("ROLLBACK TO SAVEPOINT sluice_merge");
-                    }
-                }
-                try {
-                    s.execute(apply);
-                } catch (SQLException e) {
-                    if (!"21000".equals(e.getSQLState())) {
-                        throw e;
-                    }
-                    s.execute("ROLLBACK TO SAVEPOINT sluice_merge");
-                    throw duplicate(s);
-                }
-                s.execute("RELEASE SAVEPOINT sluice_merge");
-                if (request.deleteMissing()) {
-                    s.execute(keep);
-                }
-            }
-        };
-    }
-
-    private ConnectorException duplicate(Statement s) throws SQLException {
-        String sql = "SELECT " + mergeKey.stream().map(k -> SqlQuote.identifier(k) + "::text")
-                .collect(Collectors.joining(" || ', ' || ")) + ", count(*) FROM " + STAGING + " GROUP BY "
-                + keyList("") + " HAVING count(*) > 1 LIMIT 1";
-        String example = "";
-        try (java.sql.ResultSet rs = s.executeQuery(sql)) {
-            if (rs.next()) {
-                example = " (" + String.join(", ", mergeKey) + ") = (" + rs.getString(1) + ") appears "
-                        + rs.getLong(2) + " times";
-            }
-        }
-        return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG217, "the source has two rows with one "
-                + "merge key in a partition:" + example + "; the partition was rolled back", "fix the source, or set "
-                + "on-duplicate: last on the stream (the row read last wins)");
+        return merge.after(copied, mergesIntoEmpty);
     }
 
     // ---- steps
