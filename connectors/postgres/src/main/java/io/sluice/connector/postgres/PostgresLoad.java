@@ -562,6 +562,9 @@ final class PostgresLoad {
         if (request.mode() != LoadMode.MERGE && done.containsKey(CREATED) && !primaryKey.isEmpty()
                 && !done.containsKey(PRIMARY_KEY)) {
             inTransaction("adding the primary key of " + quoted(), (c, tx) -> {
+                if (marks.reading().apply(tx).containsKey(PRIMARY_KEY)) {
+                    return; // another process of a joined run added it while this one waited for the stream's row
+                }
                 execute(c, primaryKeyStatement(quoted()).orElseThrow());
                 marks.writing(PRIMARY_KEY, String.join(", ", primaryKey)).apply(tx);
             });
