@@ -33,6 +33,12 @@ record IndexDefinition(String name, String definition, String method, Optional<C
         }
     }
 
+    /** The statement that drops this index from {@code table} (quoted) in {@code schema}: its constraint, if it backs one. */
+    String dropStatement(String table, String schema) {
+        return constraint.isPresent() ? "ALTER TABLE " + table + " DROP CONSTRAINT " + SqlQuote.identifier(name)
+                : "DROP INDEX " + SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name);
+    }
+
     /** The statements that build this index as {@code indexName} on {@code table} (quoted), constraint included. */
     List<String> buildOn(String table, String indexName) {
         String create = "CREATE " + (definition.startsWith("CREATE UNIQUE ") ? "UNIQUE " : "") + "INDEX "

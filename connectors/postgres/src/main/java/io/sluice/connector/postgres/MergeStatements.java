@@ -47,7 +47,7 @@ final class MergeStatements {
 
     /** The statement that applies the staged rows of one partition to the target. */
     String applyStatement(List<Column> copied) {
-        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
+        String list = columnList(copied);
         List<String> updated = copied.stream().map(Column::name).filter(n -> !mergeKey.contains(n))
                 .map(SqlQuote::identifier).toList();
         String select = request.onDuplicate() == LoadRequest.OnDuplicate.LAST
@@ -69,7 +69,7 @@ final class MergeStatements {
 
     /** The merge's work in a partition's transaction before its COPY: the session's staging table, empty. */
     BeforeCopy before(List<Column> copied) {
-        String list = copied.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
+        String list = columnList(copied);
         String create = "CREATE TEMP TABLE IF NOT EXISTS sluice_staging ON COMMIT DELETE ROWS AS SELECT " + list
                 + " FROM " + target + " WITH NO DATA";
         return c -> {
@@ -98,9 +98,8 @@ final class MergeStatements {
             }
         }
         String apply = applyStatement(copied);
-        String insert = "INSERT INTO " + target + " (" + copied.stream().map(c -> SqlQuote.identifier(c.name()))
-                .collect(Collectors.joining(", ")) + ") SELECT " + copied.stream()
-                .map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", ")) + " FROM " + STAGING;
+        String list = columnList(copied);
+        String insert = "INSERT INTO " + target + " (" + list + ") SELECT " + list + " FROM " + STAGING;
         String keep = "INSERT INTO " + keys + " SELECT " + keyList("") + " FROM " + STAGING;
         return c -> {
             try (Statement s = c.createStatement()) {
@@ -154,5 +153,9 @@ final class MergeStatements {
         return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG217, "the source has two rows with one "
                 + "merge key in a partition:" + example + "; the partition was rolled back", "fix the source, or set "
                 + "on-duplicate: last on the stream (the row read last wins)");
+    }
+
+    private static String columnList(List<Column> columns) {
+        return columns.stream().map(c -> SqlQuote.identifier(c.name())).collect(Collectors.joining(", "));
     }
 }

@@ -87,8 +87,9 @@ final class PostgresLoad {
     }
 
     /**
-     * Plans the load of {@code existing} (empty: the table is missing and {@code create: if-missing} creates it with
-     * {@code sourceColumns}), refusing what the target cannot do before anything is written.
+     * Plans the load of {@code existing} with its columns {@code columnsGiven} (empty: the table is missing and
+     * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
+     * cannot do before anything is written.
      */
     /** The statement that creates a type of the source, for the fix when the target lacks it. */
     @FunctionalInterface
@@ -97,7 +98,7 @@ final class PostgresLoad {
     }
 
     static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
-                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> sourceColumns,
+                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
                              TypeDefinitions types, List<String> primaryKey, TableLocks locks, Connection c)
             throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
@@ -108,7 +109,7 @@ final class PostgresLoad {
             schema = target.currentSchema();
         }
         String table = existing.map(ResolvedTable::name).orElse(name.name());
-        List<Column> columns = existing.isPresent() ? catalog.columns(existing.get().oid()) : created(sourceColumns);
+        List<Column> columns = existing.isPresent() ? columnsGiven : created(columnsGiven);
         Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (String column : primaryKey) {
             requireColumn(names, column, "primary-key", schema, table);
@@ -303,9 +304,7 @@ final class PostgresLoad {
             }
         }
         for (IndexDefinition index : dropped) {
-            statements.add(index.constraint().isPresent() ? "ALTER TABLE " + quoted() + " DROP CONSTRAINT "
-                    + SqlQuote.identifier(index.name()) : "DROP INDEX " + SqlQuote.identifier(schema) + "."
-                    + SqlQuote.identifier(index.name()));
+            statements.add(index.dropStatement(quoted(), schema));
         }
         for (IndexDefinition index : dropped) {
             statements.addAll(index.buildOn(quoted(), index.name()));
@@ -534,9 +533,7 @@ final class PostgresLoad {
                     .map(k -> k.type() + ":" + k.definition()).orElse("")).apply(tx);
         }
         for (IndexDefinition index : dropped) {
-            execute(c, index.constraint().isPresent() ? "ALTER TABLE " + quoted() + " DROP CONSTRAINT "
-                    + SqlQuote.identifier(index.name()) : "DROP INDEX " + SqlQuote.identifier(schema) + "."
-                    + SqlQuote.identifier(index.name()));
+            execute(c, index.dropStatement(quoted(), schema));
         }
         marks.writing(INDEXES_DROPPED, String.valueOf(dropped.size())).apply(tx);
         marks.writing(LoadMarks.LEFT_BEHIND, dropped.size() + " index(es) of " + quoted() + " to build again")
@@ -592,9 +589,7 @@ final class PostgresLoad {
     }
 
     private Map<String, String> read(LoadMarks marks) throws ConnectorException {
-        List<Map<String, String>> out = new ArrayList<>();
-        inTransaction("reading the load's marks", (c, tx) -> out.add(marks.reading().apply(tx)));
-        return out.getFirst();
+        return ledger.inTransaction(marks.reading());
     }
 
     private void rebuildIndexes(Map<String, String> done) throws ConnectorException {
@@ -628,19 +623,16 @@ final class PostgresLoad {
         if (!target.relationExists(schema, name)) {
             return all;
         }
-        if (index.constraint().isEmpty() || index.constraint().get().type() == 'x' || constraintExists(target, on, name)) {
+        if (index.constraint().isEmpty() || index.constraint().get().type() == 'x' || target.hasConstraint(on, name)) {
             return List.of();
         }
         return all.subList(1, all.size());
     }
 
-    private boolean constraintExists(TargetCatalog target, String on, String name) throws SQLException {
-        return target.hasConstraint(on, name);
-    }
 
     private void finishShadow(LoadMarks marks, Map<String, String> done) throws ConnectorException {
         List<IndexDefinition> indexes;
-        List<String[]> foreignKeys;
+        List<TargetCatalog.ForeignKey> foreignKeys;
         List<List<String>> builds = new ArrayList<>();
         try (ControlConnection control = connections.control("reading " + quoted())) {
             TargetCatalog target = new TargetCatalog(control.connection());
@@ -657,10 +649,10 @@ final class PostgresLoad {
         IndexBuilds.run(connections, builds, request.degree(), "building the indexes of " + shadowQuoted());
         inTransaction("completing " + shadowQuoted(), (c, tx) -> {
             TargetCatalog target = new TargetCatalog(c);
-            for (String[] key : foreignKeys) {
-                if (!target.hasConstraint(shadowQuoted(), key[0])) {
-                    execute(c, "ALTER TABLE " + shadowQuoted() + " ADD CONSTRAINT " + SqlQuote.identifier(key[0])
-                            + " " + key[1]);
+            for (TargetCatalog.ForeignKey key : foreignKeys) {
+                if (!target.hasConstraint(shadowQuoted(), key.name())) {
+                    execute(c, "ALTER TABLE " + shadowQuoted() + " ADD CONSTRAINT " + SqlQuote.identifier(key.name())
+                            + " " + key.definition());
                 }
             }
             Optional<String> primary = primaryKeyStatement(shadowQuoted());

@@ -92,12 +92,10 @@ final class PostgresTarget implements Target {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());
         }
-        if (existing.isPresent()) {
-            table(); // kind and privileges
-        }
-        List<Column> sourceColumns = existing.isPresent() ? List.of() : source.postgresColumns();
+        // The table as it is (kind and privileges checked), or the source's columns for the table to create.
+        List<Column> columns = existing.isPresent() ? table().columns() : source.postgresColumns();
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
-            PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, sourceColumns,
+            PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     source::typeDefinition, primaryKey, locks, control.connection());
             load = planned;
             return planned.loadPlan();

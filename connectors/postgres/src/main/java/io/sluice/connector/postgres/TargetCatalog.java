@@ -136,15 +136,18 @@ final class TargetCatalog {
         return sequences;
     }
 
-    /** The outbound foreign keys: name and {@code pg_get_constraintdef}. */
-    List<String[]> foreignKeys(long tableOid) throws SQLException {
-        List<String[]> keys = new ArrayList<>();
+    /** An outbound foreign key: its name and {@code pg_get_constraintdef}. */
+    record ForeignKey(String name, String definition) {
+    }
+
+    List<ForeignKey> foreignKeys(long tableOid) throws SQLException {
+        List<ForeignKey> keys = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement("SELECT conname, pg_get_constraintdef(oid) "
                 + "FROM pg_constraint WHERE conrelid = ? AND contype = 'f' ORDER BY conname")) {
             p.setLong(1, tableOid);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    keys.add(new String[] {rs.getString(1), rs.getString(2)});
+                    keys.add(new ForeignKey(rs.getString(1), rs.getString(2)));
                 }
             }
         }

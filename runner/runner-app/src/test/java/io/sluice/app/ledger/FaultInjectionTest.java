@@ -80,7 +80,7 @@ class FaultInjectionTest {
             if (!child.isAlive()) {
                 throw new AssertionError("the run ended before the kill point (" + partitions + " partitions done)");
             }
-            long done = doneCount(f, runId);
+            long done = f.donePartitions(runId);
             if (done >= partitions && started(f, runId)) {
                 return done;
             }
@@ -94,10 +94,6 @@ class FaultInjectionTest {
         return ledgerCount(f, "SELECT count(*) FROM sluice.run_streams WHERE run_id = '" + runId + "'") > 0;
     }
 
-    private static long doneCount(LedgerFixture f, String runId) throws SQLException {
-        return ledgerCount(f, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
-                + "' AND state = 'done'");
-    }
 
     private static long ledgerCount(LedgerFixture f, String query) throws SQLException {
         try {

@@ -84,6 +84,19 @@ final class LedgerFixture {
                 + "SELECT id, name, price FROM items) b)");
     }
 
+    /** Partitions of the run that the target's ledger records as done; 0 while the ledger does not exist yet. */
+    long donePartitions(String runId) throws SQLException {
+        try {
+            return scalar(target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND state = 'done'");
+        } catch (SQLException e) {
+            if ("42P01".equals(e.getSQLState()) || "3F000".equals(e.getSQLState())) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
     /** {@link #differences()} for another table of the same name on both sides, with the same columns. */
     long differences(String table) throws SQLException {
         String expected = "expected_" + table;

@@ -192,8 +192,7 @@ class LoadModesTest {
     private void killAfterDone(LedgerFixture f, Path spec, String runId, int done) throws Exception {
         Path log = dir.resolve(runId + ".log");
         Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", runId);
-        waitUntil(child, log, () -> f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
-                + runId + "' AND state = 'done'") >= done);
+        waitUntil(child, log, () -> f.donePartitions(runId) >= done);
         child.destroyForcibly();
         assertTrue(child.waitFor(30, TimeUnit.SECONDS));
     }

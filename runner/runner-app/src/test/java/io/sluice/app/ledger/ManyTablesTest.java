@@ -89,7 +89,7 @@ class ManyTablesTest {
         Path log = dir.resolve("many-1.log");
         Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "many-1");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (done(f, "many-1") < 3) {
+        while (f.donePartitions("many-1") < 3) {
             assertTrue(child.isAlive(), "the run ended before the kill:\n" + Files.readString(log));
             assertTrue(System.nanoTime() < deadline, Files.readString(log));
             Thread.sleep(10); // polling the ledger for the kill point, not timing anything
@@ -148,15 +148,6 @@ class ManyTablesTest {
         CliRun empty = CliRun.of("run", none.toString());
         assertEquals(4, empty.exitCode(), empty.all());
         assertTrue(empty.all().contains("error[PLAN006]"), empty.all());
-    }
-
-    private static long done(LedgerFixture f, String runId) {
-        try {
-            return f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
-                    + "' AND state = 'done'");
-        } catch (SQLException notYet) {
-            return 0; // the ledger is not created yet
-        }
     }
 
     /** The source's tables of schema sales, as sales.name (unquoted), partitions left out. */

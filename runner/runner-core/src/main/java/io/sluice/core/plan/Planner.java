@@ -69,17 +69,18 @@ public final class Planner {
         List<StreamPlan> streams = new ArrayList<>();
         Map<String, StreamBinding> bindings = new HashMap<>();
         for (StreamSpec stream : spec.streams()) {
-            List<StreamSpec> expanded;
+            Optional<List<StreamSpec>> pattern;
             try {
-                expanded = StreamExpansion.expand(stream, connections);
+                pattern = StreamExpansion.expand(stream, connections);
             } catch (ConnectorException e) {
                 throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), "stream '" + stream.name() + "': "
                         + e.getMessage(), e.fix().orElse(null), e);
             }
-            if (expanded.size() == 1 && expanded.getFirst() == stream) {
+            if (pattern.isEmpty()) {
                 planStream(spec.name(), stream, connections, spec.ledger(), streams, bindings);
                 continue;
             }
+            List<StreamSpec> expanded = pattern.get();
             // The tables of a pattern are planned together: every table that cannot be loaded is listed at once.
             List<SluiceException> refused = new ArrayList<>();
             for (StreamSpec table : expanded) {

@@ -28,12 +28,13 @@ public final class StreamExpansion {
     private StreamExpansion() {
     }
 
-    /** The streams {@code stream} stands for: itself, unless its source's options hold a pattern. */
-    public static List<StreamSpec> expand(StreamSpec stream, Connections connections) throws ConnectorException {
+    /** The streams {@code stream} stands for when its source's options hold a pattern; empty when they do not. */
+    public static Optional<List<StreamSpec>> expand(StreamSpec stream, Connections connections)
+            throws ConnectorException {
         Optional<List<SourceObject>> objects = connections.get(stream.source().connection())
                 .expandSource(stream.source().options());
         if (objects.isEmpty()) {
-            return List.of(stream);
+            return Optional.empty();
         }
         if (objects.get().isEmpty()) {
             throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN006, "stream '" + stream.name() + "': the "
@@ -62,7 +63,7 @@ public final class StreamExpansion {
                     stream.target().position());
             expanded.add(stream.forObject(stream.name() + "." + object.name(), source, target, distribution));
         }
-        return expanded;
+        return Optional.of(expanded);
     }
 
     /** The names a pattern's stream stands for, for people: {@code orders.sales.a, orders.sales.b, ...}. */

@@ -110,12 +110,13 @@ public final class ConnectedLinter {
     private static List<StreamSpec> expand(StreamSpec stream, Connections connections, Position sourceAt,
                                            Findings findings) {
         try {
-            List<StreamSpec> expanded = StreamExpansion.expand(stream, connections);
-            if (expanded.size() != 1 || expanded.getFirst() != stream) {
-                findings.note(sourceAt, RunnerCode.CONNECT002.name(), "stream '" + stream.name() + "': the pattern "
-                        + "matches " + expanded.size() + " table(s): " + StreamExpansion.names(expanded));
+            Optional<List<StreamSpec>> pattern = StreamExpansion.expand(stream, connections);
+            if (pattern.isEmpty()) {
+                return List.of(stream);
             }
-            return expanded;
+            findings.note(sourceAt, RunnerCode.CONNECT002.name(), "stream '" + stream.name() + "': the pattern "
+                    + "matches " + pattern.get().size() + " table(s): " + StreamExpansion.names(pattern.get()));
+            return pattern.get();
         } catch (ConnectorException e) {
             findings.add(sourceAt, e.code(), "stream '" + stream.name() + "', source: " + e.getMessage(), e.fix());
         } catch (SluiceException e) {
