@@ -52,7 +52,14 @@ final class BenchRunner {
                 finished.put(scenario, ScenarioResult.skipped(scenario.info(), skip.get(), rows(scenario),
                         bytes(scenario)));
             } else {
-                measured.put(scenario, new ArrayList<>());
+                try {
+                    scenario.prepare();
+                    measured.put(scenario, new ArrayList<>());
+                } catch (ScenarioFailure e) {
+                    log.loud("FAILED " + scenario.info().id() + " (preparing): " + e.getMessage());
+                    finished.put(scenario, new ScenarioResult(scenario.info(), ScenarioResult.Status.FAILED,
+                            Optional.of(e.getMessage()), List.of(), rows(scenario), bytes(scenario)));
+                }
             }
         }
         for (int run = 1; run <= runs; run++) {
@@ -87,9 +94,7 @@ final class BenchRunner {
         ScenarioInfo info = scenario.info();
         try {
             truncate(info.target());
-            if (info.target().prefilled()) {
-                prefill(info.target());
-            }
+            prepare(info.target());
             checkpoint(source);
             checkpoint(target);
         } catch (SQLException e) {
@@ -146,12 +151,30 @@ final class BenchRunner {
         }
     }
 
-    /** Fills the table with the dataset's rows, untimed: the server reads the dumped binary COPY file itself. */
-    private void prefill(BenchTarget t) throws SQLException {
+    /**
+     * The emptied table as the scenario expects it, untimed. A prefilled table is filled by the server reading the
+     * dumped binary COPY file itself.
+     */
+    private void prepare(BenchTarget t) throws SQLException {
         try (Connection c = target.connect(); Statement s = c.createStatement()) {
-            s.execute("COPY " + t.qualifiedTable() + " FROM '" + t.data(data).binaryFile().toAbsolutePath().toString()
-                    .replace("'", "''") + "' (FORMAT binary)");
-            s.execute("VACUUM ANALYZE " + t.qualifiedTable());
+            switch (t.preparation()) {
+                case EMPTY -> { }
+                case PREFILLED -> {
+                    s.execute("COPY " + t.qualifiedTable() + " FROM '" + t.data(data).binaryFile().toAbsolutePath()
+                            .toString().replace("'", "''") + "' (FORMAT binary)");
+                    s.execute("VACUUM ANALYZE " + t.qualifiedTable());
+                }
+                case EMPTY_WITH_INDEXES -> {
+                    for (String sql : BenchTarget.createIndexSql(t.qualifiedTable(), true)) {
+                        s.execute(sql);
+                    }
+                }
+                case EMPTY_WITHOUT_INDEXES -> {
+                    for (BenchTarget.SecondaryIndex index : BenchTarget.SECONDARY_INDEXES) {
+                        s.execute("DROP INDEX IF EXISTS " + TpchData.SCHEMA + "." + index.name());
+                    }
+                }
+            }
         }
     }
 

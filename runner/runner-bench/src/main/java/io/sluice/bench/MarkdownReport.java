@@ -50,6 +50,7 @@ public final class MarkdownReport {
                         case PASS -> "pass";
                         case FAIL -> "**FAIL**";
                         case NOT_MEASURED -> "not measured";
+                        case REPORTED -> "reported";
                     }).append(" |\n");
         }
         md.append('\n');

@@ -9,6 +9,10 @@ public interface Scenario {
     /** Empty when the scenario can run on this machine; otherwise why not (it is reported as skipped). */
     Optional<String> skipReason();
 
+    /** Once before the first run, untimed: what the scenario needs beyond the generated data. */
+    default void prepare() throws ScenarioFailure {
+    }
+
     /** Moves the data once into the (empty) target table. */
     ToolRun run(int runNumber) throws ScenarioFailure, InterruptedException;
 }

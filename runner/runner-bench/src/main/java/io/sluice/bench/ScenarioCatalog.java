@@ -92,8 +92,10 @@ final class ScenarioCatalog {
                 SluiceSlug.APPEND_KEYED, 1, "append"));
         scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED, "Sluice ctid, merge into an empty keyed table",
                 SluiceSlug.MERGE_EMPTY, 1, "merge"));
-        scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED_FULL, "Sluice ctid, merge, every key conflicts",
-                SluiceSlug.MERGE_FULL, 1, "merge"));
+        for (int degree : new int[] {1, 2}) {
+            scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_KEYED_FULL, "Sluice ctid, merge, every key conflicts",
+                    SluiceSlug.MERGE_FULL, degree, "merge"));
+        }
         scenarios.add(new PsqlMergeScenario(info(modes, BenchTarget.LINEITEM_KEYED_FULL, ScenarioRole.BASELINE,
                 "psql | psql: staging COPY + INSERT ... ON CONFLICT by hand, every key conflicts",
                 SluiceSlug.PSQL_MERGE, 0), psql, src, dst, lineitem, List.of("l_orderkey", "l_linenumber"),
@@ -102,16 +104,20 @@ final class ScenarioCatalog {
                 SluiceSlug.INDEXES_KEEP, 2, "truncate"));
         scenarios.add(sluiceMode(modes, BenchTarget.LINEITEM_INDEXED, "Sluice ctid, truncate, indexes: rebuild",
                 SluiceSlug.INDEXES_REBUILD, 2, "truncate\n    indexes: rebuild"));
+        Optional<Path> pgcopydb = ClientTool.onPath("pgcopydb");
+        scenarios.add(PgcopydbScenario.dataWithIndexes(info(modes, BenchTarget.LINEITEM_INDEXED_BARE,
+                ScenarioRole.BASELINE, "pgcopydb copy data (table, then its 3 indexes), --table-jobs N --index-jobs N",
+                SluiceSlug.PGCOPYDB_INDEXES, 2), pgcopydb, src, dst, BenchTarget.LINEITEM_INDEXED.qualifiedTable(),
+                indexedSourceCopy(), logDirectory));
 
         // Many tables: one table pattern with N streams at once, against pgcopydb's N table jobs.
         Section manyTables = Section.MANY_TABLES;
-        Optional<Path> pgcopydb = ClientTool.onPath("pgcopydb");
         for (int n : DEGREES) {
             ScenarioInfo pattern = info(manyTables, BenchTarget.MANY_TABLES, ScenarioRole.SLUICE,
                     "Sluice table pattern, max-parallel-streams N, degree 1", SluiceSlug.PATTERN, n);
             scenarios.add(new SluiceScenario(pattern, sluice, SluiceSpec.manyTables("bench-" + pattern.id()
                     .replace('/', '-'), src, dst, n), Optional.empty()));
-            scenarios.add(new PgcopydbScenario(info(manyTables, BenchTarget.MANY_TABLES, ScenarioRole.BASELINE,
+            scenarios.add(PgcopydbScenario.tableData(info(manyTables, BenchTarget.MANY_TABLES, ScenarioRole.BASELINE,
                     "pgcopydb copy table-data, --table-jobs N", SluiceSlug.PGCOPYDB, n), pgcopydb, src, dst,
                     ManyTables.qualifiedNames(), logDirectory));
         }
@@ -160,6 +166,19 @@ final class ScenarioCatalog {
             scenarios.add(sluiceParquet(remote, s3Glob, s3.map(S3Orders::settings), degree, noS3));
         }
         return scenarios;
+    }
+
+    /**
+     * pgcopydb copies a table into the table of the same name and builds the indexes the source table has: a copy
+     * of lineitem in the source named like the indexed target, with the same three indexes.
+     */
+    private static List<String> indexedSourceCopy() {
+        String copy = BenchTarget.LINEITEM_INDEXED.qualifiedTable();
+        List<String> sql = new ArrayList<>();
+        sql.add("CREATE TABLE IF NOT EXISTS " + copy + " AS SELECT * FROM " + TpchData.SCHEMA + ".lineitem");
+        sql.addAll(BenchTarget.createIndexSql(copy, true));
+        sql.add("VACUUM (FREEZE, ANALYZE) " + copy);
+        return sql;
     }
 
     private static ScenarioInfo info(Section section, BenchTarget target, ScenarioRole role, String tool, String slug,

@@ -14,6 +14,7 @@ final class SluiceSlug {
     static final String INDEXES_REBUILD = "sluice-ctid-indexes-rebuild";
     static final String PATTERN = "sluice-pattern-max-parallel-streams";
     static final String PGCOPYDB = "pgcopydb-table-jobs";
+    static final String PGCOPYDB_INDEXES = "pgcopydb-copy-data-indexes";
     static final String PARQUET = "sluice-data-driven";
     static final String INGEST_LIMIT = "ingest-limit";
     static final String INGEST_LIMIT_ONE_TRANSACTION = "ingest-limit-one-txn";

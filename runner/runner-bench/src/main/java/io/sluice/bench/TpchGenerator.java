@@ -143,9 +143,9 @@ final class TpchGenerator {
             s.execute("ALTER TABLE " + keyed + " ADD PRIMARY KEY (l_orderkey, l_linenumber)");
             String indexed = schema + "." + BenchTarget.LINEITEM_INDEXED.table();
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_INDEXED.table(), false));
-            s.execute("CREATE INDEX lineitem_indexed_shipdate ON " + indexed + " (l_shipdate)");
-            s.execute("CREATE INDEX lineitem_indexed_part ON " + indexed + " (l_partkey, l_suppkey)");
-            s.execute("CREATE INDEX lineitem_indexed_order ON " + indexed + " (l_orderkey)");
+            for (String index : BenchTarget.createIndexSql(indexed, false)) {
+                s.execute(index);
+            }
         }
     }
 
