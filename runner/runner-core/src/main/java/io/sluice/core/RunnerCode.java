@@ -42,6 +42,7 @@ public enum RunnerCode implements ErrorCode {
     RESUME006("--join without the run's id"),
     STATUS001("sluice status on a spec with ledger: off"),
     STATUS002("sluice status: a stream's target keeps no ledger"),
+    STATUS003("sluice status --report: the report cannot be written"),
     CONNECT001("sluice lint --connect: a connector failed unexpectedly"),
     CONNECT002("sluice lint --connect: what the load will do that a reviewer should know, e.g. create the target");
 

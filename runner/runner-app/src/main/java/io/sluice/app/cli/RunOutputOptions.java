@@ -10,12 +10,15 @@ import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.metrics.PushgatewayPublisher;
 import io.sluice.app.output.ConsoleRunListener;
 import io.sluice.app.output.ProgressPrinter;
+import io.sluice.app.report.HtmlRunReport;
 import io.sluice.app.report.JunitXml;
 import io.sluice.app.report.ReportFiles;
 import io.sluice.app.report.RunError;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
+import io.sluice.app.report.RunTimeline;
 import io.sluice.app.report.SummaryJson;
+import io.sluice.app.report.TimelineRecorder;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunProgress;
 import io.sluice.core.run.RunReport;
@@ -38,7 +41,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * Where a run's results go besides the terminal, mixed into {@code run}: {@code --summary-json},
- * {@code --junit-xml}, {@code --log-format json} and {@code --metrics-push}. {@link #listeners} joins the run's
+ * {@code --junit-xml}, {@code --report}, {@code --log-format json} and {@code --metrics-push}. {@link #listeners} joins the run's
  * listeners; {@link #finish} writes the files once the run ended, and {@link #failedBeforeRun} when it failed
  * before it started (invalid spec, preflight): then with the error and no streams.
  */
@@ -57,6 +60,8 @@ final class RunOutputOptions {
     private final Instant created = Instant.now();
     private Path summaryJson;
     private Path junitXml;
+    private Path htmlReport;
+    private TimelineRecorder timeline;
     private LogFormat logFormat = LogFormat.TEXT;
     private URI metricsPush;
     private JsonLog jsonLog;
@@ -75,6 +80,13 @@ final class RunOutputOptions {
             description = "Write a JUnit XML report here (one test case per stream), e.g. for Jenkins.")
     void junitXml(Path path) {
         junitXml = path;
+    }
+
+    @CommandLine.Option(names = "--report", paramLabel = "PATH",
+            description = "Write a self-contained HTML report of the run here (partitions by worker over time, "
+                    + "throughput, partition sizes, the plan; opens offline), also when the run fails.")
+    void htmlReport(Path path) {
+        htmlReport = path;
     }
 
     @CommandLine.Option(names = "--log-format", paramLabel = "FORMAT",
@@ -109,6 +121,10 @@ final class RunOutputOptions {
     List<RunListener> listeners(PipelineSpec spec, String runId, PrintWriter err, Terminal terminal) {
         this.runId = runId;
         List<RunListener> listeners = new ArrayList<>();
+        if (htmlReport != null) {
+            timeline = new TimelineRecorder(Clock.systemUTC());
+            listeners.add(timeline);
+        }
         if (jsonLog != null) {
             jsonLog.runId(runId);
             listeners.add(new JsonRunListener(jsonLog));
@@ -147,24 +163,40 @@ final class RunOutputOptions {
         if (publisher != null) {
             publisher.close();
         }
-        write(RunOutcome.of(spec, report), err, terminal::redact);
+        write(RunOutcome.of(spec, report), Optional.ofNullable(timeline).map(TimelineRecorder::timeline), err,
+                terminal::redact);
     }
 
-    private void write(RunOutcome outcome, PrintWriter err, UnaryOperator<String> redact) {
+    /** The files asked for; the HTML report first, so the others never name a report that is not there yet. */
+    private void write(RunOutcome outcome, Optional<RunTimeline> recorded, PrintWriter err,
+                       UnaryOperator<String> redact) {
+        Optional<String> reportLink = Optional.empty();
+        if (htmlReport != null) {
+            RunTimeline run = recorded.orElseGet(() -> new RunTimeline(outcome.runId().orElse(""),
+                    outcome.spec().name().orElse(outcome.spec().file()), outcome.state(), outcome.started(),
+                    Optional.of(outcome.finished()), 0, 0, outcome.error().map(e -> e.code() + ": " + e.message()),
+                    "the run failed before it started", List.of()));
+            if (write(htmlReport, new HtmlRunReport(redact).render(run), "HTML report", err, redact)) {
+                reportLink = Optional.of(htmlReport.toString());
+            }
+        }
         if (summaryJson != null) {
-            write(summaryJson, new SummaryJson(redact).render(outcome), "summary", err, redact);
+            write(summaryJson, new SummaryJson(redact, reportLink).render(outcome), "summary", err, redact);
         }
         if (junitXml != null) {
-            write(junitXml, new JunitXml(redact).render(outcome), "JUnit report", err, redact);
+            write(junitXml, new JunitXml(redact, reportLink).render(outcome), "JUnit report", err, redact);
         }
     }
 
-    private static void write(Path file, String content, String what, PrintWriter err, UnaryOperator<String> redact) {
+    private static boolean write(Path file, String content, String what, PrintWriter err,
+                                 UnaryOperator<String> redact) {
         try {
             ReportFiles.write(file, content);
+            return true;
         } catch (IOException | RuntimeException e) {
             err.println(redact.apply("warning: cannot write the " + what + " to " + file + ": " + e));
             err.flush();
+            return false;
         }
     }
 
@@ -194,7 +226,7 @@ final class RunOutputOptions {
             jsonLog.event(JsonLog.Level.ERROR, "run-finished", null, null, "run failed before it started: "
                     + cause.message(), fields);
         }
-        write(outcome, err, RunOutputOptions::redact);
+        write(outcome, Optional.empty(), err, RunOutputOptions::redact);
     }
 
     /** The run's id once known, else what {@code --run-id} said (null when neither). */

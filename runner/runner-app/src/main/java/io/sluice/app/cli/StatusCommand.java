@@ -1,18 +1,26 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.report.HtmlRunReport;
+import io.sluice.app.report.LedgerTimeline;
+import io.sluice.app.report.ReportFiles;
+import io.sluice.core.RunnerCode;
+import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
+import io.sluice.spi.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LoadMarks;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,6 +44,10 @@ final class StatusCommand implements Callable<Integer> {
     @CommandLine.Parameters(index = "1", arity = "0..1", paramLabel = "RUN_ID", description = "One run to detail.")
     String runId;
 
+    @CommandLine.Option(names = "--report", paramLabel = "PATH", description = "With RUN_ID: write that run's "
+            + "self-contained HTML report here, from the ledger (partitions over time, attempts, throughput).")
+    Path htmlReport;
+
     @CommandLine.Mixin
     StateOptions state = new StateOptions();
 
@@ -45,6 +57,10 @@ final class StatusCommand implements Callable<Integer> {
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
+        if (htmlReport != null && runId == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--report needs RUN_ID: the report is of "
+                    + "one run (sluice status " + specFile + " shows the runs and their ids)");
+        }
         List<RunStatus.StreamRun> runs;
         try (RunStatus status = sluice.status(pipeline)) {
             runs = status.runs(Optional.ofNullable(runId), RUNS_SHOWN);
@@ -69,6 +85,16 @@ final class StatusCommand implements Callable<Integer> {
                         "    %3d. %-7s %,12d rows  %d attempt(s)  %s%s", partition.index() + 1,
                         partition.state().name().toLowerCase(Locale.ROOT), partition.rows(),
                         partition.attempts(), partition.predicate(), holder(partition))));
+            }
+        }
+        if (htmlReport != null && !runs.isEmpty()) {
+            try {
+                ReportFiles.write(htmlReport, new HtmlRunReport(terminal::redact).render(LedgerTimeline.of(
+                        pipeline.name(), runs, Instant.now())));
+                out.println("report: " + terminal.redact(htmlReport.toString()));
+            } catch (IOException e) {
+                throw new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS003, "cannot write the report to "
+                        + htmlReport + ": " + e.getMessage(), "give --report a path in a writable directory");
             }
         }
         if (runs.isEmpty()) {

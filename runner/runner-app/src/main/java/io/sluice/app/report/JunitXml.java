@@ -27,9 +27,16 @@ public final class JunitXml {
             .withZone(ZoneOffset.UTC);
 
     private final UnaryOperator<String> redact;
+    private final Optional<String> htmlReport;
 
     public JunitXml(UnaryOperator<String> redact) {
+        this(redact, Optional.empty());
+    }
+
+    /** With {@code htmlReport}, the run's HTML report written beside it, named in the suite's properties. */
+    public JunitXml(UnaryOperator<String> redact, Optional<String> htmlReport) {
         this.redact = requireNonNull(redact, "redact is null");
+        this.htmlReport = requireNonNull(htmlReport, "htmlReport is null");
     }
 
     public String render(RunOutcome outcome) {
@@ -62,6 +69,9 @@ public final class JunitXml {
             property(xml, "spec-file", outcome.spec().file());
             property(xml, "spec-checksum", outcome.spec().checksum().orElse(""));
             property(xml, "exit-code", Integer.toString(outcome.exitCode()));
+            if (htmlReport.isPresent()) {
+                property(xml, "report", htmlReport.get());
+            }
             xml.writeCharacters("\n  ");
             xml.writeEndElement();
             for (StreamReport stream : outcome.streams()) {

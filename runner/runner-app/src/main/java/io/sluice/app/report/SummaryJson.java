@@ -24,9 +24,16 @@ public final class SummaryJson {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private final UnaryOperator<String> redact;
+    private final Optional<String> htmlReport;
 
     public SummaryJson(UnaryOperator<String> redact) {
+        this(redact, Optional.empty());
+    }
+
+    /** With {@code htmlReport}, the run's HTML report written beside it, under the key {@code report}. */
+    public SummaryJson(UnaryOperator<String> redact, Optional<String> htmlReport) {
         this.redact = requireNonNull(redact, "redact is null");
+        this.htmlReport = requireNonNull(htmlReport, "htmlReport is null");
     }
 
     public String render(RunOutcome outcome) {
@@ -53,6 +60,7 @@ public final class SummaryJson {
         ArrayNode streams = root.putArray("streams");
         outcome.streams().forEach(s -> stream(streams.addObject(), s));
         error(root, "error", outcome.error());
+        htmlReport.ifPresent(r -> root.put("report", redact.apply(r)));
         return root;
     }
 

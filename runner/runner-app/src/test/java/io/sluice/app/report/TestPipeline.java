@@ -117,6 +117,13 @@ public final class TestPipeline {
         return spec;
     }
 
+    /** Runs {@code sql} in the target database as the test server's superuser. */
+    public void executeOnTarget(String sql) throws SQLException {
+        try (Connection c = pg.connect(target); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
     public long count(String table) throws SQLException {
         try (Connection c = pg.connect(target); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {

@@ -85,6 +85,11 @@ public final class Ledger {
         return store.partitions(requireNonNull(key, "key is null"));
     }
 
+    /** The attempts of the stream of a run that did not commit, in the order they were recorded. */
+    public List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
+        return store.attempts(requireNonNull(key, "key is null"));
+    }
+
     /** The named values the stream of a run keeps ({@link #marking}). */
     public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
         return store.marks(requireNonNull(key, "key is null"));

@@ -9,6 +9,7 @@ import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.StreamKey;
@@ -24,15 +25,18 @@ import static java.util.Objects.requireNonNull;
  * the connections.
  */
 public final class RunStatus implements AutoCloseable {
-    /** One stream of one run, with its partitions when one run was asked for. */
     /**
+     * One stream of one run; with its partitions and the attempts that did not commit when one run was asked for.
+     *
      * @param marks what the stream of the run keeps besides partitions, e.g. an incremental stream's window
      *              ({@link io.sluice.core.plan.IncrementalWindow})
      */
-    public record StreamRun(LedgerStream stream, List<LedgerPartition> partitions, java.util.Map<String, String> marks) {
+    public record StreamRun(LedgerStream stream, List<LedgerPartition> partitions, List<AttemptRecord> attempts,
+                            java.util.Map<String, String> marks) {
         public StreamRun {
             requireNonNull(stream, "stream is null");
             partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+            attempts = List.copyOf(requireNonNull(attempts, "attempts is null"));
             marks = java.util.Map.copyOf(requireNonNull(marks, "marks is null"));
         }
     }
@@ -64,8 +68,9 @@ public final class RunStatus implements AutoCloseable {
                 for (LedgerStream run : runs) {
                     // A stream over a table pattern records one stream per table, named <stream>.<schema>.<table>.
                     if (run.stream().equals(stream.name()) || run.stream().startsWith(stream.name() + ".")) {
-                        found.add(new StreamRun(run, runId.isEmpty() ? List.of()
-                                : ledger.partitions(new StreamKey(runId.get(), run.stream())),
+                        StreamKey key = new StreamKey(run.runId(), run.stream());
+                        found.add(new StreamRun(run, runId.isEmpty() ? List.of() : ledger.partitions(key),
+                                runId.isEmpty() ? List.of() : ledger.attempts(key),
                                 ledger.marks(run.key())));
                     }
                 }

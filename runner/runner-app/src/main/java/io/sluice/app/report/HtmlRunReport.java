@@ -1,0 +1,68 @@
+package io.sluice.app.report;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code --report FILE.html}: one self-contained HTML page per run. The page's template, Apache ECharts (from its
+ * WebJar on the classpath) and the run's data ({@link TimelineChartData}, every string redacted) are inlined, and a
+ * Content-Security-Policy forbids fetching anything, so the file opens offline and reveals nothing to a network.
+ */
+public final class HtmlRunReport {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final String TEMPLATE = "/io/sluice/app/report/run-report.html";
+    private static final String ECHARTS_POM = "/META-INF/maven/org.webjars.npm/echarts/pom.properties";
+
+    private final UnaryOperator<String> redact;
+
+    public HtmlRunReport(UnaryOperator<String> redact) {
+        this.redact = requireNonNull(redact, "redact is null");
+    }
+
+    public String render(RunTimeline run) {
+        requireNonNull(run, "run is null");
+        // Inside <script>: "<" escaped, so no value (a predicate, an error message) can close the element.
+        String data = MAPPER.writeValueAsString(new TimelineChartData(redact).tree(run)).replace("<", "\\u003c");
+        return Assets.TEMPLATE.replace("/*ECHARTS*/", Assets.ECHARTS).replace("/*DATA*/", data);
+    }
+
+    /** Read once: the template and the charting library (about 1 MB). */
+    private static final class Assets {
+        static final String TEMPLATE = resource(HtmlRunReport.TEMPLATE);
+        static final String ECHARTS = resource("/META-INF/resources/webjars/echarts/" + echartsVersion()
+                + "/dist/echarts.min.js");
+
+        private static String echartsVersion() {
+            Properties pom = new Properties();
+            try (InputStream in = HtmlRunReport.class.getResourceAsStream(ECHARTS_POM)) {
+                if (in == null) {
+                    throw new IllegalStateException("the ECharts WebJar is not on the classpath (" + ECHARTS_POM
+                            + ")");
+                }
+                pom.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return requireNonNull(pom.getProperty("version"), "no version in " + ECHARTS_POM);
+        }
+
+        private static String resource(String name) {
+            try (InputStream in = HtmlRunReport.class.getResourceAsStream(name)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing resource " + name);
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

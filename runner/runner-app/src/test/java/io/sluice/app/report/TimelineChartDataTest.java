@@ -1,0 +1,87 @@
+package io.sluice.app.report;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TimelineChartDataTest {
+    private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+    private static RunTimeline.Attempt attempt(int number, long fromMillis, long toMillis, RunTimeline.Outcome outcome,
+                                               String process) {
+        return new RunTimeline.Attempt(number, T0.plusMillis(fromMillis), T0.plusMillis(toMillis), outcome,
+                Optional.empty(), Optional.ofNullable(process));
+    }
+
+    private static RunTimeline.PartitionTimeline partition(int index, long rows, RunTimeline.Attempt... attempts) {
+        return new RunTimeline.PartitionTimeline(index, "p" + index, "ctid range " + index, "done", rows, rows * 10,
+                List.of(attempts));
+    }
+
+    @Test
+    void attemptsGoOnTheLowestFreeLaneSoAStragglerAndIdleWorkersShow() {
+        // Two workers: p0 runs long (the straggler); p1, p2, p3 follow each other on the other lane.
+        List<TimelineChartData.Placed> placed = TimelineChartData.lanes(List.of(
+                partition(0, 100, attempt(1, 0, 9000, RunTimeline.Outcome.DONE, null)),
+                partition(1, 10, attempt(1, 0, 1000, RunTimeline.Outcome.DONE, null)),
+                partition(2, 10, attempt(1, 1000, 2000, RunTimeline.Outcome.RETRIED, null),
+                        attempt(2, 2500, 3000, RunTimeline.Outcome.DONE, null)),
+                partition(3, 10, attempt(1, 3000, 4000, RunTimeline.Outcome.DONE, null))));
+        assertEquals(5, placed.size());
+        int stragglerLane = placed.stream().filter(p -> p.partition().index() == 0).findFirst().orElseThrow().lane();
+        List<Integer> others = placed.stream().filter(p -> p.partition().index() != 0)
+                .map(TimelineChartData.Placed::lane).distinct().toList();
+        assertEquals(1, others.size(), "everything else fits on one lane, one after the other: " + placed);
+        assertEquals(1, stragglerLane + others.getFirst(), "two lanes, 0 and 1: " + placed);
+        assertEquals("worker " + (others.getFirst() + 1), placed.stream().filter(p -> p.partition().index() == 3)
+                .findFirst().orElseThrow().laneName());
+    }
+
+    @Test
+    void eachProcessOfAJoinedRunGetsItsOwnLanes() {
+        List<TimelineChartData.Placed> placed = TimelineChartData.lanes(List.of(
+                partition(0, 10, attempt(1, 0, 1000, RunTimeline.Outcome.DONE, "host-a:1")),
+                partition(1, 10, attempt(1, 0, 1000, RunTimeline.Outcome.DONE, "host-b:2")),
+                partition(2, 10, attempt(1, 1000, 2000, RunTimeline.Outcome.DONE, "host-a:1"))));
+        assertEquals(List.of(0, 0, 1), placed.stream().map(TimelineChartData.Placed::lane).toList());
+        assertEquals(List.of("host-a:1 · worker 1", "host-a:1 · worker 1", "host-b:2 · worker 1"),
+                placed.stream().map(TimelineChartData.Placed::laneName).toList());
+    }
+
+    @Test
+    void throughputSpreadsEachCommittedAttemptOverItsTimeAndLeavesRolledBackAttemptsOut() {
+        List<RunTimeline.PartitionTimeline> partitions = List.of(
+                partition(0, 6000, attempt(1, 0, 6000, RunTimeline.Outcome.DONE, null)),
+                partition(1, 3000, attempt(1, 0, 3000, RunTimeline.Outcome.RETRIED, null),
+                        attempt(2, 3000, 6000, RunTimeline.Outcome.DONE, null)));
+        List<TimelineChartData.RatePoint> rate = TimelineChartData.rate(partitions, T0);
+        assertEquals(60, rate.size(), "6 s in buckets of at least 100 ms");
+        double seconds = 0.1;
+        double rows = rate.stream().mapToDouble(p -> p.rowsPerSecond() * seconds).sum();
+        assertEquals(9000, rows, 1e-6, "every committed row is counted once");
+        assertEquals(1000, rate.getFirst().rowsPerSecond(), 1e-6, "the first 3 s: only partition 0 commits rows");
+        assertEquals(2000, rate.getLast().rowsPerSecond(), 1e-6, "the last 3 s: both");
+    }
+
+    @Test
+    void everyStringIsRedactedAndTimesAreMillisecondsSinceTheStart() {
+        RunTimeline run = new RunTimeline("run-1", "spec", "done", T0, Optional.of(T0.plusSeconds(2)), 10, 100,
+                Optional.of("error mentions s3cr3t"), "test", List.of(new RunTimeline.StreamTimeline("items", "done",
+                "src table s3cr3t", "dst", "ctid", 2, 10, 100, 1, 0, 0, List.of("COPY s3cr3t"), List.of("a -> b"), "",
+                Optional.empty(), List.of(partition(0, 10, attempt(1, 500, 1500, RunTimeline.Outcome.DONE, null))))));
+        JsonNode tree = new TimelineChartData(s -> s.replace("s3cr3t", "***")).tree(run);
+        assertFalse(tree.toString().contains("s3cr3t"), tree.toString());
+        assertTrue(tree.toString().contains("***"));
+        JsonNode a = tree.get("streams").get(0).get("attempts").get(0);
+        assertEquals(500, a.get("startMillis").asLong());
+        assertEquals(1500, a.get("endMillis").asLong());
+        assertEquals("done", a.get("outcome").asText());
+    }
+}
