@@ -27,11 +27,33 @@ public final class HtmlRunReport {
         this.redact = requireNonNull(redact, "redact is null");
     }
 
+    /** The report as a file: it fetches nothing. */
     public String render(RunTimeline run) {
+        return page(run, "", "");
+    }
+
+    /**
+     * The same page served by {@code sluice serve}: while the run runs it polls {@code liveUrl} (same origin, the
+     * only place its Content-Security-Policy lets it connect to) for {@link TimelineChartData} and redraws.
+     */
+    public String renderLive(RunTimeline run, String liveUrl) {
+        requireNonNull(liveUrl, "liveUrl is null");
+        if (!liveUrl.startsWith("/")) {
+            throw new IllegalArgumentException("liveUrl must be a path on this server: " + liveUrl);
+        }
+        return page(run, "; connect-src 'self'", attribute(liveUrl));
+    }
+
+    private String page(RunTimeline run, String connect, String live) {
         requireNonNull(run, "run is null");
         // Inside <script>: "<" escaped, so no value (a predicate, an error message) can close the element.
         String data = MAPPER.writeValueAsString(new TimelineChartData(redact).tree(run)).replace("<", "\\u003c");
-        return Assets.TEMPLATE.replace("/*ECHARTS*/", Assets.ECHARTS).replace("/*DATA*/", data);
+        return Assets.TEMPLATE.replace("/*CONNECT*/", connect).replace("/*LIVE*/", live)
+                .replace("/*ECHARTS*/", Assets.ECHARTS).replace("/*DATA*/", data);
+    }
+
+    private static String attribute(String text) {
+        return text.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     /** Read once: the template and the charting library (about 1 MB). */

@@ -19,8 +19,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A past run's timeline as the ledger recorded it ({@code sluice status SPEC RUN_ID --report}): each partition's
- * first start and commit, and every attempt that did not commit. The ledger keeps no start for the attempt that
- * committed after a retry: it is drawn from the end of the attempt before it (so it includes the back-off).
+ * first start and commit, and every attempt that did not commit; the rows are the partitions' (in a resumed run the
+ * stream's own count is the last start's). The ledger keeps no start for the attempt that committed after an
+ * earlier one: it is drawn from the end of the attempt before it (so it includes the back-off, or the time until a
+ * resume).
  */
 public final class LedgerTimeline {
     private LedgerTimeline() {
@@ -69,6 +71,7 @@ public final class LedgerTimeline {
                 .collect(Collectors.groupingBy(AttemptRecord::partitionId));
         List<RunTimeline.PartitionTimeline> partitions = new ArrayList<>();
         long bytes = 0;
+        long rows = 0;
         for (LedgerPartition p : run.partitions()) {
             List<RunTimeline.Attempt> attempts = new ArrayList<>();
             Optional<String> process = p.claim().map(PartitionClaim::holder);
@@ -97,6 +100,7 @@ public final class LedgerTimeline {
                 state = attempts.isEmpty() ? "not run" : attempts.getLast().outcome().name().toLowerCase(Locale.ROOT);
             }
             bytes += p.bytes();
+            rows += p.rows();
             partitions.add(new RunTimeline.PartitionTimeline(p.index(), p.partitionId(), p.predicate(), state,
                     p.rows(), p.bytes(), attempts));
         }
@@ -108,7 +112,7 @@ public final class LedgerTimeline {
                 + Optional.ofNullable(definition.get("distribution.key")).map(k -> " on " + k).orElse("")
                 + ", load mode " + definition.getOrDefault("load-mode", "append");
         return new RunTimeline.StreamTimeline(stream.stream(), stream.state().name().toLowerCase(Locale.ROOT),
-                source, definition.getOrDefault("target.table", ""), method, 0, stream.rows(), bytes,
+                source, definition.getOrDefault("target.table", ""), method, 0, rows, bytes,
                 stream.partitionsPlanned(),
                 0, retries, List.of("-- the stream's definition as the ledger recorded it\n" + stream.definition()),
                 List.of(), "", stream.error(), partitions);

@@ -1,9 +1,11 @@
 package io.sluice.app.serve;
 
 import io.sluice.app.report.RunOutcome;
+import io.sluice.app.report.TimelineRecorder;
 import io.sluice.spi.Redactor;
 import io.sluice.core.run.PipelineRunner;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -19,6 +21,9 @@ final class RunRecord {
     private final String runId;
     private final String spec;
     private final Instant submitted;
+    private final boolean resume;
+    /** What the run does over time, for its live page. */
+    private final TimelineRecorder timeline = new TimelineRecorder(Clock.systemUTC());
     private volatile State state = State.QUEUED;
     private volatile Instant started;
     private volatile PipelineRunner runner;
@@ -26,10 +31,25 @@ final class RunRecord {
     private volatile RunOutcome outcome;
     private volatile Redactor redactor = Redactor.none();
 
-    RunRecord(String runId, String spec, Instant submitted) {
+    RunRecord(String runId, String spec, Instant submitted, boolean resume) {
         this.runId = requireNonNull(runId, "runId is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.submitted = requireNonNull(submitted, "submitted is null");
+        this.resume = resume;
+    }
+
+    /** Whether this continues an earlier run of the same id. */
+    boolean resume() {
+        return resume;
+    }
+
+    TimelineRecorder timeline() {
+        return timeline;
+    }
+
+    /** The spec's secrets, known once it loaded: from then on everything shown of the run passes it. */
+    void redactWith(Redactor redactor) {
+        this.redactor = requireNonNull(redactor, "redactor is null");
     }
 
     String runId() {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
+import io.sluice.core.service.RunRequest;
 import io.sluice.spi.Redactor;
 
 import java.nio.file.Path;
@@ -49,8 +50,12 @@ final class RunService implements AutoCloseable {
                 r -> Thread.ofPlatform().name("sluice-run-" + threads.incrementAndGet()).unstarted(r));
     }
 
-    /** Accepts a run of {@code specName}; the id is {@code requestedId} or a generated one. */
-    RunRecord submit(String specName, Optional<String> requestedId) {
+    /**
+     * Accepts a run of {@code specName}; the id is {@code requestedId} or a generated one. With {@code resume} it
+     * continues the run {@code requestedId} names (done partitions are skipped), which a run of this service that
+     * has finished may have been.
+     */
+    RunRecord submit(String specName, Optional<String> requestedId, boolean resume) {
         Path file = specs.resolve(specName);
         requestedId.ifPresent(id -> {
             if (!RUN_ID.matcher(id).matches()) {
@@ -60,11 +65,17 @@ final class RunService implements AutoCloseable {
         });
         RunRecord run;
         synchronized (runs) {
-            String id = requestedId.orElseGet(RunService::generatedId);
-            if (runs.containsKey(id)) {
-                throw new ApiException(409, "a run with id '" + id + "' exists");
+            if (resume && requestedId.isEmpty()) {
+                throw ApiException.badRequest("'resume': true needs the 'run-id' of the run to continue");
             }
-            run = new RunRecord(id, specName, Instant.now());
+            String id = requestedId.orElseGet(RunService::generatedId);
+            RunRecord earlier = runs.get(id);
+            if (earlier != null && (!resume || earlier.outcome().isEmpty())) {
+                throw new ApiException(409, "a run with id '" + id + "' " + (earlier.outcome().isEmpty()
+                        ? "is in progress" : "exists; resume it with \"resume\": true"));
+            }
+            runs.remove(id);
+            run = new RunRecord(id, specName, Instant.now(), resume);
             runs.put(id, run);
             forgetOldest();
         }
@@ -76,8 +87,12 @@ final class RunService implements AutoCloseable {
         run.starting();
         SpecRun.Result result;
         try {
-            result = specRun.run(file, run.spec(), run.runId(), spec -> List.of(new MetricsRunListener(meters)),
-                    run::running);
+            RunRequest request = run.resume() ? new RunRequest(Optional.of(run.runId()), Optional.of(run.runId()),
+                    false) : RunRequest.fresh(run.runId());
+            result = specRun.run(file, run.spec(), request, spec -> {
+                run.redactWith(new Redactor(spec.secrets()));
+                return List.of(new MetricsRunListener(meters), run.timeline());
+            }, run::running);
         } catch (RuntimeException e) {
             // The outcome says what went wrong; the service itself stays up for the next run.
             result = new SpecRun.Result(RunOutcome.failedBeforeRun(Optional.of(run.runId()),

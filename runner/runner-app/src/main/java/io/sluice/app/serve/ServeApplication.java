@@ -39,22 +39,39 @@ public class ServeApplication {
     }
 
     @Bean
-    RouterFunction<ServerResponse> apiRoutes(ApiHandlers api) {
+    PageHandlers pageHandlers(ApiHandlers api, ServeSettings settings) {
+        return new PageHandlers(api, settings.token());
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> apiRoutes(ApiHandlers api, PageHandlers pages) {
         return RouterFunctions.route()
                 .GET("/api/specs", api::listSpecs)
+                .GET("/api/specs/{name}/runs", api::ledgerRuns)
+                .GET("/api/specs/{name}/runs/{id}/timeline", api::ledgerTimeline)
                 .GET("/api/runs", api::listRuns)
                 .POST("/api/runs", api::startRun)
                 .GET("/api/runs/{id}", api::getRun)
+                .GET("/api/runs/{id}/timeline", api::runTimeline)
+                .GET("/", pages::index)
+                .GET("/login", pages::loginForm)
+                .POST("/login", pages::login)
+                .POST("/logout", pages::logout)
+                .GET("/runs/{id}", pages::runPage)
+                .GET("/specs/{name}/runs/{id}", pages::ledgerRunPage)
                 .onError(ApiException.class, ApiHandlers::refusal)
                 .build();
     }
 
-    /** The token guards all of /api and the metrics; health stays open for load balancers and orchestrators. */
+    /**
+     * The token guards all of /api, the pages and the metrics; health and the login form stay open (load balancers,
+     * orchestrators, people who have not logged in yet).
+     */
     @Bean
     FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ServeSettings settings) {
         FilterRegistrationBean<BearerTokenFilter> registration =
                 new FilterRegistrationBean<>(new BearerTokenFilter(settings.token()));
-        registration.addUrlPatterns("/api", "/api/*", "/actuator/prometheus");
+        registration.addUrlPatterns("/api", "/api/*", "/actuator/prometheus", "/", "/runs/*", "/specs/*", "/logout");
         registration.setOrder(0);
         return registration;
     }

@@ -48,13 +48,14 @@ final class SpecRun {
     /**
      * @param file      the spec file
      * @param shownAs   how reports name the file (the service shows names relative to its folder, not server paths)
+     * @param request   the run to start, or to continue
      * @param listeners extra listeners for the loaded spec, e.g. meters
      * @param started   told the runner before the copy starts, for progress and interruption
      */
-    Result run(Path file, String shownAs, String runId, Function<PipelineSpec, List<RunListener>> listeners,
+    Result run(Path file, String shownAs, RunRequest request, Function<PipelineSpec, List<RunListener>> listeners,
                Consumer<PipelineRunner> started) {
         Instant begun = Instant.now();
-        Optional<String> id = Optional.of(runId);
+        Optional<String> id = request.runId();
         PipelineSpec spec;
         try {
             spec = sluice.load(file, shownAs, diagnostic -> { });
@@ -66,8 +67,8 @@ final class SpecRun {
         Redactor redactor = new Redactor(spec.secrets());
         SpecIdentity identity = new SpecIdentity(Optional.of(spec.name()), shownAs, Optional.of(spec.checksum()));
         try (PlannedRun planned = sluice.plan(spec)) {
-            // As 'sluice run' without --resume: an id the ledger already knows is refused, not silently reused.
-            PreparedRun run = planned.prepare(RunRequest.fresh(runId));
+            // As 'sluice run': without resume an id the ledger already knows is refused, not silently reused.
+            PreparedRun run = planned.prepare(request);
             started.accept(run.runner());
             RunReport report = run.run(RunListener.all(listeners.apply(spec)));
             return new Result(RunOutcome.of(identity, report), redactor);

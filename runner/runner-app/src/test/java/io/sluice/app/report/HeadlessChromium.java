@@ -26,7 +26,7 @@ import java.util.logging.Level;
  * through its chromedriver; never a downloaded browser. Where it is not installed the browser tests are skipped with
  * the reason, unless {@code SLUICE_BROWSER_TESTS=required} (set by .ci/run), which makes that a failure.
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("SLUICE_CHROMIUM", "/usr/bin/chromium"));
     private static final Path DRIVER = Path.of(System.getenv().getOrDefault("SLUICE_CHROMEDRIVER",
@@ -39,7 +39,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** A browser, or the test is skipped (failed when browser tests are required) saying what to install. */
-    static HeadlessChromium startOrSkip() {
+    public static HeadlessChromium startOrSkip() {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(DRIVER)) {
             String why = "no headless Chromium: " + CHROMIUM + " or " + DRIVER + " is missing (Debian: apt-get install "
                     + "chromium chromium-driver; .ci/run installs them)";
@@ -62,12 +62,12 @@ final class HeadlessChromium implements AutoCloseable {
         return new HeadlessChromium(driver);
     }
 
-    ChromeDriver driver() {
+    public ChromeDriver driver() {
         return driver;
     }
 
     /** The URLs the page requested since the last call (the page itself included). */
-    List<String> requestedUrls() {
+    public List<String> requestedUrls() {
         List<String> urls = new ArrayList<>();
         for (LogEntry entry : driver.manage().logs().get("performance")) {
             JsonNode message = JSON.readTree(entry.getMessage()).path("message");
@@ -79,7 +79,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Errors the page's scripts logged, since the last call. */
-    List<String> consoleErrors() {
+    public List<String> consoleErrors() {
         List<String> errors = new ArrayList<>();
         for (LogEntry entry : driver.manage().logs().get("browser")) {
             if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
@@ -90,7 +90,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Saves what the browser shows to {@code file} (kept by CI as an artifact). */
-    void screenshot(Path file) throws Exception {
+    public void screenshot(Path file) throws Exception {
         File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Files.createDirectories(file.getParent());
         Files.copy(shot.toPath(), file, StandardCopyOption.REPLACE_EXISTING);
