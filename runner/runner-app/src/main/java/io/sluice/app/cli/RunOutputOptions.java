@@ -19,6 +19,8 @@ import io.sluice.app.report.SpecIdentity;
 import io.sluice.app.report.RunTimeline;
 import io.sluice.app.report.SummaryJson;
 import io.sluice.app.report.TimelineRecorder;
+import io.sluice.app.telemetry.OtelExport;
+import io.sluice.app.telemetry.OtelSettings;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunProgress;
 import io.sluice.core.run.RunReport;
@@ -62,6 +64,7 @@ final class RunOutputOptions {
     private Path junitXml;
     private Path htmlReport;
     private TimelineRecorder timeline;
+    private Optional<OtelExport> otel = Optional.empty();
     private LogFormat logFormat = LogFormat.TEXT;
     private URI metricsPush;
     private JsonLog jsonLog;
@@ -129,6 +132,12 @@ final class RunOutputOptions {
             jsonLog.runId(runId);
             listeners.add(new JsonRunListener(jsonLog));
         }
+        // OpenTelemetry, configured the standard way (OTEL_EXPORTER_OTLP_ENDPOINT and friends): off when not set.
+        otel = OtelExport.start(OtelSettings.fromProcess(), warning -> {
+            err.println(terminal.redact(warning));
+            err.flush();
+        });
+        otel.ifPresent(o -> listeners.addAll(o.listeners(terminal::redact)));
         if (metricsPush != null) {
             // The meters live only as long as the run: one registry, filled by the listener, pushed by the publisher.
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -163,6 +172,10 @@ final class RunOutputOptions {
         if (publisher != null) {
             publisher.close();
         }
+        otel.ifPresent(o -> o.close(warning -> {
+            err.println(terminal.redact(warning));
+            err.flush();
+        }));
         write(RunOutcome.of(spec, report), Optional.ofNullable(timeline).map(TimelineRecorder::timeline), err,
                 terminal::redact);
     }
@@ -212,6 +225,7 @@ final class RunOutputOptions {
         if (publisher != null) {
             publisher.close();
         }
+        otel.ifPresent(OtelExport::close);
         int exitCode = SluiceCommand.exitCodeOf(error);
         RunOutcome outcome = RunOutcome.failedBeforeRun(Optional.ofNullable(runIdSoFar()),
                 SpecIdentity.ofFile(specFile), created, error, exitCode);

@@ -4,11 +4,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
+import io.sluice.app.telemetry.OtelExport;
+import io.sluice.core.run.RunListener;
 import io.sluice.core.service.RunRequest;
 import io.sluice.spi.Redactor;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Collection;
@@ -38,10 +41,18 @@ final class RunService implements AutoCloseable {
     private final SpecFolder specs;
     private final SpecRun specRun;
     private final MeterRegistry meters;
+    private final Optional<OtelExport> otel;
     private final ExecutorService executor;
     private final Map<String, RunRecord> runs = new LinkedHashMap<>();
 
     RunService(SpecFolder specs, SpecRun specRun, MeterRegistry meters, int maxConcurrentRuns) {
+        this(specs, specRun, meters, maxConcurrentRuns, Optional.empty());
+    }
+
+    /** With {@code otel}, each run is also traced to an OpenTelemetry collector. */
+    RunService(SpecFolder specs, SpecRun specRun, MeterRegistry meters, int maxConcurrentRuns,
+               Optional<OtelExport> otel) {
+        this.otel = requireNonNull(otel, "otel is null");
         this.specs = requireNonNull(specs, "specs is null");
         this.specRun = requireNonNull(specRun, "specRun is null");
         this.meters = requireNonNull(meters, "meters is null");
@@ -90,8 +101,12 @@ final class RunService implements AutoCloseable {
             RunRequest request = run.resume() ? new RunRequest(Optional.of(run.runId()), Optional.of(run.runId()),
                     false) : RunRequest.fresh(run.runId());
             result = specRun.run(file, run.spec(), request, spec -> {
-                run.redactWith(new Redactor(spec.secrets()));
-                return List.of(new MetricsRunListener(meters), run.timeline());
+                Redactor redactor = new Redactor(spec.secrets());
+                run.redactWith(redactor);
+                List<RunListener> listeners = new ArrayList<>(List.of(new MetricsRunListener(meters),
+                        run.timeline()));
+                otel.ifPresent(o -> listeners.addAll(o.listeners(redactor::redact)));
+                return listeners;
             }, run::running);
         } catch (RuntimeException e) {
             // The outcome says what went wrong; the service itself stays up for the next run.
@@ -150,5 +165,6 @@ final class RunService implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        otel.ifPresent(OtelExport::close);
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.app.serve;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.app.telemetry.OtelExport;
+import io.sluice.app.telemetry.OtelSettings;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.service.Sluice;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,7 +32,9 @@ public class ServeApplication {
 
     @Bean
     RunService runService(SpecFolder specs, ServeSettings settings, MeterRegistry meters, Sluice sluice) {
-        return new RunService(specs, new SpecRun(sluice), meters, settings.maxConcurrentRuns());
+        // Traces per run when OTEL_* settings name a collector; the meters go through Boot's OTLP registry.
+        return new RunService(specs, new SpecRun(sluice), meters, settings.maxConcurrentRuns(),
+                OtelExport.start(OtelSettings.fromProcess().withoutMetrics()));
     }
 
     @Bean

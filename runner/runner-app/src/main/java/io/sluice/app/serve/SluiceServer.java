@@ -1,10 +1,13 @@
 package io.sluice.app.serve;
 
+import io.sluice.app.telemetry.OtelSettings;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import static java.util.Objects.requireNonNull;
@@ -38,10 +41,20 @@ public final class SluiceServer implements AutoCloseable {
                 .initializers(c -> c.getBeanFactory().registerSingleton("serveSettings", settings))
                 // As command-line arguments these win over application.properties, which says "no web server"
                 // for the batch commands. The token is not among them: it stays out of the environment.
-                .run("--spring.main.web-application-type=servlet",
-                        "--server.address=" + settings.bindAddress(),
-                        "--server.port=" + settings.port());
+                .run(arguments(settings));
         return new SluiceServer(context);
+    }
+
+    private static String[] arguments(ServeSettings settings) {
+        List<String> arguments = new ArrayList<>(List.of("--spring.main.web-application-type=servlet",
+                "--server.address=" + settings.bindAddress(), "--server.port=" + settings.port()));
+        // The meters go to an OpenTelemetry collector through Boot's OTLP registry when OTEL_* settings name one.
+        OtelSettings otel = OtelSettings.fromProcess();
+        if (otel.enabled() && otel.metricsEnabled()) {
+            arguments.add("--management.otlp.metrics.export.enabled=true");
+            arguments.add("--management.otlp.metrics.export.url=" + otel.metricsUrl().orElseThrow());
+        }
+        return arguments.toArray(String[]::new);
     }
 
     /** The port the server listens on (the chosen one when the settings asked for 0). */
