@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every output of a run — stdout, stderr, the summary and the JUnit report — for a succeeding and a failing run in
+ * Every output of a run — stdout, stderr, the summary, the JUnit report and the HTML report — for a succeeding and a failing run in
  * both log formats, searched for values that came from {@code ${file:...}}: the password and the target table's
  * name. PostgreSQL names the table in its error, so the failing run would leak it without the redactor.
  */
@@ -36,12 +36,13 @@ class SecretsNeverLeakTest {
         Path spec = pipeline.specWithSecretTable(dir, "secrets-" + fits + "-" + logFormat, fits);
         Path summary = dir.resolve("summary.json");
         Path junit = dir.resolve("junit.xml");
+        Path report = dir.resolve("report.html");
         CliRun run = CliRun.of("run", spec.toString(), "--log-format", logFormat, "--summary-json", summary.toString(),
-                "--junit-xml", junit.toString(), "--progress-interval", "1");
+                "--junit-xml", junit.toString(), "--report", report.toString(), "--progress-interval", "1");
 
         assertEquals(fits ? 0 : 1, run.exitCode(), run.all());
         String everything = String.join("\n---\n", run.out(), run.err(), Files.readString(summary),
-                Files.readString(junit));
+                Files.readString(junit), Files.readString(report));
         for (String secret : pipeline.secrets()) {
             assertFalse(everything.contains(secret), "'" + secret + "' leaked:\n" + everything);
         }
