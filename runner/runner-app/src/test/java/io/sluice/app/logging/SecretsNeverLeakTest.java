@@ -15,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every output of a run — stdout, stderr, the summary, the JUnit report and the HTML report — for a succeeding and a failing run in
- * both log formats, searched for values that came from {@code ${file:...}}: the password and the target table's
- * name. PostgreSQL names the table in its error, so the failing run would leak it without the redactor.
+ * Every output of a run — stdout, stderr, the summary, the JUnit report and the HTML report — for a succeeding and a
+ * failing run in both log formats, searched for values that came from {@code ${file:...}}: the password and the
+ * target table's name. PostgreSQL names the table in its error, so the failing run would leak it without the
+ * redactor.
  */
 class SecretsNeverLeakTest {
     private static TestPipeline pipeline;
