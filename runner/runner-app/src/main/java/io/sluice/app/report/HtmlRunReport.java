@@ -5,7 +5,6 @@ import tools.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
 
@@ -58,8 +57,8 @@ public final class HtmlRunReport {
 
     /** Read once: the template and the charting library (about 1 MB). */
     private static final class Assets {
-        static final String TEMPLATE = resource(HtmlRunReport.TEMPLATE);
-        static final String ECHARTS = resource("/META-INF/resources/webjars/echarts/" + echartsVersion()
+        static final String TEMPLATE = ClasspathText.read(HtmlRunReport.TEMPLATE);
+        static final String ECHARTS = ClasspathText.read("/META-INF/resources/webjars/echarts/" + echartsVersion()
                 + "/dist/echarts.min.js");
 
         private static String echartsVersion() {
@@ -74,17 +73,6 @@ public final class HtmlRunReport {
                 throw new UncheckedIOException(e);
             }
             return requireNonNull(pom.getProperty("version"), "no version in " + ECHARTS_POM);
-        }
-
-        private static String resource(String name) {
-            try (InputStream in = HtmlRunReport.class.getResourceAsStream(name)) {
-                if (in == null) {
-                    throw new IllegalStateException("missing resource " + name);
-                }
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

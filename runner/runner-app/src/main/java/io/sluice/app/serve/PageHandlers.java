@@ -1,5 +1,6 @@
 package io.sluice.app.serve;
 
+import io.sluice.app.report.ClasspathText;
 import io.sluice.app.report.HtmlRunReport;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -8,9 +9,6 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +25,8 @@ import static java.util.Objects.requireNonNull;
 final class PageHandlers {
     static final String COOKIE = "sluice_token";
     private static final MediaType HTML = MediaType.parseMediaType("text/html;charset=UTF-8");
-    private static final String INDEX = resource("/io/sluice/app/serve/index.html");
-    private static final String LOGIN = resource("/io/sluice/app/serve/login.html");
+    private static final String INDEX = ClasspathText.read("/io/sluice/app/serve/index.html");
+    private static final String LOGIN = ClasspathText.read("/io/sluice/app/serve/login.html");
 
     private final ApiHandlers api;
     private final ApiToken token;
@@ -87,16 +85,5 @@ final class PageHandlers {
 
     private static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = PageHandlers.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

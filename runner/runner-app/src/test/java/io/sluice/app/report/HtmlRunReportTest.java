@@ -48,13 +48,7 @@ class HtmlRunReportTest {
     @BeforeAll
     static void runOnceWithARetry() throws Exception {
         pipeline = TestPipeline.create("htmlreport");
-        // nextval is not rolled back with the failed transaction: the second attempt passes.
-        pipeline.executeOnTarget("CREATE SEQUENCE fault_once");
-        pipeline.executeOnTarget("CREATE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                + "IF NEW.id = " + FAULTY_ID + " AND nextval('fault_once') = 1 THEN RAISE EXCEPTION "
-                + "'injected transient failure' USING ERRCODE = 'serialization_failure'; END IF; RETURN NEW; END $$");
-        pipeline.executeOnTarget("CREATE TRIGGER fail_once BEFORE INSERT ON items FOR EACH ROW "
-                + "EXECUTE FUNCTION fail_once()");
+        pipeline.failOnceOnTarget("items", FAULTY_ID);
         spec = pipeline.spec(dir, "html-report", "items");
         Files.writeString(spec, Files.readString(spec).replace("    load-mode: truncate",
                 "    load-mode: truncate\n    batch-size: 1250\n    retry: { initial-backoff: 10ms }"));

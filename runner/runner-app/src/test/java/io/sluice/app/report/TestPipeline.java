@@ -117,6 +117,20 @@ public final class TestPipeline {
         return spec;
     }
 
+    /**
+     * Makes the first insert of the row {@code id} into the target's {@code table} fail with a transient error
+     * (serialization_failure), so the partition holding it is retried once. The sequence that remembers it is not
+     * rolled back with the failed transaction, so the retry passes.
+     */
+    public void failOnceOnTarget(String table, int id) throws SQLException {
+        executeOnTarget("CREATE SEQUENCE IF NOT EXISTS fault_once");
+        executeOnTarget("CREATE OR REPLACE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                + "IF NEW.id = " + id + " AND nextval('fault_once') = 1 THEN RAISE EXCEPTION "
+                + "'injected transient failure' USING ERRCODE = 'serialization_failure'; END IF; RETURN NEW; END $$");
+        executeOnTarget("CREATE TRIGGER fail_once BEFORE INSERT ON " + table + " FOR EACH ROW "
+                + "EXECUTE FUNCTION fail_once()");
+    }
+
     /** Runs {@code sql} in the target database as the test server's superuser. */
     public void executeOnTarget(String sql) throws SQLException {
         try (Connection c = pg.connect(target); Statement s = c.createStatement()) {

@@ -45,15 +45,10 @@ class OpenTelemetryExportTest {
     @Test
     void aRunIsOneTraceWithASpanPerPartitionAttemptAndItsMetersGoToTheCollector() throws Exception {
         TestPipeline pipeline = TestPipeline.create("otel");
-        pipeline.executeOnTarget("CREATE SEQUENCE fault_once");
-        pipeline.executeOnTarget("CREATE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                + "IF NEW.id = 4000 AND nextval('fault_once') = 1 THEN RAISE EXCEPTION 'injected transient failure' "
-                + "USING ERRCODE = 'serialization_failure'; END IF; RETURN NEW; END $$");
         Path spec = pipeline.specWithSecretTable(dir, "otel", true);
         Files.writeString(spec, Files.readString(spec).replace("    load-mode: truncate",
                 "    load-mode: truncate\n    batch-size: 1250\n    retry: { initial-backoff: 10ms }"));
-        pipeline.executeOnTarget("CREATE TRIGGER fail_once BEFORE INSERT ON " + pipeline.secrets().get(1)
-                + " FOR EACH ROW EXECUTE FUNCTION fail_once()");
+        pipeline.failOnceOnTarget(pipeline.secrets().get(1), 4000);
 
         try (OtlpReceiver collector = new OtlpReceiver()) {
             System.setProperty("otel.exporter.otlp.endpoint", collector.endpoint());
