@@ -64,6 +64,12 @@ class JoinedRunTest {
         shareAndKillOne(f, spec, "joined-files-1", 32);
     }
 
+    private static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0 || !process.isAlive(),
+                "kill -" + signal + " " + process.pid());
+    }
+
     /**
      * Four processes join {@code runId}; the first is killed with SIGKILL while it holds a partition; the other three
      * must end 0 with the target equal to the source, every partition done once, the killed one's taken over.
@@ -75,18 +81,24 @@ class JoinedRunTest {
         }
         long planned = waitFor(f, processes.getFirst(), runId, 3);
         assertTrue(planned >= atLeastPartitions, planned + " partitions planned");
-        // Kill a process while it holds a partition, mid-copy: whichever is holding one when the test looks.
+        // Kill a process while it holds a partition, mid-copy: whichever is holding one when the test looks. It is
+        // stopped (SIGSTOP) before the look, so it cannot finish the partition between the look and the kill.
         Process killed = null;
         String holding = null;
         while (killed == null) {
             for (Process candidate : processes) {
                 String query = "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId + "' AND "
                         + "state = 'planned' AND claimed_by LIKE '" + candidate.pid() + "@%'";
-                if (candidate.isAlive() && f.scalar(f.target, query) > 0) {
+                if (!candidate.isAlive()) {
+                    continue;
+                }
+                signal(candidate, "STOP");
+                if (f.scalar(f.target, query) > 0) {
                     killed = candidate;
                     holding = query;
                     break;
                 }
+                signal(candidate, "CONT");
             }
             assertTrue(killed != null || f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE "
                     + "run_id = '" + runId + "' AND state = 'planned'") > 0, "every partition was done before a "
