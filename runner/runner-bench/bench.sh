@@ -53,4 +53,11 @@ bash "$root/.ci/provision-duckdb-extensions.sh" tpch >&2
 bash "$root/.ci/provision-duckdb-extensions.sh" httpfs postgres_scanner >&2 \
   || echo "bench: httpfs/postgres_scanner could not be provisioned; those scenarios will be reported as skipped" >&2
 
+# DuckDB as a whole process (PyPI's duckdb at the embedded engine's version), for the whole-process baselines.
+if duckdb_python="$(bash "$module/provision-duckdb-python.sh" "$module/target/bench-work/duckdb-python")"; then
+  export SLUICE_BENCH_DUCKDB_PYTHON="$duckdb_python"
+else
+  echo "bench: no Python with duckdb; the whole-process DuckDB baselines will be reported as skipped" >&2
+fi
+
 exec "$JAVA_HOME/bin/java" "${java_opts[@]}" -cp "$classpath" io.sluice.bench.BenchMain --repo "$root" "$@"

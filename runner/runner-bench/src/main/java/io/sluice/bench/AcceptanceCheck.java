@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -49,6 +50,29 @@ record AcceptanceCheck(String criterion, String measured, Verdict verdict) {
                 ResultComparison.ratio(o1, duck1), 1.0, "× DuckDB"));
         checks.add(atLeast("orders (local Parquet): Sluice degree 2 ≥ 1.2× DuckDB postgres_scanner, threads=1",
                 ResultComparison.ratio(o2, duck1), 1.2, "× DuckDB"));
+        // Issue 22: against DuckDB started as a user starts it (a whole process), not inside the harness's JVM.
+        Optional<ScenarioResult> process1 = c.find(ol, SluiceSlug.DUCKDB_PROCESS, 1);
+        Optional<ScenarioResult> append1 = c.find(ol, SluiceSlug.PARQUET + "-append", 1);
+        checks.add(atLeast("orders (local Parquet, LOGGED, no key): Sluice append degree 1 ≥ 1.5× DuckDB as a whole "
+                + "process, postgres_scanner threads=1", ResultComparison.ratio(append1, process1), 1.5,
+                "× DuckDB process"));
+        checks.add(atLeast("orders (local Parquet, LOGGED, no key): Sluice append degree 2 not slower than degree 1",
+                ResultComparison.ratio(c.find(ol, SluiceSlug.PARQUET + "-append", 2), append1), 1.0, "× degree 1"));
+        checks.add(atLeast("orders (local Parquet, LOGGED, no key): Sluice truncate degree 1 ≥ 0.9× the one-"
+                + "transaction ingest limit", ResultComparison.ratio(o1, c.find(ol,
+                SluiceSlug.INGEST_LIMIT_ONE_TRANSACTION, 0)), 0.9, "× limit"));
+        checks.add(atLeast("orders (S3): Sluice append degree 2 ≥ 1.2× DuckDB as a whole process reading the same "
+                + "files", ResultComparison.ratio(c.find(Section.ORDERS_S3, SluiceSlug.PARQUET + "-append", 2),
+                c.find(Section.ORDERS_S3, SluiceSlug.DUCKDB_PROCESS, 1)), 1.2, "× DuckDB process"));
+        OptionalLong peakRss = c.results().stream().filter(r -> r.info().role() == ScenarioRole.SLUICE)
+                .filter(r -> r.info().section() == ol || r.info().section() == Section.ORDERS_S3)
+                .map(ScenarioResult::peakRssKb).filter(OptionalLong::isPresent).mapToLong(OptionalLong::getAsLong)
+                .max();
+        String rssCriterion = "orders (Parquet): Sluice's peak RSS (DuckDB's memory included) < 512 MB at every "
+                + "degree, shape and mode";
+        checks.add(peakRss.isEmpty() ? notMeasured(rssCriterion) : new AcceptanceCheck(rssCriterion,
+                String.format("%.0f MB", peakRss.getAsLong() / 1024.0), peakRss.getAsLong() < 512 * 1024
+                ? Verdict.PASS : Verdict.FAIL));
         Section lm = Section.LINEITEM_LOAD_MODES;
         for (int degree : new int[] {1, 2}) {
             checks.add(atLeast("lineitem load modes: replace degree " + degree + " ≥ 0.9× truncate degree " + degree,

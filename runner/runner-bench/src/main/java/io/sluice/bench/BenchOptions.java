@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
 public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUrl, Optional<PgEndpoint> targetUrl,
                            Path repository, Path outputDirectory, Path workDirectory, Path sluiceJar,
                            Path extensionDirectory, List<String> sluiceJvmOptions, Optional<Pattern> scenarios,
-                           String sharedBuffers, boolean s3, boolean help, List<String> userArguments) {
+                           String sharedBuffers, boolean s3, boolean help, List<String> userArguments,
+                           boolean ordersOnly) {
     static final String USAGE = """
             Usage: bash runner/runner-bench/bench.sh [options]
               --scale SF              TPC-H scale factor (default 1; 0.1 takes a few minutes)
@@ -31,6 +32,9 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
                                       -XX:CompileThresholdScaling=4 -Xmx256m")
               --shared-buffers SIZE   shared_buffers of the embedded servers (default 2GB)
               --no-s3                 skip the S3 scenarios (no in-process S3 server)
+              --preset orders-sf10    FastTransfer's Parquet scenario at its own scale: --scale 10 --runs 5
+                                      --scenarios '^orders-' --output docs/benchmarks/orders-sf10, and only orders is
+                                      generated and loaded (no lineitem); options after it override it
               --help
             """;
 
@@ -68,6 +72,7 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
         String sharedBuffers = "2GB";
         boolean s3 = true;
         boolean help = false;
+        boolean ordersOnly = false;
         List<String> user = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -99,6 +104,15 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
                         case "--sluice-java-opts" -> jvm = v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
                         case "--scenarios" -> scenarios = Optional.of(Pattern.compile(v));
                         case "--shared-buffers" -> sharedBuffers = v;
+                        case "--preset" -> {
+                            if (!v.equals("orders-sf10")) {
+                                throw new IllegalArgumentException("unknown preset: " + v + " (known: orders-sf10)");
+                            }
+                            scale = 10;
+                            runs = 5;
+                            scenarios = Optional.of(Pattern.compile("^orders-"));
+                            ordersOnly = true;
+                        }
                         default -> throw new IllegalArgumentException("unknown option: " + a);
                     }
                 }
@@ -106,10 +120,10 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
         }
         Path repo = (repository != null ? repository : findRepository()).toAbsolutePath().normalize();
         return new BenchOptions(scale, runs, source, target, repo,
-                absolute(output, repo.resolve("docs/benchmarks")),
+                absolute(output, repo.resolve(ordersOnly ? "docs/benchmarks/orders-sf10" : "docs/benchmarks")),
                 absolute(work, repo.resolve("runner/runner-bench/target/bench-work")),
                 absolute(jar, repo.resolve("runner/runner-app/target/sluice.jar")),
-                extensionDirectory(repo), jvm, scenarios, sharedBuffers, s3, help, user);
+                extensionDirectory(repo), jvm, scenarios, sharedBuffers, s3, help, user, ordersOnly);
     }
 
     /** The command as a user types it, for the report. */

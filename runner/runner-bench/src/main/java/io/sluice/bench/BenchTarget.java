@@ -9,6 +9,10 @@ public enum BenchTarget {
     LINEITEM_LOGGED("lineitem", "lineitem", false, Preparation.EMPTY),
     LINEITEM_UNLOGGED("lineitem_unlogged", "lineitem", true, Preparation.EMPTY),
     ORDERS("orders", "orders", false, Preparation.EMPTY),
+    /** The four shapes FastTransfer's posts report: LOGGED or UNLOGGED, with or without a primary key. */
+    ORDERS_UNLOGGED("orders_unlogged", "orders", true, Preparation.EMPTY),
+    ORDERS_KEYED("orders_keyed", "orders", false, Preparation.EMPTY),
+    ORDERS_KEYED_UNLOGGED("orders_keyed_unlogged", "orders", true, Preparation.EMPTY),
     /** lineitem with its primary key (l_orderkey, l_linenumber), empty before each run: a merge's first load. */
     LINEITEM_KEYED("lineitem_keyed", "lineitem", false, Preparation.EMPTY),
     /** The same table holding every row before each run: a merge in which every key conflicts. */
@@ -54,6 +58,12 @@ public enum BenchTarget {
         this.dataset = requireNonNull(dataset, "dataset is null");
         this.unlogged = unlogged;
         this.preparation = requireNonNull(preparation, "preparation is null");
+    }
+
+    /** Whether the table has a primary key (the keyed orders shapes: o_orderkey). */
+    public boolean keyed() {
+        return this == ORDERS_KEYED || this == ORDERS_KEYED_UNLOGGED || this == LINEITEM_KEYED
+                || this == LINEITEM_KEYED_FULL;
     }
 
     public Preparation preparation() {

@@ -42,7 +42,7 @@ public final class MarkdownReport {
                 .append("is the copy time Sluice reports itself.\n\n");
         md.append("![Throughput by degree](").append(chartFile).append(")\n\n");
 
-        md.append("## Acceptance checks (issues 3 and 4)\n\n");
+        md.append("## Acceptance checks (issues 3, 4, 18 and 22)\n\n");
         md.append("| criterion | measured | verdict |\n|---|---|---|\n");
         for (AcceptanceCheck check : AcceptanceCheck.evaluate(comparison)) {
             md.append("| ").append(cell(check.criterion())).append(" | ").append(cell(check.measured())).append(" | ")

@@ -151,8 +151,36 @@ final class ScenarioCatalog {
                     extensionDirectory, Optional.empty(), dst, List.of(),
                     "SELECT * FROM read_parquet('" + localGlob + "')", threads, noScanner));
         }
+        Optional<Path> duckdbPython = Optional.ofNullable(System.getenv("SLUICE_BENCH_DUCKDB_PYTHON"))
+                .map(Path::of).filter(Files::isExecutable);
+        String localSelect = "SELECT * FROM read_parquet('" + localGlob + "')";
+        for (int threads : new int[] {1, 2}) {
+            scenarios.add(new DuckDbProcessScenario(info(local, orders, ScenarioRole.BASELINE,
+                    "DuckDB (python process) postgres_scanner, threads", SluiceSlug.DUCKDB_PROCESS, threads),
+                    DuckDbProcessScenario.Mode.SCANNER, duckdbPython, psql, extensionDirectory, dst, List.of(),
+                    localSelect, threads, noScanner, logDirectory));
+        }
+        scenarios.add(new DuckDbProcessScenario(info(local, orders, ScenarioRole.BASELINE,
+                "DuckDB COPY TO STDOUT (CSV) | psql COPY FROM STDIN", SluiceSlug.DUCKDB_CSV_PIPE, 0),
+                DuckDbProcessScenario.Mode.CSV_PIPE, duckdbPython, psql, extensionDirectory, dst, List.of(),
+                localSelect, 1, Optional.empty(), logDirectory));
         for (int degree : DEGREES) {
             scenarios.add(sluiceParquet(local, localGlob, Optional.empty(), degree, Optional.empty()));
+        }
+        // FastTransfer's shapes and modes (issue 22): append at degree 1..4 into the plain table, and both modes at
+        // degree 1 and 2 into the other three shapes.
+        for (int degree : new int[] {1, 2, 3, 4}) {
+            scenarios.add(sluiceParquet(local, localGlob, Optional.empty(), degree, Optional.empty(), orders,
+                    "append"));
+        }
+        for (BenchTarget shape : List.of(BenchTarget.ORDERS_UNLOGGED, BenchTarget.ORDERS_KEYED,
+                BenchTarget.ORDERS_KEYED_UNLOGGED)) {
+            for (String mode : List.of("truncate", "append")) {
+                for (int degree : new int[] {1, 2}) {
+                    scenarios.add(sluiceParquet(local, localGlob, Optional.empty(), degree, Optional.empty(), shape,
+                            mode));
+                }
+            }
         }
 
         Section remote = Section.ORDERS_S3;
@@ -162,8 +190,16 @@ final class ScenarioCatalog {
                 "DuckDB postgres_scanner, threads", "duckdb-postgres_scanner-threads", 1), extensionDirectory,
                 Optional.empty(), dst, s3.map(s -> List.of("LOAD httpfs", s.duckDbSecretSql())).orElse(List.of()),
                 "SELECT * FROM read_parquet('" + s3Glob + "')", 1, noS3.or(() -> noScanner)));
+        List<String> s3Setup = s3.map(o -> List.of("LOAD httpfs", o.duckDbSecretSql())).orElse(List.of());
+        scenarios.add(new DuckDbProcessScenario(info(remote, orders, ScenarioRole.BASELINE,
+                "DuckDB (python process) postgres_scanner, threads", SluiceSlug.DUCKDB_PROCESS, 1),
+                DuckDbProcessScenario.Mode.SCANNER, duckdbPython, psql, extensionDirectory, dst, s3Setup,
+                "SELECT * FROM read_parquet('" + s3Glob + "')", 1, noS3.or(() -> noScanner), logDirectory));
         for (int degree : DEGREES) {
             scenarios.add(sluiceParquet(remote, s3Glob, s3.map(S3Orders::settings), degree, noS3));
+        }
+        for (int degree : new int[] {1, 2}) {
+            scenarios.add(sluiceParquet(remote, s3Glob, s3.map(S3Orders::settings), degree, noS3, orders, "append"));
         }
         return scenarios;
     }
@@ -216,10 +252,19 @@ final class ScenarioCatalog {
 
     private Scenario sluiceParquet(Section section, String glob, Optional<SluiceSpec.S3> s3Settings, int degree,
                                    Optional<String> skip) {
-        ScenarioInfo info = info(section, BenchTarget.ORDERS, ScenarioRole.SLUICE, "Sluice data-driven per file",
-                SluiceSlug.PARQUET, degree);
+        return sluiceParquet(section, glob, s3Settings, degree, skip, BenchTarget.ORDERS, "truncate");
+    }
+
+    /** Sluice data-driven per file into {@code shape} with {@code loadMode}; the slug names both. */
+    private Scenario sluiceParquet(Section section, String glob, Optional<SluiceSpec.S3> s3Settings, int degree,
+                                   Optional<String> skip, BenchTarget shape, String loadMode) {
+        String suffix = (shape.unlogged() && shape.keyed() ? "-keyed-unlogged" : shape.keyed() ? "-keyed"
+                : shape.unlogged() ? "-unlogged" : "") + (loadMode.equals("truncate") ? "" : "-" + loadMode);
+        ScenarioInfo info = info(section, shape, ScenarioRole.SLUICE, "Sluice data-driven per file, " + loadMode
+                + (shape == BenchTarget.ORDERS ? "" : ", " + shape.table()), SluiceSlug.PARQUET + suffix, degree);
         String yaml = SluiceSpec.parquetToPostgres("bench-" + info.id().replace('/', '-'), glob, s3Settings,
-                extensionDirectory.toString(), target.endpoint(), BenchTarget.ORDERS, degree);
+                extensionDirectory.toString(), target.endpoint(), shape, degree)
+                .replace("    load-mode: truncate\n", "    load-mode: " + loadMode + "\n");
         return new SluiceScenario(info, sluice, yaml, skip);
     }
 

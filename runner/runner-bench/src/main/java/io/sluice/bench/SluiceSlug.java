@@ -15,6 +15,8 @@ final class SluiceSlug {
     static final String PATTERN = "sluice-pattern-max-parallel-streams";
     static final String PGCOPYDB = "pgcopydb-table-jobs";
     static final String PGCOPYDB_INDEXES = "pgcopydb-copy-data-indexes";
+    static final String DUCKDB_PROCESS = "duckdb-process-postgres_scanner-threads";
+    static final String DUCKDB_CSV_PIPE = "duckdb-csv-psql-pipe";
     static final String PARQUET = "sluice-data-driven";
     static final String INGEST_LIMIT = "ingest-limit";
     static final String INGEST_LIMIT_ONE_TRANSACTION = "ingest-limit-one-txn";

@@ -42,7 +42,12 @@ final class TpchGenerator {
         this.log = requireNonNull(log, "log is null");
     }
 
-    TpchData generate(BenchPostgresServer source, BenchPostgresServer target) throws SQLException, IOException {
+    /**
+     * @param withLineitem false loads and dumps only orders (lineitem and the tables cut from it stay empty, 0 rows):
+     *                     what the orders sections need, at scales where lineitem would take the most time
+     */
+    TpchData generate(BenchPostgresServer source, BenchPostgresServer target, boolean withLineitem)
+            throws SQLException, IOException {
         requireNonNull(source, "source is null");
         requireNonNull(target, "target is null");
         Path dataDirectory = workDirectory.resolve("data-sf" + scaleLabel());
@@ -63,7 +68,7 @@ final class TpchGenerator {
             List<TableData.Column> lineitemColumns = columns(duck, "lineitem");
             List<TableData.Column> ordersColumns = columns(duck, "orders");
             createTables(source, target, lineitemColumns, ordersColumns);
-            long lineitemRows = loadIntoSource(duck, source, "lineitem", dataDirectory);
+            long lineitemRows = withLineitem ? loadIntoSource(duck, source, "lineitem", dataDirectory) : 0;
             long ordersRows = loadIntoSource(duck, source, "orders", dataDirectory);
             log.step("VACUUM (FREEZE, ANALYZE) on the source, so no run pays for setting hint bits");
             try (Connection c = source.endpoint().connect(); Statement s = c.createStatement()) {
@@ -71,9 +76,11 @@ final class TpchGenerator {
                 s.execute("VACUUM (FREEZE, ANALYZE) " + TpchData.SCHEMA + ".orders");
             }
             Path parquet = writeParquet(duck, dataDirectory.resolve("orders-parquet"));
-            TableData lineitem = dump(source, "lineitem", lineitemColumns, lineitemRows, dataDirectory);
+            TableData lineitem = withLineitem ? dump(source, "lineitem", lineitemColumns, lineitemRows, dataDirectory)
+                    : new TableData("lineitem", lineitemColumns, 0, dataDirectory.resolve("lineitem.not-loaded"), 0);
             TableData orders = dump(source, "orders", ordersColumns, ordersRows, dataDirectory);
-            TableData many = manyTables(source, target, lineitemColumns, lineitem);
+            TableData many = withLineitem ? manyTables(source, target, lineitemColumns, lineitem)
+                    : new TableData("many-tables", lineitemColumns, 0, dataDirectory.resolve("many.not-loaded"), 0);
             return new TpchData(scale, lineitem, orders, parquet, many);
         }
     }
@@ -137,6 +144,13 @@ final class TpchGenerator {
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_LOGGED.table(), false));
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_UNLOGGED.table(), true));
             s.execute(or.createTableSql(schema, BenchTarget.ORDERS.table(), false));
+            for (BenchTarget shape : List.of(BenchTarget.ORDERS_UNLOGGED, BenchTarget.ORDERS_KEYED,
+                    BenchTarget.ORDERS_KEYED_UNLOGGED)) {
+                s.execute(or.createTableSql(schema, shape.table(), shape.unlogged()));
+                if (shape.keyed()) {
+                    s.execute("ALTER TABLE " + shape.qualifiedTable() + " ADD PRIMARY KEY (o_orderkey)");
+                }
+            }
             s.execute(li.createTableSql(schema, SluiceFixedCostProbe.EMPTY_TABLE, false));
             String keyed = schema + "." + BenchTarget.LINEITEM_KEYED.table();
             s.execute(li.createTableSql(schema, BenchTarget.LINEITEM_KEYED.table(), false));
