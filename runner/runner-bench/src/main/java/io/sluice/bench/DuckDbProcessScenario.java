@@ -13,7 +13,8 @@ import static java.util.Objects.requireNonNull;
  * DuckDB as a user runs it, a whole process with the same engine version Sluice embeds (PyPI's {@code duckdb==1.5.5}
  * in a venv the harness provisions): either its {@code postgres_scanner} ({@code ATTACH} the target and
  * {@code INSERT INTO dst... SELECT ...} with {@code SET threads=N}), or the CSV pipe people write by hand,
- * {@code COPY (SELECT ...) TO '/dev/stdout' (FORMAT csv, HEADER false)} into {@code psql -c "COPY ... FROM STDIN (FORMAT csv)"}.
+ * {@code COPY (SELECT ...) TO '/dev/stdout' (FORMAT csv, HEADER false)} into
+ * {@code psql -c "COPY ... FROM STDIN (FORMAT csv)"}.
  * Timed from the process's start to its end, like Sluice's CLI; the client CPU and peak RSS are the processes'.
  * Passwords and S3 keys reach the processes through the environment only.
  */

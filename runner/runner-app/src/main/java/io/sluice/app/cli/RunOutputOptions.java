@@ -15,8 +15,8 @@ import io.sluice.app.report.JunitXml;
 import io.sluice.app.report.ReportFiles;
 import io.sluice.app.report.RunError;
 import io.sluice.app.report.RunOutcome;
-import io.sluice.app.report.SpecIdentity;
 import io.sluice.app.report.RunTimeline;
+import io.sluice.app.report.SpecIdentity;
 import io.sluice.app.report.SummaryJson;
 import io.sluice.app.report.TimelineRecorder;
 import io.sluice.app.telemetry.OtelExport;
@@ -43,9 +43,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * Where a run's results go besides the terminal, mixed into {@code run}: {@code --summary-json},
- * {@code --junit-xml}, {@code --report}, {@code --log-format json} and {@code --metrics-push}. {@link #listeners} joins the run's
- * listeners; {@link #finish} writes the files once the run ended, and {@link #failedBeforeRun} when it failed
- * before it started (invalid spec, preflight): then with the error and no streams.
+ * {@code --junit-xml}, {@code --report}, {@code --log-format json}, {@code --metrics-push} and OpenTelemetry (by
+ * its environment). {@link #listeners} joins the run's listeners; {@link #finish} writes the files once the run
+ * ended, and {@link #failedBeforeRun} when it failed before it started (invalid spec, preflight): then with the error
+ * and no streams.
  */
 final class RunOutputOptions {
     enum LogFormat { TEXT, JSON }

@@ -173,21 +173,24 @@ class HtmlRunReportTest {
                 JsonNode stream = data(file).get("streams").get(0);
                 String url = file.toUri().toString();
                 chromium.driver().get(url);
-                new WebDriverWait(chromium.driver(), Duration.ofSeconds(30)).until(d -> d.findElement(By.tagName("body"))
-                        .getAttribute("data-rendered") != null);
+                new WebDriverWait(chromium.driver(), Duration.ofSeconds(30))
+                        .until(d -> d.findElement(By.tagName("body")).getAttribute("data-rendered") != null);
                 assertEquals("true", chromium.driver().findElement(By.tagName("body")).getAttribute("data-rendered"),
                         "the charts library did not load");
                 // The partition table: one row per partition, in the state the run left it.
-                List<WebElement> rows = chromium.driver().findElements(By.cssSelector("table.partitions tr[data-state]"));
+                List<WebElement> rows = chromium.driver()
+                        .findElements(By.cssSelector("table.partitions tr[data-state]"));
                 assertEquals(stream.get("partitions").size(), rows.size());
                 rows.forEach(r -> assertEquals("done", r.getAttribute("data-state")));
                 // The timeline: one bar per attempt, coloured by how it ended, one retried (orange) among them.
                 @SuppressWarnings("unchecked")
-                List<String> colours = (List<String>) chromium.driver().executeScript("return echarts.getInstanceByDom("
-                        + "document.getElementById('gantt-0')).getOption().series[0].data.map(d => d.itemStyle.color)");
+                List<String> colours = (List<String>) chromium.driver().executeScript("return echarts"
+                        + ".getInstanceByDom(document.getElementById('gantt-0')).getOption().series[0].data"
+                        + ".map(d => d.itemStyle.color)");
                 assertEquals(stream.get("attempts").size(), colours.size());
                 assertEquals(1, colours.stream().filter("#fb8c00"::equals).count(), colours.toString());
-                assertEquals(colours.size() - 1, colours.stream().filter("#43a047"::equals).count(), colours.toString());
+                assertEquals(colours.size() - 1, colours.stream().filter("#43a047"::equals).count(),
+                        colours.toString());
                 Number drawn = (Number) chromium.driver().executeScript("return echarts.getInstanceByDom(document"
                         + ".getElementById('gantt-0')).getZr().storage.getDisplayList().length");
                 assertTrue(drawn.intValue() >= colours.size(), "the bars are drawn, not only configured: " + drawn);
