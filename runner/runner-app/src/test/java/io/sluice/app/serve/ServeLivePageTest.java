@@ -97,6 +97,14 @@ class ServeLivePageTest {
         assertEquals(403, forged.statusCode(), "a cross-site form could send the cookie, but not the header");
         assertEquals(401, send(HttpRequest.newBuilder(URI.create(base() + "/api/runs"))
                 .header("Cookie", PageHandlers.COOKIE + "=wrong-token-0123456789abcdef")).statusCode());
+        // The page's log-out button is a plain form: it works without the pages' header and clears the cookie.
+        HttpResponse<String> logout = send(HttpRequest.newBuilder(URI.create(base() + "/logout"))
+                .header("Cookie", cookie).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertEquals(303, logout.statusCode(), logout.body());
+        assertEquals("/login", logout.headers().firstValue("Location").orElse(""));
+        assertTrue(logout.headers().firstValue("Set-Cookie").orElse("").contains("Max-Age=0"),
+                logout.headers().toString());
     }
 
     private static HttpRequest.Builder form(String token) {
