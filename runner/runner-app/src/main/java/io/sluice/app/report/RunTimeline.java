@@ -1,6 +1,5 @@
 package io.sluice.app.report;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -78,10 +77,6 @@ public record RunTimeline(String runId, String specName, String state, Instant s
             if (end.isBefore(start)) {
                 end = start;
             }
-        }
-
-        public Duration duration() {
-            return Duration.between(start, end);
         }
     }
 }

@@ -189,7 +189,20 @@ final class ApiHandlers {
     ServerResponse listRuns(ServerRequest request) {
         ObjectNode json = MAPPER.createObjectNode();
         ArrayNode list = json.putArray("runs");
-        runs.all().forEach(run -> list.add(brief(run)));
+        for (RunRecord run : runs.all()) {
+            // The list page's progress bars; GET /api/runs/{id} gives the full progress.
+            ObjectNode brief = brief(run);
+            Optional<RunProgress.Snapshot> progress = run.runner().map(r -> r.progress().snapshot());
+            if (progress.isPresent()) {
+                ObjectNode p = brief.putObject("progress");
+                p.put("rows", progress.get().rows());
+                p.put("partitions-done", progress.get().partitionsDone());
+                p.put("partitions-total", progress.get().partitionsTotal());
+            } else {
+                brief.putNull("progress");
+            }
+            list.add(brief);
+        }
         return json(json);
     }
 
@@ -237,15 +250,6 @@ final class ApiHandlers {
         run.outcome().ifPresentOrElse(o -> json.put("exit-code", o.exitCode()), () -> json.putNull("exit-code"));
         json.put("href", "/api/runs/" + run.runId());
         json.put("page", "/runs/" + run.runId());
-        Optional<RunProgress.Snapshot> progress = run.runner().map(r -> r.progress().snapshot());
-        if (progress.isPresent()) {
-            ObjectNode p = json.putObject("progress");
-            p.put("rows", progress.get().rows());
-            p.put("partitions-done", progress.get().partitionsDone());
-            p.put("partitions-total", progress.get().partitionsTotal());
-        } else {
-            json.putNull("progress");
-        }
         return json;
     }
 
