@@ -16,6 +16,8 @@ class VersionTest {
         assertTrue(out.contains("\npostgres: fast path pgjdbc-copy-frames: on, rows read off PgJDBC's protocol "
                 + "stream"), out);
         assertTrue(out.contains("\nduckdb: duckdb_jdbc 1.5.5.1\n"), out);
+        assertTrue(out.contains("\nduckdb: fast path duckdb-vector-cells: on, NULL masks and fixed-width values "
+                + "read from the vectors' buffers"), out);
         assertTrue(out.contains("\nduckdb: fast path duckdb-string-cells: on, text copied from DuckDB's string_t "
                 + "cells"), out);
         assertTrue(out.contains("\nduckdb: mid-query failures: detected with DuckDBChunkedResult.checkError() of "

@@ -47,11 +47,11 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
         return DuckDbOptions.SOURCE;
     }
 
-    /** The duckdb_jdbc that runs, how text is read from it and whether its mid-query failures can be caught. */
+    /** The duckdb_jdbc that runs, how values and text are read from it and whether its mid-query failures can be caught. */
     @Override
     public List<String> runtimeNotes() {
-        return List.of(DuckDbJdbcVersion.runtime().describe(), StringCells.selection().describe(),
-                ChunkErrors.describe());
+        return List.of(DuckDbJdbcVersion.runtime().describe(), VectorCells.selection().describe(),
+                StringCells.selection().describe(), ChunkErrors.describe());
     }
 
     /**

@@ -45,6 +45,7 @@ final class DuckDbPartitionReader implements PartitionReader {
         requireNonNull(sink, "sink is null");
         ChunkErrors.require(); // before anything is read: without it a failed read could end like a finished one
         ColumnEncoder[] encoders = encoders();
+        byte[] kinds = kinds(encoders);
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              DuckDBPreparedStatement statement = connection.prepare(sql)) {
             running = statement;
@@ -68,8 +69,8 @@ final class DuckDbPartitionReader implements PartitionReader {
                     try {
                         for (; row < rows; row++) {
                             out.startRow(fields);
-                            for (ColumnEncoder encoder : encoders) {
-                                encoder.encode(row, out);
+                            for (int field = 0; field < fields; field++) {
+                                encode(encoders[field], kinds[field], row, out);
                             }
                         }
                     } catch (ConnectorException e) {
@@ -95,6 +96,45 @@ final class DuckDbPartitionReader implements PartitionReader {
                     "report it with the query and the column types", e);
         } finally {
             running = null;
+        }
+    }
+
+    private static final byte OTHER = 0;
+    private static final byte TEXT = 1;
+    private static final byte INTEGER = 2;
+    private static final byte DECIMAL = 3;
+    private static final byte DATE = 4;
+    private static final byte MICROS = 5;
+
+    /**
+     * Each column's encoder class, for {@link #encode}. A row of text, integers, a decimal and a date makes the call
+     * through the interface megamorphic: a dispatch stub per value and no inlining, which a profile of a SF 10 orders
+     * load put at a fifth of the reader's Java time. A call site per class is monomorphic and the JIT inlines it.
+     */
+    private static byte[] kinds(ColumnEncoder[] encoders) {
+        byte[] kinds = new byte[encoders.length];
+        for (int i = 0; i < encoders.length; i++) {
+            kinds[i] = switch (encoders[i]) {
+                case TextEncoders.TextEncoder e -> TEXT;
+                case NumberEncoders.IntegerEncoder e -> INTEGER;
+                case NumberEncoders.DecimalEncoder e -> DECIMAL;
+                case TemporalEncoders.DateEncoder e -> DATE;
+                case TemporalEncoders.MicrosEncoder e -> MICROS;
+                default -> OTHER;
+            };
+        }
+        return kinds;
+    }
+
+    private static void encode(ColumnEncoder encoder, byte kind, int row, BinaryCopyEncoder out)
+            throws ConnectorException {
+        switch (kind) {
+            case TEXT -> ((TextEncoders.TextEncoder) encoder).encode(row, out);
+            case INTEGER -> ((NumberEncoders.IntegerEncoder) encoder).encode(row, out);
+            case DECIMAL -> ((NumberEncoders.DecimalEncoder) encoder).encode(row, out);
+            case DATE -> ((TemporalEncoders.DateEncoder) encoder).encode(row, out);
+            case MICROS -> ((TemporalEncoders.MicrosEncoder) encoder).encode(row, out);
+            default -> encoder.encode(row, out);
         }
     }
 

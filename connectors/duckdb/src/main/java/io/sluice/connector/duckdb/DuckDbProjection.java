@@ -55,6 +55,7 @@ final class DuckDbProjection implements SourceProjection {
         List<String> notes = new ArrayList<>();
         conversions.forEach(c -> c.note().ifPresent(notes::add));
         notes.addAll(planNotes);
+        notes.add(VectorCells.selection().describe());
         notes.add(StringCells.selection().describe());
         notes.add(ChunkErrors.describe());
         return Collections.unmodifiableList(notes);

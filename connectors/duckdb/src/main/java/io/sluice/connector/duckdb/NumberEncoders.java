@@ -2,6 +2,7 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.copy.BinaryCopyEncoder;
+import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBDataChunkReader;
 import org.duckdb.DuckDBReadableVector;
 
@@ -77,7 +78,7 @@ final class NumberEncoders {
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
             } else {
                 out.writeBoolean(vector.getBoolean(row));
@@ -96,7 +97,11 @@ final class NumberEncoders {
 
         IntegerEncoder(int index, IntegerRead read, NumberWrite write, long numericLimit, ColumnOrigin origin,
                        PgType target) {
-            super(index);
+            super(index, switch (read) {
+                case INT -> DuckDBColumnType.INTEGER;
+                case LONG -> DuckDBColumnType.BIGINT;
+                default -> null;
+            }, read == IntegerRead.LONG ? Long.BYTES : Integer.BYTES);
             this.read = requireNonNull(read, "read is null");
             this.write = requireNonNull(write, "write is null");
             this.numericLimit = numericLimit;
@@ -106,15 +111,15 @@ final class NumberEncoders {
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
             long value = switch (read) {
                 case BYTE -> vector.getByte(row);
                 case SHORT -> vector.getShort(row);
-                case INT -> vector.getInt(row);
-                case LONG -> vector.getLong(row);
+                case INT -> cells.getInt(row);
+                case LONG -> cells.getLong(row);
                 case UINT8 -> vector.getUint8(row);
                 case UINT16 -> vector.getUint16(row);
                 case UINT32 -> vector.getUint32(row);
@@ -150,8 +155,8 @@ final class NumberEncoders {
         private final PgType target;
         private final double divisor;
         private final PgNumericWriter numeric = new PgNumericWriter();
-        private DuckDBReadableVector vector;
-        private DuckDBReadableVector fraction;
+        private final VectorCells cells = VectorCells.forReader();
+        private final VectorCells fraction = VectorCells.forReader();
 
         DecimalEncoder(int index, boolean split, int scale, NumberWrite write, long unscaledLimit, ColumnOrigin origin,
                        PgType target) {
@@ -168,17 +173,19 @@ final class NumberEncoders {
 
         @Override
         public void bind(DuckDBDataChunkReader chunk) {
-            vector = chunk.vector(index);
-            fraction = split ? chunk.vector(index + 1) : null;
+            cells.bind(chunk.vector(index), DuckDBColumnType.BIGINT, Long.BYTES);
+            if (split) {
+                fraction.bind(chunk.vector(index + 1), DuckDBColumnType.BIGINT, Long.BYTES);
+            }
         }
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
-            long unscaled = split ? vector.getLong(row) * power + fraction.getLong(row) : vector.getLong(row);
+            long unscaled = split ? cells.getLong(row) * power + fraction.getLong(row) : cells.getLong(row);
             switch (write) {
                 case NUMERIC -> {
                     if (unscaledLimit != 0 && (unscaled >= unscaledLimit || unscaled <= -unscaledLimit)) {
@@ -216,7 +223,7 @@ final class NumberEncoders {
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
@@ -250,7 +257,7 @@ final class NumberEncoders {
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }

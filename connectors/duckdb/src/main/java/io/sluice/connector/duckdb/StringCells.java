@@ -31,19 +31,20 @@ import static java.util.Objects.requireNonNull;
 final class StringCells {
     private static final int CELL_BYTES = 16;
     private static final int INLINE_BYTES = 12;
-    private static final Optional<NativeBytes> NATIVE = NativeBytes.forRuntime(); // empty: Java 21
+    private static final boolean NATIVE = NativeBytes.forRuntime().isPresent(); // false: Java 21
     static final FastPath FAST_PATH = new FastPath("duckdb-string-cells", DuckDbJdbcVersion.TESTED,
-            "text copied from DuckDB's string_t cells, long values " + (NATIVE.isPresent()
+            "text copied from DuckDB's string_t cells, long values " + (NATIVE
                     ? "from native memory (FFM)" : "through duckdb_vector_get_string"),
             "text read with DuckDBReadableVector.getString(), a String each");
 
     private final Internals internals;
-    private DuckDBReadableVector vector;
+    private final NativeBytes nativeBytes; // null: long values come through the binding
     private ByteBuffer raw;
     private ByteBuffer cells;
 
     private StringCells(Internals internals) {
         this.internals = requireNonNull(internals, "internals is null");
+        this.nativeBytes = internals.nativeCopy() ? NativeBytes.forRuntime().orElseThrow() : null;
     }
 
     /** Whether this runtime copies from the cells, and why; for plans and {@code sluice version}. */
@@ -61,7 +62,6 @@ final class StringCells {
      * row, and the caller must read this chunk with {@code getString()}.
      */
     boolean bind(DuckDBReadableVector vector) {
-        this.vector = vector;
         try {
             raw = (ByteBuffer) internals.data().get(vector);
         } catch (IllegalAccessException | RuntimeException e) {
@@ -76,10 +76,6 @@ final class StringCells {
         return true;
     }
 
-    boolean isNull(int row) {
-        return vector.isNull(row);
-    }
-
     /** The value's length in bytes. */
     int length(int row) {
         return cells.getInt(row * CELL_BYTES);
@@ -90,8 +86,8 @@ final class StringCells {
         int cell = row * CELL_BYTES;
         if (length <= INLINE_BYTES) {
             cells.get(cell + 4, into, offset, length);
-        } else if (internals.nativeBytes().isPresent()) {
-            internals.nativeBytes().get().copy(cells.getLong(cell + 8), into, offset, length);
+        } else if (nativeBytes != null) {
+            nativeBytes.copy(cells.getLong(cell + 8), into, offset, length);
         } else {
             System.arraycopy(viaBinding(row), 0, into, offset, length);
         }
@@ -109,19 +105,18 @@ final class StringCells {
 
     /** Whether out-of-line values are copied without JNI (for docs and tests). */
     static boolean copiesNatively() {
-        return NATIVE.isPresent();
+        return NATIVE;
     }
 
     /**
      * duckdb_jdbc's members this class reads: the vector's buffer, and for values longer than 12 bytes, FFM or the
      * binding that fetches one value (needed only without FFM).
      */
-    record Internals(Field data, Optional<NativeBytes> nativeBytes, Optional<MethodHandle> getString) {
+    record Internals(Field data, boolean nativeCopy, Optional<MethodHandle> getString) {
         Internals {
             requireNonNull(data, "data is null");
-            requireNonNull(nativeBytes, "nativeBytes is null");
             requireNonNull(getString, "getString is null");
-            if (nativeBytes.isEmpty() && getString.isEmpty()) {
+            if (!nativeCopy && getString.isEmpty()) {
                 throw new IllegalArgumentException("long values need FFM or the binding");
             }
         }
@@ -138,7 +133,7 @@ final class StringCells {
             try {
                 getString = Optional.of(binding(getStringMethod));
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-                if (NATIVE.isEmpty()) {
+                if (!NATIVE) {
                     throw e; // without FFM it is the only way to long values
                 }
             }

@@ -2,6 +2,7 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.copy.BinaryCopyEncoder;
+import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBDataChunkReader;
 import org.duckdb.DuckDBReadableVector;
 
@@ -27,22 +28,22 @@ final class TemporalEncoders {
                 + "WHEN " + column + " < '1970-01-01' THEN -9223372036854775808 END)";
     }
 
-    /** DATE into date, or into timestamp at midnight. getLocalDate's LocalDate does not escape: JIT scalar-replaces it. */
+    /** DATE into date, or into timestamp at midnight. */
     static final class DateEncoder extends VectorEncoder {
         private final boolean asTimestamp;
 
         DateEncoder(int index, boolean asTimestamp) {
-            super(index);
+            super(index, DuckDBColumnType.DATE, Integer.BYTES);
             this.asTimestamp = asTimestamp;
         }
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
-            long days = vector.getLocalDate(row).toEpochDay();
+            long days = cells.getEpochDays(row);
             if (days == DUCKDB_DATE_INFINITY) {
                 if (asTimestamp) {
                     out.writeInt8(Long.MAX_VALUE);
@@ -68,17 +69,17 @@ final class TemporalEncoders {
         private final long shift;
 
         MicrosEncoder(int index, boolean timestamp) {
-            super(index);
+            super(index, DuckDBColumnType.BIGINT, Long.BYTES);
             this.shift = timestamp ? PG_EPOCH_MICROS : 0;
         }
 
         @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
-            if (vector.isNull(row)) {
+            if (cells.isNull(row)) {
                 out.writeNull();
                 return;
             }
-            long micros = vector.getLong(row);
+            long micros = cells.getLong(row);
             if (micros == Long.MAX_VALUE || micros == Long.MIN_VALUE) {
                 out.writeInt8(micros); // PostgreSQL's infinity and -infinity
             } else {

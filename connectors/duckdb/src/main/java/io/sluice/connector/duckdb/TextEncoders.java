@@ -25,7 +25,7 @@ final class TextEncoders {
         private final boolean jsonb;
         private final ColumnOrigin origin;
         private final PgType target;
-        private final StringCells cells; // null: the fast path is off, values come from getString()
+        private final StringCells strings; // null: the fast path is off, values come from getString()
         private boolean fromCells;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
@@ -36,12 +36,12 @@ final class TextEncoders {
                     ? target.length() : -1;
             this.blankPadded = target.base() == PgType.Base.BPCHAR;
             this.jsonb = target.base() == PgType.Base.JSONB;
-            this.cells = StringCells.forReader().orElse(null);
+            this.strings = StringCells.forReader().orElse(null);
         }
 
         @Override
         protected void bound(DuckDBReadableVector vector) {
-            fromCells = cells != null && cells.bind(vector);
+            fromCells = strings != null && strings.bind(vector);
         }
 
         /** Whether the current chunk is read from the string cells (for tests). */
@@ -63,12 +63,12 @@ final class TextEncoders {
                 out.writeNull();
                 return;
             }
-            int length = cells.length(row);
+            int length = strings.length(row);
             int at = out.reserveField((jsonb ? 1 : 0) + length);
             if (jsonb) {
                 out.buffer()[at++] = JSONB_VERSION;
             }
-            cells.copy(row, length, out.buffer(), at);
+            strings.copy(row, length, out.buffer(), at);
             checkLength(out.buffer(), at, length);
         }
 
