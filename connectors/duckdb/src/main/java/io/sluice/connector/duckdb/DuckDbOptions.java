@@ -7,10 +7,15 @@ import io.sluice.spi.OptionSchema;
 final class DuckDbOptions {
     static final Option<String> DATABASE = Option.string("database").withDefault(":memory:")
             .describedAs("DuckDB database: :memory: or a file path.");
-    static final Option<Long> THREADS = Option.integer("threads")
-            .describedAs("DuckDB threads per connection (DuckDB's default when absent).");
+    static final Option<Long> THREADS = Option.integer("threads").withDefault(1L)
+            .describedAs("DuckDB threads of the connection's instance. 1: each partition reader runs its query on "
+                    + "its own thread, so degree sets the parallelism; more help source queries that join or "
+                    + "aggregate.");
     static final Option<String> MEMORY_LIMIT = Option.string("memory-limit")
             .describedAs("DuckDB memory_limit, e.g. 2GB.");
+    static final Option<Boolean> EXTERNAL_FILE_CACHE = Option.bool("external-file-cache").withDefault(false)
+            .describedAs("DuckDB's in-memory cache of remote file data (enable_external_file_cache). Off by "
+                    + "default: a load reads each file once, and the cache grows up to memory-limit.");
     static final Option<String> EXTENSION_DIRECTORY = Option.string("extension-directory")
             .describedAs("Folder holding extensions as <dir>/v1.5.5/linux_amd64/<name>.duckdb_extension; "
                     + "when set, Sluice never downloads extensions.");
@@ -36,7 +41,8 @@ final class DuckDbOptions {
     static final Option<String> FORMAT = Option.string("format").oneOf("parquet", "csv", "json")
             .describedAs("Format of files: (default from the extension).");
 
-    static final OptionSchema CONNECTION = OptionSchema.of(DATABASE, THREADS, MEMORY_LIMIT, EXTENSION_DIRECTORY, S3);
+    static final OptionSchema CONNECTION = OptionSchema.of(DATABASE, THREADS, MEMORY_LIMIT,
+            EXTERNAL_FILE_CACHE, EXTENSION_DIRECTORY, S3);
     static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT);
 
     private DuckDbOptions() {

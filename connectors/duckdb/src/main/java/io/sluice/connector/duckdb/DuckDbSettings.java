@@ -10,14 +10,14 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /** A {@code type: duckdb} connection's settings, with relative paths resolved against the spec's folder. */
-record DuckDbSettings(String connectionName, String database, Optional<Long> threads, Optional<String> memoryLimit,
-                      Optional<Path> extensionDirectory, Optional<S3Settings> s3, Path specDirectory) {
+record DuckDbSettings(String connectionName, String database, long threads, Optional<String> memoryLimit,
+                      boolean externalFileCache, Optional<Path> extensionDirectory, Optional<S3Settings> s3,
+                      Path specDirectory) {
     static final String IN_MEMORY = ":memory:";
 
     DuckDbSettings {
         requireNonNull(connectionName, "connectionName is null");
         requireNonNull(database, "database is null");
-        requireNonNull(threads, "threads is null");
         requireNonNull(memoryLimit, "memoryLimit is null");
         requireNonNull(extensionDirectory, "extensionDirectory is null");
         requireNonNull(s3, "s3 is null");
@@ -31,8 +31,9 @@ record DuckDbSettings(String connectionName, String database, Optional<Long> thr
         if (!database.equals(IN_MEMORY)) {
             database = spec.resolve(database).toAbsolutePath().normalize().toString();
         }
-        return new DuckDbSettings(config.connectionName(), database, options.find(DuckDbOptions.THREADS),
+        return new DuckDbSettings(config.connectionName(), database, options.get(DuckDbOptions.THREADS),
                 options.find(DuckDbOptions.MEMORY_LIMIT).filter(v -> !v.isBlank()),
+                options.get(DuckDbOptions.EXTERNAL_FILE_CACHE),
                 options.find(DuckDbOptions.EXTENSION_DIRECTORY).filter(v -> !v.isBlank())
                         .map(v -> spec.resolve(v).toAbsolutePath().normalize()),
                 options.find(DuckDbOptions.S3).map(S3Settings::from), spec);
