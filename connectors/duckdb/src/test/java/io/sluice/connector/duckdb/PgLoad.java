@@ -17,6 +17,7 @@ import io.sluice.testkit.TestingPostgres;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
+import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -88,6 +89,21 @@ final class PgLoad {
             pairs.add(new ColumnPair(s, t));
         }
         return pairs;
+    }
+
+    /**
+     * The source's one partition encoded for {@code table} by the connector's reader, in memory (no load): for
+     * comparing the bytes of two read paths.
+     */
+    byte[] encode(Source source, String table) throws Exception {
+        SourceProjection projection = source.project(pairsByName(source, table));
+        SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 10_000)).getFirst();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (SourceSession session = source.openSession(Consistency.NONE);
+             PartitionReader reader = session.openReader(partition, projection)) {
+            reader.transferTo(bytes::write);
+        }
+        return bytes.toByteArray();
     }
 
     long load(Source source, String table, Distribution distribution, int degree) throws Exception {
