@@ -100,12 +100,16 @@ record AcceptanceCheck(String criterion, String measured, Verdict verdict) {
         return checks;
     }
 
-    private static AcceptanceCheck atLeast(String criterion, OptionalDouble ratio, double threshold, String unit) {
+    static AcceptanceCheck atLeast(String criterion, OptionalDouble ratio, double threshold, String unit) {
         if (ratio.isEmpty()) {
             return notMeasured(criterion);
         }
-        return new AcceptanceCheck(criterion, String.format("%.2f%s", ratio.getAsDouble(), unit),
-                ratio.getAsDouble() >= threshold ? Verdict.PASS : Verdict.FAIL);
+        double value = ratio.getAsDouble();
+        boolean pass = value >= threshold;
+        // A third decimal when two would round onto the bar and hide which side of it the ratio is (1.197 "1.20").
+        boolean roundedPasses = Math.round(value * 100) / 100.0 >= threshold;
+        String shown = String.format(roundedPasses == pass ? "%.2f" : "%.3f", value);
+        return new AcceptanceCheck(criterion, shown + unit, pass ? Verdict.PASS : Verdict.FAIL);
     }
 
     private static AcceptanceCheck notMeasured(String criterion) {
