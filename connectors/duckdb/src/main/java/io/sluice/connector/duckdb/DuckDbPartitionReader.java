@@ -108,8 +108,8 @@ final class DuckDbPartitionReader implements PartitionReader {
 
     /**
      * Each column's encoder class, for {@link #encode}. A row of text, integers, a decimal and a date makes the call
-     * through the interface megamorphic: a dispatch stub per value and no inlining, which a profile of a SF 10 orders
-     * load put at a fifth of the reader's Java time. A call site per class is monomorphic and the JIT inlines it.
+     * through the interface megamorphic: a dispatch stub per value and no inlining, 0.9 of the reader's 5.9 Java
+     * CPU-seconds in a profile of a SF 10 orders load. A call site per class is monomorphic and the JIT inlines it.
      */
     private static byte[] kinds(ColumnEncoder[] encoders) {
         byte[] kinds = new byte[encoders.length];

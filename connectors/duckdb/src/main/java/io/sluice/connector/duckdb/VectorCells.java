@@ -14,8 +14,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * A vector of the current chunk, its NULL mask and fixed-width values read straight from its buffers. The public
  * getters check the row, the type and the mask again on every call, and {@code getLocalDate} builds a LocalDate that
- * the encoder turns back into days: a profile of a SF 10 orders load put the getters at a fifth of the reader's Java
- * time.
+ * the encoder turns back into days: in a profile of a SF 10 orders load its DATE column took 0.4 CPU-s per 15 M rows
+ * through the getter, 0.1 s from the buffer.
  *
  * <p>The buffers are private fields and the layout DuckDB's (values packed at their width, the mask one bit per row
  * in 64-bit words, no mask when no row is NULL), so the buffers are read only on the duckdb_jdbc this was tested with
