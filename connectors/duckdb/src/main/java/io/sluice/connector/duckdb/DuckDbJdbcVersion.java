@@ -17,13 +17,16 @@ import java.util.jar.Manifest;
 final class DuckDbJdbcVersion {
     /** The version the fast paths and the chunk check were written and tested for (the parent pom's pin). */
     static final String TESTED = "1.5.5.1";
+    private static final String SWITCH_NAME = "duckdb-jdbc";
+    /** {@code -Dsluice.driver-version.duckdb-jdbc=<version>}: tests simulate another driver with it. */
+    static final String SIMULATED_VERSION_PROPERTY = DriverVersion.SIMULATED_VERSION_PREFIX + SWITCH_NAME;
 
     private DuckDbJdbcVersion() {
     }
 
     /** The running driver's version, or the one {@code -Dsluice.driver-version.duckdb-jdbc} simulates. */
     static DriverVersion runtime() {
-        return DriverVersion.of("duckdb_jdbc", "duckdb-jdbc", Reported.VERSION);
+        return DriverVersion.of("duckdb_jdbc", SWITCH_NAME, Reported.VERSION);
     }
 
     private static final class Reported {

@@ -156,7 +156,7 @@ final class NumberEncoders {
         private final double divisor;
         private final PgNumericWriter numeric = new PgNumericWriter();
         private final VectorCells cells = VectorCells.forReader();
-        private final VectorCells fraction = VectorCells.forReader();
+        private final VectorCells fraction; // null unless split
 
         DecimalEncoder(int index, boolean split, int scale, NumberWrite write, long unscaledLimit, ColumnOrigin origin,
                        PgType target) {
@@ -169,6 +169,7 @@ final class NumberEncoders {
             this.origin = requireNonNull(origin, "origin is null");
             this.target = requireNonNull(target, "target is null");
             this.divisor = Math.pow(10, scale);
+            this.fraction = split ? VectorCells.forReader() : null;
         }
 
         @Override

@@ -123,12 +123,7 @@ final class StringCells {
 
         /** The members by name, checked for the types this class uses them as. */
         static Internals find(String dataField, String getStringMethod) throws ReflectiveOperationException {
-            Field data = DuckDBReadableVector.class.getDeclaredField(dataField);
-            if (data.getType() != ByteBuffer.class) {
-                throw new NoSuchFieldException("DuckDBReadableVector." + dataField + " is a "
-                        + data.getType().getName() + ", not a ByteBuffer");
-            }
-            data.setAccessible(true);
+            Field data = VectorCells.bufferField(dataField);
             Optional<MethodHandle> getString = Optional.empty();
             try {
                 getString = Optional.of(binding(getStringMethod));

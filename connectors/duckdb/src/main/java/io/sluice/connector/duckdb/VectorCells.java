@@ -114,18 +114,19 @@ final class VectorCells {
         }
 
         static Members find() throws ReflectiveOperationException {
-            return new Members(buffer("data"), buffer("validity"));
+            return new Members(bufferField("data"), bufferField("validity"));
         }
+    }
 
-        private static Field buffer(String name) throws NoSuchFieldException {
-            Field field = DuckDBReadableVector.class.getDeclaredField(name);
-            if (field.getType() != ByteBuffer.class) {
-                throw new NoSuchFieldException("DuckDBReadableVector." + name + " is a " + field.getType().getName()
-                        + ", not a ByteBuffer");
-            }
-            field.setAccessible(true);
-            return field;
+    /** A {@code ByteBuffer} field of {@link DuckDBReadableVector}, made readable; also {@link StringCells}' data. */
+    static Field bufferField(String name) throws NoSuchFieldException {
+        Field field = DuckDBReadableVector.class.getDeclaredField(name);
+        if (field.getType() != ByteBuffer.class) {
+            throw new NoSuchFieldException("DuckDBReadableVector." + name + " is a " + field.getType().getName()
+                    + ", not a ByteBuffer");
         }
+        field.setAccessible(true);
+        return field;
     }
 
     /** Looked up on first use, after the version check, and never again. */

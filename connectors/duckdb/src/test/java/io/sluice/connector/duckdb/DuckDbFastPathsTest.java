@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * refuse to run at preflight (DUCK113).
  */
 class DuckDbFastPathsTest {
-    private static final String VERSION_PROPERTY = DriverVersion.SIMULATED_VERSION_PREFIX + "duckdb-jdbc";
+    private static final String VERSION_PROPERTY = DuckDbJdbcVersion.SIMULATED_VERSION_PROPERTY;
     /** Text of 0-40 characters of 1- to 4-byte UTF-8, inline and out of line, NULLs and empties, over 3 chunks. */
     private static final String TEXT_QUERY = "SELECT CAST(i AS INTEGER) AS i, s AS t, s AS v, CAST(to_json(s) AS VARCHAR)"
             + " AS j FROM (SELECT i, CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN '' ELSE repeat(substr("

@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * for a vector of the expected type. Also the connection defaults that bound a load's CPU and memory.
  */
 class VectorCellsTest {
-    private static final String VERSION_PROPERTY = DriverVersion.SIMULATED_VERSION_PREFIX + "duckdb-jdbc";
+    private static final String VERSION_PROPERTY = DuckDbJdbcVersion.SIMULATED_VERSION_PROPERTY;
     /** 5000 rows (three chunks): every carrier the cells read, each with its own NULL pattern. */
     private static final String NUMBERS_QUERY = "SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE i * 1000003 - 2500000000 END"
             + " AS b, CASE WHEN i % 5 = 0 THEN NULL ELSE CAST(i AS INTEGER) - 2500 END AS n, CASE WHEN i % 11 = 0 "
