@@ -194,7 +194,9 @@ public final class TestingPostgres implements AutoCloseable {
     private static Map<String, String> bulkLoadSettings() {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("fsync", "off");
-        settings.put("synchronous_commit", "off");
+        // On: a commit is written to the kernel before it is acknowledged, so it survives crash() (a process crash;
+        // with fsync off nothing is forced to disk, which only an operating system crash would lose).
+        settings.put("synchronous_commit", "on");
         settings.put("full_page_writes", "off");
         settings.put("max_connections", "200");
         settings.put("shared_buffers", "256MB");
@@ -322,6 +324,56 @@ public final class TestingPostgres implements AutoCloseable {
             }
         }
         running = false;
+    }
+
+    /**
+     * Crashes the server as a power cut would: an immediate shutdown (SIGQUIT to the postmaster, what
+     * {@code pg_ctl stop -m immediate} sends), so nothing is flushed or checkpointed, and the next start runs crash
+     * recovery (UNLOGGED tables come back empty). Returns once the server is gone; {@link #restart()} starts it again.
+     */
+    public synchronized void crash() {
+        checkOwned("crash");
+        if (!running) {
+            return;
+        }
+        if (container != null) {
+            container.getDockerClient().killContainerCmd(container.getContainerId()).withSignal("SIGQUIT").exec();
+        } else {
+            try {
+                long pid = Long.parseLong(java.nio.file.Files.readAllLines(dataDirectory.resolve("postmaster.pid"))
+                        .getFirst().trim());
+                Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid)).inheritIO().start();
+                if (kill.waitFor() != 0) {
+                    throw new IllegalStateException("kill -QUIT " + pid + " failed");
+                }
+                awaitGone(pid);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not crash the embedded PostgreSQL", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while crashing the embedded PostgreSQL", e);
+            }
+            // The server is gone: closing the handle only releases its lock on the data directory (its pg_ctl stop
+            // finds no server and says so), so restart() can start a new one on the same data and port.
+            try {
+                embedded.close();
+            } catch (IOException | RuntimeException stopFoundNoServer) {
+                // expected: there is nothing left to stop
+            }
+        }
+        running = false;
+    }
+
+    /** Waits, within a bounded deadline, until the postmaster {@code pid} has exited. */
+    private static void awaitGone(long pid) {
+        long deadline = System.nanoTime() + STARTUP_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        throw new IllegalStateException("PostgreSQL (pid " + pid + ") did not exit within " + STARTUP_WAIT);
     }
 
     /**
