@@ -88,6 +88,17 @@ public final class Options {
         return schema;
     }
 
+    /** Equal when they set the same values (defaults apart): e.g. two streams that name one target table. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Options o && values.equals(o.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
     @Override
     public String toString() {
         // Never print values: any of them may be a secret.

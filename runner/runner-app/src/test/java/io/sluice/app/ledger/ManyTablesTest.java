@@ -150,6 +150,42 @@ class ManyTablesTest {
         assertTrue(empty.all().contains("error[PLAN006]"), empty.all());
     }
 
+    @Test
+    void twoTablesOfAPatternIntoOneTargetTableAreRefusedBeforeAnythingIsWritten() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "collide", 1);
+        f.sql(f.source, "CREATE SCHEMA s1", "CREATE SCHEMA s2", "CREATE TABLE s1.t (id int)",
+                "CREATE TABLE s2.t (id int)", "CREATE TABLE s1.u (id int)", "CREATE TABLE s2.u (id int)",
+                "CREATE TABLE s1.only_here (id int)", "INSERT INTO s1.t SELECT generate_series(1, 100)",
+                "INSERT INTO s2.t SELECT generate_series(1, 50)");
+        f.sql(f.target, "CREATE SCHEMA staging");
+        Path spec = dir.resolve("collide.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: collide
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: both
+                    source: { connection: src, table: "s?.*" }
+                    target: { connection: dst, table: "staging.{table}", create: if-missing }
+                    load-mode: truncate
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(4, run.exitCode(), run.all());
+        assertTrue(run.all().contains("error[PLAN008]") && run.all().contains("s1.t and s2.t")
+                && run.all().contains("s1.u and s2.u") && run.all().contains("2 collision(s)")
+                && run.all().contains("{schema}"), run.all());
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_tables WHERE schemaname = 'staging'"),
+                "nothing created");
+
+        Files.writeString(spec, Files.readString(spec).replace("staging.{table}", "staging.{schema}_{table}"));
+        CliRun apart = CliRun.of("run", spec.toString());
+        assertEquals(0, apart.exitCode(), apart.all());
+        assertEquals(100, f.scalar(f.target, "SELECT count(*) FROM staging.s1_t"));
+        assertEquals(50, f.scalar(f.target, "SELECT count(*) FROM staging.s2_t"));
+    }
+
     /** The source's tables of schema sales, as sales.name (unquoted), partitions left out. */
     private static List<String> tables(LedgerFixture f, String database) throws SQLException {
         List<String> names = new ArrayList<>();

@@ -63,7 +63,30 @@ public final class StreamExpansion {
                     stream.target().position());
             expanded.add(stream.forObject(stream.name() + "." + object.name(), source, target, distribution));
         }
+        refuseCollisions(stream, objects.get(), expanded);
         return Optional.of(expanded);
+    }
+
+    /**
+     * Two tables of a pattern loaded into one target table would empty or overwrite each other (a truncate of the
+     * second drops the first's rows): every such group is listed at once.
+     */
+    private static void refuseCollisions(StreamSpec stream, List<SourceObject> objects, List<StreamSpec> expanded) {
+        java.util.Map<EndpointSpec, List<String>> byTarget = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < expanded.size(); i++) {
+            EndpointSpec target = expanded.get(i).target();
+            byTarget.computeIfAbsent(new EndpointSpec(target.connection(), target.options(), stream.target()
+                    .position()), k -> new ArrayList<>()).add(objects.get(i).name());
+        }
+        List<String> collisions = byTarget.values().stream().filter(names -> names.size() > 1)
+                .map(names -> String.join(" and ", names)).toList();
+        if (!collisions.isEmpty()) {
+            throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN008, "stream '" + stream.name() + "': "
+                    + "the pattern maps several source tables onto one target table, which would empty or overwrite "
+                    + "each other's rows: " + String.join("; ", collisions) + " (" + collisions.size()
+                    + " collision(s)); nothing was written", "put {schema} into the target's table name (e.g. "
+                    + "\"staging.{schema}_{table}\"), narrow the pattern, or exclude the extra tables");
+        }
     }
 
     /** The names a pattern's stream stands for, for people: {@code orders.sales.a, orders.sales.b, ...}. */
