@@ -107,12 +107,17 @@ final class PostgresSource implements Source {
     }
 
     /**
-     * {@code (cursor) > 'after' AND (cursor) <= 'upTo'}: the literals are untyped, so PostgreSQL reads them in the
+     * {@code (cursor) > 'after' AND (cursor) <= 'upTo'}, or on a first run {@code ((cursor) <= 'upTo' OR (cursor) IS
+     * NULL)}: the literals are untyped, so PostgreSQL reads them in the
      * cursor's own type (numbers, timestamps, dates, text), as it wrote them in {@link #highestCursor}.
      */
     private static String windowCondition(RowWindow window) {
         String cursor = "(" + window.cursor() + ")";
-        return window.after().map(a -> cursor + " > " + SqlQuote.literal(a) + " AND ").orElse("") + cursor + " <= "
+        if (window.after().isEmpty()) {
+            // The first run and --full-refresh read everything, rows whose cursor is NULL too (no later window can).
+            return "(" + cursor + " <= " + SqlQuote.literal(window.upTo()) + " OR " + cursor + " IS NULL)";
+        }
+        return cursor + " > " + SqlQuote.literal(window.after().get()) + " AND " + cursor + " <= "
                 + SqlQuote.literal(window.upTo());
     }
 

@@ -46,6 +46,12 @@ final class RunCommand implements Callable<Integer> {
             description = "With --resume: continue even though the stream's definition changed since the run started.")
     boolean force;
 
+    @CommandLine.Option(names = "--discard-unfinished",
+            description = "Start a fresh run even though an unfinished run of this spec appended rows that this run "
+                    + "would load again (after you deleted them, or to have them twice). Without it such a run is "
+                    + "refused (RESUME008) and --resume is the way to finish it exactly once.")
+    boolean discardUnfinished;
+
     @CommandLine.Option(names = "--full-refresh",
             description = "Incremental streams read every row this once, ignoring how far earlier runs read; the run "
                     + "then records the new high-water mark as usual.")
@@ -99,7 +105,8 @@ final class RunCommand implements Callable<Integer> {
         try (PlannedRun planned = sluice.plan(pipeline, new PlanOptions(join, fullRefresh))) {
             planned.notices().forEach(n -> err.println(terminal.redact(n)));
             PreparedRun run = planned.prepare(new RunRequest(Optional.ofNullable(runId), Optional.ofNullable(resume),
-                    force, join ? Optional.of(Join.thisProcess(Duration.ofSeconds(leaseSeconds))) : Optional.empty()));
+                    force, join ? Optional.of(Join.thisProcess(Duration.ofSeconds(leaseSeconds))) : Optional.empty(),
+                    discardUnfinished));
             run.notes().forEach(n -> err.println(terminal.redact(n)));
             List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, run.runId(), err, terminal));
             listeners.add(outputs.consoleListener(err, terminal));

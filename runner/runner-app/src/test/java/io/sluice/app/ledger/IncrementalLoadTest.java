@@ -167,6 +167,73 @@ class IncrementalLoadTest {
     }
 
     /** A spec copying {@code events} by cursor {@code updated_at}; {@code extra} lines go into the stream. */
+    @Test
+    void aKilledAppendRunIsFinishedByResumeAndAFreshRunOverItIsRefused() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "inckill", 1);
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint NOT NULL, payload text)",
+                "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 200000) g");
+        f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)");
+        Path spec = eventsSpec(f, "incremental-kill", "distribution: { method: range, key: id }", "degree: 2",
+                "batch-size: 10000");
+        f.killAfterDone(spec, "kill-1", 3);
+        long committed = f.scalar(f.target, "SELECT count(*) FROM events");
+        assertTrue(committed > 0 && committed < 200_000, committed + " rows committed before the kill");
+
+        // The next scheduled run, fresh: it would read the dead run's window again and double its rows.
+        CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "kill-2");
+        assertEquals(4, fresh.exitCode(), fresh.all());
+        assertTrue(fresh.all().contains("error[RESUME008]") && fresh.all().contains("--resume kill-1")
+                && fresh.all().contains("--discard-unfinished"), fresh.all());
+        assertEquals(committed, f.scalar(f.target, "SELECT count(*) FROM events"), "nothing was written");
+
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "kill-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        f.sql(f.source, "INSERT INTO events SELECT g, g, 'later ' || g FROM generate_series(200001, 200010) g");
+        run(spec, "kill-3", 0);
+        assertEquals(200_010, f.scalar(f.target, "SELECT count(*) FROM events"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM events"), "each row once");
+
+        // After removing a dead run's rows by hand, --discard-unfinished starts afresh over it.
+        f.sql(f.source, "INSERT INTO events SELECT g, g, 'more ' || g FROM generate_series(200011, 300000) g");
+        f.killAfterDone(spec, "kill-4", 1);
+        f.sql(f.target, "DELETE FROM events WHERE id > 200010");
+        CliRun discarded = CliRun.of("run", spec.toString(), "--run-id", "kill-6", "--discard-unfinished");
+        assertEquals(0, discarded.exitCode(), discarded.all());
+        assertEquals(300_000, f.scalar(f.target, "SELECT count(*) FROM events"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM events"), "each row once");
+    }
+
+    @Test
+    void truncateOrReplaceWithIncrementalIsRefusedByLint() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "inctrunc", 1);
+        for (String mode : java.util.List.of("truncate", "replace")) {
+            Path spec = eventsSpec(f, "incremental-" + mode, "load-mode: " + mode);
+            CliRun lint = CliRun.of("lint", spec.toString());
+            assertEquals(3, lint.exitCode(), lint.all());
+            assertTrue(lint.all().contains("events.yaml:11:") && lint.all().contains("error[SPEC028]")
+                    && lint.all().contains("would throw away every row but that"), lint.all());
+        }
+    }
+
+    @Test
+    void rowsWithANullCursorAreLoadedByTheFirstRunAndAFullRefresh() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "incnull", 1);
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint, payload text)",
+                "INSERT INTO events SELECT g, CASE WHEN g % 10 = 0 THEN NULL ELSE g END, 'p' FROM "
+                        + "generate_series(1, 1000) g");
+        f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)");
+        Path spec = eventsSpec(f, "incremental-null", "load-mode: merge", "merge-key: [id]");
+        f.sql(f.target, "ALTER TABLE events ADD PRIMARY KEY (id)");
+        run(spec, "null-1", 0);
+        assertEquals(0, f.differences("events"), "the 100 rows whose cursor is NULL too");
+        f.sql(f.source, "INSERT INTO events VALUES (1001, NULL, 'later, no cursor')");
+        run(spec, "null-2", 0);
+        assertEquals(1000, f.scalar(f.target, "SELECT count(*) FROM events"), "a later NULL waits for a full refresh");
+        CliRun full = CliRun.of("run", spec.toString(), "--run-id", "null-3", "--full-refresh");
+        assertEquals(0, full.exitCode(), full.all());
+        assertEquals(0, f.differences("events"));
+    }
+
     private Path eventsSpec(LedgerFixture f, String name, String... extra) throws Exception {
         Path spec = dir.resolve("events.yaml");
         Files.writeString(spec, """

@@ -64,6 +64,43 @@ public final class RunResumer {
         }
     }
 
+    /**
+     * Refuses a fresh run over an unfinished one that appended: when the newest run of an append stream (plain or
+     * incremental) did not finish and committed partitions, loading again would add those rows a second time (an
+     * incremental run reads the dead run's window again). {@code --resume} finishes it exactly once.
+     */
+    public void refuseOverUnfinishedAppends(BoundPlan plan) {
+        List<String> found = new ArrayList<>();
+        String unfinishedRun = null;
+        for (StreamPlan stream : plan.plan().streams()) {
+            if (!stream.recorded() || stream.spec().loadMode() != io.sluice.spi.LoadMode.APPEND) {
+                continue;
+            }
+            Optional<LedgerStream> newest = call(plan, stream, l -> {
+                l.ensureReady();
+                return l.streamsOfSpec(plan.plan().spec().name(), 50);
+            }).stream().filter(s -> s.stream().equals(stream.name())).findFirst();
+            if (newest.isEmpty() || newest.get().state() == LedgerStream.State.DONE) {
+                continue;
+            }
+            List<LedgerPartition> done = call(plan, stream, l -> l.partitions(newest.get().key())).stream()
+                    .filter(p -> p.state() == LedgerPartition.State.DONE).toList();
+            long rows = done.stream().mapToLong(LedgerPartition::rows).sum();
+            if (rows > 0) {
+                found.add("stream '" + stream.name() + "': run " + newest.get().runId() + " is " + state(newest.get())
+                        + " with " + done.size() + " partition(s), " + rows + " row(s) appended");
+                unfinishedRun = unfinishedRun == null ? newest.get().runId() : unfinishedRun;
+            }
+        }
+        if (!found.isEmpty()) {
+            throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.RESUME008, "an unfinished run of spec '"
+                    + plan.plan().spec().name() + "' appended rows that a fresh run would load a second time: "
+                    + String.join("; ", found) + "; nothing was written", "finish it exactly once with sluice run "
+                    + "SPEC --resume " + unfinishedRun + "; or, after deleting what it appended, start afresh with "
+                    + "--discard-unfinished");
+        }
+    }
+
     /** The id of the newest run of this spec that has a stream not done, if any. */
     public Optional<String> latestUnfinished(BoundPlan plan) {
         LedgerStream newest = null;
@@ -130,6 +167,15 @@ public final class RunResumer {
             return;
         }
         String shown = String.join("\n    ", difference);
+        List<String> meaning = difference.stream().filter(RunResumer::changesWhatDoneMeans).toList();
+        if (!meaning.isEmpty()) {
+            // Partitions done under one load mode cannot be finished under another: turning delete-missing on would
+            // delete the rows of the partitions merged before the break, whose keys were never collected.
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RESUME007, "stream '" + stream.name()
+                    + "' changed how it loads since run " + runId + " started, and its done partitions were loaded the "
+                    + "old way; not even --force resumes that:\n    " + String.join("\n    ", meaning),
+                    "resume with the spec the run started with, or start a new run without --resume");
+        }
         if (!force) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RESUME002, "stream '" + stream.name()
                     + "' changed since run " + runId + " started; resuming could copy rows twice or miss some:\n    "
@@ -137,6 +183,13 @@ public final class RunResumer {
                     + "--force to keep the done partitions and copy the rest as recorded");
         }
         notes.add("stream " + stream.name() + ": changed since run " + runId + " started (--force):\n    " + shown);
+    }
+
+    /** A changed definition line that gives the done partitions another meaning: how the rows were loaded. */
+    private static boolean changesWhatDoneMeans(String line) {
+        String key = line.substring(2);
+        return key.startsWith("load-mode:") || key.startsWith("merge-key:") || key.startsWith("on-duplicate:")
+                || key.startsWith("delete-missing:") || key.startsWith("incremental.");
     }
 
     private StreamPlan restore(StreamPlan stream, StreamBinding binding, List<LedgerPartition> stored, String runId,

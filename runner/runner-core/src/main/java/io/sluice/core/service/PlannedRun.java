@@ -69,6 +69,9 @@ public final class PlannedRun implements AutoCloseable {
         if (request.resume().isEmpty()) {
             String id = request.runId().orElseGet(PlannedRun::generatedRunId);
             resumer.checkFresh(plan, id);
+            if (!request.discardUnfinished()) {
+                resumer.refuseOverUnfinishedAppends(plan);
+            }
             return new PreparedRun(id, plan, notes);
         }
         String id = !request.resume().get().isEmpty() ? request.resume().get()

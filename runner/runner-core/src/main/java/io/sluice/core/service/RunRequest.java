@@ -16,8 +16,11 @@ import static java.util.Objects.requireNonNull;
  * @param force  resume even though a stream's definition changed since the run started
  * @param join   this process's part when several processes share the run ({@code --join}): it then starts the run
  *               when the ledger does not know it, and continues it when it does
+ * @param discardUnfinished a fresh run starts even though an unfinished run of the spec appended rows it would load
+ *               again (the person removed them, or wants them twice)
  */
-public record RunRequest(Optional<String> runId, Optional<String> resume, boolean force, Optional<Join> join) {
+public record RunRequest(Optional<String> runId, Optional<String> resume, boolean force, Optional<Join> join,
+                         boolean discardUnfinished) {
     public RunRequest {
         requireNonNull(runId, "runId is null");
         requireNonNull(resume, "resume is null");
@@ -26,6 +29,10 @@ public record RunRequest(Optional<String> runId, Optional<String> resume, boolea
             throw new IllegalArgumentException("--run-id " + runId.get() + " and --resume " + resume.get()
                     + " name different runs");
         }
+    }
+
+    public RunRequest(Optional<String> runId, Optional<String> resume, boolean force, Optional<Join> join) {
+        this(runId, resume, force, join, false);
     }
 
     /** A run of one process. */

@@ -39,6 +39,12 @@ final class LoadBinding {
                     + where + " with 'incremental': an incremental run reads only the rows that changed, so every "
                     + "other row would count as missing and be deleted", "remove 'delete-missing', or 'incremental'");
         }
+        if (incremental.isPresent() && (mode == LoadMode.TRUNCATE || mode == LoadMode.REPLACE)) {
+            values.findings().error(SpecCode.SPEC028, modeAt, "'load-mode: " + spelled + "' " + where + " with "
+                    + "'incremental': each run reads only what changed since the last one, and " + spelled + " would "
+                    + "throw away every row but that", "use 'load-mode: append' or 'merge' with 'incremental'; to "
+                    + "load everything again once, run with --full-refresh");
+        }
         if (!ledger) {
             if (mode == LoadMode.REPLACE) {
                 needsLedger(modeAt, "'load-mode: replace' " + where + " keeps its shadow table in the ledger, so a "
