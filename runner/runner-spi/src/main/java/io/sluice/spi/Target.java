@@ -51,6 +51,16 @@ public interface Target {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
+    /**
+     * Runs after the stream failed (a partition or {@link #finishLoad} failed, not a crash or an interruption): puts
+     * back what {@link #beginLoad} took away that a failed load must not leave behind (indexes it dropped), recording
+     * that in {@code marks}, so the target is as usable as before the run. A crash leaves this to the next run's
+     * {@link #beginLoad}.
+     */
+    default void abortLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+        java.util.Objects.requireNonNull(marks, "marks is null");
+    }
+
     /** Readies the target for the load mode once per run (e.g. TRUNCATE), committed before writers open. */
     void prepare(LoadMode mode) throws ConnectorException;
 

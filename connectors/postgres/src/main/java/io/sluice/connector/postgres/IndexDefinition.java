@@ -33,6 +33,11 @@ record IndexDefinition(String name, String definition, String method, Optional<C
         }
     }
 
+    /** Whether the index refuses duplicates (with or without a predicate or expressions). */
+    boolean unique() {
+        return definition.startsWith("CREATE UNIQUE ");
+    }
+
     /** The statement that drops this index from {@code table} (quoted) in {@code schema}: its constraint, if it backs one. */
     String dropStatement(String table, String schema) {
         return constraint.isPresent() ? "ALTER TABLE " + table + " DROP CONSTRAINT " + SqlQuote.identifier(name)
@@ -41,7 +46,7 @@ record IndexDefinition(String name, String definition, String method, Optional<C
 
     /** The statements that build this index as {@code indexName} on {@code table} (quoted), constraint included. */
     List<String> buildOn(String table, String indexName) {
-        String create = "CREATE " + (definition.startsWith("CREATE UNIQUE ") ? "UNIQUE " : "") + "INDEX "
+        String create = "CREATE " + (unique() ? "UNIQUE " : "") + "INDEX "
                 + SqlQuote.identifier(indexName) + " ON " + table + " " + method;
         if (constraint.isEmpty()) {
             return List.of(create);

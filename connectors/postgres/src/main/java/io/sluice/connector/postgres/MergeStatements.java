@@ -28,15 +28,20 @@ final class MergeStatements {
     private final String target;
     private final String keys;
     private final List<String> mergeKey;
+    private final List<String> nullableKey;
     private final LoadRequest request;
     private final Supplier<TableLocks> locks;
 
-    /** {@code target} and {@code keys} quoted; {@code locks} as the stream's lock-timeout says at the time. */
-    MergeStatements(String target, String keys, List<String> mergeKey, LoadRequest request,
+    /**
+     * {@code target} and {@code keys} quoted; {@code nullableKey} the key columns the target lets hold NULL;
+     * {@code locks} as the stream's lock-timeout says at the time.
+     */
+    MergeStatements(String target, String keys, List<String> mergeKey, List<String> nullableKey, LoadRequest request,
                     Supplier<TableLocks> locks) {
         this.target = requireNonNull(target, "target is null");
         this.keys = requireNonNull(keys, "keys is null");
         this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
+        this.nullableKey = List.copyOf(requireNonNull(nullableKey, "nullableKey is null"));
         this.request = requireNonNull(request, "request is null");
         this.locks = requireNonNull(locks, "locks is null");
     }
@@ -101,8 +106,13 @@ final class MergeStatements {
         String list = columnList(copied);
         String insert = "INSERT INTO " + target + " (" + list + ") SELECT " + list + " FROM " + STAGING;
         String keep = "INSERT INTO " + keys + " SELECT " + keyList("") + " FROM " + STAGING;
+        String nullKeys = nullableKey.isEmpty() ? "" : "SELECT count(*) FROM " + STAGING + " WHERE "
+                + nullableKey.stream().map(k -> SqlQuote.identifier(k) + " IS NULL").collect(Collectors.joining(" OR "));
         return c -> {
             try (Statement s = c.createStatement()) {
+                if (!nullKeys.isEmpty()) {
+                    refuseNullKeys(s, nullKeys);
+                }
                 s.execute("SAVEPOINT sluice_merge");
                 // Into a table that was empty, most partitions meet no key: a plain INSERT is then what ON CONFLICT
                 // would do, at about twice its speed (2 M rows: 7.1 s against 18.3 s). A conflict (a key another
@@ -137,6 +147,21 @@ final class MergeStatements {
                 }
             }
         };
+    }
+
+    /** A row whose key holds NULL matches no row: ON CONFLICT would insert it again on every run. */
+    private void refuseNullKeys(Statement s, String count) throws SQLException, ConnectorException {
+        try (java.sql.ResultSet rs = s.executeQuery(count)) {
+            rs.next();
+            long rows = rs.getLong(1);
+            if (rows > 0) {
+                throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG221, rows + " source row(s) of the "
+                        + "partition have NULL in merge key column(s) " + String.join(", ", nullableKey) + " of "
+                        + target + ": NULL matches no key, so each run would insert them again; the partition was "
+                        + "rolled back", "filter those rows out of the source (a query: source), or merge on "
+                        + "columns that are never NULL");
+            }
+        }
     }
 
     private ConnectorException duplicate(Statement s) throws SQLException {

@@ -36,6 +36,9 @@ public enum PostgresCode implements ErrorCode {
     PG217("load-mode merge: two source rows of one partition have the same merge key (on-duplicate: error)"),
     PG218("a name Sluice needs for a shadow, kept or keys table belongs to a table that is not Sluice's"),
     PG219("a load-mode key names a column the target does not have"),
+    PG220("merge delete-missing: the keys the run collected cannot be proven complete, or the delete would empty the "
+            + "target"),
+    PG221("load-mode merge: a merge key column can hold NULL, which no key matches"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

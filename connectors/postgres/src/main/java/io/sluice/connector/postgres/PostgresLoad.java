@@ -27,6 +27,8 @@ import static io.sluice.connector.postgres.PostgresCode.PG215;
 import static io.sluice.connector.postgres.PostgresCode.PG216;
 import static io.sluice.connector.postgres.PostgresCode.PG218;
 import static io.sluice.connector.postgres.PostgresCode.PG219;
+import static io.sluice.connector.postgres.PostgresCode.PG220;
+import static io.sluice.connector.postgres.PostgresCode.PG221;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -81,7 +83,8 @@ final class PostgresLoad {
         this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
         this.dropped = List.copyOf(requireNonNull(dropped, "dropped is null"));
         this.locks = requireNonNull(locks, "locks is null");
-        this.merge = new MergeStatements(quoted(), keysQuoted(), mergeKey, request, () -> this.locks);
+        this.merge = new MergeStatements(quoted(), keysQuoted(), mergeKey, nullableKey(columns, mergeKey,
+                existing.isEmpty() ? primaryKey : List.of()), request, () -> this.locks);
         this.statements = new ArrayList<>();
         this.notes = new ArrayList<>();
     }
@@ -121,6 +124,23 @@ final class PostgresLoad {
                 && request.mode() != LoadMode.REPLACE ? droppable(request, indexes, mergeKey) : List.of();
         PostgresLoad load = new PostgresLoad(connections, ledger, request, schema, table, existing, columns,
                 primaryKey, mergeKey, dropped, locks);
+        List<String> nullable = nullableKey(columns, mergeKey, existing.isEmpty() ? primaryKey : List.of());
+        if (request.deleteMissing() && !nullable.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG221, "delete-missing on " + load.quoted()
+                    + " matches rows by merge key (" + String.join(", ", mergeKey) + "), and column(s) "
+                    + String.join(", ", nullable) + " can hold NULL, which matches no key: such a row would be "
+                    + "inserted and then deleted on every run", nullable.stream().map(k -> "ALTER TABLE "
+                    + load.quoted() + " ALTER COLUMN " + SqlQuote.identifier(k) + " SET NOT NULL")
+                    .collect(Collectors.joining("; ")) + ", or merge on columns that cannot be NULL");
+        }
+        if (request.indexes() == LoadRequest.Indexes.REBUILD && request.mode() != LoadMode.TRUNCATE) {
+            for (IndexDefinition index : indexes) {
+                if (index.unique() && !dropped.contains(index) && index.constraint().isEmpty()) {
+                    load.notes.add("indexes: rebuild keeps unique index " + index.name() + ": the load relies on it "
+                            + "to refuse duplicates (only a truncate, which starts empty, rebuilds unique indexes)");
+                }
+            }
+        }
         if (existing.isEmpty()) {
             load.checkTypes(catalog, types);
             load.notes.add("table " + load.quoted() + " does not exist: the load creates it (create: if-missing)");
@@ -195,9 +215,9 @@ final class PostgresLoad {
     }
 
     /**
-     * The indexes a rebuild drops: every index that backs no constraint, and, on a truncate load (the table starts
-     * empty), primary keys and unique constraints no foreign key depends on. Exclusion constraints stay, and so does
-     * the index a merge finds its rows by.
+     * The indexes a rebuild drops: every index that backs no constraint and is not unique, and, on a truncate load
+     * (the table starts empty), unique indexes, primary keys and unique constraints no foreign key depends on.
+     * Exclusion constraints stay, and so does every unique index of an append or a merge, which keep rows out.
      */
     private static List<IndexDefinition> droppable(LoadRequest request, List<IndexDefinition> indexes,
                                                    List<String> mergeKey) {
@@ -210,12 +230,27 @@ final class PostgresLoad {
             if (!mergeKey.isEmpty() && index.plainUnique() && new HashSet<>(index.columns()).equals(key)) {
                 continue;
             }
+            if (request.mode() != LoadMode.TRUNCATE && index.unique()) {
+                continue; // an append or a merge relies on it: without it duplicates would commit
+            }
             boolean constraint = index.constraint().isPresent();
             if (!constraint || request.mode() == LoadMode.TRUNCATE && index.constraint().get().type() != 'x') {
                 dropped.add(index);
             }
         }
         return dropped;
+    }
+
+    /**
+     * The merge key columns that can hold NULL: of the table as it is, or, for a table the load creates, of the source,
+     * unless the key is the created primary key ({@code createdPrimaryKey}), which makes them NOT NULL.
+     */
+    private static List<String> nullableKey(List<Column> columns, List<String> mergeKey,
+                                            List<String> createdPrimaryKey) {
+        if (!createdPrimaryKey.isEmpty() && new HashSet<>(createdPrimaryKey).equals(new HashSet<>(mergeKey))) {
+            return List.of();
+        }
+        return columns.stream().filter(c -> mergeKey.contains(c.name()) && c.nullable()).map(Column::name).toList();
     }
 
     /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
@@ -286,7 +321,7 @@ final class PostgresLoad {
                     statements.add(mergeKeyConstraint());
                 }
                 if (request.deleteMissing()) {
-                    statements.add("CREATE UNLOGGED TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM "
+                    statements.add("CREATE TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM "
                             + quoted() + " WITH NO DATA");
                 }
                 statements.add("per partition: CREATE TEMP TABLE IF NOT EXISTS " + MergeStatements.STAGING
@@ -434,6 +469,7 @@ final class PostgresLoad {
 
     /** Before the first partition: create, the shadow, the merge's keys table, dropping indexes; each once. */
     void begin(LoadMarks marks) throws ConnectorException {
+        restoreEarlierRunsIndexes(marks);
         inTransaction("preparing the load of " + quoted(), (c, tx) -> {
             Map<String, String> done = marks.reading().apply(tx);
             TargetCatalog target = new TargetCatalog(c);
@@ -460,7 +496,8 @@ final class PostgresLoad {
             if (request.mode() == LoadMode.MERGE && request.deleteMissing() && !done.containsKey(KEYS)) {
                 String name = DerivedName.of(table, "_sluice_keys");
                 dropOwnLeftover(c, target, name);
-                execute(c, "CREATE UNLOGGED TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM " + quoted()
+                // Logged: the keys commit with each partition's DONE row and must survive whatever the ledger survives.
+                execute(c, "CREATE TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM " + quoted()
                         + " WITH NO DATA");
                 execute(c, "COMMENT ON TABLE " + keysQuoted() + " IS " + SqlQuote.literal(OWN_TABLE_COMMENT
                         + "keys merged into " + quoted() + " by run " + marks.runId()));
@@ -572,12 +609,14 @@ final class PostgresLoad {
                 if (now.containsKey(DELETED)) {
                     return; // another process of the run got here first
                 }
+                requireCompleteKeys(c, marks.rowsDone().apply(tx));
                 long deleted;
                 try (Statement s = c.createStatement()) {
                     deleted = s.executeUpdate(deleteMissingStatement());
                     s.execute("DROP TABLE " + keysQuoted());
                 }
                 marks.writing(DELETED, String.valueOf(deleted)).apply(tx);
+                marks.writing(LoadMarks.DELETED_ROWS, String.valueOf(deleted)).apply(tx);
                 marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
             });
         }
@@ -588,23 +627,131 @@ final class PostgresLoad {
         }
     }
 
+    /**
+     * The proof a delete-missing needs before it deletes: its keys table is there and logged (an UNLOGGED one, as
+     * older releases made, is emptied by a server crash), it holds one key per row the done partitions wrote
+     * ({@code rowsDone}, the ledger's count), and it is not empty while the target has rows (an empty source would
+     * empty the target: a truncate says that on purpose).
+     */
+    private void requireCompleteKeys(Connection c, java.util.OptionalLong rowsDone)
+            throws SQLException, ConnectorException {
+        String fresh = "run the spec again without --resume: a fresh run merges every partition and collects the "
+                + "keys anew";
+        String persistence;
+        try (java.sql.PreparedStatement p = c.prepareStatement("SELECT c.relpersistence FROM pg_class c JOIN "
+                + "pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?")) {
+            p.setString(1, schema);
+            p.setString(2, DerivedName.of(table, "_sluice_keys"));
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                persistence = rs.next() ? rs.getString(1) : "";
+            }
+        }
+        if (persistence.isEmpty()) {
+            throw new ConnectorException(ErrorKind.FAILED, PG220, "delete-missing refused: the keys table "
+                    + keysQuoted() + " of this run is gone, so the rows the source has cannot be told from the rest; "
+                    + "nothing was deleted", fresh);
+        }
+        if (!persistence.equals("p")) {
+            throw new ConnectorException(ErrorKind.FAILED, PG220, "delete-missing refused: the keys table "
+                    + keysQuoted() + " is UNLOGGED (made by an older release), and a server crash empties such a "
+                    + "table, so its keys cannot be proven complete; nothing was deleted", fresh);
+        }
+        long keys = count(c, keysQuoted());
+        if (rowsDone.isPresent() && keys != rowsDone.getAsLong()) {
+            throw new ConnectorException(ErrorKind.FAILED, PG220, "delete-missing refused: the keys table "
+                    + keysQuoted() + " holds " + keys + " key(s), but the run's done partitions merged "
+                    + rowsDone.getAsLong() + " row(s) (the ledger's count), so its keys are not complete; nothing was "
+                    + "deleted", fresh);
+        }
+        if (keys == 0) {
+            long rows = count(c, quoted());
+            if (rows > 0) {
+                throw new ConnectorException(ErrorKind.FAILED, PG220, "delete-missing refused: the source had no "
+                        + "rows, so the DELETE would remove all " + rows + " row(s) of " + quoted() + "; nothing was "
+                        + "deleted", "if the source is empty on purpose and the target must be emptied, use load-mode "
+                        + "truncate; otherwise look at why the source is empty");
+            }
+        }
+    }
+
+    private static long count(Connection c, String quotedTable) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM "
+                + quotedTable)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * After a failed stream: the indexes this run dropped are built again on what the table holds (the old rows, after
+     * a one-transaction load rolled back), so a failed run leaves them as they were. A resume then loads with them.
+     */
+    void abort(LoadMarks marks) throws ConnectorException {
+        Map<String, String> done = read(marks);
+        if (done.containsKey(INDEXES_DROPPED) && !done.containsKey(INDEXES_BUILT)) {
+            rebuildIndexes(done);
+            inTransaction("recording the indexes of " + quoted(), (c, tx) -> {
+                marks.writing(INDEXES_BUILT, "restored after the failure, " + Instant.now()).apply(tx);
+                marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
+            });
+        }
+    }
+
+    /**
+     * The indexes an earlier run of the spec dropped and never built again (it was killed, or its restore failed) and
+     * that the table still lacks: built now, before this run touches the table, so no run loses an index for good.
+     */
+    private void restoreEarlierRunsIndexes(LoadMarks marks) throws ConnectorException {
+        Map<String, IndexDefinition> lost = new java.util.LinkedHashMap<>();
+        for (Map<String, String> earlier : marks.unfinishedEarlier().values()) {
+            if (earlier.containsKey(INDEXES_DROPPED) && !earlier.containsKey(INDEXES_BUILT)) {
+                for (IndexDefinition index : droppedIn(earlier)) {
+                    lost.putIfAbsent(index.name(), index);
+                }
+            }
+        }
+        if (lost.isEmpty() || existing.isEmpty()) {
+            return;
+        }
+        List<List<String>> builds = new ArrayList<>();
+        try (ControlConnection control = connections.control("checking the indexes of " + quoted())) {
+            TargetCatalog target = new TargetCatalog(control.connection());
+            for (IndexDefinition index : lost.values()) {
+                builds.add(pending(target, index, quoted(), index.name()));
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the indexes of "
+                    + quoted());
+        }
+        IndexBuilds.run(connections, builds, request.degree(), "building again the indexes of " + quoted()
+                + " that an unfinished run dropped");
+    }
+
+    /** The definitions of the indexes a run dropped, as its marks keep them. */
+    private static List<IndexDefinition> droppedIn(Map<String, String> marks) {
+        int count = Integer.parseInt(marks.get(INDEXES_DROPPED));
+        List<IndexDefinition> indexes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String name = marks.get("index." + i + ".name");
+            String constraint = marks.getOrDefault("index." + i + ".constraint", "");
+            indexes.add(new IndexDefinition(name, marks.get("index." + i + ".definition"),
+                    marks.get("index." + i + ".method"), constraint.isEmpty() ? Optional.empty()
+                    : Optional.of(new IndexDefinition.Constraint(name, constraint.charAt(0), constraint.substring(2))),
+                    List.of(), false, false));
+        }
+        return indexes;
+    }
+
     private Map<String, String> read(LoadMarks marks) throws ConnectorException {
         return ledger.inTransaction(marks.reading());
     }
 
     private void rebuildIndexes(Map<String, String> done) throws ConnectorException {
-        int count = Integer.parseInt(done.get(INDEXES_DROPPED));
         List<List<String>> builds = new ArrayList<>();
         try (ControlConnection control = connections.control("checking the indexes of " + quoted())) {
             TargetCatalog target = new TargetCatalog(control.connection());
-            for (int i = 0; i < count; i++) {
-                String name = done.get("index." + i + ".name");
-                String constraint = done.getOrDefault("index." + i + ".constraint", "");
-                IndexDefinition index = new IndexDefinition(name, done.get("index." + i + ".definition"),
-                        done.get("index." + i + ".method"), constraint.isEmpty() ? Optional.empty()
-                        : Optional.of(new IndexDefinition.Constraint(name, constraint.charAt(0),
-                        constraint.substring(2))), List.of(), false, false);
-                builds.add(pending(target, index, quoted(), name));
+            for (IndexDefinition index : droppedIn(done)) {
+                builds.add(pending(target, index, quoted(), index.name()));
             }
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the indexes of "

@@ -127,6 +127,15 @@ final class PostgresTarget implements Target {
         }
     }
 
+    @Override
+    public void abortLoad(LoadMarks marks) throws ConnectorException {
+        requireNonNull(marks, "marks is null");
+        PostgresLoad planned = load;
+        if (planned != null) {
+            planned.abort(marks);
+        }
+    }
+
     /** The name the claim is keyed on: the table's, qualified, whether it exists yet or not. */
     private String claimedName() throws ConnectorException {
         PostgresLoad planned = load;

@@ -114,8 +114,9 @@ public final class JunitXml {
                 xml.writeCharacters("\n    ");
                 xml.writeStartElement("system-out");
                 xml.writeCharacters(clean(redact.apply(String.format(Locale.ROOT,
-                        "%d rows, %d bytes, %d/%d partitions, %.1f rows/s, %.3f MB/s, rows read = rows written: %s",
-                        stream.rows(), stream.bytes(), stream.partitionsDone(), stream.partitionsPlanned(),
+                        "%d rows, %d bytes, %d rows deleted, %d/%d partitions, %.1f rows/s, %.3f MB/s, "
+                                + "rows read = rows written: %s",
+                        stream.rows(), stream.bytes(), stream.deletedRows(), stream.partitionsDone(), stream.partitionsPlanned(),
                         stream.rowsPerSecond(), stream.megabytesPerSecond(), stream.rowCountsMatch()))));
                 xml.writeEndElement();
             }

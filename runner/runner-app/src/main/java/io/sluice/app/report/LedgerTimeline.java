@@ -65,6 +65,13 @@ public final class LedgerTimeline {
         return values;
     }
 
+    /** The rows the target's finish deleted, as its mark keeps them ({@link io.sluice.spi.ledger.LoadMarks}). */
+    private static long deletedRows(Map<String, String> marks) {
+        String value = marks.getOrDefault(io.sluice.core.ledger.Ledger.TARGET_MARKS
+                + io.sluice.spi.ledger.LoadMarks.DELETED_ROWS, "");
+        return value.isEmpty() ? 0 : Long.parseLong(value);
+    }
+
     private static RunTimeline.StreamTimeline stream(RunStatus.StreamRun run, Instant now) {
         LedgerStream stream = run.stream();
         Map<String, List<AttemptRecord>> failedAttempts = run.attempts().stream()
@@ -113,7 +120,7 @@ public final class LedgerTimeline {
                 + ", load mode " + definition.getOrDefault("load-mode", "append");
         return new RunTimeline.StreamTimeline(stream.stream(), stream.state().name().toLowerCase(Locale.ROOT),
                 source, definition.getOrDefault("target.table", ""), method, 0, rows, bytes,
-                stream.partitionsPlanned(),
+                deletedRows(run.marks()), stream.partitionsPlanned(),
                 0, retries, List.of("-- the stream's definition as the ledger recorded it\n" + stream.definition()),
                 List.of(), "", stream.error(), partitions);
     }

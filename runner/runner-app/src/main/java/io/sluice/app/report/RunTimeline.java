@@ -30,7 +30,7 @@ public record RunTimeline(String runId, String specName, String state, Instant s
 
     /** One stream of the run. {@code statements} are what each side runs; {@code columns} the mapping, one per line. */
     public record StreamTimeline(String name, String state, String source, String target, String method, int degree,
-                                 long rows, long bytes, int partitionsPlanned, int partitionsDoneBefore, int retries,
+                                 long rows, long bytes, long deletedRows, int partitionsPlanned, int partitionsDoneBefore, int retries,
                                  List<String> statements, List<String> columns, String verification,
                                  Optional<String> error, List<PartitionTimeline> partitions) {
         public StreamTimeline {

@@ -70,6 +70,7 @@ public final class SummaryJson {
         node.put("degree", stream.degree());
         node.put("rows", stream.rows());
         node.put("bytes", stream.bytes());
+        node.put("deleted-rows", stream.deletedRows());
         node.put("seconds", round(stream.duration().toNanos() / 1e9, 3));
         node.put("rows-per-second", round(stream.rowsPerSecond(), 1));
         node.put("megabytes-per-second", round(stream.megabytesPerSecond(), 3));

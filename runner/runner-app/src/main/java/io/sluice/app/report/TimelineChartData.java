@@ -61,6 +61,7 @@ public final class TimelineChartData {
         node.put("degree", s.degree());
         node.put("rows", s.rows());
         node.put("bytes", s.bytes());
+        node.put("deletedRows", s.deletedRows());
         node.put("partitionsPlanned", s.partitionsPlanned());
         node.put("partitionsDoneBefore", s.partitionsDoneBefore());
         node.put("retries", s.retries());

@@ -134,7 +134,8 @@ public final class TimelineRecorder implements RunListener {
         return new RunTimeline.StreamTimeline(stream.name(),
                 report.map(r -> r.state().name().toLowerCase(Locale.ROOT)).orElse("running"), stream.source(),
                 stream.targetTable(), method(stream), stream.degree(), report.map(StreamReport::rows).orElse(rows),
-                report.map(StreamReport::bytes).orElse(bytes), stream.allPartitions().size(),
+                report.map(StreamReport::bytes).orElse(bytes), report.map(StreamReport::deletedRows).orElse(0L),
+                stream.allPartitions().size(),
                 report.map(StreamReport::partitionsDoneBefore).orElse(stream.allPartitions().size()
                         - stream.partitions().size()), report.map(StreamReport::retries).orElse(0),
                 statements(stream), columns(stream), report.map(r -> verification(r.verification())).orElse(""),

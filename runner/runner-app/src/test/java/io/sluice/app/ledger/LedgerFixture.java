@@ -11,12 +11,19 @@ import java.sql.Statement;
 
 /** A source and a target database with a table to copy, spec files for them, and checks on the result. */
 final class LedgerFixture {
-    final TestingPostgres pg = TestingPostgres.shared();
     final String source;
     final String target;
     final Path dir;
 
+    final TestingPostgres pg;
+
     LedgerFixture(Path dir, String prefix, int rows) throws SQLException {
+        this(TestingPostgres.shared(), dir, prefix, rows);
+    }
+
+    /** On {@code pg}, e.g. a server of the test's own that it crashes. */
+    LedgerFixture(TestingPostgres pg, Path dir, String prefix, int rows) throws SQLException {
+        this.pg = pg;
         this.dir = dir;
         this.source = pg.createDatabase(prefix + "_src");
         this.target = pg.createDatabase(prefix + "_dst");
@@ -121,5 +128,41 @@ final class LedgerFixture {
                 System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
         command.addAll(java.util.List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Starts a run in a child JVM and SIGKILLs it once the ledger shows {@code done} partitions done. */
+    void killAfterDone(Path spec, String runId, int done) throws Exception {
+        Path log = dir.resolve(runId + ".log");
+        Process child = startSluice(log, "run", spec.toString(), "--run-id", runId);
+        waitUntil(child, log, () -> donePartitions(runId) >= done);
+        child.destroyForcibly();
+        if (!child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new AssertionError("the killed run did not end");
+        }
+    }
+
+    @FunctionalInterface
+    interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code check} while the child runs (polling for a state, not timing anything). */
+    static void waitUntil(Process child, Path log, Check check) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.holds()) {
+                    return;
+                }
+            } catch (SQLException notYet) {
+                // e.g. the ledger is not created yet
+            }
+            if (!child.isAlive()) {
+                throw new AssertionError("the run ended first:\n" + Files.readString(log));
+            }
+            Thread.sleep(10);
+        }
+        child.destroyForcibly();
+        throw new AssertionError("the run never reached the point:\n" + Files.readString(log));
     }
 }

@@ -166,7 +166,7 @@ class LoadModesTest {
         f.sql(f.target, "INSERT INTO items SELECT g, 'old', 1 FROM generate_series(1, 100) g");
         Path spec = spec("resume.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: replace",
                 "distribution: { method: ctid }", "degree: 2", "batch-size: 5000");
-        killAfterDone(f, spec, "rep-1", 3);
+        f.killAfterDone(spec, "rep-1", 3);
         assertEquals(100, f.scalar(f.target, "SELECT count(*) FROM items"), "the old table is untouched");
         long inShadow = f.scalar(f.target, "SELECT count(*) FROM items_sluice_shadow");
         assertTrue(inShadow > 0 && inShadow < 200_000, inShadow + " rows in the shadow");
@@ -180,21 +180,12 @@ class LoadModesTest {
         assertEquals(0, f.differences(), "the resume finished the same shadow and swapped it in");
 
         // A killed run that is not resumed: the next run of the spec drops its shadow and starts afresh.
-        killAfterDone(f, spec, "rep-2", 2);
+        f.killAfterDone(spec, "rep-2", 2);
         assertTrue(f.scalar(f.target, "SELECT count(*) FROM items_sluice_shadow") < 200_000);
         CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "rep-3");
         assertEquals(0, fresh.exitCode(), fresh.all());
         assertEquals(0, f.differences());
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_class WHERE relname LIKE '%sluice_shadow%'"));
-    }
-
-    /** Starts a run in a child JVM and SIGKILLs it once the ledger shows {@code done} partitions done. */
-    private void killAfterDone(LedgerFixture f, Path spec, String runId, int done) throws Exception {
-        Path log = dir.resolve(runId + ".log");
-        Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", runId);
-        waitUntil(child, log, () -> f.donePartitions(runId) >= done);
-        child.destroyForcibly();
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
     }
 
     @Test
@@ -208,7 +199,7 @@ class LoadModesTest {
             s.execute("LOCK TABLE items IN ACCESS SHARE MODE"); // a long reader: the swap waits for it
             Process child = LedgerFixture.startSluice(dir.resolve("kill.log"), "run", spec.toString(), "--run-id",
                     "kill-1");
-            waitUntil(child, dir.resolve("kill.log"), () -> f.scalar(f.target, "SELECT count(*) FROM pg_locks l "
+            LedgerFixture.waitUntil(child, dir.resolve("kill.log"), () -> f.scalar(f.target, "SELECT count(*) FROM pg_locks l "
                     + "JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'items' AND l.mode = "
                     + "'AccessExclusiveLock' AND NOT l.granted") > 0);
             child.destroyForcibly(); // SIGKILL while the swap waits
@@ -253,7 +244,7 @@ class LoadModesTest {
         assertEquals(0, lint.exitCode(), lint.all());
         assertTrue(lint.all().contains("note[CONNECT002]") && lint.all().contains("does not exist: the load creates "
                 + "it"), lint.all());
-        killAfterDone(f, spec, "mk-1", 3);
+        f.killAfterDone(spec, "mk-1", 3);
         long merged = f.scalar(f.target, "SELECT count(*) FROM merged_items");
         assertTrue(merged > 0 && merged < 200_000, merged + " rows merged before the kill");
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "mk-1");
@@ -338,7 +329,7 @@ class LoadModesTest {
 
         Process child = LedgerFixture.startSluice(dir.resolve("rebuild.log"), "run", spec.toString(), "--run-id",
                 "rebuild-1");
-        waitUntil(child, dir.resolve("rebuild.log"), () -> f.scalar(f.target, "SELECT count(*) FROM sluice.run_marks "
+        LedgerFixture.waitUntil(child, dir.resolve("rebuild.log"), () -> f.scalar(f.target, "SELECT count(*) FROM sluice.run_marks "
                 + "WHERE run_id = 'rebuild-1' AND name = 'target.indexes.dropped'") > 0);
         child.destroyForcibly(); // SIGKILL after the drop, before the rebuild
         assertTrue(child.waitFor(30, TimeUnit.SECONDS));
@@ -403,8 +394,12 @@ class LoadModesTest {
 
     // ---- helpers
 
-    /** A spec copying {@code table} from src into {@code target}; {@code extra} lines go into the stream. */
     private Path spec(String file, String table, String target, LedgerFixture f, String... extra) throws Exception {
+        return spec(dir, file, table, target, f, extra);
+    }
+
+    /** A spec copying {@code table} from src into {@code target}; {@code extra} lines go into the stream. */
+    static Path spec(Path dir, String file, String table, String target, LedgerFixture f, String... extra) throws Exception {
         Path spec = dir.resolve(file);
         Files.writeString(spec, """
                 version: 1
@@ -428,7 +423,7 @@ class LoadModesTest {
                 + "'::regclass AND attnum > 0 ORDER BY attnum");
     }
 
-    private static List<String> indexDefinitions(LedgerFixture f, String table) throws SQLException {
+    static List<String> indexDefinitions(LedgerFixture f, String table) throws SQLException {
         return strings(f, f.target, "SELECT pg_get_indexdef(indexrelid) || COALESCE(' ' || (SELECT "
                 + "pg_get_constraintdef(c.oid) FROM pg_constraint c WHERE c.conindid = x.indexrelid "
                 + "AND c.conrelid = x.indrelid), '') FROM pg_index x WHERE indrelid = '" + table + "'::regclass "
@@ -444,30 +439,5 @@ class LoadModesTest {
             }
         }
         return rows;
-    }
-
-    @FunctionalInterface
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    /** Polls {@code check} while the child runs (polling for a state, not timing anything). */
-    private static void waitUntil(Process child, Path log, Check check) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            try {
-                if (check.holds()) {
-                    return;
-                }
-            } catch (SQLException notYet) {
-                // e.g. the ledger is not created yet
-            }
-            if (!child.isAlive()) {
-                throw new AssertionError("the run ended first:\n" + Files.readString(log));
-            }
-            Thread.sleep(10);
-        }
-        child.destroyForcibly();
-        throw new AssertionError("the run never reached the point:\n" + Files.readString(log));
     }
 }

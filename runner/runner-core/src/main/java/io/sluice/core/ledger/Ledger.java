@@ -114,8 +114,9 @@ public final class Ledger {
      * The target's marks for the stream of a run ({@link LoadMarks}): kept under their own prefix, so a target's names
      * never meet the runner's.
      */
-    public LoadMarks loadMarks(StreamKey key) {
+    public LoadMarks loadMarks(StreamKey key, String specName) {
         requireNonNull(key, "key is null");
+        requireNonNull(specName, "specName is null");
         return new LoadMarks() {
             @Override
             public String runId() {
@@ -140,8 +141,36 @@ public final class Ledger {
             public LedgerWork<Void> writing(String name, String value) {
                 return marking(key, TARGET_MARKS + requireNonNull(name, "name is null"), value);
             }
+
+            @Override
+            public LedgerWork<java.util.OptionalLong> rowsDone() {
+                return tx -> java.util.OptionalLong.of(tx.partitions(key).stream()
+                        .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum());
+            }
+
+            @Override
+            public java.util.Map<String, java.util.Map<String, String>> unfinishedEarlier()
+                    throws ConnectorException {
+                java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
+                for (LedgerStream stream : store.streamsOfSpec(specName, UNFINISHED_RUNS_LOOKED_AT)) {
+                    if (stream.stream().equals(key.stream()) && !stream.key().runId().equals(key.runId())
+                            && stream.state() != LedgerStream.State.DONE) {
+                        java.util.Map<String, String> own = new java.util.TreeMap<>();
+                        store.marks(stream.key()).forEach((name, value) -> {
+                            if (name.startsWith(TARGET_MARKS)) {
+                                own.put(name.substring(TARGET_MARKS.length()), value);
+                            }
+                        });
+                        earlier.put(stream.key().runId(), own);
+                    }
+                }
+                return earlier;
+            }
         };
     }
+
+    /** How far back a fresh run looks for unfinished runs of its spec whose leftovers it must take over. */
+    private static final int UNFINISHED_RUNS_LOOKED_AT = 50;
 
     /** {@link #marking} in a short transaction of the store's own. */
     public void mark(StreamKey key, String name, String value) throws ConnectorException {

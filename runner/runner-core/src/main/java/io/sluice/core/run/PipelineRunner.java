@@ -108,12 +108,12 @@ public final class PipelineRunner {
 
     private static StreamReport failed(StreamPlan stream, SluiceException error) {
         return new StreamReport(stream.name(), StreamReport.State.FAILED, stream.degree(), 0, 0, Duration.ZERO,
-                List.of(), stream.partitions().size(), 0, Optional.of(error), Verification.notRequested(), 0);
+                List.of(), stream.partitions().size(), 0, Optional.of(error), Verification.notRequested(), 0, 0);
     }
 
     private static StreamReport skipped(StreamPlan stream) {
         return new StreamReport(stream.name(), StreamReport.State.SKIPPED, stream.degree(), 0, 0, Duration.ZERO,
-                List.of(), stream.partitions().size(), 0, Optional.empty(), Verification.notRequested(), 0);
+                List.of(), stream.partitions().size(), 0, Optional.empty(), Verification.notRequested(), 0, 0);
     }
 
     /** Cancels in-flight copies (rolled back) and skips what is left. */

@@ -43,6 +43,7 @@ final class StreamExecutor {
     private final StreamWork work;
     private final StreamPlan plan;
     private final StreamBinding binding;
+    private volatile long deletedRows;
 
     StreamExecutor(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener,
                    RunProgress progress) {
@@ -69,41 +70,15 @@ final class StreamExecutor {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();
                 binding.target().beginLoad(marks); // creates what the target lacks before it is emptied
-                work.ledger.prepareTarget(binding.target());
-                Optional<Digest> baseline = verifier.baseline();
-                work.listener.streamStarted(plan, session.snapshotMode());
-                Optional<LedgerFeed> joined = joinedFeed();
                 try {
-                    runWorkers(session, joined);
-                    requireEveryPartitionDone(joined);
-                    if (work.firstError().isEmpty() && !work.interrupted()) {
-                        // Index builds, sequences, deletes and the swap: only once every partition is done.
-                        binding.target().finishLoad(marks);
-                    }
-                } finally {
-                    joined.ifPresent(LedgerFeed::close);
+                    verification = load(session, marks, verifier);
+                } catch (Throwable e) {
+                    failed(e);
                 }
-                if (verifier.requested() && work.firstError().isEmpty() && !work.interrupted()
-                        && verifiesHere(joined)) {
-                    verification = verifier.verify(session, baseline);
-                    if (verification.status() == Verification.Status.FAILED) {
-                        work.fail(new SluiceException(ErrorKind.VERIFICATION, RunnerCode.VERIFY001, plan.where() + ": verify "
-                                + plan.spec().verify().name().toLowerCase(Locale.ROOT) + " found "
-                                + String.join("; ", verification.mismatches()),
-                                "the target does not hold what the source held in the run's snapshot: look for "
-                                        + "writers or triggers on the target table, then run again"));
-                    }
-                }
+                abortIfFailed(marks);
             }
-        } catch (ConnectorException e) {
-            work.fail(SluiceException.from(e, plan.where()));
-        } catch (SluiceException e) {
-            work.fail(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            work.interrupt();
-        } catch (RuntimeException | Error e) {
-            work.fail(PartitionAttempts.unexpected(e, plan.where()));
+        } catch (Throwable e) {
+            failed(e);
         }
         List<PartitionReport> reports = work.reports();
         long rows = reports.stream().filter(r -> r.state() == PartitionReport.State.DONE)
@@ -115,10 +90,77 @@ final class StreamExecutor {
         work.ledger.recordFinish(state, rows, work.firstError());
         StreamReport report = new StreamReport(plan.name(), state, plan.degree(), rows, bytes,
                 Duration.ofNanos(System.nanoTime() - started), reports, plan.partitions().size(),
-                work.attempts.retries(), work.firstError(), verification,
+                work.attempts.retries(), work.firstError(), verification, deletedRows,
                 plan.allPartitions().size() - plan.partitions().size());
         work.listener.streamFinished(plan, report);
         return report;
+    }
+
+    /** Empties the target once, runs the workers, finishes the load, verifies; failures go to {@link #failed}. */
+    private Verification load(SourceSession session, LoadMarks marks, Verifier verifier) throws Exception {
+        work.ledger.prepareTarget(binding.target());
+        Optional<Digest> baseline = verifier.baseline();
+        work.listener.streamStarted(plan, session.snapshotMode());
+        Optional<LedgerFeed> joined = joinedFeed();
+        try {
+            runWorkers(session, joined);
+            requireEveryPartitionDone(joined);
+            if (work.firstError().isEmpty() && !work.interrupted()) {
+                // Index builds, sequences, deletes and the swap: only once every partition is done.
+                binding.target().finishLoad(marks);
+                deletedRows = deletedRows(marks);
+            }
+        } finally {
+            joined.ifPresent(LedgerFeed::close);
+        }
+        if (!verifier.requested() || work.firstError().isPresent() || work.interrupted() || !verifiesHere(joined)) {
+            return Verification.notRequested();
+        }
+        Verification verification = verifier.verify(session, baseline);
+        if (verification.status() == Verification.Status.FAILED) {
+            work.fail(new SluiceException(ErrorKind.VERIFICATION, RunnerCode.VERIFY001, plan.where() + ": verify "
+                    + plan.spec().verify().name().toLowerCase(Locale.ROOT) + " found "
+                    + String.join("; ", verification.mismatches()),
+                    "the target does not hold what the source held in the run's snapshot: look for "
+                            + "writers or triggers on the target table, then run again"));
+        }
+        return verification;
+    }
+
+    /** Whatever ended the stream early becomes its failure (or its interruption); nothing passes unreported. */
+    private void failed(Throwable e) {
+        switch (e) {
+            case ConnectorException c -> work.fail(SluiceException.from(c, plan.where()));
+            case SluiceException c -> work.fail(c);
+            case InterruptedException i -> {
+                Thread.currentThread().interrupt();
+                work.interrupt();
+            }
+            default -> work.fail(PartitionAttempts.unexpected(e, plan.where()));
+        }
+    }
+
+    /**
+     * After a failure (not an interruption, which must end promptly, nor in a joined run, whose other processes may
+     * still load): the target puts back what its load took away. A failure of that is told with the stream's error.
+     */
+    private void abortIfFailed(LoadMarks marks) {
+        if (work.firstError().isEmpty() || work.interrupted() || work.ledger.join().isPresent()) {
+            return;
+        }
+        try {
+            binding.target().abortLoad(marks);
+        } catch (ConnectorException | RuntimeException e) {
+            work.listener.ledgerProblem(plan, "could not put the target back as it was after the failure: "
+                    + work.ledger.redact(e.getMessage()) + "; the next run of the spec does it first");
+        }
+    }
+
+    /** The rows the target's finish deleted ({@link LoadMarks#DELETED_ROWS}); 0 when it deleted none. */
+    private long deletedRows(LoadMarks marks) throws ConnectorException {
+        java.util.Map<String, String> recorded = work.ledger.targetMarks(marks);
+        String value = recorded.getOrDefault(LoadMarks.DELETED_ROWS, "");
+        return value.isEmpty() ? 0 : Long.parseLong(value);
     }
 
     /** Stops the stream from outside (Ctrl-C, SIGTERM): in-flight copies are cancelled and rolled back. */

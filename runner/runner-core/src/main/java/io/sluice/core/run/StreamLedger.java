@@ -121,7 +121,7 @@ final class StreamLedger {
      */
     LoadMarks loadMarks() {
         if (ledger.isPresent()) {
-            return ledger.get().loadMarks(key);
+            return ledger.get().loadMarks(key, run.specName());
         }
         java.util.Map<String, String> kept = new java.util.concurrent.ConcurrentHashMap<>();
         return new LoadMarks() {
@@ -143,6 +143,20 @@ final class StreamLedger {
                 };
             }
         };
+    }
+
+    /** The target's marks as they stand, outside any transaction of the load's. */
+    Map<String, String> targetMarks(LoadMarks marks) throws ConnectorException {
+        if (ledger.isEmpty()) {
+            return marks.reading().apply(null); // this process's memory: no transaction to read in
+        }
+        Map<String, String> own = new java.util.TreeMap<>();
+        ledger.get().marks(key).forEach((name, value) -> {
+            if (name.startsWith(Ledger.TARGET_MARKS)) {
+                own.put(name.substring(Ledger.TARGET_MARKS.length()), value);
+            }
+        });
+        return own;
     }
 
     /** What a one-transaction load runs before it empties the target: records the truncation, once per run. */

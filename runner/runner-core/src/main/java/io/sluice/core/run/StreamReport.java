@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * What happened to one stream: totals, per-partition reports, the verification and the first error, if any.
  *
+ * @param deletedRows          rows the load deleted from the target after the copy (a merge's delete-missing)
  * @param partitionsDoneBefore partitions a resumed run found done in the ledger and skipped
  */
 public record StreamReport(
@@ -25,6 +26,7 @@ public record StreamReport(
         int retries,
         Optional<SluiceException> error,
         Verification verification,
+        long deletedRows,
         int partitionsDoneBefore) {
     public enum State { DONE, FAILED, INTERRUPTED, SKIPPED }
 

@@ -24,4 +24,29 @@ public interface LoadMarks {
      * x.y"), shown by {@code sluice status}; an empty value once nothing is left.
      */
     String LEFT_BEHIND = "left-behind";
+
+    /**
+     * Rows the load deleted from the target (a merge's {@code delete-missing}), as a decimal number: the runner reports
+     * it with the stream's rows.
+     */
+    String DELETED_ROWS = "deleted-rows";
+
+    /**
+     * The rows this stream's done partitions of the run wrote, as the ledger counts them (each with its partition's
+     * commit): what a target checks a step against that must see every partition, e.g. the keys a merge collected
+     * before it deletes the rest. Empty where no ledger keeps the marks.
+     */
+    default LedgerWork<java.util.OptionalLong> rowsDone() {
+        return tx -> java.util.OptionalLong.empty();
+    }
+
+    /**
+     * The target's marks of this stream in the spec's earlier runs that never finished it (killed, failed or
+     * interrupted), by run id, newest first: what such a run took away (indexes it dropped) that a fresh run must put
+     * back before it loads. Empty where no ledger keeps the marks.
+     */
+    default java.util.Map<String, java.util.Map<String, String>> unfinishedEarlier()
+            throws io.sluice.spi.ConnectorException {
+        return java.util.Map.of();
+    }
 }

@@ -1,0 +1,200 @@
+package io.sluice.app.ledger;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.sluice.app.ledger.LoadModesTest.indexDefinitions;
+import static io.sluice.app.ledger.LoadModesTest.spec;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The load modes under crashes and misuse, through the CLI on real PostgreSQL: a run that ends done (exit 0) leaves
+ * the target as the spec promised, and what cannot be made so is refused with the reason, nothing lost or doubled.
+ */
+class LoadModeTrustTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void mergeDeleteMissingKeysSurviveATargetCrashAndTheResumeDeletesExactlyTheRest() throws Exception {
+        try (TestingPostgres pg = TestingPostgres.start()) {
+            LedgerFixture f = new LedgerFixture(pg, dir, "keyscrash", 120_000);
+            f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)",
+                    "INSERT INTO items SELECT g, 'stale', 0 FROM generate_series(200001, 230000) g");
+            Path spec = spec(dir, "keys.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: merge",
+                    "delete-missing: true", "distribution: { method: range, key: id }", "degree: 2",
+                    "batch-size: 10000", "retry: { max-attempts: 1 }");
+            Path log = dir.resolve("crash.log");
+            Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "crash-1");
+            LedgerFixture.waitUntil(child, log, () -> f.donePartitions("crash-1") >= 4);
+            pg.crash(); // the target (and here the source) stop as a power cut stops them
+            assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the run ends when its server is gone");
+            assertTrue(child.exitValue() != 0, Files.readString(log));
+            pg.restart();
+            assertTrue(f.donePartitions("crash-1") >= 4, "the done partitions survived the crash");
+            assertEquals(f.scalar(f.target, "SELECT sum(row_count) FROM sluice.run_partitions WHERE run_id = "
+                    + "'crash-1' AND state = 'done'"), f.scalar(f.target, "SELECT count(*) FROM items_sluice_keys"),
+                    "the keys of every done partition survived with it");
+
+            CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "crash-1");
+            assertEquals(0, resumed.exitCode(), resumed.all());
+            assertEquals(0, f.differences(), "exactly the source: the stale rows deleted, no merged row lost");
+            assertTrue(resumed.all().contains("30,000 rows the source lacks deleted (delete-missing)"),
+                    resumed.all());
+
+            CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "crash-2");
+            assertEquals(0, fresh.exitCode(), fresh.all());
+            assertEquals(0, f.differences());
+        }
+    }
+
+    @Test
+    void deleteMissingRefusesKeysItCannotProveCompleteAndAnEmptySource() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "keysproof", 50_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)",
+                "INSERT INTO items SELECT g, 'stale', 0 FROM generate_series(100001, 100500) g");
+        Path spec = spec(dir, "proof.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: merge",
+                "delete-missing: true", "distribution: { method: range, key: id }", "degree: 2", "batch-size: 5000");
+        f.killAfterDone(spec, "proof-1", 3);
+        long before = f.scalar(f.target, "SELECT count(*) FROM items");
+        f.sql(f.target, "DELETE FROM items_sluice_keys WHERE id % 2 = 0"); // keys lost, however it happened
+
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "proof-1");
+        assertEquals(1, resumed.exitCode(), resumed.all());
+        assertTrue(resumed.all().contains("error[PG220]") && resumed.all().contains("so its keys are not complete")
+                && resumed.all().contains("without --resume"), resumed.all());
+        assertTrue(f.scalar(f.target, "SELECT count(*) FROM items") >= before, "nothing was deleted");
+
+        CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "proof-2");
+        assertEquals(0, fresh.exitCode(), fresh.all());
+        assertEquals(0, f.differences(), "a fresh merge collects every key anew");
+
+        // An empty source would empty the target: refused, nothing deleted.
+        f.sql(f.source, "TRUNCATE items");
+        CliRun empty = CliRun.of("run", spec.toString(), "--run-id", "proof-3");
+        assertEquals(1, empty.exitCode(), empty.all());
+        assertTrue(empty.all().contains("the source had no rows, so the DELETE would remove all 50000 row(s)")
+                && empty.all().contains("load-mode truncate"), empty.all());
+        assertEquals(50_000, f.scalar(f.target, "SELECT count(*) FROM items"));
+    }
+
+    @Test
+    void deletesShowInTheSummaryJsonAndJunit() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "deletecount", 1_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)",
+                "INSERT INTO items SELECT g, 'stale', 0 FROM generate_series(2001, 2007) g");
+        Path spec = spec(dir, "count.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: merge",
+                "delete-missing: true");
+        Path summary = dir.resolve("summary.json");
+        Path junit = dir.resolve("junit.xml");
+        CliRun run = CliRun.of("run", spec.toString(), "--summary-json", summary.toString(), "--junit-xml",
+                junit.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertTrue(run.all().contains("7 rows the source lacks deleted"), run.all());
+        assertTrue(Files.readString(summary).contains("\"deleted-rows\" : 7")
+                || Files.readString(summary).contains("\"deleted-rows\":7"), Files.readString(summary));
+        assertTrue(Files.readString(junit).contains("7 rows deleted"), Files.readString(junit));
+    }
+
+    @Test
+    void nullableMergeKeysAreRefusedWithDeleteMissingAndNullKeyRowsAlways() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "nullkey", 100);
+        f.sql(f.source, "INSERT INTO items VALUES (NULL, 'no key', 1)");
+        f.sql(f.target, "CREATE UNIQUE INDEX items_id ON items (id)");
+        Path deleting = spec(dir, "nulldel.yaml", "items", "{ connection: dst, table: items }", f,
+                "load-mode: merge", "merge-key: [id]", "delete-missing: true");
+        CliRun refused = CliRun.of("run", deleting.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("error[PG221]") && refused.all().contains("ALTER COLUMN \"id\" SET NOT NULL"),
+                refused.all());
+
+        Path merging = spec(dir, "nullmerge.yaml", "items", "{ connection: dst, table: items }", f,
+                "load-mode: merge", "merge-key: [id]");
+        CliRun failed = CliRun.of("run", merging.toString());
+        assertEquals(1, failed.exitCode(), failed.all());
+        assertTrue(failed.all().contains("1 source row(s) of the partition have NULL in merge key"), failed.all());
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM items"), "rolled back");
+    }
+
+    @Test
+    void resumeForceCannotTurnDeleteMissingOn() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "forcedel", 60_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)");
+        Path plain = spec(dir, "plain.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: merge",
+                "distribution: { method: range, key: id }", "degree: 2", "batch-size: 5000");
+        f.killAfterDone(plain, "force-1", 3);
+        long merged = f.scalar(f.target, "SELECT count(*) FROM items");
+        Path deleting = spec(dir, "plain.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: merge",
+                "delete-missing: true", "distribution: { method: range, key: id }", "degree: 2", "batch-size: 5000");
+        CliRun forced = CliRun.of("run", deleting.toString(), "--resume", "force-1", "--force");
+        assertEquals(3, forced.exitCode(), forced.all());
+        assertTrue(forced.all().contains("error[RESUME007]") && forced.all().contains("+ delete-missing: true"),
+                forced.all());
+        assertEquals(merged, f.scalar(f.target, "SELECT count(*) FROM items"), "nothing deleted");
+    }
+
+    @Test
+    void aFreshRunAfterAKilledRebuildPutsEveryIndexBackFirst() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "rebuildfresh", 100_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)", "CREATE INDEX items_name ON items (name)",
+                "ALTER TABLE items ADD CONSTRAINT items_name_price UNIQUE (name, price)",
+                "CREATE INDEX items_price ON items (price DESC) INCLUDE (name)");
+        List<String> before = indexDefinitions(f, "items");
+        Path spec = spec(dir, "rebuild.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: truncate",
+                "indexes: rebuild", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
+        f.killAfterDone(spec, "rb-1", 2);
+        assertTrue(indexDefinitions(f, "items").size() < before.size(), "the kill came after the drop");
+
+        CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "rb-2");
+        assertEquals(0, fresh.exitCode(), fresh.all());
+        assertEquals(before, indexDefinitions(f, "items"), "every index back, the unique constraint a constraint");
+        assertEquals(0, f.differences());
+
+        // And with indexes: keep the next time, the same holds.
+        f.killAfterDone(spec, "rb-3", 2);
+        Path keep = spec(dir, "rebuild.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: truncate");
+        CliRun kept = CliRun.of("run", keep.toString(), "--run-id", "rb-4");
+        assertEquals(0, kept.exitCode(), kept.all());
+        assertEquals(before, indexDefinitions(f, "items"));
+    }
+
+    @Test
+    void aFailedRebuildLoadPutsTheIndexesBackAndAnAppendKeepsItsUniqueIndex() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "rebuildfail", 5_000);
+        f.sql(f.source, "UPDATE items SET name = 'a name far too long for the target' WHERE id = 4000");
+        f.sql(f.target, "ALTER TABLE items ALTER name TYPE varchar(12)",
+                "INSERT INTO items SELECT g, 'old ' || g, 1 FROM generate_series(1, 100) g",
+                "ALTER TABLE items ADD PRIMARY KEY (id)", "CREATE INDEX items_name ON items (name)");
+        List<String> before = indexDefinitions(f, "items");
+        Path spec = spec(dir, "fail.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: truncate",
+                "indexes: rebuild", "degree: 1");
+        for (String[] args : List.of(new String[]{"--run-id", "fail-1"}, new String[]{"--resume", "fail-1"})) {
+            CliRun failed = CliRun.of("run", spec.toString(), args[0], args[1]);
+            assertEquals(1, failed.exitCode(), failed.all());
+            assertEquals(100, f.scalar(f.target, "SELECT count(*) FROM items"), "the old rows stayed");
+            assertEquals(before, indexDefinitions(f, "items"), "the failed run put its indexes back");
+        }
+
+        // An append relies on a unique index to refuse duplicates: rebuild leaves it alone and says so.
+        f.sql(f.source, "UPDATE items SET name = 'short' WHERE id = 4000");
+        f.sql(f.target, "DROP TABLE items", "CREATE TABLE items (id bigint, name text, price numeric(10,2))",
+                "INSERT INTO items VALUES (7, 'already here', 1)", "CREATE UNIQUE INDEX items_id ON items (id)",
+                "CREATE INDEX items_name ON items (name)");
+        Path append = spec(dir, "append.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: append",
+                "indexes: rebuild");
+        CliRun plan = CliRun.of("plan", append.toString());
+        assertTrue(plan.all().contains("keeps unique index items_id"), plan.all());
+        CliRun duplicate = CliRun.of("run", append.toString());
+        assertEquals(1, duplicate.exitCode(), duplicate.all());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM items"), "no duplicate committed");
+        assertEquals(2, indexDefinitions(f, "items").size(), "both indexes there");
+    }
+}
