@@ -28,7 +28,7 @@ class TestingPostgresTest {
             assertEquals(1000, count(s, "SELECT count(*) FROM t"));
             // bulk-load settings reach the server
             assertEquals("off", single(s, "SHOW fsync"));
-            assertEquals("off", single(s, "SHOW synchronous_commit"));
+            assertEquals("on", single(s, "SHOW synchronous_commit"), "commits survive crash()");
             assertEquals("200", single(s, "SHOW max_connections"));
             assertEquals(pg.user(), single(s, "SELECT current_user"));
         }
@@ -65,6 +65,26 @@ class TestingPostgresTest {
             pg.restart(); // restart of a running server works too
             try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
                 assertEquals(500, count(s, "SELECT count(*) FROM kept"));
+            }
+        }
+    }
+
+    @Test
+    void aCrashKeepsWhatWasCommittedAndEmptiesUnloggedTables() throws SQLException {
+        try (TestingPostgres pg = TestingPostgres.start()) {
+            String db = pg.createDatabase("crash");
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE kept AS SELECT g AS id FROM generate_series(1, 500) g");
+                s.execute("CREATE UNLOGGED TABLE lost AS SELECT g AS id FROM generate_series(1, 500) g");
+                s.execute("INSERT INTO kept VALUES (501)"); // the last commit before the crash
+            }
+            pg.crash();
+            assertFalse(pg.isRunning());
+            assertThrows(SQLException.class, () -> pg.connect(db).close());
+            pg.restart();
+            try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+                assertEquals(501, count(s, "SELECT count(*) FROM kept"), "every acknowledged commit");
+                assertEquals(0, count(s, "SELECT count(*) FROM lost"), "crash recovery ran: unlogged tables empty");
             }
         }
     }

@@ -70,11 +70,14 @@ final class PostgresErrors {
             code = PG203;
             fix = state.equals("42501")
                     ? "grant the missing privilege to the connection's user"
+                    : message.contains("_sluice_")
+                    ? "a table this run made for itself (a shadow or keys table) was dropped by someone else: start "
+                    + "a fresh run without --resume"
                     : "check the spelling and schema of the name (unquoted names fold to lower case)";
         } else if (state.startsWith("22") || state.startsWith("23")) {
             kind = ErrorKind.DATA;
             code = PG204;
-            fix = "fix the offending value in the source, or widen the target column";
+            fix = valueFix(state, message);
         } else {
             kind = ErrorKind.FAILED;
             code = PG209;
@@ -83,6 +86,33 @@ final class PostgresErrors {
         SQLException cause = new SQLException(message, state);
         return new ConnectorException(kind, code, message + (state.isEmpty() ? "" : " [SQLSTATE " + state + "]"),
                 fix, cause);
+    }
+
+    /** What to do about a refused value, by the class of refusal: a constraint is not a column too narrow. */
+    private static String valueFix(String state, String message) {
+        return switch (state) {
+            case "23505" -> "the rows break a unique index or constraint of the target (the DETAIL names the key): "
+                    + "remove the duplicates from the source or the target, or use load-mode merge to update rows "
+                    + "of a key that exists";
+            case "23502" -> "the source has NULL in a column the target declares NOT NULL: fill it in the source (a "
+                    + "query: source with COALESCE), or drop NOT NULL on the target column";
+            case "23514" -> "a row breaks a CHECK constraint of the target: fix the row in the source, or change the "
+                    + "constraint";
+            case "23503" -> "a row refers to a key its referenced table lacks: load the referenced table first, or "
+                    + "fix the row in the source";
+            case "23P01" -> "two rows conflict under an exclusion constraint of the target: fix the rows in the "
+                    + "source, or change the constraint";
+            case "22001", "22003" -> "a value does not fit its target column: widen the target column (or fix the "
+                    + "value in the source)";
+            case "22021" -> "a value is not valid in the target database's encoding: fix the source's text, or "
+                    + "create the target database with UTF8";
+            case "22023" -> message.contains("snapshot")
+                    ? "the source's exported snapshot is gone (the source server restarted or the run's coordinating "
+                    + "session ended): run again with --resume, which keeps the done partitions"
+                    : "fix the offending value or setting";
+            default -> "fix the offending value in the source (or cast it in a query: source), or change the target "
+                    + "column to hold it";
+        };
     }
 
     /** The server's message with its DETAIL, HINT and CONTEXT (e.g. {@code COPY t, line 3, column c: "..."}). */

@@ -99,6 +99,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter err) {
+        outputs.checkWritable(spec);
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
@@ -124,7 +125,13 @@ final class RunCommand implements Callable<Integer> {
                         + "the others copied the rest (sluice status " + specFile + " " + report.runId() + ")");
                 err.flush();
             }
-            outputs.finish(pipeline, report, err, terminal);
+            boolean written = outputs.finish(pipeline, report, err, terminal);
+            if (!written && report.exitCode() == ExitCodes.OK) {
+                err.println("run " + report.runId() + ": done, but a file asked for was not written (see the warning "
+                        + "above): exit " + ExitCodes.OUTPUT_NOT_WRITTEN);
+                err.flush();
+                return ExitCodes.OUTPUT_NOT_WRITTEN;
+            }
             return report.exitCode();
         }
     }

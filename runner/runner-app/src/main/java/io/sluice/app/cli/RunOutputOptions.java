@@ -167,8 +167,33 @@ final class RunOutputOptions {
         return new ProgressPrinter(progress, err, Terminal.interactive(), interval)::close;
     }
 
-    /** Called once with the final report, whatever the outcome; failures here do not change the exit code. */
-    void finish(PipelineSpec spec, RunReport report, PrintWriter err, Terminal terminal) {
+    /**
+     * Before anything runs: every file asked for can be written where it was asked (its folder made if missing), so
+     * a run is never done with its reports silently missing.
+     */
+    void checkWritable(CommandLine.Model.CommandSpec command) {
+        java.util.Map<String, Path> files = new LinkedHashMap<>();
+        files.put("--summary-json", summaryJson);
+        files.put("--junit-xml", junitXml);
+        files.put("--report", htmlReport);
+        files.forEach((option, file) -> {
+            if (file == null) {
+                return;
+            }
+            try {
+                ReportFiles.checkWritable(file);
+            } catch (IOException | RuntimeException e) {
+                throw new CommandLine.ParameterException(command.commandLine(), option + " " + file + " cannot be "
+                        + "written (" + e.getMessage() + "): nothing was run; give a path in a writable folder");
+            }
+        });
+    }
+
+    /**
+     * Called once with the final report, whatever the outcome; returns false when a file asked for could not be
+     * written (said on stderr), which a run that was otherwise done reports with its own exit code.
+     */
+    boolean finish(PipelineSpec spec, RunReport report, PrintWriter err, Terminal terminal) {
         finished = true;
         if (publisher != null) {
             publisher.close();
@@ -177,13 +202,14 @@ final class RunOutputOptions {
             err.println(terminal.redact(warning));
             err.flush();
         }));
-        write(RunOutcome.of(spec, report), Optional.ofNullable(timeline).map(TimelineRecorder::timeline), err,
+        return write(RunOutcome.of(spec, report), Optional.ofNullable(timeline).map(TimelineRecorder::timeline), err,
                 terminal::redact);
     }
 
     /** The files asked for; the HTML report first, so the others never name a report that is not there yet. */
-    private void write(RunOutcome outcome, Optional<RunTimeline> recorded, PrintWriter err,
-                       UnaryOperator<String> redact) {
+    private boolean write(RunOutcome outcome, Optional<RunTimeline> recorded, PrintWriter err,
+                          UnaryOperator<String> redact) {
+        boolean written = true;
         Optional<String> reportLink = Optional.empty();
         if (htmlReport != null) {
             RunTimeline run = recorded.orElseGet(() -> new RunTimeline(outcome.runId().orElse(""),
@@ -192,14 +218,17 @@ final class RunOutputOptions {
                     "the run failed before it started", List.of()));
             if (write(htmlReport, new HtmlRunReport(redact).render(run), "HTML report", err, redact)) {
                 reportLink = Optional.of(htmlReport.toString());
+            } else {
+                written = false;
             }
         }
         if (summaryJson != null) {
-            write(summaryJson, new SummaryJson(redact, reportLink).render(outcome), "summary", err, redact);
+            written &= write(summaryJson, new SummaryJson(redact, reportLink).render(outcome), "summary", err, redact);
         }
         if (junitXml != null) {
-            write(junitXml, new JunitXml(redact, reportLink).render(outcome), "JUnit report", err, redact);
+            written &= write(junitXml, new JunitXml(redact, reportLink).render(outcome), "JUnit report", err, redact);
         }
+        return written;
     }
 
     private static boolean write(Path file, String content, String what, PrintWriter err,

@@ -27,8 +27,9 @@ final class Terminal {
         return current;
     }
 
+    /** {@code text} as it may be printed: secrets masked, control characters made visible. */
     String redact(String text) {
-        return redactor.redact(text);
+        return io.sluice.core.diag.PrintableText.lines(redactor.redact(text));
     }
 
     /** True when stderr is an interactive terminal, so a live progress bar makes sense. */

@@ -14,6 +14,19 @@ public final class ReportFiles {
     private ReportFiles() {
     }
 
+    /** Fails with the reason when {@link #write} could not write {@code file}: checked before a run, not after it. */
+    public static void checkWritable(Path file) throws IOException {
+        Path target = file.toAbsolutePath();
+        if (Files.isDirectory(target)) {
+            throw new IOException("it is a directory");
+        }
+        Files.createDirectories(target.getParent());
+        Files.deleteIfExists(Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp"));
+        if (Files.exists(target) && !Files.isWritable(target)) {
+            throw new IOException("the file is not writable");
+        }
+    }
+
     public static void write(Path file, String content) throws IOException {
         Path target = file.toAbsolutePath();
         Files.createDirectories(target.getParent());

@@ -105,6 +105,23 @@ class LoadModeTrustTest {
     }
 
     @Test
+    void reportPathsThatCannotBeWrittenAreRefusedBeforeTheRun() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "badpath", 100);
+        Path spec = f.spec("badpath.yaml", "ctid", 1, 1000);
+        Path notAFolder = Files.writeString(dir.resolve("plain-file"), "x");
+        for (String option : List.of("--summary-json", "--junit-xml", "--report")) {
+            CliRun run = CliRun.of("run", spec.toString(), option, notAFolder.resolve("out").toString());
+            assertEquals(2, run.exitCode(), run.all());
+            assertTrue(run.all().contains(option + " " + notAFolder.resolve("out") + " cannot be written")
+                    && run.all().contains("nothing was run"), run.all());
+            assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM items"), "nothing was run");
+        }
+        CliRun directory = CliRun.of("run", spec.toString(), "--summary-json", dir.toString());
+        assertEquals(2, directory.exitCode(), directory.all());
+        assertTrue(directory.all().contains("it is a directory"), directory.all());
+    }
+
+    @Test
     void nullableMergeKeysAreRefusedWithDeleteMissingAndNullKeyRowsAlways() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "nullkey", 100);
         f.sql(f.source, "INSERT INTO items VALUES (NULL, 'no key', 1)");
@@ -194,6 +211,8 @@ class LoadModeTrustTest {
         assertTrue(plan.all().contains("keeps unique index items_id"), plan.all());
         CliRun duplicate = CliRun.of("run", append.toString());
         assertEquals(1, duplicate.exitCode(), duplicate.all());
+        assertTrue(duplicate.all().contains("break a unique index or constraint")
+                && !duplicate.all().contains("widen"), "the fix names the refusal: " + duplicate.all());
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM items"), "no duplicate committed");
         assertEquals(2, indexDefinitions(f, "items").size(), "both indexes there");
     }

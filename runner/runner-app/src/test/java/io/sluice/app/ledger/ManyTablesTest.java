@@ -186,6 +186,32 @@ class ManyTablesTest {
         assertEquals(50, f.scalar(f.target, "SELECT count(*) FROM staging.s2_t"));
     }
 
+    @Test
+    void controlCharactersInTableNamesNeverReachTheTerminalRaw() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "controls", 1);
+        f.sql(f.source, "CREATE SCHEMA odd", "CREATE TABLE odd.\"red\u001b[31mtable\" (id int)",
+                "CREATE TABLE odd.\"line\nbreak\" (id int)", "CREATE TABLE odd.\"carriage\rreturn\" (id int)",
+                "INSERT INTO odd.\"line\nbreak\" VALUES (1)");
+        f.sql(f.target, "CREATE SCHEMA odd");
+        Path spec = dir.resolve("controls.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: controls
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: odd
+                    source: { connection: src, table: "odd.*" }
+                    target: { connection: dst, table: "odd.{table}", create: if-missing }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertTrue(!run.all().contains("\u001b") && !run.all().contains("\r"), run.all());
+        assertTrue(run.all().contains("red\\x1b[31mtable") && run.all().contains("line\\x0abreak"), run.all());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM odd.\"line\nbreak\""), "the real name was loaded");
+    }
+
     /** The source's tables of schema sales, as sales.name (unquoted), partitions left out. */
     private static List<String> tables(LedgerFixture f, String database) throws SQLException {
         List<String> names = new ArrayList<>();

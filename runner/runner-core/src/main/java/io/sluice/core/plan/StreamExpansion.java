@@ -3,6 +3,7 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.connector.Connections;
+import io.sluice.core.diag.PrintableText;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.ConnectorException;
@@ -61,7 +62,9 @@ public final class StreamExpansion {
             EndpointSpec target = new EndpointSpec(stream.target().connection(), connections.get(
                     stream.target().connection()).bindTarget(stream.target().options(), object.names()),
                     stream.target().position());
-            expanded.add(stream.forObject(stream.name() + "." + object.name(), source, target, distribution));
+            // The table's name, printed on lines of their own: no control character in it may forge one.
+            expanded.add(stream.forObject(stream.name() + "." + PrintableText.name(object.name()), source, target,
+                    distribution));
         }
         refuseCollisions(stream, objects.get(), expanded);
         return Optional.of(expanded);
