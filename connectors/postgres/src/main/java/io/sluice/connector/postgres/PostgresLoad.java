@@ -255,6 +255,35 @@ final class PostgresLoad {
 
     /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
     private void checkTypes(PostgresCatalog catalog, TypeDefinitions types) throws SQLException, ConnectorException {
+        try (java.sql.PreparedStatement p = catalog.connection().prepareStatement("SELECT 1 FROM pg_namespace WHERE "
+                + "nspname = ?")) {
+            p.setString(1, schema);
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create " + quoted()
+                            + ": the target database has no schema " + SqlQuote.identifier(schema),
+                            "CREATE SCHEMA " + SqlQuote.identifier(schema) + " in the target database first, or name "
+                                    + "a schema that exists");
+                }
+            }
+        }
+        List<String> pseudo = new ArrayList<>();
+        for (Column column : columns) {
+            try (java.sql.PreparedStatement p = catalog.connection().prepareStatement("SELECT typtype = 'p' FROM "
+                    + "pg_type WHERE oid = to_regtype(?)")) {
+                p.setString(1, column.typeName());
+                try (java.sql.ResultSet rs = p.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        pseudo.add(column.name() + " " + column.typeName());
+                    }
+                }
+            }
+        }
+        if (!pseudo.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create " + quoted()
+                    + ": column(s) " + String.join(", ", pseudo) + " have a pseudo-type no table column can have",
+                    "cast them in the source query to a real type (e.g. row_to_json(x)::jsonb, or x::text)");
+        }
         List<String> missing = new ArrayList<>();
         Set<String> definitions = new LinkedHashSet<>();
         for (Column column : columns) {
@@ -290,6 +319,11 @@ final class PostgresLoad {
         }
         for (String blocker : target.replaceBlockers(resolved.oid())) {
             reasons.add(blocker + " depends on it");
+        }
+        if (request.keepPrevious() && target.relationExists(schema, keptName())
+                && !target.comment(schema, keptName()).orElse("").startsWith(OWN_TABLE_COMMENT)) {
+            reasons.add("keep-previous keeps the old table as " + SqlQuote.identifier(keptName()) + ", a name a "
+                    + "table that is not Sluice's has (rename or drop it)");
         }
         if (!reasons.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PG215, "load-mode replace cannot swap "
@@ -529,6 +563,9 @@ final class PostgresLoad {
             if (look.replicaIdentity() == 'f' || look.replicaIdentity() == 'n') {
                 execute(c, "ALTER TABLE " + shadowQuoted() + " REPLICA IDENTITY "
                         + (look.replicaIdentity() == 'f' ? "FULL" : "NOTHING"));
+            }
+            for (String setting : target.tableSettings(oid, shadowQuoted())) {
+                execute(c, setting); // row-level security, statistics targets, n_distinct: what LIKE leaves out
             }
         } else {
             execute(c, createStatement(shadowQuoted()));
@@ -796,6 +833,7 @@ final class PostgresLoad {
         IndexBuilds.run(connections, builds, request.degree(), "building the indexes of " + shadowQuoted());
         inTransaction("completing " + shadowQuoted(), (c, tx) -> {
             TargetCatalog target = new TargetCatalog(c);
+            execute(c, "ANALYZE " + shadowQuoted()); // the planner's statistics are there the moment it is swapped in
             for (TargetCatalog.ForeignKey key : foreignKeys) {
                 if (!target.hasConstraint(shadowQuoted(), key.name())) {
                     execute(c, "ALTER TABLE " + shadowQuoted() + " ADD CONSTRAINT " + SqlQuote.identifier(key.name())
@@ -837,10 +875,14 @@ final class PostgresLoad {
             TargetCatalog target = new TargetCatalog(c);
             Optional<ResolvedTable> old = catalog.resolveTable(QualifiedName.of(schema, table));
             Optional<String> comment = Optional.empty();
+            List<String> carried = List.of();
+            Map<String, String> identityNames = Map.of();
             if (old.isPresent()) {
                 locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "swap in the new table",
                         ErrorKind.FAILED);
                 comment = target.look(old.get().oid()).comment();
+                carried = target.indexSettings(old.get().oid(), quoted(), schema);
+                identityNames = request.keepPrevious() ? Map.of() : identitySequenceNames(c, target, old.get().oid());
                 Set<String> shadowColumns = new LinkedHashSet<>();
                 catalog.columns(catalog.resolveTable(QualifiedName.of(schema, shadowName())).orElseThrow().oid())
                         .forEach(col -> shadowColumns.add(col.name()));
@@ -871,9 +913,40 @@ final class PostgresLoad {
                         + SqlQuote.identifier(index.name()));
             }
             execute(c, "COMMENT ON TABLE " + quoted() + " IS " + comment.map(SqlQuote::literal).orElse("NULL"));
+            for (String setting : carried) {
+                execute(c, setting); // index and constraint comments, replica identity index, CLUSTER ON
+            }
+            // The new table's identity sequences were named after the shadow: they take the old ones' names.
+            Map<String, String> oldNames = identityNames;
+            for (TargetCatalog.OwnedSequence sequence : target.ownedSequences(catalog.resolveTable(
+                    QualifiedName.of(schema, table)).orElseThrow().oid())) {
+                String name = oldNames.get(sequence.column());
+                if (sequence.dependency() == 'i' && name != null) {
+                    execute(c, "ALTER SEQUENCE " + sequence.sequence() + " RENAME TO " + SqlQuote.identifier(name));
+                }
+            }
             marks.writing(SWAPPED, Instant.now().toString()).apply(tx);
             marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
         });
+    }
+
+    /** The names (unqualified) of the table's identity sequences, by column. */
+    private static Map<String, String> identitySequenceNames(Connection c, TargetCatalog target, long tableOid)
+            throws SQLException {
+        Map<String, String> names = new java.util.HashMap<>();
+        for (TargetCatalog.OwnedSequence sequence : target.ownedSequences(tableOid)) {
+            if (sequence.dependency() == 'i') {
+                try (java.sql.PreparedStatement p = c.prepareStatement("SELECT relname FROM pg_class WHERE oid = "
+                        + "?::regclass")) {
+                    p.setString(1, sequence.sequence());
+                    try (java.sql.ResultSet rs = p.executeQuery()) {
+                        rs.next();
+                        names.put(sequence.column(), rs.getString(1));
+                    }
+                }
+            }
+        }
+        return names;
     }
 
     /** Moves each identity or serial sequence of the table past the largest value its column holds; never back. */

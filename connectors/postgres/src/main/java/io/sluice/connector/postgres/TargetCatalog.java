@@ -99,10 +99,18 @@ final class TargetCatalog {
                 + "JOIN pg_publication p ON p.oid = pr.prpubid WHERE pr.prrelid = ? "
                 + "UNION SELECT 'inheritance with ' || inhrelid::regclass::text FROM pg_inherits WHERE inhparent = ? "
                 + "UNION SELECT 'inheritance from ' || inhparent::regclass::text FROM pg_inherits WHERE inhrelid = ? "
+                // What uses the table's row type would block its drop (or follow the old table) at the swap.
+                + "UNION SELECT 'column ' || a.attrelid::regclass::text || '.' || quote_ident(a.attname) || ' (of the "
+                + "table''s row type)' FROM pg_attribute a JOIN pg_class c ON a.atttypid IN (c.reltype, (SELECT "
+                + "typarray FROM pg_type WHERE oid = c.reltype)) WHERE c.oid = ? AND a.attrelid <> c.oid "
+                + "AND NOT a.attisdropped "
+                + "UNION SELECT 'function ' || d.objid::regprocedure::text || ' (uses the table''s row type)' "
+                + "FROM pg_depend d JOIN pg_class c ON d.refobjid = c.reltype WHERE c.oid = ? "
+                + "AND d.classid = 'pg_proc'::regclass "
                 + "ORDER BY 1";
         List<String> blockers = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
-            for (int i = 1; i <= 7; i++) {
+            for (int i = 1; i <= 9; i++) {
                 p.setLong(i, tableOid);
             }
             try (ResultSet rs = p.executeQuery()) {
@@ -112,6 +120,87 @@ final class TargetCatalog {
             }
         }
         return blockers;
+    }
+
+    /**
+     * Statements that give {@code onTable} (quoted, a new copy of the table) what {@code CREATE TABLE ... LIKE} does not
+     * carry: row-level security enabled and forced, and per-column statistics targets and options ({@code n_distinct}).
+     */
+    List<String> tableSettings(long tableOid, String onTable) throws SQLException {
+        List<String> statements = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement("SELECT relrowsecurity, relforcerowsecurity FROM "
+                + "pg_class WHERE oid = ?")) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next() && rs.getBoolean(1)) {
+                    statements.add("ALTER TABLE " + onTable + " ENABLE ROW LEVEL SECURITY");
+                }
+                if (rs.getRow() > 0 && rs.getBoolean(2)) {
+                    statements.add("ALTER TABLE " + onTable + " FORCE ROW LEVEL SECURITY");
+                }
+            }
+        }
+        // attstattarget is -1 for the default before PostgreSQL 17, NULL from 17 on.
+        try (PreparedStatement p = connection.prepareStatement("SELECT quote_ident(attname), "
+                + "CASE WHEN attstattarget >= 0 THEN attstattarget::int END, array_to_string(attoptions, ', ') "
+                + "FROM pg_attribute WHERE attrelid = ? AND attnum > 0 AND NOT attisdropped "
+                + "AND (attstattarget >= 0 OR attoptions IS NOT NULL) ORDER BY attnum")) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String column = onTable + " ALTER COLUMN " + rs.getString(1);
+                    if (rs.getObject(2) != null) {
+                        statements.add("ALTER TABLE " + column + " SET STATISTICS " + rs.getInt(2));
+                    }
+                    if (rs.getString(3) != null && !rs.getString(3).isEmpty()) {
+                        statements.add("ALTER TABLE " + column + " SET (" + rs.getString(3) + ")");
+                    }
+                }
+            }
+        }
+        return statements;
+    }
+
+    /**
+     * Statements that give {@code onTable} (quoted; its indexes and constraints by the same names as the table's)
+     * what belongs to the table's indexes and constraints: their comments, the replica identity index and the
+     * clustering index. Read before the old table goes, run on the new one once the names are its.
+     */
+    List<String> indexSettings(long tableOid, String onTable, String schema) throws SQLException {
+        List<String> statements = new ArrayList<>();
+        String sql = "SELECT quote_ident(i.relname), obj_description(i.oid, 'pg_class'), x.indisreplident, "
+                + "x.indisclustered FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = ? "
+                + "ORDER BY 1";
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String index = SqlQuote.identifier(schema) + "." + rs.getString(1);
+                    if (rs.getString(2) != null) {
+                        statements.add("COMMENT ON INDEX " + index + " IS " + SqlQuote.literal(rs.getString(2)));
+                    }
+                    if (rs.getBoolean(3)) {
+                        statements.add("ALTER TABLE " + onTable + " REPLICA IDENTITY USING INDEX " + rs.getString(1));
+                    }
+                    if (rs.getBoolean(4)) {
+                        statements.add("ALTER TABLE " + onTable + " CLUSTER ON " + rs.getString(1));
+                    }
+                }
+            }
+        }
+        try (PreparedStatement p = connection.prepareStatement("SELECT quote_ident(conname), "
+                + "obj_description(oid, 'pg_constraint') FROM pg_constraint WHERE conrelid = ? "
+                + "AND contype IN ('p', 'u', 'x', 'f') AND obj_description(oid, 'pg_constraint') IS NOT NULL "
+                + "ORDER BY 1")) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    statements.add("COMMENT ON CONSTRAINT " + rs.getString(1) + " ON " + onTable + " IS "
+                            + SqlQuote.literal(rs.getString(2)));
+                }
+            }
+        }
+        return statements;
     }
 
     /** A sequence that fills a column of the table: serial ('a', auto) or identity ('i', internal). */
