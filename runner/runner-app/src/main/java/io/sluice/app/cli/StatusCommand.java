@@ -112,6 +112,10 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private static String line(LedgerStream run) {
+        if (run.starts() == 0) {
+            return String.format(Locale.ROOT, "run %s  stream %s: not started (planned %s; the run is unfinished "
+                    + "until it is done)", run.runId(), run.stream(), run.startedAt());
+        }
         return String.format(Locale.ROOT, "run %s  stream %s: %s, %,d rows, %d/%d partitions, started %s%s%s%s",
                 run.runId(), run.stream(), run.state().name().toLowerCase(Locale.ROOT), run.rows(),
                 run.partitionsDone(), run.partitionsPlanned(), run.startedAt(),

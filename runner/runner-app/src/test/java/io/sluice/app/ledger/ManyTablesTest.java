@@ -187,6 +187,48 @@ class ManyTablesTest {
     }
 
     @Test
+    void aRunKilledBetweenTablesIsUnfinishedInTheLedgerAndResumeCopiesTheRest() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "between", 1);
+        List<String> setup = new ArrayList<>(List.of("CREATE SCHEMA shop"));
+        for (int i = 1; i <= 8; i++) {
+            setup.add("CREATE TABLE shop.t" + i + " (id bigint, note text)");
+            setup.add("INSERT INTO shop.t" + i + " SELECT g, 'n' || g FROM generate_series(1, 40000) g");
+        }
+        f.sql(f.source, setup.toArray(String[]::new));
+        f.sql(f.target, "CREATE SCHEMA shop");
+        Path spec = dir.resolve("between.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: between
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: src, table: "shop.*" }
+                    target: { connection: dst, table: "shop.{table}", create: if-missing }
+                    load-mode: truncate
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        Path log = dir.resolve("between.log");
+        Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "between-1");
+        LedgerFixture.waitUntil(child, log, () -> f.scalar(f.target, "SELECT count(*) FROM sluice.run_streams "
+                + "WHERE run_id = 'between-1' AND state = 'done'") >= 2);
+        child.destroyForcibly();
+        assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(8, f.scalar(f.target, "SELECT count(*) FROM sluice.run_streams WHERE run_id = 'between-1'"),
+                "the ledger knew every table of the run from its start");
+
+        CliRun status = CliRun.of("status", spec.toString(), "between-1");
+        assertTrue(status.out().contains("not started"), status.out());
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertTrue(resumed.all().contains("between-1"), "the newest unfinished run was found: " + resumed.all());
+        for (int i = 1; i <= 8; i++) {
+            assertEquals(40_000, f.scalar(f.target, "SELECT count(*) FROM shop.t" + i), "table t" + i);
+        }
+    }
+
+    @Test
     void controlCharactersInTableNamesNeverReachTheTerminalRaw() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "controls", 1);
         f.sql(f.source, "CREATE SCHEMA odd", "CREATE TABLE odd.\"red\u001b[31mtable\" (id int)",

@@ -46,6 +46,15 @@ public final class Ledger {
         store.ensureReady();
     }
 
+    /**
+     * Records a stream of a run as planned but not started ({@code starts} 0), unless the ledger knows it already: a
+     * run that dies before it reaches the stream stays unfinished in the ledger, so status and --resume see it.
+     */
+    public void planStream(LedgerStream stream) throws ConnectorException {
+        requireNonNull(stream, "stream is null");
+        store.inTransaction(tx -> tx.insertStream(stream));
+    }
+
     /** Records that a stream of a run starts, or starts again on resume (its start count grows). */
     public void startStream(LedgerStream stream) throws ConnectorException {
         requireNonNull(stream, "stream is null");
@@ -61,7 +70,8 @@ public final class Ledger {
             }
             tx.updateStream(new LedgerStream(recorded.runId(), recorded.specName(), stream.specChecksum(),
                     recorded.stream(), stream.definition(), LedgerStream.State.RUNNING, stream.snapshotMode(),
-                    recorded.startedAt(), Optional.empty(), recorded.truncatedAt(), recorded.rows(),
+                    // A stream only planned so far starts now; a resumed one keeps its first start.
+                    recorded.starts() == 0 ? stream.startedAt() : recorded.startedAt(), Optional.empty(), recorded.truncatedAt(), recorded.rows(),
                     recorded.starts() + 1, Optional.empty(), recorded.partitionsPlanned(),
                     recorded.partitionsDone()));
             return null;

@@ -5,6 +5,7 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.RunSettings;
+import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Redactor;
 
 import java.time.Duration;
@@ -48,6 +49,7 @@ public final class PipelineRunner {
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
                 new Redactor(plan.spec().secrets()), join);
         listener.runStarted(plan, runId);
+        recordPlanned(plan, bound, identity, listener);
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         if (parallel == 1) {
@@ -80,6 +82,28 @@ public final class PipelineRunner {
                 inSpecOrder, interrupted, worst);
         listener.runFinished(report);
         return report;
+    }
+
+    /**
+     * Every stream into the ledger before the first one starts: a run killed between streams is unfinished, and its
+     * streams not yet started are what --resume copies. A stream whose ledger cannot take this now fails on its own
+     * start, so here that is only told.
+     */
+    private static void recordPlanned(PipelinePlan plan, BoundPlan bound, RunIdentity identity, RunListener listener) {
+        if (plan.streams().size() < 2) {
+            return; // a single stream records itself as it starts
+        }
+        for (StreamPlan stream : plan.streams()) {
+            if (!stream.recorded()) {
+                continue;
+            }
+            try {
+                new StreamLedger(stream, bound.binding(stream).ledger(), identity, listener).recordPlanned();
+            } catch (ConnectorException | RuntimeException e) {
+                listener.ledgerProblem(stream, "could not record the stream as planned in the ledger: "
+                        + identity.redactor().redact(e.getMessage()));
+            }
+        }
     }
 
     /** One stream, or its SKIPPED report when the run was stopped before it began. */

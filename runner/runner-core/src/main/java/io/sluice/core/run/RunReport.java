@@ -1,6 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
+import io.sluice.spi.ErrorKind;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +36,11 @@ public record RunReport(
         if (interrupted) {
             return EXIT_INTERRUPTED;
         }
-        return error.map(SluiceException::exitCode).orElse(0);
+        int code = error.map(SluiceException::exitCode).orElse(0);
+        // 3 and 4 promise that nothing was written: a stream that failed so after others committed rows says 1.
+        boolean written = streams.stream().anyMatch(s -> s.partitionsDone() > 0 || s.deletedRows() > 0);
+        return (code == ErrorKind.INVALID_SPEC.exitCode() || code == ErrorKind.PREFLIGHT.exitCode()) && written
+                ? ErrorKind.FAILED.exitCode() : code;
     }
 
     public long rows() {

@@ -74,6 +74,17 @@ final class StreamLedger {
         }
     }
 
+    /** Before the run's first stream starts: this stream as planned, so the ledger knows the whole run. */
+    void recordPlanned() throws ConnectorException {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        ledger.get().ensureReady();
+        ledger.get().planStream(new LedgerStream(run.runId(), run.specName(), run.specChecksum(), plan.name(),
+                StreamDefinition.of(plan.spec(), run.redactor()), LedgerStream.State.RUNNING, "not started",
+                Instant.now(), Optional.empty(), Optional.empty(), 0, 0, Optional.empty(), 0, 0));
+    }
+
     /** The stream's start, and its whole plan (kept once: a resume restores the first plan, never a new one). */
     void recordStart(String snapshotMode) throws ConnectorException {
         if (ledger.isEmpty()) {
