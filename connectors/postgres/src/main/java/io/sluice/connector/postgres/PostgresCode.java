@@ -39,6 +39,7 @@ public enum PostgresCode implements ErrorCode {
     PG220("merge delete-missing: the keys the run collected cannot be proven complete, or the delete would empty the "
             + "target"),
     PG221("load-mode merge: a merge key column can hold NULL, which no key matches"),
+    PG222("load-mode replace: the table's columns or grants changed while the replace loaded; the old table stays"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

@@ -67,6 +67,13 @@ final class PostgresLoad {
     private volatile TableLocks locks;
     /** A merge whose target held no row when this process began it: its partitions try a plain INSERT first. */
     private volatile boolean mergesIntoEmpty;
+    /** This process alone loads the table (not a joined run): a replace may hold the old table for the run. */
+    private volatile boolean alone;
+    /**
+     * A replace's open transaction holding the old table in SHARE mode from the shadow's creation to the swap, which
+     * it runs: writers and DDL wait, so nothing written to the old table meanwhile is lost at the swap.
+     */
+    private volatile Connection guard;
 
     private PostgresLoad(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                          String schema, String table, Optional<ResolvedTable> existing, List<Column> columns,
@@ -502,8 +509,48 @@ final class PostgresLoad {
     // ---- steps
 
     /** Before the first partition: create, the shadow, the merge's keys table, dropping indexes; each once. */
+    /** Called when this process claims the table for itself (not a joined run's shared claim). */
+    void holdsTableAlone() {
+        alone = true;
+    }
+
+    /** Ends the replace's hold on the old table, if it is still held (the swap ends it by committing). */
+    void releaseGuard() {
+        Connection held = guard;
+        guard = null;
+        PostgresConnections.closeQuietly(held); // rolls the holding transaction back: the lock goes
+    }
+
+    /**
+     * From the shadow's creation to the swap the old table is held in SHARE mode: readers go on, writers and DDL wait
+     * (at most their own lock_timeout), so no row or definition they would add is lost when the shadow replaces it.
+     */
+    private void holdForReplace(Map<String, String> done) throws ConnectorException {
+        if (request.mode() != LoadMode.REPLACE || existing.isEmpty() || !alone || guard != null
+                || done.containsKey(SWAPPED)) {
+            return;
+        }
+        Connection c = null;
+        try {
+            c = connections.open("holding " + quoted() + " while it is replaced");
+            c.setAutoCommit(false);
+            locks.lock(c, List.of(quoted()), TableLocks.Mode.SHARE, "keep writers and DDL out while the replace "
+                    + "loads", ErrorKind.PREFLIGHT);
+            guard = c;
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(c);
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "holding " + quoted());
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(c);
+            throw e;
+        }
+    }
+
     void begin(LoadMarks marks) throws ConnectorException {
         restoreEarlierRunsIndexes(marks);
+        if (request.mode() == LoadMode.REPLACE) {
+            holdForReplace(read(marks));
+        }
         inTransaction("preparing the load of " + quoted(), (c, tx) -> {
             Map<String, String> done = marks.reading().apply(tx);
             TargetCatalog target = new TargetCatalog(c);
@@ -867,7 +914,7 @@ final class PostgresLoad {
      * renamed to the table's name and its indexes to their original names, the mark that it is done.
      */
     private void swap(LoadMarks marks, List<IndexDefinition> indexes) throws ConnectorException {
-        inTransaction("swapping " + shadowQuoted() + " in for " + quoted(), (c, tx) -> {
+        inGuardOrTransaction("swapping " + shadowQuoted() + " in for " + quoted(), (c, tx) -> {
             if (marks.reading().apply(tx).containsKey(SWAPPED)) {
                 return;
             }
@@ -880,6 +927,8 @@ final class PostgresLoad {
             if (old.isPresent()) {
                 locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "swap in the new table",
                         ErrorKind.FAILED);
+                refuseDrift(target, old.get().oid(), catalog.resolveTable(QualifiedName.of(schema, shadowName()))
+                        .orElseThrow().oid());
                 comment = target.look(old.get().oid()).comment();
                 carried = target.indexSettings(old.get().oid(), quoted(), schema);
                 identityNames = request.keepPrevious() ? Map.of() : identitySequenceNames(c, target, old.get().oid());
@@ -930,6 +979,33 @@ final class PostgresLoad {
         });
     }
 
+    /**
+     * At the swap, under its lock: the old table's columns and grants must be what the shadow copied when it was made.
+     * A column or grant added (or dropped) meanwhile would vanish with the old table, so the swap is refused instead.
+     */
+    private void refuseDrift(TargetCatalog target, long oldOid, long shadowOid)
+            throws SQLException, ConnectorException {
+        List<String> differences = new ArrayList<>();
+        List<String> oldColumns = target.columnDefinitions(oldOid);
+        List<String> newColumns = target.columnDefinitions(shadowOid);
+        if (!oldColumns.equals(newColumns)) {
+            differences.add("columns now (" + String.join(", ", oldColumns) + ") against (" + String.join(", ",
+                    newColumns) + ") when the load began");
+        }
+        Set<String> oldGrants = new java.util.TreeSet<>(target.grants(oldOid, "t"));
+        Set<String> newGrants = new java.util.TreeSet<>(target.grants(shadowOid, "t"));
+        if (!oldGrants.equals(newGrants)) {
+            differences.add("grants now [" + String.join("; ", oldGrants) + "] against [" + String.join("; ",
+                    newGrants) + "] when the load began");
+        }
+        if (!differences.isEmpty()) {
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG222, quoted() + " changed while the replace "
+                    + "loaded its new copy, and the swap would lose the change: " + String.join("; ", differences)
+                    + "; the old table stays as it is", "start a fresh run (without --resume): its new copy takes "
+                    + "the table's definition as it is then");
+        }
+    }
+
     /** The names (unqualified) of the table's identity sequences, by column. */
     private static Map<String, String> identitySequenceNames(Connection c, TargetCatalog target, long tableOid)
             throws SQLException {
@@ -969,6 +1045,26 @@ final class PostgresLoad {
     @FunctionalInterface
     private interface Step {
         void run(Connection c, LedgerTransaction tx) throws SQLException, ConnectorException;
+    }
+
+    /**
+     * Runs {@code step} in the transaction that holds the old table (a replace's guard), so no writer can slip in
+     * between the hold and the swap; without one, as {@link #inTransaction}.
+     */
+    private void inGuardOrTransaction(String what, Step step) throws ConnectorException {
+        Connection c = guard;
+        if (c == null) {
+            inTransaction(what, step);
+            return;
+        }
+        try {
+            step.run(c, ledger.rowsOn(c));
+            c.commit();
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what);
+        } finally {
+            releaseGuard();
+        }
     }
 
     /** Runs {@code step} in one transaction on a connection of its own, with the ledger's rows on it. */

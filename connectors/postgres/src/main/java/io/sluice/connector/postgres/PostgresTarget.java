@@ -145,7 +145,19 @@ final class PostgresTarget implements Target {
     @Override
     public TargetClaim claim(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        return TargetOwnership.claim(connections, claimedName(), runId, locks, false);
+        TargetClaim claim = TargetOwnership.claim(connections, claimedName(), runId, locks, false);
+        PostgresLoad planned = load;
+        if (planned == null) {
+            return claim;
+        }
+        planned.holdsTableAlone();
+        return () -> {
+            try {
+                planned.releaseGuard(); // a replace's hold on the old table ends with the claim, whatever happened
+            } finally {
+                claim.close();
+            }
+        };
     }
 
     @Override

@@ -33,6 +33,9 @@ final class TableLocks {
         ACCESS_SHARE("ACCESS SHARE", List.of("AccessExclusiveLock")),
         ROW_EXCLUSIVE("ROW EXCLUSIVE", List.of("ShareLock", "ShareRowExclusiveLock", "ExclusiveLock",
                 "AccessExclusiveLock")),
+        /** Keeps writers and DDL out, readers in. */
+        SHARE("SHARE", List.of("RowExclusiveLock", "ShareUpdateExclusiveLock", "ShareRowExclusiveLock",
+                "ExclusiveLock", "AccessExclusiveLock")),
         ACCESS_EXCLUSIVE("ACCESS EXCLUSIVE", List.of("AccessShareLock", "RowShareLock", "RowExclusiveLock",
                 "ShareUpdateExclusiveLock", "ShareLock", "ShareRowExclusiveLock", "ExclusiveLock",
                 "AccessExclusiveLock"));

@@ -203,6 +203,22 @@ final class TargetCatalog {
         return statements;
     }
 
+    /** The table's columns as {@code name type [not null]}, in order: what a copy of it must have. */
+    List<String> columnDefinitions(long tableOid) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement("SELECT quote_ident(attname) || ' ' || "
+                + "format_type(atttypid, atttypmod) || CASE WHEN attnotnull THEN ' not null' ELSE '' END "
+                + "FROM pg_attribute WHERE attrelid = ? AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(rs.getString(1));
+                }
+            }
+        }
+        return columns;
+    }
+
     /** A sequence that fills a column of the table: serial ('a', auto) or identity ('i', internal). */
     record OwnedSequence(String sequence, String column, char dependency) {
     }

@@ -161,6 +161,34 @@ class LoadModeTrustTest {
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_class WHERE relname LIKE '%sluice_shadow%'"));
     }
 
+    @Test
+    void aReplaceOwnsTheTableForItsRunWritersWaitAndAChangedDefinitionFailsTheSwap() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "replown", 200_000);
+        f.sql(f.target, "INSERT INTO items SELECT g, 'old', 1 FROM generate_series(1, 100) g",
+                "CREATE ROLE replace_owner_reader");
+        Path spec = spec(dir, "own.yaml", "items", "{ connection: dst, table: items }", f, "load-mode: replace",
+                "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
+        Path log = dir.resolve("own.log");
+        Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "own-1");
+        LedgerFixture.waitUntil(child, log, () -> f.donePartitions("own-1") >= 1);
+        // A writer meanwhile waits for the replace instead of writing rows the swap would throw away.
+        java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                () -> f.sql(f.target, "SET lock_timeout = '300ms'", "INSERT INTO items VALUES (0, 'lost?', 0)"));
+        assertEquals("55P03", refused.getSQLState(), refused.getMessage());
+        f.sql(f.target, "GRANT SELECT ON items TO replace_owner_reader"); // a grant takes no table lock
+        assertTrue(child.waitFor(120, TimeUnit.SECONDS));
+        String out = Files.readString(log);
+        assertEquals(1, child.exitValue(), out);
+        assertTrue(out.contains("error[PG222]") && out.contains("replace_owner_reader"), out);
+        assertEquals(100, f.scalar(f.target, "SELECT count(*) FROM items"), "the old table stayed, with its grant");
+
+        CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "own-2");
+        assertEquals(0, fresh.exitCode(), fresh.all());
+        assertEquals(0, f.differences());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM pg_class WHERE relname = 'items' AND "
+                + "has_table_privilege('replace_owner_reader', oid, 'SELECT')"), "the grant came along");
+    }
+
     private static String strings(LedgerFixture f, String query) throws Exception {
         try (java.sql.Connection c = f.pg.connect(f.target); java.sql.Statement s = c.createStatement();
              java.sql.ResultSet rs = s.executeQuery(query)) {
