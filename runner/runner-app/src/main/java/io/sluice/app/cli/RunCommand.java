@@ -83,6 +83,12 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        for (String id : new String[]{runId, resume == null || resume.isEmpty() ? null : resume}) {
+            if (id != null && !RunRequest.RUN_ID.matcher(id).matches()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "run id '" + Terminal.current()
+                        .redact(id) + "' is not valid: a run id is " + RunRequest.RUN_ID_RULE);
+            }
+        }
         if (runId != null && resume != null && !resume.isEmpty() && !runId.equals(resume)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--run-id " + runId + " and --resume " + resume + " name different runs");

@@ -33,9 +33,11 @@ public record SpecIdentity(Optional<String> name, String file, Optional<String> 
     public static SpecIdentity ofFile(Path file) {
         requireNonNull(file, "file is null");
         Optional<String> checksum;
-        try {
-            checksum = Optional.of(HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            // No larger than a spec can be: a device or a huge file is not read whole.
+            byte[] bytes = in.readNBytes(io.sluice.core.spec.SpecLoader.MAX_SPEC_BYTES + 1);
+            checksum = bytes.length > io.sluice.core.spec.SpecLoader.MAX_SPEC_BYTES ? Optional.empty()
+                    : Optional.of(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
         } catch (IOException e) {
             checksum = Optional.empty();
         } catch (NoSuchAlgorithmException e) {

@@ -27,9 +27,11 @@ final class BearerTokenFilter implements Filter {
     static final String PAGE_HEADER = "X-Sluice-Request";
 
     private final ApiToken token;
+    private final LoginSessions sessions;
 
-    BearerTokenFilter(ApiToken token) {
+    BearerTokenFilter(ApiToken token, LoginSessions sessions) {
         this.token = requireNonNull(token, "token is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
     }
 
     @Override
@@ -43,7 +45,7 @@ final class BearerTokenFilter implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        if (header == null && token.matches(cookie(http))) {
+        if (header == null && sessions.valid(cookie(http))) {
             boolean reads = "GET".equals(http.getMethod()) || "HEAD".equals(http.getMethod());
             if (reads || http.getHeader(PAGE_HEADER) != null) {
                 chain.doFilter(request, response);
@@ -64,7 +66,7 @@ final class BearerTokenFilter implements Filter {
                 : "the token is not valid");
     }
 
-    private static String cookie(HttpServletRequest request) {
+    static String cookie(HttpServletRequest request) {
         Cookie[] cookies = request.getCookies();
         if (cookies != null) {
             for (Cookie c : cookies) {

@@ -30,10 +30,12 @@ final class PageHandlers {
 
     private final ApiHandlers api;
     private final ApiToken token;
+    private final LoginSessions sessions;
 
-    PageHandlers(ApiHandlers api, ApiToken token) {
+    PageHandlers(ApiHandlers api, ApiToken token, LoginSessions sessions) {
         this.api = requireNonNull(api, "api is null");
         this.token = requireNonNull(token, "token is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
     }
 
     ServerResponse index(ServerRequest request) {
@@ -44,18 +46,19 @@ final class PageHandlers {
         return html(HttpStatus.OK, LOGIN.replace("/*ERROR*/", ""));
     }
 
-    /** {@code POST /login} with the form's {@code token}: sets the cookie and goes to {@code /}. */
+    /** {@code POST /login} with the form's {@code token}: a new session in the cookie, then {@code /}. */
     ServerResponse login(ServerRequest request) throws Exception {
         Optional<String> presented = request.param("token");
         if (presented.isEmpty() || !token.matches(presented.get().strip())) {
             return html(HttpStatus.UNAUTHORIZED, LOGIN.replace("/*ERROR*/", "That is not the token."));
         }
-        ResponseCookie cookie = ResponseCookie.from(COOKIE, presented.get().strip()).httpOnly(true).sameSite("Strict")
+        ResponseCookie cookie = ResponseCookie.from(COOKIE, sessions.open()).httpOnly(true).sameSite("Strict")
                 .secure(request.servletRequest().isSecure()).path("/").build();
         return ServerResponse.seeOther(URI.create("/")).header(HttpHeaders.SET_COOKIE, cookie.toString()).build();
     }
 
     ServerResponse logout(ServerRequest request) {
+        sessions.close(BearerTokenFilter.cookie(request.servletRequest()));
         ResponseCookie cookie = ResponseCookie.from(COOKIE, "").httpOnly(true).sameSite("Strict").path("/")
                 .maxAge(0).build();
         return ServerResponse.seeOther(URI.create("/login")).header(HttpHeaders.SET_COOKIE, cookie.toString())

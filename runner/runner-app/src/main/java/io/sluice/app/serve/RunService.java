@@ -25,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -36,7 +35,6 @@ import static java.util.Objects.requireNonNull;
  */
 final class RunService implements AutoCloseable {
     static final int KEPT_RUNS = 200;
-    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]{0,127}");
 
     private final SpecFolder specs;
     private final SpecRun specRun;
@@ -69,9 +67,8 @@ final class RunService implements AutoCloseable {
     RunRecord submit(String specName, Optional<String> requestedId, boolean resume) {
         Path file = specs.resolve(specName);
         requestedId.ifPresent(id -> {
-            if (!RUN_ID.matcher(id).matches()) {
-                throw ApiException.badRequest("'run-id' must be 1 to 128 letters, digits and . _ : + - "
-                        + "starting with a letter or digit");
+            if (!RunRequest.RUN_ID.matcher(id).matches()) {
+                throw ApiException.badRequest("'run-id' must be " + RunRequest.RUN_ID_RULE);
             }
         });
         RunRecord run;

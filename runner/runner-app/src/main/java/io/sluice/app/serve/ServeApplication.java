@@ -43,8 +43,13 @@ public class ServeApplication {
     }
 
     @Bean
-    PageHandlers pageHandlers(ApiHandlers api, ServeSettings settings) {
-        return new PageHandlers(api, settings.token());
+    LoginSessions loginSessions() {
+        return new LoginSessions();
+    }
+
+    @Bean
+    PageHandlers pageHandlers(ApiHandlers api, ServeSettings settings, LoginSessions sessions) {
+        return new PageHandlers(api, settings.token(), sessions);
     }
 
     @Bean
@@ -72,12 +77,21 @@ public class ServeApplication {
      * orchestrators, people who have not logged in yet).
      */
     @Bean
-    FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ServeSettings settings) {
+    FilterRegistrationBean<BearerTokenFilter> bearerTokenFilter(ServeSettings settings, LoginSessions sessions) {
         FilterRegistrationBean<BearerTokenFilter> registration =
-                new FilterRegistrationBean<>(new BearerTokenFilter(settings.token()));
+                new FilterRegistrationBean<>(new BearerTokenFilter(settings.token(), sessions));
         // Not /login and /logout: a plain form posts them, and logging out only clears the cookie.
         registration.addUrlPatterns("/api", "/api/*", "/actuator/prometheus", "/", "/runs/*", "/specs/*");
         registration.setOrder(0);
+        return registration;
+    }
+
+    /** Before anything reads a body, the login form included: every body is bounded. */
+    @Bean
+    FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter() {
+        FilterRegistrationBean<BodyLimitFilter> registration = new FilterRegistrationBean<>(new BodyLimitFilter());
+        registration.addUrlPatterns("/*");
+        registration.setOrder(-1);
         return registration;
     }
 }

@@ -105,6 +105,24 @@ class ServeLivePageTest {
         assertEquals("/login", logout.headers().firstValue("Location").orElse(""));
         assertTrue(logout.headers().firstValue("Set-Cookie").orElse("").contains("Max-Age=0"),
                 logout.headers().toString());
+        assertFalse(cookie.contains(TOKEN), "the cookie holds a session, never the API token: " + cookie);
+        HttpResponse<String> afterLogout = send(HttpRequest.newBuilder(URI.create(base() + "/"))
+                .header("Cookie", cookie));
+        assertEquals(303, afterLogout.statusCode(), "the session ended with the logout");
+    }
+
+    @Test
+    void oversizedBodiesAreRefusedBeforeTheyAreRead() throws Exception {
+        String huge = "token=" + "x".repeat(2 * 1024 * 1024);
+        HttpResponse<String> login = send(HttpRequest.newBuilder(URI.create(base() + "/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(huge)));
+        assertEquals(413, login.statusCode(), login.body());
+        HttpResponse<String> api = send(HttpRequest.newBuilder(URI.create(base() + "/api/runs"))
+                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"spec\": \"" + "y".repeat(2 * 1024 * 1024) + "\"}")));
+        assertEquals(413, api.statusCode(), api.body());
+        assertTrue(api.body().contains("larger than"), api.body());
     }
 
     private static HttpRequest.Builder form(String token) {

@@ -68,7 +68,11 @@ public final class Linter {
      */
     public static boolean looksLikeSpec(Path file) {
         try {
-            return SPEC_KEY.matcher(Files.readString(file)).find();
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                // The keys are at the top: the first part of a large file decides.
+                String head = new String(in.readNBytes(64 * 1024), java.nio.charset.StandardCharsets.UTF_8);
+                return SPEC_KEY.matcher(head).find();
+            }
         } catch (IOException | UncheckedIOException e) {
             return true; // unreadable: let the loader report it
         }

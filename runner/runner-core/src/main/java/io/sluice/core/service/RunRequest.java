@@ -35,6 +35,13 @@ public record RunRequest(Optional<String> runId, Optional<String> resume, boolea
         this(runId, resume, force, join, false);
     }
 
+    /** What a run id may be: it goes into the ledger, file names, URLs and terminals. */
+    public static final java.util.regex.Pattern RUN_ID =
+            java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]{0,127}");
+
+    /** The rule {@link #RUN_ID} keeps, for people. */
+    public static final String RUN_ID_RULE = "1 to 128 letters, digits and . _ : + - starting with a letter or digit";
+
     /** A run of one process. */
     public RunRequest(Optional<String> runId, Optional<String> resume, boolean force) {
         this(runId, resume, force, Optional.empty());

@@ -68,6 +68,15 @@ final class SpecKeys {
 
     static final List<String> LEDGER_VALUES = List.of("on", "off", "true", "false");
     static final int MAX_DEGREE = 1024;
+
+    /** The values a whole-number key takes, for a fix: the key's own bounds, not the number type's. */
+    static String range(String key) {
+        return switch (key) {
+            case DEGREE -> "from 1 to " + MAX_DEGREE + " (or -1 to -" + MAX_DEGREE + " for a share of the cores)";
+            case MAX_PARALLEL_STREAMS -> "from 1 to " + MAX_DEGREE;
+            default -> "of at most " + Long.MAX_VALUE;
+        };
+    }
     static final int MAX_ATTEMPTS_LIMIT = 1000;
     static final String DURATION_PATTERN = "^[0-9]+(ms|s|m|h)$";
 

@@ -43,6 +43,9 @@ public final class SpecLoader {
     private final Environment environment;
     private final Mode mode;
 
+    /** The largest spec read; larger input is refused before it is parsed. */
+    public static final int MAX_SPEC_BYTES = 1024 * 1024;
+
     public SpecLoader(ConnectorRegistry registry, Environment environment, Mode mode) {
         this.registry = requireNonNull(registry, "registry is null");
         this.environment = requireNonNull(environment, "environment is null");
@@ -53,17 +56,24 @@ public final class SpecLoader {
     public LoadResult load(Path file) {
         requireNonNull(file, "file is null");
         byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            // Bounded: a spec is kilobytes; a device or a huge file must not fill the heap.
+            bytes = in.readNBytes(MAX_SPEC_BYTES + 1);
         } catch (IOException e) {
             return new LoadResult(Optional.empty(), List.of(unreadable(file, describe(e))));
+        }
+        if (bytes.length > MAX_SPEC_BYTES) {
+            return new LoadResult(Optional.empty(), List.of(unreadable(file, "it is larger than "
+                    + MAX_SPEC_BYTES / (1024 * 1024) + " MiB, which no spec is",
+                    "check that the path names the spec, not a data file or a device")));
         }
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            return new LoadResult(Optional.empty(), List.of(unreadable(file, "not UTF-8 text")));
+            return new LoadResult(Optional.empty(), List.of(unreadable(file, "not UTF-8 text",
+                    "save the spec as UTF-8 (e.g. iconv -f latin1 -t utf-8 old.yaml > spec.yaml)")));
         }
         return load(file, text, bytes);
     }
@@ -91,9 +101,12 @@ public final class SpecLoader {
     }
 
     private static Diagnostic unreadable(Path file, String why) {
+        return unreadable(file, why, "check the path and its permissions");
+    }
+
+    private static Diagnostic unreadable(Path file, String why, String fix) {
         return new Diagnostic(io.sluice.core.diag.Severity.ERROR, SpecCode.SPEC001.name(),
-                new Position(file.toString(), 1, 1), "cannot read the spec: " + why,
-                Optional.of("check the path and its permissions"));
+                new Position(file.toString(), 1, 1), "cannot read the spec: " + why, Optional.of(fix));
     }
 
     private static String describe(IOException e) {

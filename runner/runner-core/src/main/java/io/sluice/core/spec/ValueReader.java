@@ -91,8 +91,8 @@ final class ValueReader {
                 return Optional.of(n);
             }
             if (s.value() instanceof BigInteger) {
-                findings.error(SpecCode.SPEC009, s.position(), "'" + key + "'" + in(where) + " is too large",
-                        "use a value below 2^63");
+                findings.error(SpecCode.SPEC009, s.position(), "'" + key + "'" + in(where) + " is too large ("
+                        + s.value() + ")", "use a value " + SpecKeys.range(key));
                 return Optional.empty();
             }
             if (s.interpolated() && s.value() instanceof String text) {
