@@ -38,7 +38,7 @@ final class CtidPlanner implements PartitionPlanner {
                     + "or newer (TID Range Scan); the source server is " + version / 10000,
                     "use distribution range (or ntile) with a numeric, date or timestamp key");
         }
-        List<Member> members = members(context, root);
+        List<Member> members = members(context, root, !context.relation().ownRowsOnly());
         if (members.isEmpty()) { // a partitioned table without partitions
             RowEstimator.Estimate none = context.estimator().estimate(root.quoted(), Optional.empty());
             return List.of(PgPartition.of("ctid:all", context.relation().fromClause(), Optional.empty(), none.rows(), none.bytes(), false));
@@ -48,7 +48,7 @@ final class CtidPlanner implements PartitionPlanner {
         int wanted = context.partitionsWanted();
         List<PgPartition> partitions = new ArrayList<>();
         for (Member member : members) {
-            String from = perMember ? "ONLY " + member.table().quoted() : root.quoted();
+            String from = perMember ? "ONLY " + member.table().quoted() : context.relation().fromClause();
             String idPrefix = "ctid:" + (perMember ? member.table().schema() + "." + member.table().name() + ":" : "");
             RowEstimator.Estimate memberEstimate = context.estimator().estimate(from, Optional.empty());
             if (member.table().relkind() == 'f' || member.blocks() == 0) {
@@ -89,9 +89,10 @@ final class CtidPlanner implements PartitionPlanner {
     }
 
     /** The table and every inheritance child or partition below it that holds rows of its own. */
-    private static List<Member> members(PlanContext context, ResolvedTable root) throws SQLException {
+    private static List<Member> members(PlanContext context, ResolvedTable root, boolean withChildren)
+            throws SQLException {
         String sql = "WITH RECURSIVE tree(relid) AS (SELECT ?::oid UNION SELECT i.inhrelid FROM pg_inherits i "
-                + "JOIN tree t ON i.inhparent = t.relid) "
+                + "JOIN tree t ON i.inhparent = t.relid WHERE " + withChildren + ") "
                 + "SELECT c.oid, n.nspname, c.relname, c.relkind, "
                 + "CASE WHEN c.relkind IN ('r', 'm') THEN pg_relation_size(c.oid, 'main') "
                 + "/ current_setting('block_size')::bigint ELSE 0 END "

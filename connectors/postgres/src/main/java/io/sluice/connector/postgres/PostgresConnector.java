@@ -41,7 +41,8 @@ final class PostgresConnector implements Connector {
                     + "many tables; the runner plans one stream per table (expandSource)", "report this as a bug");
         }
         if (table.isPresent()) {
-            return PostgresSource.ofTable(connections, parse(table.get()));
+            return PostgresSource.ofTable(connections, parse(table.get()),
+                    sourceOptions.find(PostgresOptions.INHERITED).orElse(true));
         }
         return PostgresSource.ofQuery(connections, query.get());
     }
@@ -93,11 +94,42 @@ final class PostgresConnector implements Connector {
                         .without(PostgresOptions.EXCLUDE), java.util.Map.of("schema", schema, "table", name), key,
                         rs.getLong(4)));
             }
+            return Optional.of(ownRowsWhereChildrenMatch(control.connection(), objects));
         } catch (java.sql.SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot list the tables of "
                     + table.get());
         }
-        return Optional.of(objects);
+    }
+
+    /**
+     * A matched table whose inheritance children the pattern matches too reads only its own rows ({@code inherited:
+     * false}): each child's stream copies the child's, so no row is copied twice.
+     */
+    private static List<SourceObject> ownRowsWhereChildrenMatch(java.sql.Connection c, List<SourceObject> objects)
+            throws java.sql.SQLException {
+        java.util.Set<String> matched = new java.util.HashSet<>();
+        objects.forEach(o -> matched.add(o.name()));
+        java.util.Set<String> parents = new java.util.HashSet<>();
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT pn.nspname "
+                + "|| '.' || p.relname, kn.nspname || '.' || k.relname FROM pg_inherits i JOIN pg_class p ON p.oid = "
+                + "i.inhparent JOIN pg_namespace pn ON pn.oid = p.relnamespace JOIN pg_class k ON k.oid = i.inhrelid "
+                + "JOIN pg_namespace kn ON kn.oid = k.relnamespace WHERE NOT k.relispartition")) {
+            while (rs.next()) {
+                if (matched.contains(rs.getString(1)) && matched.contains(rs.getString(2))) {
+                    parents.add(rs.getString(1));
+                }
+            }
+        }
+        if (parents.isEmpty()) {
+            return objects;
+        }
+        List<SourceObject> bound = new java.util.ArrayList<>();
+        for (SourceObject o : objects) {
+            bound.add(!parents.contains(o.name()) ? o : new SourceObject(o.name(),
+                    o.options().with(PostgresOptions.INHERITED, false), o.names(), o.primaryKey(),
+                    o.estimatedBytes()));
+        }
+        return bound;
     }
 
     /** A target {@code table} template filled with the matched table's names. */

@@ -32,9 +32,13 @@ final class PostgresOptions {
     static final Option<List<String>> EXCLUDE = Option.stringList("exclude")
             .describedAs("With a table pattern: patterns of tables to leave out, e.g. sales.tmp_* (source only).");
     static final Option<String> QUERY = Option.string("query").naming().describedAs("Any SELECT (source only).");
+    static final Option<Boolean> INHERITED = Option.bool("inherited").withDefault(true)
+            .describedAs("With a table: also read the rows of its inheritance children, as PostgreSQL does (source "
+                    + "only). A table pattern sets false on a table whose children it also matches, so each row "
+                    + "is copied once, by its own table's stream.");
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
-    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY);
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY, INHERITED);
     static final Option<String> CREATE = Option.string("create").oneOf("never", "if-missing")
             .withDefault("never").describedAs("if-missing: create the target table when it does not exist, with "
                     + "the source's columns and types (target only).");

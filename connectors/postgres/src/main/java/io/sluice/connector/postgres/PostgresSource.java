@@ -40,23 +40,32 @@ final class PostgresSource implements Source {
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
     private final Optional<String> query;
+    /** A table source reads its inheritance children's rows too (not with {@code inherited: false}). */
+    private final boolean inherited;
     private final ReentrantLock lock = new ReentrantLock();
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
 
-    private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query) {
+    private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
+                           boolean inherited) {
+        this.inherited = inherited;
         this.connections = requireNonNull(connections, "connections is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.query = requireNonNull(query, "query is null");
     }
 
     static PostgresSource ofTable(PostgresConnections connections, QualifiedName table) {
-        return new PostgresSource(connections, Optional.of(table), Optional.empty());
+        return ofTable(connections, table, true);
+    }
+
+    /** {@code inherited}: also the rows of the table's inheritance children (PostgreSQL's default). */
+    static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited) {
+        return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited);
     }
 
     static PostgresSource ofQuery(PostgresConnections connections, String query) {
-        return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)));
+        return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)), true);
     }
 
     @Override
@@ -294,7 +303,8 @@ final class PostgresSource implements Source {
             if (relation == null) {
                 try (ControlConnection control = connections.control("describing " + describe())) {
                     PostgresCatalog catalog = new PostgresCatalog(control.connection());
-                    relation = tableName.isPresent() ? table(catalog, tableName.get()) : query(catalog, query.get());
+                    relation = tableName.isPresent() ? table(catalog, tableName.get(), inherited)
+                            : query(catalog, query.get());
                 } catch (SQLException e) {
                     throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                             "cannot describe " + describe());
@@ -306,7 +316,7 @@ final class PostgresSource implements Source {
         }
     }
 
-    private static SourceRelation table(PostgresCatalog catalog, QualifiedName name)
+    private static SourceRelation table(PostgresCatalog catalog, QualifiedName name, boolean inherited)
             throws SQLException, ConnectorException {
         ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> missingTable(catalog, name));
         List<Column> columns = new ArrayList<>();
@@ -324,8 +334,9 @@ final class PostgresSource implements Source {
                         "GRANT SELECT ON " + table.quoted() + " TO " + SqlQuote.identifier(catalog.currentUser()));
             }
         }
-        return new SourceRelation(table.quoted(), Optional.of(table), table.kindName() + " " + table.quoted(),
-                columns);
+        return new SourceRelation((inherited ? "" : "ONLY ") + table.quoted(), Optional.of(table), table.kindName()
+                + " " + table.quoted() + (inherited ? "" : " (its own rows, not its inheritance children's)"), columns,
+                !inherited);
     }
 
     static ConnectorException missingTable(PostgresCatalog catalog, QualifiedName name) {
@@ -372,6 +383,6 @@ final class PostgresSource implements Source {
             columns.add(new Column(names.get(i), catalog.typeName(types.get(i)), types.get(i).intValue(), true,
                     Column.Generation.NONE));
         }
-        return new SourceRelation(from, Optional.empty(), "the source query", columns);
+        return new SourceRelation(from, Optional.empty(), "the source query", columns, false);
     }
 }

@@ -229,6 +229,35 @@ class ManyTablesTest {
     }
 
     @Test
+    void inheritanceChildrenThatThePatternMatchesAreCopiedOnceByTheirOwnStream() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "inherit", 1);
+        f.sql(f.source, "CREATE SCHEMA fam", "CREATE TABLE fam.parent (id bigint, note text)",
+                "CREATE TABLE fam.child (extra int) INHERITS (fam.parent)",
+                "INSERT INTO fam.parent SELECT g, 'p' FROM generate_series(1, 300) g",
+                "INSERT INTO fam.child SELECT g, 'c', g FROM generate_series(1, 200) g");
+        f.sql(f.target, "CREATE SCHEMA fam");
+        Path spec = dir.resolve("inherit.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: inherit
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: fam
+                    source: { connection: src, table: "fam.*" }
+                    target: { connection: dst, table: "fam.{table}", create: if-missing }
+                    distribution: { method: ctid }
+                    degree: 2
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(300, f.scalar(f.target, "SELECT count(*) FROM fam.parent"), "the parent's own rows, once");
+        assertEquals(200, f.scalar(f.target, "SELECT count(*) FROM fam.child"));
+        assertTrue(run.all().contains("500 rows") || run.all().contains("500"), run.all());
+    }
+
+    @Test
     void controlCharactersInTableNamesNeverReachTheTerminalRaw() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "controls", 1);
         f.sql(f.source, "CREATE SCHEMA odd", "CREATE TABLE odd.\"red\u001b[31mtable\" (id int)",
