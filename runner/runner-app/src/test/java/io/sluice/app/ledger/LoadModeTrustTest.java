@@ -49,6 +49,8 @@ class LoadModeTrustTest {
             assertEquals(0, f.differences(), "exactly the source: the stale rows deleted, no merged row lost");
             assertTrue(resumed.all().contains("30,000 rows the source lacks deleted (delete-missing)"),
                     resumed.all());
+            assertEquals(120_000, f.scalar(f.target, "SELECT row_count FROM sluice.run_streams WHERE run_id = "
+                    + "'crash-1'"), "the stream's rows count every invocation's partitions, not the last one's");
 
             CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "crash-2");
             assertEquals(0, fresh.exitCode(), fresh.all());

@@ -57,7 +57,8 @@ public final class PipelineRunner {
                 reports.put(stream.name(), runOne(stream, bound, identity, listener, settings));
             }
         } else {
-            progress.acrossStreams();
+            progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
+                    plan.streams().stream().mapToLong(StreamPlan::estimatedBytes).sum());
             List<StreamPlan> largestFirst = plan.streams().stream()
                     .sorted(Comparator.comparingLong(StreamPlan::estimatedBytes).reversed()).toList();
             try (ExecutorService pool = Executors.newFixedThreadPool(parallel,

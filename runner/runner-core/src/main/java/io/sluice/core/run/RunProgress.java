@@ -19,19 +19,24 @@ public final class RunProgress {
     private final AtomicLong startedNanos = new AtomicLong(System.nanoTime());
     private final AtomicReference<String> stream = new AtomicReference<>("");
     private final java.util.Set<String> waitingFor = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Across streams: the streams copying now, for the progress line (not every stream ever started). */
+    private final java.util.Set<String> running = new java.util.concurrent.ConcurrentSkipListSet<>();
 
     private volatile boolean acrossStreams;
 
-    /** Several streams run at once: each adds to the totals instead of starting them afresh. */
-    void acrossStreams() {
+    /**
+     * Several streams run at once: the totals are the whole plan's from the start ({@code partitions},
+     * {@code estimatedBytes}), so the rate and the time left speak of the run, not of the streams started so far.
+     */
+    void acrossStreams(int partitions, long estimatedBytes) {
         acrossStreams = true;
+        partitionsTotal.set(partitions);
+        this.estimatedBytes.set(estimatedBytes);
     }
 
     void startStream(String name, int partitions, long estimatedBytes) {
         if (acrossStreams) {
-            stream.accumulateAndGet(name, (all, one) -> all.isEmpty() ? one : all + ", " + one);
-            partitionsTotal.addAndGet(partitions);
-            this.estimatedBytes.addAndGet(estimatedBytes);
+            running.add(name);
             return;
         }
         stream.set(name);
@@ -43,6 +48,27 @@ public final class RunProgress {
         this.estimatedBytes.set(estimatedBytes);
         startedNanos.set(System.nanoTime());
         waitingFor.clear();
+    }
+
+    /**
+     * A stream ended: across streams it leaves the progress line, and its estimate gives way to the bytes it really
+     * copied (an estimate of many small tables is far above what they hold), so the time left stays honest.
+     */
+    void finishStream(String name, long estimatedBytes, long copiedBytes) {
+        if (acrossStreams) {
+            running.remove(name);
+            this.estimatedBytes.addAndGet(copiedBytes - estimatedBytes);
+        }
+    }
+
+    /** What the progress line names: the stream, or across streams the few running now and how many more. */
+    private String streamLabel() {
+        if (!acrossStreams) {
+            return stream.get();
+        }
+        java.util.List<String> now = java.util.List.copyOf(running);
+        return now.size() <= 3 ? String.join(", ", now)
+                : String.join(", ", now.subList(0, 3)) + " +" + (now.size() - 3) + " more";
     }
 
     void waiting(String what, boolean waiting) {
@@ -73,7 +99,7 @@ public final class RunProgress {
     }
 
     public Snapshot snapshot() {
-        return new Snapshot(stream.get(), rows.sum(), uncommittedRows.sum(), bytes.sum(), partitionsDone.get(),
+        return new Snapshot(streamLabel(), rows.sum(), uncommittedRows.sum(), bytes.sum(), partitionsDone.get(),
                 partitionsTotal.get(),
                 estimatedBytes.get(), (System.nanoTime() - startedNanos.get()) / 1_000_000L,
                 java.util.List.copyOf(new java.util.TreeSet<>(waitingFor)));

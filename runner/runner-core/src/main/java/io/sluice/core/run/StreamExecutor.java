@@ -88,6 +88,7 @@ final class StreamExecutor {
         StreamReport.State state = work.interrupted() ? StreamReport.State.INTERRUPTED
                 : work.firstError().isPresent() ? StreamReport.State.FAILED : StreamReport.State.DONE;
         work.ledger.recordFinish(state, rows, work.firstError());
+        work.progress.finishStream(plan.name(), plan.estimatedBytes(), bytes);
         StreamReport report = new StreamReport(plan.name(), state, plan.degree(), rows, bytes,
                 Duration.ofNanos(System.nanoTime() - started), reports, plan.partitions().size(),
                 work.attempts.retries(), work.firstError(), verification, deletedRows,

@@ -222,8 +222,9 @@ final class StreamLedger {
             default -> LedgerStream.State.FAILED;
         };
         try {
-            // A joined run's stream holds what every process copied, not only this one's share.
-            long recordedRows = run.join().isEmpty() ? rows : ledger.get().partitions(key).stream()
+            // The stream's rows are every done partition's, whichever process or invocation copied it: a joined
+            // run's other processes, and a resumed run's earlier tries.
+            long recordedRows = ledger.get().partitions(key).stream()
                     .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum();
             ledger.get().finishStream(key, recorded, recordedRows,
                     error.map(e -> run.redactor().redact(e.getMessage())));
