@@ -90,7 +90,7 @@ final class LedgerQueries {
     }
 
     private List<LedgerStream> streams(String sql, String what, Object... parameters) throws ConnectorException {
-        try (ControlConnection control = tables.control();
+        try (ControlConnection control = tables.reading();
                 PreparedStatement p = control.connection().prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
                 p.setObject(i + 1, parameters[i]);
@@ -114,7 +114,7 @@ final class LedgerQueries {
         requireNonNull(runId, "runId is null");
         requireNonNull(stream, "stream is null");
         String sql = partitionSelect() + "WHERE run_id = ? AND stream = ?" + PARTITION_ORDER;
-        try (ControlConnection control = tables.control();
+        try (ControlConnection control = tables.reading();
                 PreparedStatement p = control.connection().prepareStatement(sql)) {
             p.setString(1, runId);
             p.setString(2, stream);
@@ -136,7 +136,7 @@ final class LedgerQueries {
     List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
         String sql = "SELECT run_id, stream, partition_id, attempt, started_at, finished_at, outcome, error_code, "
                 + "message FROM " + table("run_attempts") + " WHERE run_id = ? AND stream = ? ORDER BY id";
-        try (ControlConnection control = tables.control();
+        try (ControlConnection control = tables.reading();
                 PreparedStatement p = control.connection().prepareStatement(sql)) {
             p.setString(1, key.runId());
             p.setString(2, key.stream());
@@ -178,7 +178,7 @@ final class LedgerQueries {
 
     java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
         requireNonNull(key, "key is null");
-        try (ControlConnection control = tables.control()) {
+        try (ControlConnection control = tables.reading()) {
             return marks(control.connection(), marksSelect(), key);
         } catch (SQLException e) {
             if (LedgerTables.noLedger(e)) {

@@ -13,6 +13,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -57,6 +58,32 @@ final class LedgerTables {
         return quotedSchema + "." + name;
     }
 
+    /** How long a read of the ledger waits for a lock someone holds on it: the stream's lock-timeout. */
+    private volatile java.time.Duration lockTimeout = io.sluice.spi.LockWaits.DEFAULT_TIMEOUT;
+
+    void lockTimeout(java.time.Duration timeout) {
+        this.lockTimeout = java.util.Objects.requireNonNull(timeout, "timeout is null");
+    }
+
+    /**
+     * A control connection for reading the ledger, in a transaction that waits at most the lock-timeout for a lock
+     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back commits.
+     */
+    ControlConnection reading() throws ConnectorException, java.sql.SQLException {
+        ControlConnection control = control();
+        try {
+            java.sql.Connection c = control.connection();
+            c.setAutoCommit(false);
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
+            }
+            return control;
+        } catch (java.sql.SQLException | RuntimeException e) {
+            control.close();
+            throw e;
+        }
+    }
+
     ControlConnection control() throws ConnectorException {
         checkName();
         return connections.control("the run ledger in schema " + quotedSchema);
@@ -84,6 +111,16 @@ final class LedgerTables {
                     "let an administrator run CREATE SCHEMA " + quotedSchema + " AUTHORIZATION <this user> "
                             + "(or GRANT CREATE ON DATABASE to this user), " + LEDGER_FIX_TAIL,
                     translated.getCause());
+        }
+        if (state.equals(TableLocks.LOCK_NOT_AVAILABLE)) {
+            TableLocks.Holders holders = new TableLocks(connections, io.sluice.spi.LockWaits.silent(lockTimeout))
+                    .holders(List.of(table("run_streams"), table("run_partitions"), table("run_marks"),
+                            table("run_attempts")), TableLocks.Mode.ACCESS_SHARE, -1);
+            return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG420, "gave up after "
+                    + TableLocks.seconds(lockTimeout) + " waiting for a lock on the run ledger in schema "
+                    + quotedSchema + " (" + what + "): held by " + holders.text(), "let that session finish or end "
+                    + "it" + holders.firstPid().map(pid -> " (SELECT pg_terminate_backend(" + pid + ") ends it)")
+                    .orElse("") + ", or give the stream a longer lock-timeout", translated.getCause());
         }
         return translated;
     }

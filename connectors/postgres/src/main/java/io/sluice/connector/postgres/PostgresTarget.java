@@ -66,6 +66,7 @@ final class PostgresTarget implements Target {
     @Override
     public void waitForLocks(LockWaits waits) {
         locks = new TableLocks(connections, requireNonNull(waits, "waits is null"));
+        ledger.waitForLocks(locks);
         PostgresLoad planned = load;
         if (planned != null) {
             planned.waitForLocks(locks);

@@ -39,6 +39,33 @@ class RefuseInsteadOfHangingTest {
         FaultyConnectors.disarm();
     }
 
+    /** Used to print nothing for 80 s and more: a ledger table someone holds locked. */
+    @Test
+    void aLockedLedgerIsWaitedForVisiblyAndAtMostTheLockTimeout() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "lockedledger", 1_000);
+        Path spec = f.spec("locked.yaml", "ctid", 1, 1000, "lock-timeout: 3s");
+        CliRun first = CliRun.of("run", spec.toString(), "--run-id", "ledger-1");
+        assertEquals(0, first.exitCode(), first.all()); // the ledger exists now
+        for (String mode : new String[] {"EXCLUSIVE", "ACCESS EXCLUSIVE"}) {
+            try (Connection holder = f.pg.connect(f.target); Statement s = holder.createStatement()) {
+                holder.setAutoCommit(false);
+                s.execute("LOCK TABLE sluice.run_streams IN " + mode + " MODE");
+                long started = System.nanoTime();
+                CliRun blocked = CliRun.of("run", spec.toString());
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+                holder.rollback();
+                assertEquals(1, blocked.exitCode(), mode + ": " + blocked.all());
+                assertTrue(blocked.all().contains("error[PG420]") && blocked.all().contains("held by"),
+                        mode + ": " + blocked.all());
+                assertTrue(seconds < 30, mode + ": gave up after " + seconds + " s, not the 60 s default");
+                if (mode.equals("EXCLUSIVE")) { // reads pass, the start's write waits: said while it waits
+                    assertTrue(blocked.all().contains("the run ledger"), blocked.all());
+                }
+            }
+        }
+        assertEquals(1_000, f.scalar(f.target, "SELECT count(*) FROM items"), "the target as the first run left it");
+    }
+
     /** Used to end "done, 0 rows" at degree 2 (every row destroyed) and to hang at degree 1. */
     @Test
     void sourceAndTargetTheSameTableThroughTwoSpellingsOfOneServerIsRefusedAndLeftIntact() throws Exception {

@@ -113,6 +113,8 @@ public final class Planner {
             TargetCapabilities targetCan = connections.factory(stream.target().connection()).targetCapabilities();
             Source source = sourceConnector.source(stream.source().options());
             Target target = targetConnector.target(stream.target().options());
+            // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
+            target.waitForLocks(io.sluice.spi.LockWaits.silent(stream.lockTimeout()));
             List<Column> sourceColumns = source.columns();
             if (joined) {
                 refuseJoining(stream, sourceCan, ledgerOn, source.describe());
