@@ -164,6 +164,25 @@ public interface Target {
     }
 
     /**
+     * {@link #claimShared(String)} by the process the run's ledger calls {@code holder} ({@code pid@host}): a target
+     * may tag its sessions with it, so {@link #endAbandoned} can find them.
+     */
+    default TargetClaim claimShared(String runId, String holder) throws ConnectorException {
+        java.util.Objects.requireNonNull(holder, "holder is null");
+        return claimShared(runId);
+    }
+
+    /**
+     * In a joined run, this process took over partitions whose holder's lease ended (the process was paused, cut off
+     * or killed): ends that holder's sessions on the target, so what they hold uncommitted is rolled back now instead
+     * of blocking the partitions' new writer until its lock-timeout. The holder, if it wakes, finds its partitions
+     * lost (and its commits refused) as it would anyway.
+     */
+    default void endAbandoned(String holder) throws ConnectorException {
+        java.util.Objects.requireNonNull(holder, "holder is null");
+    }
+
+    /**
      * Where this target keeps the run ledger next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.
      */

@@ -48,6 +48,8 @@ final class PostgresTarget implements Target {
     private ResolvedTable resolved;
     private volatile TableLocks locks;
     private volatile PostgresLoad load;
+    /** In a joined run: the application_name of this process's writer sessions ({@link #claimShared(String, String)}). */
+    private volatile String sessionTag;
 
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
         this(connections, name, ledgerSchema, false, List.of());
@@ -159,6 +161,35 @@ final class PostgresTarget implements Target {
                 claim.close();
             }
         };
+    }
+
+    @Override
+    public TargetClaim claimShared(String runId, String holder) throws ConnectorException {
+        requireNonNull(holder, "holder is null");
+        sessionTag = sessionTag(holder);
+        return claimShared(runId);
+    }
+
+    /** The application_name of a joined process's writer sessions: {@code sluice <holder>}, within 63 bytes. */
+    private static String sessionTag(String holder) {
+        byte[] bytes = ("sluice " + holder).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return new String(bytes, 0, Math.min(bytes.length, 63), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\uFFFD", "");
+    }
+
+    /** Ends the writer sessions of {@code holder}, a joined process this one took partitions over from. */
+    @Override
+    public void endAbandoned(String holder) throws ConnectorException {
+        requireNonNull(holder, "holder is null");
+        try (ControlConnection control = connections.control("ending the sessions of " + holder);
+             java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT count(pg_terminate_backend("
+                     + "pid)) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database() "
+                     + "AND pid <> pg_backend_pid()")) {
+            p.setString(1, sessionTag(holder));
+            p.execute();
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "ending the sessions of " + holder);
+        }
     }
 
     @Override
@@ -384,6 +415,22 @@ final class PostgresTarget implements Target {
      * table (LOCK TABLE, an index build) shows as a wait and ends in a clear error after the lock-timeout.
      */
     private BeforeCopy beforeCopy(List<Column> columns) {
+        BeforeCopy forLoad = loadBeforeCopy(columns);
+        String tag = sessionTag;
+        if (tag == null) {
+            return forLoad;
+        }
+        // A joined process's writers carry its name, so a process that takes its partitions over can end them.
+        return c -> {
+            try (java.sql.PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
+                p.setString(1, tag);
+                p.execute();
+            }
+            forLoad.run(c);
+        };
+    }
+
+    private BeforeCopy loadBeforeCopy(List<Column> columns) {
         PostgresLoad planned = load;
         if (planned != null && planned.request().mode() == LoadMode.MERGE) {
             return planned.mergeBefore(columns);

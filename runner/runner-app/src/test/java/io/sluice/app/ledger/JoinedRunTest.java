@@ -150,6 +150,54 @@ class JoinedRunTest {
     }
 
     @Test
+    void aPausedProcessLosesItsPartitionsAndTheOthersDoNotWaitOnItsUncommittedRows() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joinpause", 400_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)"); // a taken-over copy meets the paused one's keys
+        Path spec = f.spec("items.yaml", "ctid", 1, 40_000, "consistency: none", "lock-timeout: 20s",
+                "retry: { max-attempts: 3, initial-backoff: 100ms }");
+        String runId = "joinpause-1";
+        List<Process> processes = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            processes.add(start(spec, runId, dir.resolve("p" + i + ".log")));
+        }
+        waitFor(f, processes.getFirst(), runId, 1);
+        // Pause a process while its COPY holds rows uncommitted in the target: the state a stuck pod leaves.
+        Process paused = null;
+        while (paused == null) {
+            for (Process candidate : processes) {
+                if (!candidate.isAlive()) {
+                    continue;
+                }
+                signal(candidate, "STOP");
+                boolean writing = f.scalar(f.target, "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON "
+                        + "a.pid = l.pid WHERE l.locktype = 'transactionid' AND a.application_name = 'sluice "
+                        + candidate.pid() + "@' || split_part(a.application_name, '@', 2)") > 0;
+                if (writing) {
+                    paused = candidate;
+                    break;
+                }
+                signal(candidate, "CONT");
+            }
+            assertTrue(paused != null || f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE "
+                    + "run_id = '" + runId + "' AND state = 'planned'") > 0, "every partition was done before a "
+                    + "process could be caught writing one");
+            Thread.sleep(2);
+        }
+        int other = processes.indexOf(paused) == 0 ? 1 : 0;
+        try {
+            assertTrue(processes.get(other).waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the other ended");
+            assertEquals(0, processes.get(other).exitValue(), log(other));
+            assertEquals(0, f.differences(), "the target equals the source while the paused process sleeps");
+        } finally {
+            signal(paused, "CONT");
+        }
+        assertTrue(paused.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the paused process ended once woken");
+        int pausedIndex = processes.indexOf(paused);
+        assertEquals(0, paused.exitValue(), "it lost its partitions cleanly: " + log(pausedIndex));
+        assertEquals(0, f.differences(), "and wrote nothing twice");
+    }
+
+    @Test
     void aPermanentFailureInOneProcessEndsTheOthersWithItsCauseAndTheRunStaysResumable() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "joinfail", 100_000);
         f.sql(f.target, "ALTER TABLE items ADD CONSTRAINT price_limit CHECK (price < 100000)");

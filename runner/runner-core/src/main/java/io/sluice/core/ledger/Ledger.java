@@ -289,7 +289,7 @@ public final class Ledger {
      * the first planned one in plan order that no other process holds. Empty when none is claimable now (all done,
      * or held by leases that have not ended).
      */
-    public Optional<LedgerPartition> claimNext(StreamKey key, String holder, Duration lease)
+    public Optional<Claim> claimNext(StreamKey key, String holder, Duration lease)
             throws ConnectorException {
         requireNonNull(key, "key is null");
         requireNonNull(holder, "holder is null");
@@ -298,12 +298,21 @@ public final class Ledger {
             Instant now = tx.now();
             Optional<LedgerPartition> next = tx.lockNextClaimable(key, now);
             if (next.isEmpty()) {
-                return Optional.<LedgerPartition>empty();
+                return Optional.<Claim>empty();
             }
             LedgerPartition held = next.get().claimedBy(new PartitionClaim(holder, now.plus(lease)));
             tx.writePartitions(key, List.of(held));
-            return Optional.of(held);
+            return Optional.of(new Claim(held, next.get().claim().map(PartitionClaim::holder)
+                    .filter(previous -> !previous.equals(holder))));
         });
+    }
+
+    /** A partition claimed, and the process whose ended lease it was taken from, if any. */
+    public record Claim(LedgerPartition partition, Optional<String> takenFrom) {
+        public Claim {
+            requireNonNull(partition, "partition is null");
+            requireNonNull(takenFrom, "takenFrom is null");
+        }
     }
 
     /** Extends {@code holder}'s leases on these partitions; one it lost or that is done is left alone. */

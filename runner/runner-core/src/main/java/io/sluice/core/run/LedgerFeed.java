@@ -41,6 +41,8 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
     private final Join join;
     private final Map<String, PartitionPlan> planned = new LinkedHashMap<>();
     private final Set<String> held = ConcurrentHashMap.newKeySet();
+    /** Processes whose sessions this one ended after taking over their partitions. */
+    private final Set<String> ended = ConcurrentHashMap.newKeySet();
     private final Thread heartbeat;
     private volatile SluiceException failedElsewhere;
     private volatile boolean closed;
@@ -67,10 +69,11 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
                             + "(or --resume): done partitions stay done");
                     return Optional.empty();
                 }
-                Optional<LedgerPartition> claimed = ledger.claimNext(key, join.holder(), join.lease());
+                Optional<Ledger.Claim> claimed = ledger.claimNext(key, join.holder(), join.lease());
                 if (claimed.isPresent()) {
-                    held.add(claimed.get().partitionId());
-                    return Optional.of(restore(claimed.get()));
+                    claimed.get().takenFrom().ifPresent(this::endAbandoned);
+                    held.add(claimed.get().partition().partitionId());
+                    return Optional.of(restore(claimed.get().partition()));
                 }
                 JoinedProgress progress = ledger.progress(key);
                 if (progress.allDone()) {
@@ -89,6 +92,22 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Taken over from a silent process: its sessions on the target end first, so rows it holds uncommitted (a paused
+     * COPY) do not block this process's copy of them. Once per holder; a failure is told, not fatal.
+     */
+    private void endAbandoned(String holder) {
+        if (!ended.add(holder)) {
+            return;
+        }
+        try {
+            work.binding.target().endAbandoned(holder);
+        } catch (ConnectorException | RuntimeException e) {
+            work.listener.ledgerProblem(work.plan, "could not end the sessions of " + holder + ", whose partitions "
+                    + "this process took over: " + work.ledger.redact(String.valueOf(e.getMessage())));
+        }
     }
 
     private PartitionPlan restore(LedgerPartition claimed) {

@@ -117,6 +117,14 @@ final class PartitionAttempts {
             if (committed.isPresent()) {
                 return new CommittedDespite<>(committed.get(), attempt);
             }
+            Optional<String> lostTo = failedOn.flatMap(ledger::lostTo);
+            if (lostTo.isPresent()) {
+                // A joined process that was silent too long: its partition is another's now, and copying it again
+                // would only meet that one's rows.
+                record(failedOn, attempt, attemptStart, AttemptRecord.Outcome.CANCELLED, error);
+                return new Lost<>(failedOn, attempt, "partition " + failedOn.get().id() + " is " + lostTo.get()
+                        + " now (this process's lease ended): " + error.getMessage());
+            }
             if (retryable && attempt < plan.spec().retry().maxAttempts()) {
                 Duration wait = backoff.before(attempt + 1);
                 retries.incrementAndGet();

@@ -65,7 +65,8 @@ final class StreamExecutor {
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
             // The processes of a joined run share the claim; the ledger then decides who copies what.
             try (TargetClaim claim = work.ledger.join().isPresent()
-                    ? binding.target().claimShared(work.ledger.runId()) : binding.target().claim(work.ledger.runId());
+                    ? binding.target().claimShared(work.ledger.runId(), work.ledger.join().orElseThrow().holder())
+                    : binding.target().claim(work.ledger.runId());
                  SourceSession session = binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();

@@ -196,6 +196,26 @@ final class StreamLedger {
         }
     }
 
+    /**
+     * In a joined run, who has the partition now when this process no longer does (its lease ended and another
+     * process took it over, or it is done): a retry would only copy its rows a second time. Empty while it is this
+     * process's, outside a joined run, or when the ledger cannot tell.
+     */
+    Optional<String> lostTo(PartitionPlan partition) {
+        if (ledger.isEmpty() || run.join().isEmpty()) {
+            return Optional.empty();
+        }
+        String self = run.join().get().holder();
+        try {
+            return ledger.get().partitions(key).stream().filter(p -> p.partitionId().equals(partition.id()))
+                    .findFirst().flatMap(p -> p.state() == LedgerPartition.State.DONE ? Optional.of("done by another "
+                            + "process") : p.claim().map(io.sluice.spi.ledger.PartitionClaim::holder)
+                            .filter(holder -> !holder.equals(self)).map(holder -> "held by " + holder));
+        } catch (ConnectorException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** One attempt that did not commit; a ledger that cannot take it is told to the listener, not fatal. */
     void recordAttempt(PartitionPlan partition, int attempt, Instant startedAt, AttemptRecord.Outcome outcome,
                        Optional<SluiceException> error) {
