@@ -27,7 +27,8 @@ public final class PlanText {
             out.println("  snapshot:    " + stream.snapshotMode());
             stream.window().ifPresent(w -> out.println("  incremental: rows with " + w.cursor()
                     + w.after().map(a -> " > " + a + " and").orElse("") + " <= " + w.upTo()
-                    + (w.after().isEmpty() ? " (no earlier run done: from the start)" : "")));
+                    + (w.after().isEmpty() ? " or NULL (no earlier run done: from the start)"
+                    : " (a row whose " + w.cursor() + " is NULL is read only by a first run or --full-refresh)")));
             out.println("  target txns: " + stream.transactions());
             out.println("  copy format: " + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT));
             for (String note : stream.projection().notes()) {

@@ -226,6 +226,8 @@ class IncrementalLoadTest {
         f.sql(f.target, "ALTER TABLE events ADD PRIMARY KEY (id)");
         run(spec, "null-1", 0);
         assertEquals(0, f.differences("events"), "the 100 rows whose cursor is NULL too");
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertTrue(plan.out().contains("is NULL is read only by a first run or --full-refresh"), plan.out());
         f.sql(f.source, "INSERT INTO events VALUES (1001, NULL, 'later, no cursor')");
         run(spec, "null-2", 0);
         assertEquals(1000, f.scalar(f.target, "SELECT count(*) FROM events"), "a later NULL waits for a full refresh");
