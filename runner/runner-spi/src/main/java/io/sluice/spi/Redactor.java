@@ -24,9 +24,19 @@ public final class Redactor {
         // words, so they are kept out: a two-letter secret is no secret.
         this.secrets = secrets.stream()
                 .filter(s -> s != null && s.length() >= 3)
+                .flatMap(Redactor::forms)
                 .distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
                 .toList();
+    }
+
+    /**
+     * The forms a secret takes once it is put into SQL or JSON: quotes doubled in a SQL literal, quotes and
+     * backslashes escaped in JSON and Java strings. Each is masked like the secret itself.
+     */
+    private static java.util.stream.Stream<String> forms(String secret) {
+        return java.util.stream.Stream.of(secret, secret.replace("'", "''"), secret.replace("\"", "\"\""),
+                secret.replace("\\", "\\\\").replace("\"", "\\\""), secret.replace("'", "\\'"));
     }
 
     public static Redactor none() {

@@ -26,8 +26,32 @@ final class CreatedType {
                     + type.sql() + ", which has no PostgreSQL type to create a column of", "create the target table "
                     + "yourself, or cast the column in the query (e.g. CAST(col AS VARCHAR))");
         }
-        PgType pg = PgType.parse(postgres.get(), 0);
-        return new Column(duckDb.name(), postgres.get(), pg.oid(), duckDb.nullable(), Column.Generation.NONE);
+        Column created = column(duckDb, postgres.get());
+        // Create and load must agree: a type the load would refuse is not created (a list of a type that has no
+        // array encoder is created as jsonb, which reads it through JSON), and what neither holds is refused now.
+        try {
+            Conversions.plan(duckDb, created);
+            return created;
+        } catch (ConnectorException refused) {
+            if (type.kind() == DuckDbType.Kind.LIST || type.kind() == DuckDbType.Kind.ARRAY) {
+                Column json = column(duckDb, "jsonb");
+                try {
+                    Conversions.plan(duckDb, json);
+                    return json;
+                } catch (ConnectorException alsoRefused) {
+                    // refused below, with the first reason
+                }
+            }
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI008, "column " + duckDb.name() + " is "
+                    + type.sql() + ", and the load could not write the " + postgres.get() + " column it would be "
+                    + "created as: " + refused.getMessage(), "create the target table yourself, or cast the column "
+                    + "in the query (e.g. CAST(col AS VARCHAR))");
+        }
+    }
+
+    private static Column column(Column duckDb, String postgres) {
+        PgType pg = PgType.parse(postgres, 0);
+        return new Column(duckDb.name(), postgres, pg.oid(), duckDb.nullable(), Column.Generation.NONE);
     }
 
     static Optional<String> postgresType(DuckDbType type) {

@@ -20,6 +20,7 @@ public enum DuckDbCode implements ErrorCode {
     DUCK013("distribution modulo on a key that is not an integer"),
     DUCK014("distribution range on a key that is not a number, date or timestamp"),
     DUCK015("a distribution key is neither a column of the query nor an expression over its columns"),
+    DUCK016("the files of one glob disagree: a column only some files have, or a type the first file's cannot hold"),
     // DuckDB's own errors, translated from its message
     DUCK101("no file matches the path or glob"),
     DUCK102("the object store denied access (HTTP 403, wrong credentials)"),
@@ -38,6 +39,7 @@ public enum DuckDbCode implements ErrorCode {
     // reading
     DUCK120("the DuckDB reader failed unexpectedly (an unchecked error of the chunk API)"),
     DUCK121("a read was cancelled"),
+    DUCK122("a file changed between the plan and its read, or during the read"),
     // types and values
     DUCK201("a DuckDB column's type cannot be loaded into its target column's type"),
     DUCK300("DuckDB cannot read the data: a corrupt or truncated file, or a conversion error"),

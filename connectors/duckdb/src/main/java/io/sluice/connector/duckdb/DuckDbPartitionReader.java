@@ -12,6 +12,7 @@ import org.duckdb.DuckDBPreparedStatement;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Optional;
 
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK120;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK121;
@@ -48,6 +49,7 @@ final class DuckDbPartitionReader implements PartitionReader {
         byte[] kinds = kinds(encoders);
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              DuckDBPreparedStatement statement = connection.prepare(sql)) {
+            requireVersion(connection, "before it was read");
             running = statement;
             if (cancelled) {
                 throw cancelledError();
@@ -83,7 +85,9 @@ final class DuckDbPartitionReader implements PartitionReader {
             if (cancelled) {
                 throw cancelledError();
             }
-            return out.finish();
+            long rows = out.finish();
+            requireVersion(connection, "while it was read"); // before the commit: a changed file's rows roll back
+            return rows;
         } catch (SQLException e) {
             if (cancelled) {
                 throw cancelledError();
@@ -96,6 +100,25 @@ final class DuckDbPartitionReader implements PartitionReader {
                     "report it with the query and the column types", e);
         } finally {
             running = null;
+        }
+    }
+
+    /**
+     * A partition planned as one version of its file reads that version or nothing: a file rewritten since the plan
+     * (or during the read) would load rows the ledger records under another version, which a new-files stream would
+     * then load again.
+     */
+    private void requireVersion(java.sql.Connection connection, String when) throws ConnectorException {
+        if (partition.version().isEmpty() || partition.file().isEmpty()) {
+            return;
+        }
+        String file = partition.file().get();
+        Optional<String> now = FileVersion.of(connection, file);
+        if (!now.equals(partition.version())) {
+            throw new ConnectorException(ErrorKind.DATA, DuckDbCode.DUCK122, "file " + file + " changed " + when
+                    + ": the run planned version " + partition.version().get() + ", the file is "
+                    + now.orElse("gone") + " now; its rows were not committed", "start a fresh run (not --resume): "
+                    + "it plans the file as it is then, and a new-files stream records that version");
         }
     }
 

@@ -27,6 +27,7 @@ import static io.sluice.connector.duckdb.DuckDbCode.DUCK012;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK013;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK014;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK015;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK016;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK101;
 import static java.util.Objects.requireNonNull;
 
@@ -83,7 +84,60 @@ final class DuckDbPlanner {
             partitions.add(new DuckDbPartition(p.id(), p.predicate(), p.relation(), p.file(), p.estimatedRows(),
                     p.estimatedBytes(), p.wholeFile(), Optional.ofNullable(versions.get(file))));
         }
+        requireAgreeingFiles(connection, glob, partitions);
         return partitions;
+    }
+
+    /**
+     * Each file of a glob is read on its own, cast to the types DuckDB describes for the glob (a Parquet glob's first
+     * file's, a CSV glob's sniffed across files): a
+     * later file with a column the first lacks would lose it, one that lacks a column would not read, and one whose
+     * type the cast could round or cut (DECIMAL(18,4) into DECIMAL(10,2), DOUBLE into BIGINT) would change values
+     * silently. Every such file is refused before anything is read, whatever the files' order.
+     */
+    private void requireAgreeingFiles(Connection connection, String glob, List<DuckDbPartition> partitions)
+            throws SQLException, ConnectorException {
+        Map<String, DuckDbType> expected = new java.util.LinkedHashMap<>();
+        columns.forEach(c -> expected.put(c.name(), DuckDbType.parse(c.typeName())));
+        List<String> problems = new ArrayList<>();
+        for (DuckDbPartition partition : partitions) {
+            if (partition.file().isEmpty()) {
+                continue;
+            }
+            String file = partition.file().get();
+            Map<String, DuckDbType> found = new java.util.LinkedHashMap<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("DESCRIBE " + partition.relation())) {
+                while (rs.next()) {
+                    found.put(rs.getString("column_name"), DuckDbType.parse(rs.getString("column_type")));
+                }
+            } catch (SQLException e) {
+                continue; // an unreadable file: its partition's read reports it, naming the file, as before
+            }
+            for (Map.Entry<String, DuckDbType> column : found.entrySet()) {
+                DuckDbType wanted = expected.get(column.getKey());
+                if (wanted == null) {
+                    problems.add(file + " has column " + column.getKey() + " (" + column.getValue() + "), which the "
+                            + "glob's description lacks: it would not be loaded");
+                } else if (!column.getValue().castsLosslesslyTo(wanted)) {
+                    problems.add("column " + column.getKey() + " is " + column.getValue() + " in " + file + " but "
+                            + wanted + " in the glob's description: the cast could round or cut its values");
+                }
+            }
+            for (String name : expected.keySet()) {
+                if (!found.containsKey(name)) {
+                    problems.add(file + " lacks column " + name + " (" + expected.get(name) + ")");
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK016, "the files of " + glob + " disagree, and "
+                    + "reading each as the first file's types would change or drop values: " + String.join("; ",
+                    problems.subList(0, Math.min(10, problems.size()))) + (problems.size() > 10 ? "; and "
+                    + (problems.size() - 10) + " more" : "") + "; nothing was read", "make the files agree, or read "
+                    + "them with a query: source, e.g. SELECT CAST(col AS <a type that holds both>) ... FROM "
+                    + "read_parquet('" + glob + "', union_by_name = true), which fills a missing column with NULL");
+        }
     }
 
     /**
@@ -97,7 +151,10 @@ final class DuckDbPlanner {
              ResultSet rs = s.executeQuery("SELECT filename, size, last_modified FROM read_blob("
                      + Sql.literal(glob) + ")")) {
             while (rs.next()) {
-                versions.put(rs.getString(1), rs.getLong(2) + "@" + rs.getString(3));
+                String file = rs.getString(1);
+                // A local file's own time keeps its full precision: a same-second, same-size rewrite is new too.
+                versions.put(file, file.contains("://") ? rs.getLong(2) + "@" + rs.getString(3)
+                        : FileVersion.local(Path.of(file)).orElse(rs.getLong(2) + "@" + rs.getString(3)));
             }
         } catch (SQLException | RuntimeException e) {
             return Map.of(); // no versions: a new-files stream refuses the plan, naming the glob
@@ -164,6 +221,7 @@ final class DuckDbPlanner {
                 // a rewritten query may filter its file's rows: only a files: relation reads a file whole
                 partitions.add(filePartition(glob, file, sql, "file " + file, rows, relation.isFiles()));
             }
+            requireAgreeingFiles(connection, glob, partitions);
             return partitions;
         }
         KeyColumn k = keyColumn(connection, key);

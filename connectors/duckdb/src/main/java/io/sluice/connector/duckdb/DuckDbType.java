@@ -135,6 +135,46 @@ record DuckDbType(Kind kind, String sql, int precision, int scale, Optional<Duck
         };
     }
 
+    /**
+     * Whether every value of this type survives a cast to {@code to} unchanged: the same type, a wider integer, a
+     * decimal with at least as many digits on both sides of the point, a float into a double, a small integer into a
+     * double, a date into a timestamp, anything into text. What is not listed (a double into an integer, a decimal
+     * into a smaller scale) could round or cut, so a caller refuses it rather than let DuckDB cast silently.
+     */
+    boolean castsLosslesslyTo(DuckDbType to) {
+        requireNonNull(to, "to is null");
+        if (sql.equalsIgnoreCase(to.sql) || to.kind == Kind.VARCHAR && !isNested()) {
+            return true;
+        }
+        if ((isInteger() || kind == Kind.DECIMAL) && (to.isInteger() || to.kind == Kind.DECIMAL)) {
+            boolean unsignedIntoSigned = isUnsigned() && !to.isUnsigned() && to.kind != Kind.DECIMAL;
+            boolean signedIntoUnsigned = !isUnsigned() && to.isUnsigned();
+            int scaleFrom = kind == Kind.DECIMAL ? scale : 0;
+            int scaleTo = to.kind == Kind.DECIMAL ? to.scale : 0;
+            return !signedIntoUnsigned && scaleTo >= scaleFrom && to.integerDigits() >= integerDigits()
+                    && (!unsignedIntoSigned || to.integerDigits() > integerDigits());
+        }
+        if (to.kind == Kind.DOUBLE) {
+            return kind == Kind.FLOAT || isInteger() && integerDigits() <= 10
+                    || kind == Kind.DECIMAL && precision <= 15;
+        }
+        if (kind == Kind.DATE) {
+            return to.kind == Kind.TIMESTAMP || to.kind == Kind.TIMESTAMP_NS || to.kind == Kind.TIMESTAMP_MS
+                    || to.kind == Kind.TIMESTAMP_S;
+        }
+        if (kind == Kind.LIST && to.kind == Kind.LIST) {
+            return element.orElseThrow().castsLosslesslyTo(to.element.orElseThrow());
+        }
+        return false;
+    }
+
+    private boolean isUnsigned() {
+        return switch (kind) {
+            case UTINYINT, USMALLINT, UINTEGER, UBIGINT, UHUGEINT -> true;
+            default -> false;
+        };
+    }
+
     @Override
     public String toString() {
         return sql;

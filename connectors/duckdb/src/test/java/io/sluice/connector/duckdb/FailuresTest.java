@@ -177,6 +177,28 @@ class FailuresTest {
     }
 
     @Test
+    void networkFaultsAreUnreachableAndRetriedWhereverDuckDbWrapsThem() {
+        for (String message : List.of("IO Error: Could not connect to server: 127.0.0.1:9",
+                "IO Error: Transferred a partial file",
+                "Invalid Input Error: HTTP GET error on 's3://b/x.parquet' (HTTP 503 Service Unavailable)",
+                "IO Error: SSL connect error", "HTTP Error: HTTP GET error (HTTP 500 Internal Server Error)",
+                "Invalid Input Error: Failed to read: Connection reset by peer")) {
+            ConnectorException read = DuckDbErrors.translate(new java.sql.SQLException(message),
+                    DuckDbErrors.Phase.READ, "file x", Redactor.none());
+            assertEquals(DuckDbCode.DUCK107.name(), read.code(), message);
+            assertEquals(ErrorKind.TRANSIENT, read.kind(), "retried: " + message);
+            ConnectorException plan = DuckDbErrors.translate(new java.sql.SQLException(message),
+                    DuckDbErrors.Phase.PREFLIGHT, "file x", Redactor.none());
+            assertEquals(DuckDbCode.DUCK107.name(), plan.code(), "not a corrupt file: " + message);
+            assertTrue(plan.fix().orElse("").contains("use-ssl"), plan.fix().orElse(""));
+        }
+        ConnectorException corrupt = DuckDbErrors.translate(new java.sql.SQLException("Invalid Input Error: No magic "
+                + "bytes found at end of file 'x.parquet'"), DuckDbErrors.Phase.READ, "file x", Redactor.none());
+        assertEquals(DuckDbCode.DUCK300.name(), corrupt.code());
+        assertTrue(corrupt.fix().orElse("").contains("--resume"), corrupt.fix().orElse(""));
+    }
+
+    @Test
     void rowsAreCountedExactlyWithEveryDistribution() throws Exception {
         Source source = connector.source(DuckDbFixtures.source(Map.of("query",
                 "SELECT * FROM read_parquet('good.parquet') UNION ALL SELECT NULL, 'null key', 0, 0")));

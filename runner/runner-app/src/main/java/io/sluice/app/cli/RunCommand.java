@@ -104,8 +104,22 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * After SIGTERM or Ctrl-C, how long in-flight copies get to roll back before the process exits 130 anyway (a read
+     * stalled on the network may not notice its cancel): within Kubernetes' default 30 s grace. The server rolls back
+     * what an ended connection had not committed, and the ledger never marks such a partition done.
+     */
+    static final Duration INTERRUPT_GRACE = Duration.ofSeconds(20);
+
     private int run(PrintWriter err) {
         outputs.checkWritable(spec);
+        // Until the run starts, a signal ends the process at once: nothing has been written yet.
+        onInterrupt(() -> {
+            err.println("interrupted before the run started: nothing was written (exit "
+                    + io.sluice.core.run.RunReport.EXIT_INTERRUPTED + ")");
+            err.flush();
+            System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+        });
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
@@ -117,7 +131,21 @@ final class RunCommand implements Callable<Integer> {
             run.notes().forEach(n -> err.println(terminal.redact(n)));
             List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, run.runId(), err, terminal));
             listeners.add(outputs.consoleListener(err, terminal));
-            onInterrupt(run.runner()::interrupt);
+            onInterrupt(() -> {
+                run.runner().interrupt();
+                Thread.ofPlatform().daemon().name("sluice-interrupt-grace").start(() -> {
+                    try {
+                        Thread.sleep(INTERRUPT_GRACE);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    err.println("interrupted: in-flight copies did not stop within " + INTERRUPT_GRACE.toSeconds()
+                            + " s (a read stalled on the network?); exiting: their uncommitted rows roll back with "
+                            + "their connections, and no partition is marked done that was not committed");
+                    err.flush();
+                    System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+                });
+            });
             RunReport report;
             try (RunOutputOptions.Progress ignored = outputs.progress(run.runner().progress(), err,
                     Duration.ofSeconds(Math.max(1, progressSeconds)))) {

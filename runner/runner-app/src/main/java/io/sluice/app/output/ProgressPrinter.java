@@ -21,6 +21,11 @@ public final class ProgressPrinter implements AutoCloseable {
     private final Duration interval;
     private final Thread thread;
     private volatile boolean running = true;
+    /** The bytes copied at the last change, and when it was: a run that stops moving says so. */
+    private long lastBytes = -1;
+    private long lastChangeNanos = System.nanoTime();
+    /** How long without a byte copied (and no lock waited for) before the line says a read may be stalled. */
+    static final Duration STALL = Duration.ofSeconds(60);
 
     public ProgressPrinter(RunProgress progress, PrintWriter err, boolean live, Duration interval) {
         this.progress = requireNonNull(progress, "progress is null");
@@ -49,12 +54,21 @@ public final class ProgressPrinter implements AutoCloseable {
             return;
         }
         String eta = s.etaSeconds() >= 0 ? ", ETA " + s.etaSeconds() + " s" : "";
+        long now = System.nanoTime();
+        if (s.bytes() != lastBytes) {
+            lastBytes = s.bytes();
+            lastChangeNanos = now;
+        }
+        long stillSeconds = Duration.ofNanos(now - lastChangeNanos).toSeconds();
+        String stalled = s.waitingFor().isEmpty() && stillSeconds >= STALL.toSeconds()
+                ? ", no progress for " + stillSeconds + " s: a read may be stalled (the storage, the network); "
+                + "SIGTERM stops the run, rolling back what is in flight" : "";
         String figures = s.stream() + ": " + Numbers.count(s.rows()) + " rows committed, "
                 + (s.uncommittedRows() > 0 ? Numbers.count(s.uncommittedRows()) + " copied to commit at the end, " : "")
                 + Numbers.megabytes(s.bytes()) + String.format(Locale.ROOT, " (%.1f MB/s", s.megabytesPerSecond())
                 + ", " + Numbers.rate(s.rowsPerSecond(), "rows") + "), partitions " + s.partitionsDone() + "/"
                 + s.partitionsTotal() + eta
-                + (s.waitingFor().isEmpty() ? "" : ", waiting for " + String.join("; ", s.waitingFor()));
+                + (s.waitingFor().isEmpty() ? "" : ", waiting for " + String.join("; ", s.waitingFor())) + stalled;
         synchronized (err) {
             if (live) {
                 double done = s.estimatedBytes() > 0 ? Math.min(1, s.bytes() / (double) s.estimatedBytes())

@@ -46,7 +46,7 @@ class CrashMatrixTest {
 
     enum Mode {
         APPEND("load-mode: append", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000"),
-        TRUNCATE_ONE_TRANSACTION("load-mode: truncate", "degree: 1", "batch-size: 20000"),
+        TRUNCATE_ONE_TRANSACTION("load-mode: truncate", "degree: 1", "batch-size: 10000000"), // one COPY
         TRUNCATE("load-mode: truncate", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000"),
         REPLACE("load-mode: replace", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000"),
         MERGE("load-mode: merge", "distribution: { method: range, key: id }", "degree: 2", "batch-size: 10000"),
@@ -259,17 +259,31 @@ class CrashMatrixTest {
             throw new AssertionError("the run never reached " + moment + ":\n" + Files.readString(log));
         }
 
+        /**
+         * A look at the target while the run may be stopped holding locks: it waits for none (a lock the stopped run
+         * holds would wait forever), so a look that would wait counts as "not there yet".
+         */
+        private long check(String query) throws SQLException {
+            try (Connection c = targetServer.connect(target); Statement s = c.createStatement()) {
+                s.execute("SET lock_timeout = '100ms'");
+                try (ResultSet rs = s.executeQuery(query)) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        }
+
         /** The locks that hold a delete-missing and an index rebuild at their last step, taken once it is safe. */
         private void takeLastStepHoldWhenDue() throws SQLException {
             if (moment != Moment.LAST || !holds.isEmpty()) {
                 return;
             }
             try {
-                if (mode == Mode.MERGE_DELETE_MISSING && scalar(targetServer, target,
-                        "SELECT count(*) FROM pg_class WHERE relname = 'items_sluice_keys'") > 0) {
+                if (mode == Mode.MERGE_DELETE_MISSING
+                        && check("SELECT count(*) FROM pg_class WHERE relname = 'items_sluice_keys'") > 0) {
                     hold("items_sluice_keys"); // the DELETE runs, the DROP of the keys table waits
                 }
-                if (mode == Mode.INDEX_REBUILD && scalar(targetServer, target, "SELECT count(*) FROM sluice.run_marks m "
+                if (mode == Mode.INDEX_REBUILD && check("SELECT count(*) FROM sluice.run_marks m "
                         + "JOIN sluice.run_streams s USING (run_id, stream) WHERE m.run_id = '" + runId + "' AND "
                         + "m.name = 'target.indexes.dropped' AND s.truncated_at IS NOT NULL") > 0) {
                     hold("items"); // the indexes build, the primary key's ALTER TABLE waits
@@ -281,26 +295,26 @@ class CrashMatrixTest {
 
         private boolean reached() throws SQLException {
             if (mode == Mode.TRUNCATE_ONE_TRANSACTION) {
-                // One transaction: nothing is done until it commits; the table's file grows as it copies.
+                // One transaction holding the table: nothing is done in the ledger until it commits, and the table
+                // is locked; the COPY's own progress says how far it is (a view that takes no lock).
                 double part = switch (moment) {
                     case EARLY -> 0.1;
                     case MIDDLE -> 0.5;
                     case LAST -> 0.85;
                 };
-                return scalar(targetServer, target, "SELECT pg_relation_size('items')") >= part
-                        * scalar(sourceServer, source, "SELECT pg_relation_size('items')");
+                return check("SELECT coalesce(max(tuples_processed), 0) FROM pg_stat_progress_copy WHERE datname = "
+                        + "current_database() AND command = 'COPY FROM'") >= part * ROWS;
             }
             if (moment == Moment.LAST && (mode == Mode.REPLACE || mode == Mode.MERGE_DELETE_MISSING
                     || mode == Mode.INDEX_REBUILD)) {
                 String relation = mode == Mode.MERGE_DELETE_MISSING ? "items_sluice_keys" : "items";
-                return scalar(targetServer, target, "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = "
+                return check("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = "
                         + "l.relation WHERE c.relname = '" + relation + "' AND l.mode = 'AccessExclusiveLock' AND NOT "
                         + "l.granted") > 0;
             }
-            long planned = scalar(targetServer, target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
-                    + runId + "'");
-            long done = scalar(targetServer, target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
-                    + runId + "' AND state = 'done'");
+            long planned = check("SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId + "'");
+            long done = check("SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND state = 'done'");
             if (planned == 0) {
                 return false;
             }
@@ -403,7 +417,11 @@ class CrashMatrixTest {
             Connection c = targetServer.connect(target);
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
+                s.execute("SET LOCAL lock_timeout = '2s'"); // never behind a lock of a stopped run for long
                 s.execute("LOCK TABLE " + relation + " IN ACCESS SHARE MODE");
+            } catch (SQLException e) {
+                c.close();
+                throw e;
             }
             holds.add(c);
         }

@@ -39,6 +39,28 @@ class RefuseInsteadOfHangingTest {
         FaultyConnectors.disarm();
     }
 
+    /** Used to exit 143 with nothing printed: SIGTERM while the run still plans. */
+    @Test
+    void sigtermWhilePlanningExits130AndSaysNothingWasWritten() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "termplan", 1_000);
+        Path spec = f.spec("term.yaml", "ctid", 1, 1000, "lock-timeout: 5m");
+        try (Connection holder = f.pg.connect(f.source); Statement s = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            s.execute("LOCK TABLE items IN ACCESS EXCLUSIVE MODE"); // planning waits for it
+            Path log = dir.resolve("term.log");
+            Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "term-1");
+            LedgerFixture.waitUntil(child, log, () -> f.scalar(f.source, "SELECT count(*) FROM pg_locks l JOIN "
+                    + "pg_class c ON c.oid = l.relation WHERE c.relname = 'items' AND NOT l.granted") > 0);
+            child.destroy(); // SIGTERM
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+            holder.rollback();
+            assertEquals(130, child.exitValue(), Files.readString(log));
+            assertTrue(Files.readString(log).contains("interrupted before the run started: nothing was written"),
+                    Files.readString(log));
+        }
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM items"));
+    }
+
     /** Used to print nothing for 80 s and more: a ledger table someone holds locked. */
     @Test
     void aLockedLedgerIsWaitedForVisiblyAndAtMostTheLockTimeout() throws Exception {

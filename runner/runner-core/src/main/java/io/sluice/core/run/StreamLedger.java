@@ -107,7 +107,36 @@ final class StreamLedger {
         ledger.get().recordPlan(key, planned);
         // Kept once per run: a resume finishes what the run's first start planned, whatever it plans now.
         for (Map.Entry<String, String> mark : plan.startMarks().entrySet()) {
-            ledger.get().markFirst(key, mark.getKey(), mark.getValue());
+            if (!ledger.get().markFirst(key, mark.getKey(), mark.getValue())
+                    && mark.getKey().equals(io.sluice.core.plan.IncrementalWindow.FILES)) {
+                recordFilesAsRead(mark.getValue());
+            }
+        }
+    }
+
+    /**
+     * A resumed new-files stream reads its partitions not done yet as the files are now: their versions in the run's
+     * mark become the ones this plan read (a partition whose file changed again fails its read, DUCK122), so the next
+     * run neither loads a rewritten file twice nor skips it. The done partitions keep the version they loaded.
+     */
+    private void recordFilesAsRead(String planned) throws ConnectorException {
+        java.util.Set<String> pending = new java.util.HashSet<>();
+        ledger.get().partitions(key).stream().filter(p -> p.state() != LedgerPartition.State.DONE)
+                .forEach(p -> pending.add(p.partitionId()));
+        String recorded = ledger.get().marks(key).getOrDefault(io.sluice.core.plan.IncrementalWindow.FILES, "");
+        java.util.Set<String> recordedLines = new java.util.HashSet<>(recorded.lines().toList());
+        // A file's line in this plan that the run did not record: the version it will read now.
+        Map<String, String> now = new java.util.HashMap<>();
+        planned.lines().filter(l -> l.contains("\t") && !recordedLines.contains(l))
+                .forEach(l -> now.put(l.substring(0, l.indexOf('\t')), l));
+        List<String> lines = new ArrayList<>();
+        for (String line : recorded.lines().filter(l -> !l.isBlank()).toList()) {
+            String id = line.contains("\t") ? line.substring(0, line.indexOf('\t')) : line;
+            lines.add(pending.contains(id) ? now.getOrDefault(id, line) : line);
+        }
+        String updated = String.join("\n", new java.util.TreeSet<>(lines));
+        if (!updated.equals(recorded)) {
+            ledger.get().mark(key, io.sluice.core.plan.IncrementalWindow.FILES, updated);
         }
     }
 

@@ -17,6 +17,13 @@ class RedactorTest {
     }
 
     @Test
+    void masksEveryFormASecretTakesInSqlAndJson() {
+        Redactor redactor = new Redactor(List.of("it's \"a\" s3cret\\x"));
+        assertEquals("WHERE k = '***' AND j = \"***\"", redactor.redact("WHERE k = 'it''s \"a\" s3cret\\x' AND j = "
+                + "\"it's \\\"a\\\" s3cret\\\\x\""));
+    }
+
+    @Test
     void masksPasswordsInsideUrls() {
         Redactor redactor = Redactor.none();
         assertEquals("jdbc:postgresql://db/x?user=u&password=***&ssl=true",
