@@ -81,8 +81,19 @@ final class DuckDbPlanner {
         List<DuckDbPartition> partitions = new ArrayList<>();
         for (String file : files) {
             DuckDbPartition p = filePartition(glob, file, query.forFile(file), "file " + file, rows, true);
+            Optional<String> version = Optional.ofNullable(versions.get(file));
+            if (version.isEmpty() && !versions.isEmpty()) {
+                // Listed by glob() a moment ago, missing from the second listing: gone, or going, while planning.
+                version = FileVersion.of(connection, file);
+                if (version.isEmpty()) {
+                    throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK101, "file " + file + " of " + glob
+                            + " vanished while the run was planning (listed, then gone); nothing was read",
+                            "run again once the landing folder is settled (a writer that replaces files should "
+                                    + "write them under a temporary name and rename them into the glob)");
+                }
+            }
             partitions.add(new DuckDbPartition(p.id(), p.predicate(), p.relation(), p.file(), p.estimatedRows(),
-                    p.estimatedBytes(), p.wholeFile(), Optional.ofNullable(versions.get(file))));
+                    p.estimatedBytes(), p.wholeFile(), version));
         }
         requireAgreeingFiles(connection, glob, partitions);
         return partitions;

@@ -65,6 +65,13 @@ final class PostgresErrors {
             kind = ErrorKind.PREFLIGHT;
             code = PG202;
             fix = "check the connection's user and password (and pg_hba.conf on the server)";
+        } else if ((state.equals("42704") || state.equals("22023")) && lostSnapshot(serverText(e))) {
+            // The exported snapshot the run's partitions share is gone: its session ended (a source restart).
+            kind = ErrorKind.FAILED;
+            code = PG205;
+            fix = "the source's shared snapshot is gone (the source server restarted, or the run's coordinating "
+                    + "session ended): run again with --resume, which keeps the done partitions and takes a new "
+                    + "snapshot";
         } else if (MISSING_STATES.contains(state)) {
             kind = phase == Phase.DESCRIBE ? ErrorKind.PREFLIGHT : ErrorKind.DATA;
             code = PG203;
@@ -77,7 +84,7 @@ final class PostgresErrors {
         } else if (state.startsWith("22") || state.startsWith("23")) {
             kind = ErrorKind.DATA;
             code = PG204;
-            fix = valueFix(state, message);
+            fix = valueFix(state);
         } else {
             kind = ErrorKind.FAILED;
             code = PG209;
@@ -88,8 +95,14 @@ final class PostgresErrors {
                 fix, cause);
     }
 
+    /** The server's word that an exported snapshot is gone: {@code snapshot "..." does not exist}, or invalid. */
+    private static boolean lostSnapshot(String server) {
+        return server.contains("snapshot \"") && server.contains("does not exist")
+                || server.contains("invalid snapshot identifier");
+    }
+
     /** What to do about a refused value, by the class of refusal: a constraint is not a column too narrow. */
-    private static String valueFix(String state, String message) {
+    private static String valueFix(String state) {
         return switch (state) {
             case "23505" -> "the rows break a unique index or constraint of the target (the DETAIL names the key): "
                     + "remove the duplicates from the source or the target, or use load-mode merge to update rows "
@@ -106,10 +119,6 @@ final class PostgresErrors {
                     + "value in the source)";
             case "22021" -> "a value is not valid in the target database's encoding: fix the source's text, or "
                     + "create the target database with UTF8";
-            case "22023" -> message.contains("snapshot")
-                    ? "the source's exported snapshot is gone (the source server restarted or the run's coordinating "
-                    + "session ended): run again with --resume, which keeps the done partitions"
-                    : "fix the offending value or setting";
             default -> "fix the offending value in the source (or cast it in a query: source), or change the target "
                     + "column to hold it";
         };

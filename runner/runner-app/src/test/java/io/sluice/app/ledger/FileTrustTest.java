@@ -205,6 +205,42 @@ class FileTrustTest {
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM items"));
     }
 
+    @Test
+    void sigtermStopsARunWhoseS3ReadStallsAndTheResumeLoadsEachFileOnce() throws Exception {
+        io.sluice.testkit.DuckDbExtensions.require("httpfs");
+        LedgerFixture f = new LedgerFixture(dir, "s3stall", 1);
+        f.sql(f.target, "TRUNCATE items");
+        io.sluice.testkit.TestingS3 s3 = io.sluice.testkit.TestingS3.shared();
+        String bucket = "stall-" + ProcessHandle.current().pid();
+        s3.createBucket(bucket);
+        Path staging = Files.createDirectories(dir.resolve("stall"));
+        for (int i = 0; i < 6; i++) {
+            Path file = staging.resolve("items-" + i + ".parquet");
+            write(file, i * 20_000 + 1, (i + 1) * 20_000);
+            s3.putObject(bucket, "items-" + i + ".parquet", file);
+        }
+        try (io.sluice.testkit.FaultProxy proxy = io.sluice.testkit.FaultProxy.to("127.0.0.1", s3.port())) {
+            Path spec = s3Spec(f, s3, proxy.endpoint(), bucket, false);
+            Path log = dir.resolve("stall.log");
+            Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "stall-1");
+            LedgerFixture.waitUntil(child, log, () -> f.donePartitions("stall-1") >= 1);
+            proxy.inject(io.sluice.testkit.FaultProxy.Fault.STALL, 1_000_000);
+            LedgerFixture.waitUntil(child, log, () -> proxy.faulted() >= 1); // a read now waits for an answer
+            long signalled = System.nanoTime();
+            child.destroy(); // SIGTERM
+            assertTrue(child.waitFor(90, TimeUnit.SECONDS), "the run ended after SIGTERM");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - signalled);
+            assertEquals(130, child.exitValue(), Files.readString(log));
+            assertTrue(seconds <= 45, "stopped within its grace, not after the storage's timeouts: " + seconds
+                    + " s\n" + Files.readString(log));
+            proxy.pass();
+            CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "stall-1");
+            assertEquals(0, resumed.exitCode(), resumed.all());
+        }
+        assertEquals(120_000, f.scalar(f.target, "SELECT count(*) FROM items"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM items"), "each row once");
+    }
+
     private Path s3Spec(LedgerFixture f, io.sluice.testkit.TestingS3 s3, String endpoint, String bucket,
                         boolean ssl) throws Exception {
         Path spec = dir.resolve("s3faults.yaml");
