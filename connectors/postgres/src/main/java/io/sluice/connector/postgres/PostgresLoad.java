@@ -585,7 +585,8 @@ final class PostgresLoad {
                 marks.writing(KEYS, keysQuoted()).apply(tx);
                 marks.writing(LoadMarks.LEFT_BEHIND, "keys table " + keysQuoted()).apply(tx);
             }
-            if (!dropped.isEmpty() && !done.containsKey(INDEXES_DROPPED)) {
+            if (request.indexes() == LoadRequest.Indexes.REBUILD && request.mode() != LoadMode.REPLACE
+                    && existing.isPresent() && !done.containsKey(INDEXES_DROPPED)) {
                 dropIndexes(c, marks, tx);
             }
         });
@@ -644,20 +645,27 @@ final class PostgresLoad {
             throws SQLException, ConnectorException {
         locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "drop its indexes for the load",
                 ErrorKind.PREFLIGHT);
+        // The indexes as they are now, under the lock: since the plan an earlier run's lost indexes may have been
+        // built again (restoreEarlierRunsIndexes), a primary key among them, whose index only its constraint drops.
+        List<IndexDefinition> now = droppable(request, new TargetCatalog(c).indexes(existing.orElseThrow().oid()),
+                mergeKey);
+        if (now.isEmpty()) {
+            return;
+        }
         // The definitions first, in the same transaction as the drops: a crash leaves both or neither.
-        for (int i = 0; i < dropped.size(); i++) {
-            IndexDefinition index = dropped.get(i);
+        for (int i = 0; i < now.size(); i++) {
+            IndexDefinition index = now.get(i);
             marks.writing("index." + i + ".name", index.name()).apply(tx);
             marks.writing("index." + i + ".definition", index.definition()).apply(tx);
             marks.writing("index." + i + ".method", index.method()).apply(tx);
             marks.writing("index." + i + ".constraint", index.constraint()
                     .map(k -> k.type() + ":" + k.definition()).orElse("")).apply(tx);
         }
-        for (IndexDefinition index : dropped) {
+        for (IndexDefinition index : now) {
             execute(c, index.dropStatement(quoted(), schema));
         }
-        marks.writing(INDEXES_DROPPED, String.valueOf(dropped.size())).apply(tx);
-        marks.writing(LoadMarks.LEFT_BEHIND, dropped.size() + " index(es) of " + quoted() + " to build again")
+        marks.writing(INDEXES_DROPPED, String.valueOf(now.size())).apply(tx);
+        marks.writing(LoadMarks.LEFT_BEHIND, now.size() + " index(es) of " + quoted() + " to build again")
                 .apply(tx);
     }
 

@@ -224,7 +224,9 @@ class FileTrustTest {
             Path log = dir.resolve("stall.log");
             Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "stall-1");
             LedgerFixture.waitUntil(child, log, () -> f.donePartitions("stall-1") >= 1);
+            signal(child, "STOP"); // so the files left are still to be read when the storage stalls
             proxy.inject(io.sluice.testkit.FaultProxy.Fault.STALL, 1_000_000);
+            signal(child, "CONT");
             LedgerFixture.waitUntil(child, log, () -> proxy.faulted() >= 1); // a read now waits for an answer
             long signalled = System.nanoTime();
             child.destroy(); // SIGTERM
@@ -239,6 +241,11 @@ class FileTrustTest {
         }
         assertEquals(120_000, f.scalar(f.target, "SELECT count(*) FROM items"));
         assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM items"), "each row once");
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS), "kill -" + signal);
     }
 
     private Path s3Spec(LedgerFixture f, io.sluice.testkit.TestingS3 s3, String endpoint, String bucket,

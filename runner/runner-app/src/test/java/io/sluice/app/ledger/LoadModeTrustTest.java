@@ -173,11 +173,16 @@ class LoadModeTrustTest {
         Path log = dir.resolve("own.log");
         Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "own-1");
         LedgerFixture.waitUntil(child, log, () -> f.donePartitions("own-1") >= 1);
-        // A writer meanwhile waits for the replace instead of writing rows the swap would throw away.
-        java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
-                () -> f.sql(f.target, "SET lock_timeout = '300ms'", "INSERT INTO items VALUES (0, 'lost?', 0)"));
-        assertEquals("55P03", refused.getSQLState(), refused.getMessage());
-        f.sql(f.target, "GRANT SELECT ON items TO replace_owner_reader"); // a grant takes no table lock
+        signal(child, "STOP"); // mid-load, its hold on the old table held still while the test writes
+        try {
+            // A writer meanwhile waits for the replace instead of writing rows the swap would throw away.
+            java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                    () -> f.sql(f.target, "SET lock_timeout = '300ms'", "INSERT INTO items VALUES (0, 'lost?', 0)"));
+            assertEquals("55P03", refused.getSQLState(), refused.getMessage());
+            f.sql(f.target, "GRANT SELECT ON items TO replace_owner_reader"); // a grant takes no table lock
+        } finally {
+            signal(child, "CONT");
+        }
         assertTrue(child.waitFor(120, TimeUnit.SECONDS));
         String out = Files.readString(log);
         assertEquals(1, child.exitValue(), out);
@@ -189,6 +194,11 @@ class LoadModeTrustTest {
         assertEquals(0, f.differences());
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM pg_class WHERE relname = 'items' AND "
                 + "has_table_privilege('replace_owner_reader', oid, 'SELECT')"), "the grant came along");
+    }
+
+    private static void signal(Process process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS), "kill -" + signal);
     }
 
     private static String strings(LedgerFixture f, String query) throws Exception {
@@ -267,6 +277,8 @@ class LoadModeTrustTest {
                 "indexes: rebuild", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
         f.killAfterDone(spec, "rb-1", 2);
         assertTrue(indexDefinitions(f, "items").size() < before.size(), "the kill came after the drop");
+        // As a rebuild killed between a primary key's index and its constraint leaves it: the index alone.
+        f.sql(f.target, "CREATE UNIQUE INDEX items_pkey ON items (id)");
 
         CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "rb-2");
         assertEquals(0, fresh.exitCode(), fresh.all());
