@@ -44,6 +44,8 @@ final class PostgresConnections implements AutoCloseable {
     private final ReentrantLock idleLock = new ReentrantLock();
     private Connection idleControl;
     private long idleSinceNanos;
+    /** The application_name of the sessions opened from now on, once a run names them ({@link #nameSessions}). */
+    private volatile String sessionName;
 
     PostgresConnections(Endpoint endpoint, Properties properties, PostgresErrors errors) {
         this(endpoint, properties, errors, MAX_CONTROL_IDLE);
@@ -63,12 +65,40 @@ final class PostgresConnections implements AutoCloseable {
         return errors;
     }
 
+    /**
+     * Names the sessions opened from now on {@code applicationName} (a run's name, see {@link TargetOwnership}), so
+     * that what a killed run left running on the server can be found and ended; the kept control session goes.
+     */
+    void nameSessions(String applicationName) {
+        requireNonNull(applicationName, "applicationName is null");
+        if (applicationName.equals(sessionName)) {
+            return;
+        }
+        sessionName = applicationName;
+        Connection kept;
+        idleLock.lock();
+        try {
+            kept = idleControl;
+            idleControl = null;
+        } finally {
+            idleLock.unlock();
+        }
+        closeQuietly(kept);
+    }
+
     /** A new connection in autocommit mode; {@code purpose} names it in error messages. */
     Connection open(String purpose) throws ConnectorException {
         String url = endpoint.jdbcUrl();
         Connection connection;
         try {
-            connection = DRIVER.connect(url, properties);
+            String name = sessionName;
+            Properties session = properties;
+            if (name != null) {
+                session = new Properties();
+                session.putAll(properties);
+                session.setProperty("ApplicationName", name);
+            }
+            connection = DRIVER.connect(url, session);
         } catch (SQLException e) {
             throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot connect for " + purpose);
         }

@@ -546,6 +546,18 @@ final class PostgresLoad {
         }
     }
 
+    /**
+     * Ends what a killed process of this run, or of an unfinished earlier run of the stream, left running on the table
+     * or the tables the load derives from it ({@link LeftoverSessions}).
+     */
+    void endLeftovers(LoadMarks marks, java.time.Duration patience) throws ConnectorException {
+        List<String> runIds = new ArrayList<>();
+        runIds.add(marks.runId());
+        runIds.addAll(marks.unfinishedEarlier().keySet());
+        LeftoverSessions.end(connections, schema, List.of(table, shadowName(),
+                DerivedName.of(table, "_sluice_keys")), runIds, patience);
+    }
+
     void begin(LoadMarks marks) throws ConnectorException {
         restoreEarlierRunsIndexes(marks);
         if (request.mode() == LoadMode.REPLACE) {

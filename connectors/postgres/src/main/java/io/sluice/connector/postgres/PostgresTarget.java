@@ -95,6 +95,13 @@ final class PostgresTarget implements Target {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());
         }
+        if (existing.isPresent()) {
+            // A killed run of this host may have left a statement waiting on the table: it would hold up the planning.
+            ResolvedTable table = existing.get();
+            LeftoverSessions.endOfDeadProcesses(connections, table.schema(), List.of(table.name(),
+                    DerivedName.of(table.name(), "_sluice_shadow"), DerivedName.of(table.name(), "_sluice_keys")),
+                    locks.timeout());
+        }
         // The table as it is (kind and privileges checked), or the source's columns for the table to create.
         List<Column> columns = existing.isPresent() ? table().columns() : source.postgresColumns();
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
@@ -114,6 +121,11 @@ final class PostgresTarget implements Target {
         PostgresLoad planned = load;
         if (planned == null) {
             return;
+        }
+        if (sessionTag == null) {
+            // This run holds the table's claim alone: a session of its runs still at work on the table is a dead
+            // process's, and would race what begins now.
+            planned.endLeftovers(marks, locks.timeout());
         }
         planned.begin(marks);
         if (planned.creates() && planned.request().mode() != LoadMode.REPLACE) {
@@ -149,6 +161,7 @@ final class PostgresTarget implements Target {
     public TargetClaim claim(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         TargetClaim claim = TargetOwnership.claim(connections, claimedName(), runId, locks, false);
+        connections.nameSessions(TargetOwnership.applicationName(runId)); // findable, should this process be killed
         PostgresLoad planned = load;
         if (planned == null) {
             return claim;

@@ -124,8 +124,17 @@ final class TargetOwnership {
                 + "AND l.objid = (" + key + "::bigint & 4294967295)::oid AND l.objsubid = 2";
     }
 
+    /** This machine's name, as the application names of its sessions carry it. */
+    static String host() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown";
+        }
+    }
+
     /** What every session of one run's application name begins with, whatever PostgreSQL cuts off its end. */
-    private static String runToken(String runId) {
+    static String runToken(String runId) {
         return "sluice r=" + HexFormat.of().toHexDigits(runId.hashCode()) + " ";
     }
 
@@ -134,13 +143,7 @@ final class TargetOwnership {
      * application name: the hash survives any cut, so the processes of a joined run still recognise each other.
      */
     static String applicationName(String runId) {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown";
-        }
-        String name = runToken(runId) + "run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host;
+        String name = runToken(runId) + "run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host();
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         if (bytes.length <= MAX_APPLICATION_NAME_BYTES) {
             return name;

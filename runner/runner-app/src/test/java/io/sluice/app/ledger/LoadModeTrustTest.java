@@ -294,6 +294,112 @@ class LoadModeTrustTest {
     }
 
     @Test
+    void whatAKilledRebuildLeftRunningOnTheServerIsEndedBeforeTheNextRunBuilds() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "leftover", 60_000);
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)", "CREATE INDEX items_name ON items (name)");
+        List<String> before = indexDefinitions(f, "items");
+        Path spec = spec(dir, "leftover.yaml", "items", "{ connection: dst, table: items }", f,
+                "load-mode: truncate", "indexes: rebuild", "distribution: { method: ctid }", "degree: 2",
+                "batch-size: 10000");
+        Path log = dir.resolve("leftover-1.log");
+        Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "left-1");
+        LedgerFixture.waitUntil(child, log, () -> f.scalar(f.target, "SELECT count(*) FROM sluice.run_marks m "
+                + "JOIN sluice.run_streams s USING (run_id, stream) WHERE m.run_id = 'left-1' AND "
+                + "m.name = 'target.indexes.dropped' AND s.truncated_at IS NOT NULL") > 0);
+        java.sql.Connection hold = f.pg.connect(f.target);
+        try {
+            signal(child, "STOP"); // truncated: the hold goes in before the builds, which then wait for it
+            hold.setAutoCommit(false);
+            try (java.sql.Statement s = hold.createStatement()) {
+                s.execute("LOCK TABLE items IN ACCESS SHARE MODE");
+            } finally {
+                signal(child, "CONT");
+            }
+            LedgerFixture.waitUntil(child, log, () -> waiting(f, "left-1") > 0);
+            child.destroyForcibly(); // SIGKILL: its session waiting for the lock does not notice
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            assertTrue(waiting(f, "left-1") > 0, "the killed run's statement still waits on the server");
+
+            // Its wait queues every later reader of the table behind it, the next run's planning too: a process of
+            // this host that is gone is ended first.
+            Path freshLog = dir.resolve("leftover-2.log");
+            Process fresh = LedgerFixture.startSluice(freshLog, "run", spec.toString(), "--run-id", "left-2");
+            LedgerFixture.waitUntil(fresh, freshLog, () -> waiting(f, "left-2") > 0);
+            // The fresh run's own builds wait for the hold; the killed run's would race them once it goes.
+            assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE application_name "
+                    + "LIKE '%run=left-1 %'"), "the killed run's session was ended first");
+            hold.close();
+            assertTrue(fresh.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, fresh.exitValue(), Files.readString(freshLog));
+        } finally {
+            hold.close();
+        }
+        assertEquals(before, indexDefinitions(f, "items"));
+        assertEquals(0, f.differences());
+    }
+
+    @Test
+    void aStatementAKilledRunOfAnotherHostLeftIsEndedOnceTheNextRunHoldsTheTable() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "leftaway", 100_000);
+        f.sql(f.target, "CREATE INDEX items_name ON items (name)", "CREATE INDEX items_price ON items (price)");
+        List<String> before = indexDefinitions(f, "items");
+        Path spec = spec(dir, "leftaway.yaml", "items", "{ connection: dst, table: items }", f,
+                "load-mode: truncate", "indexes: rebuild", "distribution: { method: ctid }", "degree: 2",
+                "batch-size: 10000");
+        f.killAfterDone(spec, "away-1", 2);
+        // A writer holds the table (ROW EXCLUSIVE), and the killed run's build of items_name, sent from another
+        // machine before the kill, still waits for it: the session's name is all the next run knows of it.
+        java.sql.Connection writer = f.pg.connect(f.target);
+        java.sql.Connection leftover = f.pg.connect(f.target);
+        Thread build = null;
+        try {
+            writer.setAutoCommit(false);
+            try (java.sql.Statement s = writer.createStatement()) {
+                s.execute("LOCK TABLE items IN ROW EXCLUSIVE MODE");
+            }
+            try (java.sql.Statement s = leftover.createStatement()) {
+                s.execute("SET application_name = 'sluice r=" + java.util.HexFormat.of().toHexDigits("away-1"
+                        .hashCode()) + " run=away-1 pid=1 host=elsewhere.example'");
+            }
+            build = Thread.ofVirtual().start(() -> {
+                try (java.sql.Statement s = leftover.createStatement()) {
+                    s.execute("CREATE INDEX items_name ON items (name)");
+                } catch (java.sql.SQLException ended) {
+                    // ended by the next run, as it should be
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (waiting(f, "away-1") == 0) { // polling for a state
+                assertTrue(System.nanoTime() < deadline && build.isAlive(), "the build waits for the writer");
+                Thread.sleep(10);
+            }
+
+            Path freshLog = dir.resolve("leftaway-2.log");
+            Process fresh = LedgerFixture.startSluice(freshLog, "run", spec.toString(), "--run-id", "away-2");
+            LedgerFixture.waitUntil(fresh, freshLog, () -> waiting(f, "away-2") > 0);
+            assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE application_name "
+                    + "LIKE '%run=away-1 %'"), "the killed run's statement was ended before the builds began");
+            writer.close();
+            assertTrue(fresh.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(0, fresh.exitValue(), Files.readString(freshLog));
+        } finally {
+            writer.close();
+            leftover.close();
+            if (build != null) {
+                build.join();
+            }
+        }
+        assertEquals(before, indexDefinitions(f, "items"));
+        assertEquals(0, f.differences());
+    }
+
+    /** Sessions of run {@code runId} waiting for a lock on the target. */
+    private static long waiting(LedgerFixture f, String runId) throws Exception {
+        return f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '%run="
+                + runId + " %' AND wait_event_type = 'Lock'");
+    }
+
+    @Test
     void aFailedRebuildLoadPutsTheIndexesBackAndAnAppendKeepsItsUniqueIndex() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "rebuildfail", 5_000);
         f.sql(f.source, "UPDATE items SET name = 'a name far too long for the target' WHERE id = 4000");
