@@ -63,9 +63,12 @@ final class Conversions {
         return switch (to.base()) {
             case TEXT, VARCHAR, BPCHAR -> text(source, target, from, to, c);
             case JSON, JSONB -> {
-                String carrier = from.kind() == Kind.VARCHAR || from.kind() == Kind.JSON ? cast(c, "VARCHAR")
-                        : "CAST(to_json(" + c + ") AS VARCHAR)";
-                yield conversion(name, carrier, (i, o) -> new TextEncoders.TextEncoder(i, to, o), null);
+                boolean text = from.kind() == Kind.VARCHAR || from.kind() == Kind.JSON;
+                String carrier = text ? cast(c, "VARCHAR") : "CAST(to_json(" + c + ") AS VARCHAR)";
+                boolean floats = !text && JsonNonFinite.possibleIn(source.typeName());
+                yield conversion(name, carrier, (i, o) -> new TextEncoders.TextEncoder(i, to, o, floats), floats
+                        ? name + ": NaN and infinite floats become the strings \"NaN\", \"Infinity\", \"-Infinity\" (JSON has "
+                        + "no such numbers), as PostgreSQL's to_jsonb writes them" : null);
             }
             case BOOL -> {
                 require(from.kind() == Kind.BOOLEAN, source, target, "only BOOLEAN is a boolean",

@@ -26,10 +26,17 @@ final class TextEncoders {
         private final ColumnOrigin origin;
         private final PgType target;
         private final StringCells strings; // null: the fast path is off, values come from getString()
+        /** JSON of a value that may hold a NaN or infinite float ({@link JsonNonFinite}): read as a String. */
+        private final boolean quoteNonFinite;
         private boolean fromCells;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
+            this(index, target, origin, false);
+        }
+
+        TextEncoder(int index, PgType target, ColumnOrigin origin, boolean quoteNonFinite) {
             super(index);
+            this.quoteNonFinite = quoteNonFinite;
             this.target = requireNonNull(target, "target is null");
             this.origin = requireNonNull(origin, "origin is null");
             this.maxChars = target.base() == PgType.Base.VARCHAR || target.base() == PgType.Base.BPCHAR
@@ -41,7 +48,7 @@ final class TextEncoders {
 
         @Override
         protected void bound(DuckDBReadableVector vector) {
-            fromCells = strings != null && strings.bind(vector);
+            fromCells = !quoteNonFinite && strings != null && strings.bind(vector);
         }
 
         /** Whether the current chunk is read from the string cells (for tests). */
@@ -78,6 +85,9 @@ final class TextEncoders {
             if (value == null) {
                 out.writeNull();
                 return;
+            }
+            if (quoteNonFinite) {
+                value = JsonNonFinite.quote(value);
             }
             byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
             int at = out.reserveField((jsonb ? 1 : 0) + utf8.length);
