@@ -59,7 +59,7 @@ public final class SummaryJson {
         root.put("bytes", outcome.bytes());
         ArrayNode streams = root.putArray("streams");
         outcome.streams().forEach(s -> stream(streams.addObject(), s));
-        error(root, "error", outcome.error());
+        error(root, "error", outcome.error().map(e -> afterWrites(e, outcome.exitCode() == 1)));
         htmlReport.ifPresent(r -> root.put("report", redact.apply(r)));
         return root;
     }
@@ -92,7 +92,8 @@ public final class SummaryJson {
         verification.put("detail", redact.apply(verify.detail()));
         ArrayNode mismatches = verification.putArray("mismatches");
         verify.mismatches().forEach(m -> mismatches.add(redact.apply(m)));
-        error(node, "error", stream.error().map(RunError::of));
+        error(node, "error", stream.error().map(RunError::of).map(e -> afterWrites(e, stream.partitionsDone() > 0
+                || stream.deletedRows() > 0)));
         ArrayNode details = node.putArray("partition-reports");
         for (PartitionReport partition : stream.partitions()) {
             ObjectNode p = details.addObject();
@@ -106,6 +107,15 @@ public final class SummaryJson {
             p.put("seconds", round(partition.duration().toNanos() / 1e9, 3));
             putString(p, "error", partition.error());
         }
+    }
+
+    /**
+     * {@code invalid-spec} and {@code preflight} promise that nothing was written (exits 3 and 4); an error of theirs
+     * that came after rows were committed (a file deleted mid-run) is told as {@code failed}, as the exit code is.
+     */
+    private static RunError afterWrites(RunError error, boolean written) {
+        boolean promisesNothing = error.kind().equals("invalid-spec") || error.kind().equals("preflight");
+        return written && promisesNothing ? new RunError(error.code(), "failed", error.message(), error.fix()) : error;
     }
 
     private void error(ObjectNode parent, String key, Optional<RunError> error) {

@@ -171,6 +171,16 @@ class FileTrustTest {
         assertEquals(0, created.exitCode(), created.all());
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM spans"));
 
+        // A struct holding a NaN: to_json writes it bare, which jsonb refuses; it arrives as PostgreSQL writes one.
+        Path floats = dir.resolve("floats.yaml");
+        Files.writeString(floats, Files.readString(spec).replace("name: spans", "name: floats")
+                .replace("table: spans", "table: floats").replace("[INTERVAL 1 DAY, INTERVAL 2 HOUR] AS spans",
+                        "{'x': 'NaN'::DOUBLE, 'y': [1.5, '-inf'::DOUBLE], 'z': 'Infinity or NaN'} AS point"));
+        CliRun json = CliRun.of("run", floats.toString());
+        assertEquals(0, json.exitCode(), json.all());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM floats WHERE point = '{\"x\": \"NaN\", \"y\": "
+                + "[1.5, \"-Infinity\"], \"z\": \"Infinity or NaN\"}'::jsonb AND pg_typeof(point) = 'jsonb'::regtype"));
+
         Path latin1 = dir.resolve("latin1.csv");
         Files.write(latin1, "id,name,price\n1,caf\u00e9,1.5\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
         CliRun encoding = CliRun.of("run", spec(f, latin1.toString(), "").toString());
@@ -206,19 +216,39 @@ class FileTrustTest {
     }
 
     @Test
+    void s3ReadsCutOrRefusedMidRunAreRetriedAndTheRunEndsExact() throws Exception {
+        io.sluice.testkit.DuckDbExtensions.require("httpfs");
+        LedgerFixture f = new LedgerFixture(dir, "s3cut", 1);
+        f.sql(f.target, "TRUNCATE items");
+        io.sluice.testkit.TestingS3 s3 = io.sluice.testkit.TestingS3.shared();
+        String bucket = sixFiles(s3, "cut");
+        try (io.sluice.testkit.FaultProxy proxy = io.sluice.testkit.FaultProxy.to("127.0.0.1", s3.port())) {
+            Path spec = s3Spec(f, s3, proxy.endpoint(), bucket, false);
+            Path log = dir.resolve("cut.log");
+            Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "cut-1");
+            LedgerFixture.waitUntil(child, log, () -> f.donePartitions("cut-1") >= 1);
+            signal(child, "STOP"); // the files left are read through the faults
+            proxy.cutAfterBytes(2_000); // "Transferred a partial file"
+            proxy.inject(io.sluice.testkit.FaultProxy.Fault.CUT, 2);
+            signal(child, "CONT");
+            LedgerFixture.waitUntil(child, log, () -> proxy.faulted() >= 2);
+            proxy.inject(io.sluice.testkit.FaultProxy.Fault.REFUSE, 1); // "Could not connect to server"
+            assertTrue(child.waitFor(120, TimeUnit.SECONDS), "the run ended");
+            String out = Files.readString(log);
+            assertEquals(0, child.exitValue(), out);
+            assertTrue(proxy.faulted() >= 2, "reads met the faults");
+        }
+        assertEquals(120_000, f.scalar(f.target, "SELECT count(*) FROM items"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM items"), "each row once");
+    }
+
+    @Test
     void sigtermStopsARunWhoseS3ReadStallsAndTheResumeLoadsEachFileOnce() throws Exception {
         io.sluice.testkit.DuckDbExtensions.require("httpfs");
         LedgerFixture f = new LedgerFixture(dir, "s3stall", 1);
         f.sql(f.target, "TRUNCATE items");
         io.sluice.testkit.TestingS3 s3 = io.sluice.testkit.TestingS3.shared();
-        String bucket = "stall-" + ProcessHandle.current().pid();
-        s3.createBucket(bucket);
-        Path staging = Files.createDirectories(dir.resolve("stall"));
-        for (int i = 0; i < 6; i++) {
-            Path file = staging.resolve("items-" + i + ".parquet");
-            write(file, i * 20_000 + 1, (i + 1) * 20_000);
-            s3.putObject(bucket, "items-" + i + ".parquet", file);
-        }
+        String bucket = sixFiles(s3, "stall");
         try (io.sluice.testkit.FaultProxy proxy = io.sluice.testkit.FaultProxy.to("127.0.0.1", s3.port())) {
             Path spec = s3Spec(f, s3, proxy.endpoint(), bucket, false);
             Path log = dir.resolve("stall.log");
@@ -241,6 +271,19 @@ class FileTrustTest {
         }
         assertEquals(120_000, f.scalar(f.target, "SELECT count(*) FROM items"));
         assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM items"), "each row once");
+    }
+
+    /** A bucket of its own holding items-0..5.parquet, 20,000 rows each (ids 1..120,000). */
+    private String sixFiles(io.sluice.testkit.TestingS3 s3, String name) throws Exception {
+        String bucket = name + "-" + ProcessHandle.current().pid();
+        s3.createBucket(bucket);
+        Path staging = Files.createDirectories(dir.resolve(name));
+        for (int i = 0; i < 6; i++) {
+            Path file = staging.resolve("items-" + i + ".parquet");
+            write(file, i * 20_000 + 1, (i + 1) * 20_000);
+            s3.putObject(bucket, "items-" + i + ".parquet", file);
+        }
+        return bucket;
     }
 
     private static void signal(Process process, String signal) throws Exception {

@@ -214,6 +214,23 @@ public final class RunResumer {
                 pending.add(plan);
             }
         }
+        boolean newFiles = stream.spec().incremental().map(io.sluice.core.spec.IncrementalSpec::newFiles)
+                .orElse(false);
+        if (!missing.isEmpty() && newFiles) {
+            // A file gone since the run planned it: loaded already (done), or never (the run records it as not
+            // loaded, so a later run loads it should it come back). Nothing that exists is skipped or loaded twice.
+            for (LedgerPartition recorded : stored) {
+                if (missing.contains(recorded.partitionId())) {
+                    if (recorded.state() == LedgerPartition.State.DONE) {
+                        done++;
+                    } else {
+                        notes.add("stream " + stream.name() + ": " + recorded.partitionId() + " is gone since run "
+                                + runId + " planned it: not loaded (a later run loads it if it comes back)");
+                    }
+                }
+            }
+            missing.clear();
+        }
         if (!missing.isEmpty()) {
             // Not even --force: skipping them would lose their rows, and planning them anew could copy rows twice.
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RESUME003, "stream '" + stream.name() + "': "

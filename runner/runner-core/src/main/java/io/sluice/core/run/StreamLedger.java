@@ -129,9 +129,15 @@ final class StreamLedger {
         Map<String, String> now = new java.util.HashMap<>();
         planned.lines().filter(l -> l.contains("\t") && !recordedLines.contains(l))
                 .forEach(l -> now.put(l.substring(0, l.indexOf('\t')), l));
+        // A pending file the resumed plan no longer has is gone: not loaded, so not in the mark.
+        java.util.Set<String> present = new java.util.HashSet<>();
+        plan.allPartitions().forEach(p -> present.add(p.id()));
         List<String> lines = new ArrayList<>();
         for (String line : recorded.lines().filter(l -> !l.isBlank()).toList()) {
             String id = line.contains("\t") ? line.substring(0, line.indexOf('\t')) : line;
+            if (pending.contains(id) && !present.contains(id)) {
+                continue;
+            }
             lines.add(pending.contains(id) ? now.getOrDefault(id, line) : line);
         }
         String updated = String.join("\n", new java.util.TreeSet<>(lines));
