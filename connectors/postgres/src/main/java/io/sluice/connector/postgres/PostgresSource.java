@@ -14,6 +14,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.SourceSession;
 
 import java.sql.Connection;
@@ -248,6 +249,45 @@ final class PostgresSource implements Source {
         requireNonNull(consistency, "consistency is null");
         List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
         return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe(),
+                tables, new TableLocks(connections, lockWaits));
+    }
+
+    /** Sources of one connector read one server database: they can share a snapshot. */
+    @Override
+    public java.util.Optional<Object> snapshotGroup() {
+        return java.util.Optional.of(connections);
+    }
+
+    @Override
+    public SharedSnapshot exportSnapshot(List<Source> sources) throws ConnectorException {
+        requireNonNull(sources, "sources is null");
+        java.util.Set<String> tables = new java.util.LinkedHashSet<>();
+        for (Source source : sources) {
+            if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
+                throw new IllegalArgumentException(source.describe() + " is not of this source's snapshot group");
+            }
+            pg.tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).forEach(tables::add);
+        }
+        PostgresSourceSession.Exported exported = PostgresSourceSession.export(connections, sources.size()
+                + " streams", List.copyOf(tables), new TableLocks(connections, lockWaits));
+        return new SharedSnapshot() {
+            @Override
+            public String id() {
+                return exported.id();
+            }
+
+            @Override
+            public void close() {
+                PostgresConnections.closeQuietly(exported.coordinator()); // ends the transaction and the snapshot
+            }
+        };
+    }
+
+    @Override
+    public SourceSession openSession(SharedSnapshot shared) throws ConnectorException {
+        requireNonNull(shared, "shared is null");
+        List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
+        return PostgresSourceSession.sharing(connections, shared.id(), PostgresSource::copyStatement, describe(),
                 tables, new TableLocks(connections, lockWaits));
     }
 

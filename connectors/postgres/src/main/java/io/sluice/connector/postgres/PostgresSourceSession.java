@@ -56,6 +56,29 @@ final class PostgresSourceSession implements SourceSession {
             return new PostgresSourceSession(connections, null, Optional.empty(), statements, description,
                     tablesToLock, locks);
         }
+        Exported exported = export(connections, description, tablesToLock, locks);
+        return new PostgresSourceSession(connections, exported.coordinator(), Optional.of(exported.id()), statements,
+                description, tablesToLock, locks);
+    }
+
+    /** A session reading in a snapshot exported for several streams ({@link #export}), which it does not own. */
+    static PostgresSourceSession sharing(PostgresConnections connections, String snapshotId,
+                                         BiFunction<PgPartition, SourceProjection, String> statements,
+                                         String description, List<String> tablesRead, TableLocks locks) {
+        return new PostgresSourceSession(connections, null, Optional.of(snapshotId), statements, description,
+                tablesRead, locks);
+    }
+
+    /** A snapshot and the connection whose open transaction keeps it importable. */
+    record Exported(Connection coordinator, String id) {
+    }
+
+    /**
+     * Exports a snapshot of {@code tablesToLock}, taken after ACCESS SHARE on every one of them, on a coordinator
+     * connection whose REPEATABLE READ transaction stays open until the caller closes it.
+     */
+    static Exported export(PostgresConnections connections, String description, List<String> tablesToLock,
+                           TableLocks locks) throws ConnectorException {
         Connection coordinator = connections.open("the snapshot of " + description);
         try {
             coordinator.setAutoCommit(false);
@@ -68,8 +91,7 @@ final class PostgresSourceSession implements SourceSession {
             try (Statement s = coordinator.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pg_export_snapshot()")) {
                 rs.next();
-                return new PostgresSourceSession(connections, coordinator, Optional.of(rs.getString(1)), statements,
-                        description, tablesToLock, locks);
+                return new Exported(coordinator, rs.getString(1));
             }
         } catch (ConnectorException | RuntimeException e) {
             PostgresConnections.closeQuietly(coordinator);

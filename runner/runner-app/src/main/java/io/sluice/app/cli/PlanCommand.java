@@ -41,10 +41,10 @@ final class PlanCommand implements Callable<Integer> {
             PipelinePlan plan = planned.plan();
             String text;
             if (format == Format.JSON) {
-                text = PlanJson.render(plan);
+                text = PlanJson.render(plan, planned.sharedSnapshots());
             } else {
                 StringWriter buffer = new StringWriter();
-                PlanText.print(plan, new PrintWriter(buffer));
+                PlanText.print(plan, planned.sharedSnapshots(), new PrintWriter(buffer));
                 text = buffer.toString();
             }
             PrintWriter out = spec.commandLine().getOut();

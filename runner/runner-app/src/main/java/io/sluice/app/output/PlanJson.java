@@ -2,6 +2,7 @@ package io.sluice.app.output;
 
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ColumnPair;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,11 +20,23 @@ public final class PlanJson {
     }
 
     public static String render(PipelinePlan plan) {
+        return render(plan, List.of());
+    }
+
+    /** With the groups of streams that read one snapshot together ({@link SnapshotSharing}). */
+    public static String render(PipelinePlan plan, List<SnapshotSharing.Group> shared) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("plan-version", 1);
         root.put("spec", plan.spec().name());
         root.put("spec-file", plan.spec().file().toString());
         root.put("spec-checksum", plan.spec().checksum());
+        ArrayNode snapshots = root.putArray("shared-snapshots");
+        for (SnapshotSharing.Group group : shared) {
+            ObjectNode g = snapshots.addObject();
+            g.put("connection", group.connection());
+            ArrayNode names = g.putArray("streams");
+            group.streams().forEach(names::add);
+        }
         ArrayNode streams = root.putArray("streams");
         for (StreamPlan stream : plan.streams()) {
             ObjectNode s = streams.addObject();

@@ -2,6 +2,7 @@ package io.sluice.app.output;
 
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ColumnPair;
 
@@ -14,8 +15,26 @@ public final class PlanText {
     }
 
     public static void print(PipelinePlan plan, PrintWriter out) {
+        print(plan, List.of(), out);
+    }
+
+    /** The first {@code shown} names, and how many more. */
+    private static String names(List<String> names, int shown) {
+        return names.size() <= shown ? String.join(", ", names)
+                : String.join(", ", names.subList(0, shown)) + " and " + (names.size() - shown) + " more";
+    }
+
+    /** With the groups of streams that read one snapshot together ({@link SnapshotSharing}). */
+    public static void print(PipelinePlan plan, List<SnapshotSharing.Group> shared, PrintWriter out) {
         out.println("spec " + plan.spec().name() + " (" + plan.spec().file() + ", sha256 "
                 + plan.spec().checksum().substring(0, 12) + ")");
+        java.util.Map<String, SnapshotSharing.Group> groupOf = new java.util.HashMap<>();
+        for (SnapshotSharing.Group group : shared) {
+            group.streams().forEach(s -> groupOf.put(s, group));
+            out.println("one snapshot: the " + group.streams().size() + " streams reading connection '"
+                    + group.connection() + "' read one moment of it, exported when the run starts and held until it "
+                    + "ends (" + names(group.streams(), 10) + ")");
+        }
         for (StreamPlan stream : plan.streams()) {
             out.println();
             out.println("stream " + stream.name() + ": " + stream.source() + " -> "
@@ -24,7 +43,10 @@ public final class PlanText {
                     + stream.spec().distribution().key().map(k -> " on " + k).orElse("")
                     + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
             out.println("  load mode:   " + stream.spec().loadMode().name().toLowerCase(java.util.Locale.ROOT));
-            out.println("  snapshot:    " + stream.snapshotMode());
+            SnapshotSharing.Group group = groupOf.get(stream.name());
+            out.println("  snapshot:    " + (group == null ? stream.snapshotMode() : "snapshot, shared with the "
+                    + (group.streams().size() - 1) + " other stream(s) reading connection '" + group.connection()
+                    + "'"));
             stream.window().ifPresent(w -> out.println("  incremental: rows with " + w.cursor()
                     + w.after().map(a -> " > " + a + " and").orElse("") + " <= " + w.upTo()
                     + (w.after().isEmpty() ? " or NULL (no earlier run done: from the start)"

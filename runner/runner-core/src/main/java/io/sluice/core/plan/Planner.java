@@ -122,7 +122,10 @@ public final class Planner {
             LoadPlan load = target.planLoad(stream.load().request(stream.loadMode(),
                     stream.effectiveDegree(availableCores)), source);
             TargetTable table = load.table();
-            refuseReadingTheTarget(stream, source, target);
+            Optional<RelationIdentity> writes = target.relation();
+            java.util.Set<RelationIdentity> reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT
+                    ? source.relations() : java.util.Set.of();
+            refuseReadingTheTarget(stream, reads, writes);
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, table.columns(),
                     stream.columnMapping());
             List<ColumnPair> pairs = mapping.copied();
@@ -146,7 +149,8 @@ public final class Planner {
                             + "cannot be resumed)");
                 }
             }
-            StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads());
+            StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads(),
+                    reads, writes);
             Optional<RowWindow> window = stream.incremental().flatMap(IncrementalSpec::cursor).isEmpty()
                     ? Optional.empty()
                     : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);
@@ -190,13 +194,12 @@ public final class Planner {
      * snapshot then reads as empty; one worker waits on its own lock forever; an append copies its own output), so it
      * is refused, however the two connections spell the server.
      */
-    private static void refuseReadingTheTarget(StreamSpec stream, Source source, Target target)
-            throws ConnectorException {
-        Optional<RelationIdentity> written = target.relation();
+    private static void refuseReadingTheTarget(StreamSpec stream, java.util.Set<RelationIdentity> reads,
+                                               Optional<RelationIdentity> written) {
         if (written.isEmpty()) {
             return;
         }
-        for (RelationIdentity read : source.relations()) {
+        for (RelationIdentity read : reads) {
             if (read.key().equals(written.get().key())) {
                 boolean sameConnection = stream.source().connection().equals(stream.target().connection());
                 throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN001, "stream '" + stream.name()

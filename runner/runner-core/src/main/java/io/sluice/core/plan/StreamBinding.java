@@ -27,9 +27,23 @@ public final class StreamBinding {
     private final SourceProjection projection;
     private final Source.ThreadModel readerThreads;
     private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
+    private final java.util.Set<io.sluice.spi.RelationIdentity> reads;
+    private final Optional<io.sluice.spi.RelationIdentity> writes;
 
     public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads) {
+        this(source, target, ledger, projection, readerThreads, java.util.Set.of(), Optional.empty());
+    }
+
+    /**
+     * @param reads  the stored relations the source reads, as the plan found them (empty: unknown)
+     * @param writes the table the target writes, when it exists
+     */
+    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+                         Source.ThreadModel readerThreads, java.util.Set<io.sluice.spi.RelationIdentity> reads,
+                         Optional<io.sluice.spi.RelationIdentity> writes) {
+        this.reads = java.util.Set.copyOf(requireNonNull(reads, "reads is null"));
+        this.writes = requireNonNull(writes, "writes is null");
         this.source = requireNonNull(source, "source is null");
         this.target = requireNonNull(target, "target is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
@@ -39,6 +53,16 @@ public final class StreamBinding {
 
     public Source source() {
         return source;
+    }
+
+    /** The stored relations the source reads, as the plan found them; empty when the source cannot tell. */
+    public java.util.Set<io.sluice.spi.RelationIdentity> reads() {
+        return reads;
+    }
+
+    /** The table the target writes, when it existed at plan time. */
+    public Optional<io.sluice.spi.RelationIdentity> writes() {
+        return writes;
     }
 
     public Target target() {

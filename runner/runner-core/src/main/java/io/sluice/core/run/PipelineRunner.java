@@ -52,26 +52,30 @@ public final class PipelineRunner {
         recordPlanned(plan, bound, identity, listener);
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
-        if (parallel == 1) {
-            for (StreamPlan stream : plan.streams()) {
-                reports.put(stream.name(), runOne(stream, bound, identity, listener, settings));
-            }
-        } else {
-            progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
-                    plan.streams().stream().mapToLong(StreamPlan::estimatedBytes).sum());
-            List<StreamPlan> largestFirst = plan.streams().stream()
-                    .sorted(Comparator.comparingLong(StreamPlan::estimatedBytes).reversed()).toList();
-            try (ExecutorService pool = Executors.newFixedThreadPool(parallel,
-                    Thread.ofPlatform().name("sluice-stream-", 0).factory())) {
-                for (StreamPlan stream : largestFirst) {
-                    pool.submit(() -> {
-                        try {
-                            reports.put(stream.name(), runOne(stream, bound, identity, listener, settings));
-                        } catch (Throwable e) { // the executor reports everything; a bug here must not lose a stream
-                            reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
-                                    stream.where())));
-                        }
-                    });
+        // Streams of one source connection read one moment of it: their snapshot first, held for the run.
+        try (SharedSnapshots snapshots = SharedSnapshots.export(bound)) {
+            if (parallel == 1) {
+                for (StreamPlan stream : plan.streams()) {
+                    reports.put(stream.name(), runOne(stream, bound, identity, listener, settings, snapshots));
+                }
+            } else {
+                progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
+                        plan.streams().stream().mapToLong(StreamPlan::estimatedBytes).sum());
+                List<StreamPlan> largestFirst = plan.streams().stream()
+                        .sorted(Comparator.comparingLong(StreamPlan::estimatedBytes).reversed()).toList();
+                try (ExecutorService pool = Executors.newFixedThreadPool(parallel,
+                        Thread.ofPlatform().name("sluice-stream-", 0).factory())) {
+                    for (StreamPlan stream : largestFirst) {
+                        pool.submit(() -> {
+                            try {
+                                reports.put(stream.name(), runOne(stream, bound, identity, listener, settings,
+                                        snapshots));
+                            } catch (Throwable e) { // the executor reports everything; a bug must not lose a stream
+                                reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
+                                        stream.where())));
+                            }
+                        });
+                    }
                 }
             }
         }
@@ -109,11 +113,18 @@ public final class PipelineRunner {
 
     /** One stream, or its SKIPPED report when the run was stopped before it began. */
     private StreamReport runOne(StreamPlan stream, BoundPlan bound, RunIdentity identity, RunListener listener,
-                                RunSettings settings) {
+                                RunSettings settings, SharedSnapshots snapshots) {
         if (stopped || interrupted) {
             return skipped(stream);
         }
-        StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress);
+        Optional<SluiceException> noSnapshot = snapshots.failure(stream);
+        if (noSnapshot.isPresent()) {
+            StreamReport report = failed(stream, noSnapshot.get());
+            listener.streamFinished(stream, report);
+            return report;
+        }
+        StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress,
+                snapshots.of(stream));
         running.add(executor);
         if (stopped || interrupted) {
             executor.interrupt();

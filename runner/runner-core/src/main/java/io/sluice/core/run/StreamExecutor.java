@@ -10,6 +10,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LockWaits;
+import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.ledger.LoadMarks;
@@ -44,9 +45,17 @@ final class StreamExecutor {
     private final StreamPlan plan;
     private final StreamBinding binding;
     private volatile long deletedRows;
+    /** The snapshot this stream reads with the other streams of its group ({@link SharedSnapshots}), if any. */
+    private final Optional<SharedSnapshot> shared;
 
     StreamExecutor(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener,
                    RunProgress progress) {
+        this(plan, binding, run, listener, progress, Optional.empty());
+    }
+
+    StreamExecutor(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener,
+                   RunProgress progress, Optional<SharedSnapshot> shared) {
+        this.shared = requireNonNull(shared, "shared is null");
         this.work = new StreamWork(plan, binding, run, listener, progress);
         this.plan = plan;
         this.binding = binding;
@@ -67,7 +76,8 @@ final class StreamExecutor {
             try (TargetClaim claim = work.ledger.join().isPresent()
                     ? binding.target().claimShared(work.ledger.runId(), work.ledger.join().orElseThrow().holder())
                     : binding.target().claim(work.ledger.runId());
-                 SourceSession session = binding.source().openSession(plan.spec().consistency())) {
+                 SourceSession session = shared.isPresent() ? binding.source().openSession(shared.get())
+                         : binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();
                 binding.target().beginLoad(marks); // creates what the target lacks before it is emptied

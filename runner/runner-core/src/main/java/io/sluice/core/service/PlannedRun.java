@@ -46,6 +46,11 @@ public final class PlannedRun implements AutoCloseable {
         return plan.plan();
     }
 
+    /** The streams that will read one snapshot of their source together ({@link io.sluice.core.plan.SnapshotSharing}). */
+    public List<io.sluice.core.plan.SnapshotSharing.Group> sharedSnapshots() {
+        return io.sluice.core.plan.SnapshotSharing.of(plan);
+    }
+
     /** What the connectors want a person to know, e.g. how to reach an embedded server. */
     public List<String> notices() {
         return connections.notices();

@@ -1,0 +1,172 @@
+package io.sluice.app.ledger;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The tables of a run that read one source connection show one moment of it, as pg_dump's do: a writer that
+ * commits a parent and its child in one transaction while the run copies leaves no orphan and no childless parent
+ * in the target. The pair that would split them is committed at the one moment that tells: when the run is about
+ * to take the child table's snapshot (its lock request waits behind the test's), the parent table is already copied
+ * in a run whose streams take a snapshot each.
+ */
+class OneMomentTest {
+    private static final int ROWS = 30_000;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "max-parallel-streams {0}, degree {1}")
+    @CsvSource({"1, 1", "1, 2", "3, 1", "3, 2"})
+    void relatedRowsCommittedDuringTheRunArriveTogether(int parallel, int degree) throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String source = pg.createDatabase("moment_src_" + parallel + degree);
+        String target = pg.createDatabase("moment_dst_" + parallel + degree);
+        sql(pg, source, "CREATE TABLE a_parent (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE b_child (id bigint PRIMARY KEY, parent_id bigint NOT NULL, note text)",
+                "INSERT INTO a_parent SELECT g, 'parent ' || g FROM generate_series(1, " + ROWS + ") g",
+                "INSERT INTO b_child SELECT g, g, 'child ' || g FROM generate_series(1, " + ROWS + ") g",
+                "ANALYZE");
+        Path spec = dir.resolve("moment.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: one-moment
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: all
+                    source: { connection: src, table: "public.*" }
+                    target: { connection: dst, table: "public.{table}", create: if-missing }
+                    distribution: { method: ctid }
+                    degree: %d
+                    batch-size: 5000
+                    load-mode: truncate
+                max-parallel-streams: %d
+                """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user(), degree, parallel));
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("one snapshot: the 2 streams reading connection 'src'"), plan.out());
+
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong pairs = new AtomicLong(ROWS);
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try (Connection c = pg.connect(source); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                while (writing.get()) {
+                    long id = pairs.incrementAndGet();
+                    s.execute("INSERT INTO a_parent VALUES (" + id + ", 'new')");
+                    s.execute("INSERT INTO b_child VALUES (" + id + ", " + id + ", 'new')");
+                    c.commit();
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Path log = dir.resolve("moment.log");
+        Process run = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "moment-1");
+        try (Connection pair = pg.connect(source); Statement s = pair.createStatement()) {
+            // Once both streams are recorded (planning, which reads the tables, is over): the child table held.
+            LedgerFixture.waitUntil(run, log, () -> scalar(pg, target, "SELECT count(*) FROM sluice.run_streams "
+                    + "WHERE run_id = 'moment-1'") >= 2);
+            pair.setAutoCommit(false);
+            s.execute("SET lock_timeout = '5s'");
+            boolean held;
+            try {
+                s.execute("LOCK TABLE b_child IN ACCESS EXCLUSIVE MODE");
+                held = true;
+            } catch (SQLException snapshotTaken) {
+                pair.rollback(); // the run holds the table for its snapshot already: the pair comes after it
+                held = false;
+            }
+            if (held) {
+                LedgerFixture.waitUntil(run, log, () -> scalar(pg, source, "SELECT count(*) FROM pg_locks l JOIN "
+                        + "pg_stat_activity a USING (pid) WHERE l.relation = 'b_child'::regclass AND NOT l.granted "
+                        + "AND a.application_name LIKE 'sluice%'") > 0);
+            }
+            s.execute("INSERT INTO a_parent VALUES (-1, 'the pair')");
+            s.execute("INSERT INTO b_child VALUES (-1, -1, 'the pair')");
+            pair.commit();
+        }
+        assertTrue(run.waitFor(180, TimeUnit.SECONDS));
+        writing.set(false);
+        writer.join();
+        String out = Files.readString(log);
+        assertEquals(0, run.exitValue(), out);
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM b_child c WHERE NOT EXISTS (SELECT 1 FROM a_parent "
+                + "p WHERE p.id = c.parent_id)"), "no child without its parent:\n" + out);
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM a_parent p WHERE NOT EXISTS (SELECT 1 FROM b_child "
+                + "c WHERE c.parent_id = p.id)"), "no parent without its child:\n" + out);
+        assertEquals(1, scalar(pg, target, "SELECT count(DISTINCT snapshot_mode) FROM sluice.run_streams WHERE "
+                + "run_id = 'moment-1'"), "one snapshot, recorded for both streams");
+    }
+
+    @Test
+    void aStreamThatReadsWhatAnotherWritesTakesItsOwnSnapshotAndNoneIsOptedOut() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("moment_chain");
+        sql(pg, db, "CREATE TABLE raw (id bigint PRIMARY KEY)", "CREATE TABLE staged (id bigint PRIMARY KEY)",
+                "CREATE TABLE published (id bigint PRIMARY KEY)", "CREATE TABLE other (id bigint PRIMARY KEY)",
+                "INSERT INTO raw SELECT generate_series(1, 100)", "INSERT INTO other SELECT generate_series(1, 5)");
+        Path spec = dir.resolve("chain.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: chain
+                connections:
+                  db: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: stage
+                    source: { connection: db, table: raw }
+                    target: { connection: db, table: staged }
+                    load-mode: truncate
+                  - name: publish
+                    source: { connection: db, table: staged }
+                    target: { connection: db, table: published }
+                    load-mode: truncate
+                  - name: apart
+                    source: { connection: db, table: other }
+                    target: { connection: db, table: published_other, create: if-missing }
+                    load-mode: truncate
+                    consistency: none
+                """.formatted(pg.jdbcUrl(db), pg.user()));
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(!plan.out().contains("one snapshot:"), "publish reads what stage writes; apart opted out: "
+                + plan.out());
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(100, scalar(pg, db, "SELECT count(*) FROM published"), "publish read what stage loaded");
+    }
+
+    private static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static long scalar(TestingPostgres pg, String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.SnapshotSharing;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.SharedSnapshot;
+import io.sluice.spi.Source;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The snapshots a run's stream groups read ({@link SnapshotSharing}), exported before the first stream starts and
+ * held until the run ends. A group whose snapshot cannot be exported (a lock that does not come, a standby) fails its
+ * streams with that error before they write anything, rather than letting them read different moments.
+ */
+final class SharedSnapshots implements AutoCloseable {
+    private final Map<String, SharedSnapshot> byStream = new HashMap<>();
+    private final Map<String, SluiceException> failed = new HashMap<>();
+    private final List<SharedSnapshot> opened = new ArrayList<>();
+
+    static SharedSnapshots export(BoundPlan bound) {
+        requireNonNull(bound, "bound is null");
+        SharedSnapshots snapshots = new SharedSnapshots();
+        Map<String, StreamPlan> streams = new HashMap<>();
+        bound.plan().streams().forEach(s -> streams.put(s.name(), s));
+        for (SnapshotSharing.Group group : SnapshotSharing.of(bound)) {
+            List<Source> sources = group.streams().stream().map(name -> bound.binding(streams.get(name)).source())
+                    .toList();
+            try {
+                SharedSnapshot snapshot = sources.getFirst().exportSnapshot(sources);
+                snapshots.opened.add(snapshot);
+                group.streams().forEach(name -> snapshots.byStream.put(name, snapshot));
+            } catch (ConnectorException e) {
+                SluiceException error = new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT
+                        : e.kind(), e.code(), "the snapshot of the " + group.streams().size() + " streams reading "
+                        + "connection '" + group.connection() + "': " + e.getMessage(), e.fix().orElse(null), e);
+                group.streams().forEach(name -> snapshots.failed.put(name, error));
+            }
+        }
+        return snapshots;
+    }
+
+    /** The snapshot {@code stream} reads with its group; empty when it reads one of its own. */
+    Optional<SharedSnapshot> of(StreamPlan stream) {
+        return Optional.ofNullable(byStream.get(stream.name()));
+    }
+
+    /** Why {@code stream} cannot start: its group's snapshot could not be exported. */
+    Optional<SluiceException> failure(StreamPlan stream) {
+        return Optional.ofNullable(failed.get(stream.name()));
+    }
+
+    @Override
+    public void close() {
+        opened.forEach(SharedSnapshot::close);
+    }
+}

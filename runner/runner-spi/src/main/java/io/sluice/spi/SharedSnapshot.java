@@ -1,0 +1,15 @@
+package io.sluice.spi;
+
+/**
+ * One snapshot of a source connection that several streams of a run read together ({@link Source#exportSnapshot}),
+ * so the tables they copy show one moment of the source, as pg_dump's do: taken once, after the locks that keep
+ * every table read from being truncated or altered under it, and held until closed (the run's end).
+ */
+public interface SharedSnapshot extends AutoCloseable {
+    /** For plans and the ledger, e.g. {@code 00000003-0000001B-1}. */
+    String id();
+
+    /** Ends the snapshot: no session can read in it afterwards. Never fails. */
+    @Override
+    void close();
+}
