@@ -73,6 +73,11 @@ final class RunOutputOptions {
     private String runId;
     private volatile boolean finished;
 
+    @CommandLine.Option(names = "--verbose",
+            description = "A line for every table as it starts and ends, also in a run of more than 20 tables (which "
+                    + "otherwise prints a line per failed or slow table and a run line every tenth of the tables).")
+    boolean verbose;
+
     @CommandLine.Option(names = "--summary-json", paramLabel = "PATH",
             description = "Write a JSON summary of the run here (summary-version 1, see specs/"
                     + "sluice-summary-v1.schema.json), also when the run fails.")
@@ -156,7 +161,8 @@ final class RunOutputOptions {
 
     /** What tells people about the run's events: the text lines, or nothing when the JSON log does it. */
     RunListener consoleListener(PrintWriter err, Terminal terminal) {
-        return logFormat == LogFormat.JSON ? RunListener.NONE : new ConsoleRunListener(err, terminal::redact);
+        return logFormat == LogFormat.JSON ? RunListener.NONE : new ConsoleRunListener(err, terminal::redact,
+                verbose);
     }
 
     /** A live bar on a terminal, text lines every interval otherwise, JSON progress events in JSON mode. */

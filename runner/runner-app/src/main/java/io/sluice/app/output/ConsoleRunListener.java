@@ -15,25 +15,64 @@ import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
-/** Human-readable run events on stderr: stream starts, retries, failures and per-stream summaries. */
+/**
+ * Human-readable run events on stderr: stream starts, retries, failures and per-stream summaries. A run of many
+ * tables (more than {@link #MANY_STREAMS}) prints instead a line per failed or slow table and a run line every tenth
+ * of the tables (done / total, rows, megabytes, rate), unless {@code verbose}: a thousand tables are not three
+ * thousand lines. The JSON log keeps every table's events either way.
+ */
 public final class ConsoleRunListener implements RunListener {
+    static final int MANY_STREAMS = 20;
+    /** A table that takes this long gets its own line in a run of many tables. */
+    static final Duration SLOW = Duration.ofSeconds(60);
+
     private final PrintWriter err;
     private final UnaryOperator<String> redact;
+    private final boolean verbose;
     private final Object lock = new Object();
+    private volatile boolean many;
+    private int streams;
+    private int finished;
+    private long rows;
+    private long bytes;
+    private long startedNanos;
 
     public ConsoleRunListener(PrintWriter err, UnaryOperator<String> redact) {
+        this(err, redact, false);
+    }
+
+    /** {@code verbose}: every table's lines, however many tables the run has. */
+    public ConsoleRunListener(PrintWriter err, UnaryOperator<String> redact, boolean verbose) {
         this.err = requireNonNull(err, "err is null");
         this.redact = requireNonNull(redact, "redact is null");
+        this.verbose = verbose;
     }
 
     @Override
     public void runStarted(PipelinePlan plan, String runId) {
         line("run " + runId + " of spec " + plan.spec().name() + " (sha256 " + plan.spec().checksum().substring(0, 12)
                 + ")");
+        synchronized (lock) {
+            streams = plan.streams().size();
+            startedNanos = System.nanoTime();
+        }
+        many = !verbose && plan.streams().size() > MANY_STREAMS;
+        if (many) {
+            line("run " + runId + ": " + plan.streams().size() + " tables; a line for each one that fails or takes "
+                    + "over " + SLOW.toSeconds() + " s, and one every " + step() + " tables done (--verbose: a line "
+                    + "per table)");
+        }
+    }
+
+    private int step() {
+        return Math.max(1, streams / 10);
     }
 
     @Override
     public void streamStarted(StreamPlan stream, String snapshotMode) {
+        if (many) {
+            return;
+        }
         line("stream " + stream.name() + ": " + stream.partitions().size() + " partition(s), method "
                 + stream.spec().distribution().method().specName() + ", degree " + stream.degree() + ", "
                 + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT) + " copy, "
@@ -69,6 +108,32 @@ public final class ConsoleRunListener implements RunListener {
 
     @Override
     public void streamFinished(StreamPlan stream, StreamReport report) {
+        if (!many) {
+            tell(report);
+            return;
+        }
+        boolean slow = report.duration().compareTo(SLOW) >= 0;
+        if (report.state() != StreamReport.State.DONE || slow
+                || report.verification().status() == Verification.Status.FAILED) {
+            tell(report);
+        }
+        String run;
+        synchronized (lock) {
+            finished++;
+            rows += report.rows();
+            bytes += report.bytes();
+            if (finished % step() != 0 && finished != streams) {
+                return;
+            }
+            long millis = Math.max(1, (System.nanoTime() - startedNanos) / 1_000_000L);
+            run = "tables " + finished + "/" + streams + " done, " + Numbers.count(rows) + " rows, "
+                    + Numbers.megabytes(bytes) + " in " + Numbers.seconds(millis) + " ("
+                    + Numbers.rate(rows * 1000.0 / millis, "rows") + ")";
+        }
+        line(run);
+    }
+
+    private void tell(StreamReport report) {
         Verification v = report.verification();
         switch (v.status()) {
             case PASSED -> line("stream " + report.name() + ": verify " + mode(v) + " passed per " + v.scope() + " ("

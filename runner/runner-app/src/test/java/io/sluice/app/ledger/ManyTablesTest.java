@@ -111,6 +111,17 @@ class ManyTablesTest {
         CliRun status = CliRun.of("status", spec.toString(), "many-1");
         assertTrue(status.out().contains("sales.sales.big") && status.out().contains("sales.sales.tiny_33"),
                 status.out());
+
+        // 40 tables: a run line every 4 tables instead of two lines per table; --verbose brings them back.
+        CliRun quiet = CliRun.of("run", spec.toString(), "--run-id", "many-2");
+        assertEquals(0, quiet.exitCode(), quiet.all());
+        assertTrue(quiet.err().contains("40 tables; a line for each one that fails") && quiet.err().contains(
+                "tables 40/40 done") && !quiet.err().contains("stream sales.sales.tiny_33: done"), quiet.err());
+        assertEquals(10, quiet.err().lines().filter(l -> l.startsWith("tables ")).count(), quiet.err());
+        CliRun verbose = CliRun.of("run", spec.toString(), "--run-id", "many-3", "--verbose");
+        assertEquals(0, verbose.exitCode(), verbose.all());
+        assertTrue(verbose.err().contains("stream sales.sales.tiny_33: done") && !verbose.err().contains("tables "
+                + "40/40 done"), verbose.err());
     }
 
     @Test
