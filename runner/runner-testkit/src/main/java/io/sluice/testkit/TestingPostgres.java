@@ -62,6 +62,8 @@ public final class TestingPostgres implements AutoCloseable {
     private final Path dataDirectory;
     /** Embedded only: the binaries of another major version, when not the default ones. */
     private final Optional<Path> binariesJar;
+    /** The server settings it runs with, kept for a restart. */
+    private final Map<String, String> settings;
     private final String user;
     private final String password;
     private final int majorVersion;
@@ -74,8 +76,9 @@ public final class TestingPostgres implements AutoCloseable {
     private boolean closed;
 
     private TestingPostgres(PostgreSQLContainer container, EmbeddedPostgres embedded, Path dataDirectory,
-                            Optional<Path> binariesJar, boolean isShared) {
+                            Optional<Path> binariesJar, boolean isShared, Map<String, String> settings) {
         this.isShared = isShared;
+        this.settings = Map.copyOf(settings);
         this.binariesJar = binariesJar;
         this.container = container;
         this.embedded = embedded;
@@ -100,7 +103,18 @@ public final class TestingPostgres implements AutoCloseable {
 
     /** Starts a new, independent server; the caller stops it with {@link #close()}. */
     public static TestingPostgres start() {
-        return start(false);
+        return start(false, SETTINGS);
+    }
+
+    /**
+     * A new, independent server with {@code settings} over the usual ones (e.g. a small {@code
+     * max_locks_per_transaction}, to meet a limit without creating thousands of objects); kept across restarts.
+     */
+    public static TestingPostgres start(Map<String, String> settings) {
+        requireNonNull(settings, "settings is null");
+        Map<String, String> merged = new LinkedHashMap<>(SETTINGS);
+        merged.putAll(settings);
+        return start(false, merged);
     }
 
     /**
@@ -113,9 +127,9 @@ public final class TestingPostgres implements AutoCloseable {
         Quiet.noisyLoggers();
         TestingPostgres server;
         if (dockerAvailable()) {
-            server = startContainer("postgres:" + majorVersion, false);
+            server = startContainer("postgres:" + majorVersion, false, SETTINGS);
         } else {
-            server = startEmbeddedServer(Optional.of(binariesJar), false);
+            server = startEmbeddedServer(Optional.of(binariesJar), false, SETTINGS);
         }
         if (server.majorVersion != majorVersion) {
             server.close();
@@ -125,29 +139,30 @@ public final class TestingPostgres implements AutoCloseable {
         return server;
     }
 
-    private static TestingPostgres start(boolean isShared) {
+    private static TestingPostgres start(boolean isShared, Map<String, String> settings) {
         Quiet.noisyLoggers();
         if (dockerAvailable()) {
-            return startContainer("postgres:18", isShared);
+            return startContainer("postgres:18", isShared, settings);
         }
-        return startEmbeddedServer(Optional.empty(), isShared);
+        return startEmbeddedServer(Optional.empty(), isShared, settings);
     }
 
-    private static TestingPostgres startEmbeddedServer(Optional<Path> binariesJar, boolean isShared) {
+    private static TestingPostgres startEmbeddedServer(Optional<Path> binariesJar, boolean isShared,
+                                                       Map<String, String> settings) {
         Path dataDirectory = newDataDirectory();
-        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, binariesJar), dataDirectory, binariesJar,
-                isShared);
+        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, binariesJar, settings), dataDirectory,
+                binariesJar, isShared, settings);
     }
 
-    private static TestingPostgres startContainer(String image, boolean isShared) {
+    private static TestingPostgres startContainer(String image, boolean isShared, Map<String, String> settings) {
         List<String> command = new ArrayList<>(List.of("postgres"));
-        SETTINGS.forEach((key, value) -> {
+        settings.forEach((key, value) -> {
             command.add("-c");
             command.add(key + "=" + value);
         });
         PostgreSQLContainer container = new PostgreSQLContainer(image).withCommand(command.toArray(String[]::new));
         container.start();
-        return new TestingPostgres(container, null, null, Optional.empty(), isShared);
+        return new TestingPostgres(container, null, null, Optional.empty(), isShared, settings);
     }
 
     private static Path newDataDirectory() {
@@ -169,7 +184,8 @@ public final class TestingPostgres implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgres startEmbedded(Path dataDirectory, int port, Optional<Path> binariesJar) {
+    private static EmbeddedPostgres startEmbedded(Path dataDirectory, int port, Optional<Path> binariesJar,
+                                                  Map<String, String> settings) {
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDirectory)
                 // We own the directory: keep it across stop/restart, delete it in close().
@@ -181,7 +197,7 @@ public final class TestingPostgres implements AutoCloseable {
             builder.setPort(port); // same port after restart, so URLs handed out stay valid
         }
         binariesJar.ifPresent(jar -> builder.setPgBinaryResolver((system, machine) -> archiveIn(jar)));
-        SETTINGS.forEach(builder::setServerConfig);
+        settings.forEach(builder::setServerConfig);
         try {
             return builder.start();
         } catch (IOException | RuntimeException e) {
@@ -215,7 +231,7 @@ public final class TestingPostgres implements AutoCloseable {
      */
     public static synchronized TestingPostgres shared() {
         if (shared == null) {
-            shared = start(true);
+            shared = start(true, SETTINGS);
         }
         return shared;
     }
@@ -390,7 +406,7 @@ public final class TestingPostgres implements AutoCloseable {
                     .getPorts().getBindings().get(com.github.dockerjava.api.model.ExposedPort.tcp(5432));
             port = Integer.parseInt(binding[0].getHostPortSpec());
         } else {
-            embedded = startEmbedded(dataDirectory, port, binariesJar);
+            embedded = startEmbedded(dataDirectory, port, binariesJar, settings);
         }
         running = true;
         awaitReady();

@@ -40,6 +40,8 @@ public enum PostgresCode implements ErrorCode {
             + "target"),
     PG221("load-mode merge: a merge key column can hold NULL, which no key matches"),
     PG222("load-mode replace: the table's columns or grants changed while the replace loaded; the old table stays"),
+    PG223("one snapshot for many tables needs a lock on each in one transaction, more than the server's lock table "
+            + "holds"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

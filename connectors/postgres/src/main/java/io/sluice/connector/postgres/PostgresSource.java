@@ -268,6 +268,7 @@ final class PostgresSource implements Source {
             }
             pg.tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).forEach(tables::add);
         }
+        requireLockRoom(tables.size(), sources.size());
         PostgresSourceSession.Exported exported = PostgresSourceSession.export(connections, sources.size()
                 + " streams", List.copyOf(tables), new TableLocks(connections, lockWaits));
         return new SharedSnapshot() {
@@ -281,6 +282,36 @@ final class PostgresSource implements Source {
                 PostgresConnections.closeQuietly(exported.coordinator()); // ends the transaction and the snapshot
             }
         };
+    }
+
+    /**
+     * One transaction locks every table of the group; a server whose lock table is smaller would fail midway with
+     * "out of shared memory" (pg_dump's known limit), so it is refused first, saying what to raise.
+     */
+    private void requireLockRoom(int tables, int streams) throws ConnectorException {
+        long room;
+        int perTransaction;
+        try (ControlConnection control = connections.control("reading the source's lock settings");
+             java.sql.Statement s = control.connection().createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT current_setting('max_locks_per_transaction')::int, "
+                     + "current_setting('max_connections')::int + current_setting('max_prepared_transactions')::int")) {
+            rs.next();
+            perTransaction = rs.getInt(1);
+            room = (long) perTransaction * rs.getInt(2);
+        } catch (java.sql.SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the source's lock "
+                    + "settings");
+        }
+        if (tables > room) {
+            long sessions = Math.max(1, room / perTransaction);
+            long needed = (tables + sessions - 1) / sessions + perTransaction; // and room for the other sessions
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG223, "one snapshot for the " + streams
+                    + " streams reading this connection locks " + tables + " tables in one transaction, and the "
+                    + "server's lock table holds about " + room + " (max_locks_per_transaction " + perTransaction
+                    + " x connections); nothing was locked or written", "raise max_locks_per_transaction on the "
+                    + "source to " + needed + " or more and restart it (pg_dump needs the same), or set consistency: "
+                    + "none under defaults: (each table then reads its own moment)");
+        }
     }
 
     @Override

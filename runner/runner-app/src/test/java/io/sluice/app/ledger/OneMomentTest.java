@@ -154,6 +154,36 @@ class OneMomentTest {
         assertEquals(100, scalar(pg, db, "SELECT count(*) FROM published"), "publish read what stage loaded");
     }
 
+    @Test
+    void moreTablesThanTheServersLockTableHoldsAreRefusedBeforeAnythingIsWrittenSayingWhatToRaise() throws Exception {
+        try (TestingPostgres small = TestingPostgres.start(java.util.Map.of("max_locks_per_transaction", "10",
+                "max_connections", "30"))) { // 10 x 30: about 300 locks in all
+            String source = small.createDatabase("locks_src");
+            String target = small.createDatabase("locks_dst");
+            sql(small, source, "DO $$ BEGIN FOR i IN 1..320 LOOP EXECUTE format('CREATE TABLE t%s (id int)', i); "
+                    + "END LOOP; END $$");
+            Path spec = dir.resolve("locks.yaml");
+            Files.writeString(spec, """
+                    version: 1
+                    name: many-locks
+                    connections:
+                      src: { type: postgres, url: "%s", user: "%s" }
+                      dst: { type: postgres, url: "%s", user: "%s" }
+                    streams:
+                      - name: all
+                        source: { connection: src, table: "public.*" }
+                        target: { connection: dst, table: "public.{table}", create: if-missing }
+                        load-mode: truncate
+                    """.formatted(small.jdbcUrl(source), small.user(), small.jdbcUrl(target), small.user()));
+            CliRun run = CliRun.of("run", spec.toString());
+            assertEquals(4, run.exitCode(), run.all());
+            assertTrue(run.all().contains("error[PG223]") && run.all().contains("locks 320 tables in one transaction")
+                    && run.all().contains("raise max_locks_per_transaction on the source to"), run.all());
+            assertEquals(0, scalar(small, target, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
+                    "nothing created");
+        }
+    }
+
     private static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {
