@@ -75,15 +75,7 @@ final class PostgresConnections implements AutoCloseable {
             return;
         }
         sessionName = applicationName;
-        Connection kept;
-        idleLock.lock();
-        try {
-            kept = idleControl;
-            idleControl = null;
-        } finally {
-            idleLock.unlock();
-        }
-        closeQuietly(kept);
+        close(); // the kept control session has the old name
     }
 
     /** A new connection in autocommit mode; {@code purpose} names it in error messages. */

@@ -42,6 +42,8 @@ final class PostgresLoad {
     // The target's marks (LoadMarks keeps them apart from the runner's).
     static final String CREATED = "created";
     static final String SHADOW = "shadow";
+    private static final String SHADOW_SUFFIX = "_sluice_shadow";
+    private static final String KEYS_SUFFIX = "_sluice_keys";
     static final String SWAPPED = "swapped";
     static final String KEYS = "merge.keys";
     static final String DELETED = "merge.deleted";
@@ -401,7 +403,12 @@ final class PostgresLoad {
     }
 
     private String shadowName() {
-        return DerivedName.of(table, "_sluice_shadow");
+        return DerivedName.of(table, SHADOW_SUFFIX);
+    }
+
+    /** The table and the tables a load derives from it (shadow, keys): what a run's sessions lock. */
+    static List<String> relationsOf(String table) {
+        return List.of(table, DerivedName.of(table, SHADOW_SUFFIX), DerivedName.of(table, KEYS_SUFFIX));
     }
 
     QualifiedName shadow() {
@@ -417,7 +424,7 @@ final class PostgresLoad {
     }
 
     private String keysQuoted() {
-        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(DerivedName.of(table, "_sluice_keys"));
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(DerivedName.of(table, KEYS_SUFFIX));
     }
 
     private static String temporaryIndexName(String index) {
@@ -547,19 +554,19 @@ final class PostgresLoad {
     }
 
     /**
-     * Ends what a killed process of this run, or of an unfinished earlier run of the stream, left running on the table
-     * or the tables the load derives from it ({@link LeftoverSessions}).
+     * Prepares the target for the run's rows; {@code endLeftovers}: this run holds the table's claim alone, so it first
+     * ends what a killed process of this run, or of an unfinished earlier run of the stream, left running on the
+     * table or the tables the load derives from it ({@link LeftoverSessions}), waiting at most {@code patience}.
      */
-    void endLeftovers(LoadMarks marks, java.time.Duration patience) throws ConnectorException {
-        List<String> runIds = new ArrayList<>();
-        runIds.add(marks.runId());
-        runIds.addAll(marks.unfinishedEarlier().keySet());
-        LeftoverSessions.end(connections, schema, List.of(table, shadowName(),
-                DerivedName.of(table, "_sluice_keys")), runIds, patience);
-    }
-
-    void begin(LoadMarks marks) throws ConnectorException {
-        restoreEarlierRunsIndexes(marks);
+    void begin(LoadMarks marks, boolean endLeftovers, java.time.Duration patience) throws ConnectorException {
+        Map<String, Map<String, String>> earlier = marks.unfinishedEarlier();
+        if (endLeftovers) {
+            List<String> runIds = new ArrayList<>();
+            runIds.add(marks.runId());
+            runIds.addAll(earlier.keySet());
+            LeftoverSessions.end(connections, schema, relationsOf(table), runIds, patience);
+        }
+        restoreEarlierRunsIndexes(earlier);
         if (request.mode() == LoadMode.REPLACE) {
             holdForReplace(read(marks));
         }
@@ -587,7 +594,7 @@ final class PostgresLoad {
                 }
             }
             if (request.mode() == LoadMode.MERGE && request.deleteMissing() && !done.containsKey(KEYS)) {
-                String name = DerivedName.of(table, "_sluice_keys");
+                String name = DerivedName.of(table, KEYS_SUFFIX);
                 dropOwnLeftover(c, target, name);
                 // Logged: the keys commit with each partition's DONE row and must survive whatever the ledger survives.
                 execute(c, "CREATE TABLE " + keysQuoted() + " AS SELECT " + keyList("") + " FROM " + quoted()
@@ -745,7 +752,7 @@ final class PostgresLoad {
         try (java.sql.PreparedStatement p = c.prepareStatement("SELECT c.relpersistence FROM pg_class c JOIN "
                 + "pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = ?")) {
             p.setString(1, schema);
-            p.setString(2, DerivedName.of(table, "_sluice_keys"));
+            p.setString(2, DerivedName.of(table, KEYS_SUFFIX));
             try (java.sql.ResultSet rs = p.executeQuery()) {
                 persistence = rs.next() ? rs.getString(1) : "";
             }
@@ -805,9 +812,10 @@ final class PostgresLoad {
      * The indexes an earlier run of the spec dropped and never built again (it was killed, or its restore failed) and
      * that the table still lacks: built now, before this run touches the table, so no run loses an index for good.
      */
-    private void restoreEarlierRunsIndexes(LoadMarks marks) throws ConnectorException {
+    private void restoreEarlierRunsIndexes(Map<String, Map<String, String>> unfinishedEarlier)
+            throws ConnectorException {
         Map<String, IndexDefinition> lost = new java.util.LinkedHashMap<>();
-        for (Map<String, String> earlier : marks.unfinishedEarlier().values()) {
+        for (Map<String, String> earlier : unfinishedEarlier.values()) {
             if (earlier.containsKey(INDEXES_DROPPED) && !earlier.containsKey(INDEXES_BUILT)) {
                 for (IndexDefinition index : droppedIn(earlier)) {
                     lost.putIfAbsent(index.name(), index);

@@ -98,8 +98,7 @@ final class PostgresTarget implements Target {
         if (existing.isPresent()) {
             // A killed run of this host may have left a statement waiting on the table: it would hold up the planning.
             ResolvedTable table = existing.get();
-            LeftoverSessions.endOfDeadProcesses(connections, table.schema(), List.of(table.name(),
-                    DerivedName.of(table.name(), "_sluice_shadow"), DerivedName.of(table.name(), "_sluice_keys")),
+            LeftoverSessions.endOfDeadProcesses(connections, table.schema(), PostgresLoad.relationsOf(table.name()),
                     locks.timeout());
         }
         // The table as it is (kind and privileges checked), or the source's columns for the table to create.
@@ -122,12 +121,9 @@ final class PostgresTarget implements Target {
         if (planned == null) {
             return;
         }
-        if (sessionTag == null) {
-            // This run holds the table's claim alone: a session of its runs still at work on the table is a dead
-            // process's, and would race what begins now.
-            planned.endLeftovers(marks, locks.timeout());
-        }
-        planned.begin(marks);
+        // Alone on the table (not a joined run), a session of its runs still at work there is a dead process's, and
+        // would race what begins now.
+        planned.begin(marks, sessionTag == null, locks.timeout());
         if (planned.creates() && planned.request().mode() != LoadMode.REPLACE) {
             table(); // created now: resolve it for the writers
         }
