@@ -118,6 +118,81 @@ class OneMomentTest {
     }
 
     @Test
+    void aResumeReadsTheTablesItStillCopiesInOneNewMoment() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String source = pg.createDatabase("moment_resume_src");
+        String target = pg.createDatabase("moment_resume_dst");
+        sql(pg, source, "CREATE TABLE x_first (id bigint PRIMARY KEY, note text)",
+                "INSERT INTO x_first SELECT g, 'first ' || g FROM generate_series(1, 200000) g",
+                "CREATE TABLE y_parent (id bigint PRIMARY KEY, note text)",
+                "CREATE TABLE z_child (id bigint PRIMARY KEY, parent_id bigint NOT NULL, note text)",
+                "INSERT INTO y_parent SELECT g, 'parent ' || g FROM generate_series(1, " + ROWS + ") g",
+                "INSERT INTO z_child SELECT g, g, 'child ' || g FROM generate_series(1, " + ROWS + ") g",
+                "ANALYZE");
+        Path spec = dir.resolve("resume.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: one-moment-resume
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: all
+                    source: { connection: src, table: "public.*" }
+                    target: { connection: dst, table: "public.{table}", create: if-missing }
+                    distribution: { method: ctid }
+                    degree: 1
+                    batch-size: 20000
+                    load-mode: truncate
+                """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user()));
+        Path log = dir.resolve("resume-1.log");
+        Process first = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "again-1");
+        LedgerFixture.waitUntil(first, log, () -> scalar(pg, target, "SELECT count(*) FROM sluice.run_partitions "
+                + "WHERE run_id = 'again-1' AND state = 'done'") >= 1);
+        first.destroyForcibly(); // SIGKILL within the first table: the other two not started
+        assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+        sql(pg, source, "INSERT INTO y_parent VALUES (-1, 'after the kill')",
+                "INSERT INTO z_child VALUES (-1, -1, 'after the kill')");
+
+        // The resume: the pair that would split the two tables lands when it asks for the child table's lock.
+        Path resumeLog = dir.resolve("resume-2.log");
+        Process resumed = LedgerFixture.startSluice(resumeLog, "run", spec.toString(), "--resume", "again-1");
+        try (Connection pair = pg.connect(source); Statement s = pair.createStatement()) {
+            // Once the resume copies again (its planning, which reads the tables, is over): the child table held.
+            LedgerFixture.waitUntil(resumed, resumeLog, () -> scalar(pg, target, "SELECT count(*) FROM "
+                    + "sluice.run_streams WHERE run_id = 'again-1' AND stream LIKE '%x_first' AND starts >= 2") > 0);
+            pair.setAutoCommit(false);
+            s.execute("SET lock_timeout = '5s'");
+            boolean held;
+            try {
+                s.execute("LOCK TABLE z_child IN ACCESS EXCLUSIVE MODE");
+                held = true;
+            } catch (SQLException snapshotTaken) {
+                pair.rollback(); // the resume holds the table for its snapshot already: the pair comes after it
+                held = false;
+            }
+            if (held) {
+                LedgerFixture.waitUntil(resumed, resumeLog, () -> scalar(pg, source, "SELECT count(*) FROM pg_locks "
+                        + "l JOIN pg_stat_activity a USING (pid) WHERE l.relation = 'z_child'::regclass AND NOT "
+                        + "l.granted AND a.application_name LIKE 'sluice%'") > 0);
+            }
+            s.execute("INSERT INTO y_parent VALUES (-2, 'the pair')");
+            s.execute("INSERT INTO z_child VALUES (-2, -2, 'the pair')");
+            pair.commit();
+        }
+        assertTrue(resumed.waitFor(180, TimeUnit.SECONDS));
+        String out = Files.readString(resumeLog);
+        assertEquals(0, resumed.exitValue(), out);
+        assertEquals(1, scalar(pg, target, "SELECT count(*) FROM z_child WHERE id = -1"), "a new moment, after the "
+                + "kill:\n" + out);
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM z_child c WHERE NOT EXISTS (SELECT 1 FROM y_parent "
+                + "p WHERE p.id = c.parent_id)"), "no child without its parent:\n" + out);
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM y_parent p WHERE NOT EXISTS (SELECT 1 FROM z_child "
+                + "c WHERE c.parent_id = p.id)"), "no parent without its child:\n" + out);
+        assertEquals(200_000, scalar(pg, target, "SELECT count(*) FROM x_first"), out);
+    }
+
+    @Test
     void aStreamThatReadsWhatAnotherWritesTakesItsOwnSnapshotAndNoneIsOptedOut() throws Exception {
         TestingPostgres pg = TestingPostgres.shared();
         String db = pg.createDatabase("moment_chain");

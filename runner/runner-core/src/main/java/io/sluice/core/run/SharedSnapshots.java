@@ -44,6 +44,10 @@ final class SharedSnapshots implements AutoCloseable {
                         : e.kind(), e.code(), "the snapshot of the " + group.streams().size() + " streams reading "
                         + "connection '" + group.connection() + "': " + e.getMessage(), e.fix().orElse(null), e);
                 group.streams().forEach(name -> snapshots.failed.put(name, error));
+            } catch (RuntimeException e) { // a connector's bug fails its streams with a code, as a worker's would
+                SluiceException error = PartitionAttempts.unexpected(e, "the snapshot of the streams reading "
+                        + "connection '" + group.connection() + "'");
+                group.streams().forEach(name -> snapshots.failed.put(name, error));
             }
         }
         return snapshots;
