@@ -128,6 +128,23 @@ public interface Source {
         return java.util.Optional.empty();
     }
 
+    /**
+     * The stored table this source copies whole, row for row (a table, not a query over one), for the runner to tell
+     * a target which of its tables holds the copy of a table another one refers to. Empty (the default) otherwise.
+     */
+    default java.util.Optional<RelationIdentity> copiedTable() throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * What defines the table this source reads beyond its columns (keys, constraints, defaults, identity, indexes,
+     * partitioning, comments, the types its columns need), for a target that creates its copy. Empty (the default)
+     * when the source reads no single table or cannot tell.
+     */
+    default java.util.Optional<TableDefinition> tableDefinition() throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
     /** Where readers may run ({@link SourceCapabilities#readerThreads()}). */
     enum ThreadModel {
         VIRTUAL,

@@ -153,7 +153,8 @@ final class PostgresConnector implements Connector {
                 "add table: schema.table"));
         return new PostgresTarget(connections, parse(table), ledgerSchema,
                 targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
-                targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()));
+                targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()),
+                !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false));
     }
 
     private static QualifiedName parse(String table) throws ConnectorException {

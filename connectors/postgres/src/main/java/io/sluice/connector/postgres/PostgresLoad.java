@@ -66,6 +66,10 @@ final class PostgresLoad {
     private final List<String> statements;
     private final List<String> notes;
     private final MergeStatements merge;
+    /** The source table's definition a created table gets ({@code definition: full}); empty: columns only. */
+    private final Optional<CreatedDefinition> definition;
+    /** The types the definition needs that the target lacks: created with the table. */
+    private List<io.sluice.spi.TableDefinition.Type> missingTypes = List.of();
     private volatile TableLocks locks;
     /** A merge whose target held no row when this process began it: its partitions try a plain INSERT first. */
     private volatile boolean mergesIntoEmpty;
@@ -80,7 +84,8 @@ final class PostgresLoad {
     private PostgresLoad(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                          String schema, String table, Optional<ResolvedTable> existing, List<Column> columns,
                          List<String> primaryKey, List<String> mergeKey, List<IndexDefinition> dropped,
-                         TableLocks locks) {
+                         TableLocks locks, Optional<CreatedDefinition> definition) {
+        this.definition = requireNonNull(definition, "definition is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.request = requireNonNull(request, "request is null");
@@ -111,7 +116,8 @@ final class PostgresLoad {
 
     static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                              QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
-                             TypeDefinitions types, List<String> primaryKey, TableLocks locks, Connection c)
+                             TypeDefinitions types, List<String> primaryKey, TableLocks locks, Connection c,
+                             Optional<io.sluice.spi.TableDefinition> sourceDefinition)
             throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         TargetCatalog target = new TargetCatalog(c);
@@ -121,7 +127,14 @@ final class PostgresLoad {
             schema = target.currentSchema();
         }
         String table = existing.map(ResolvedTable::name).orElse(name.name());
-        List<Column> columns = existing.isPresent() ? columnsGiven : created(columnsGiven);
+        // A definition comes with a table created for an append or a truncate; a merge needs its key at once and a
+        // replace builds a shadow, so those create columns only (said in the plan).
+        boolean defines = existing.isEmpty() && sourceDefinition.isPresent()
+                && (request.mode() == LoadMode.APPEND || request.mode() == LoadMode.TRUNCATE);
+        Optional<CreatedDefinition> definition = defines ? Optional.of(new CreatedDefinition(sourceDefinition.get(),
+                schema, table, primaryKey.isEmpty())) : Optional.empty();
+        List<Column> columns = existing.isPresent() ? columnsGiven
+                : defines ? CreatedDefinition.columns(columnsGiven) : created(columnsGiven);
         Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (String column : primaryKey) {
             requireColumn(names, column, "primary-key", schema, table);
@@ -132,7 +145,7 @@ final class PostgresLoad {
         List<IndexDefinition> dropped = request.indexes() == LoadRequest.Indexes.REBUILD
                 && request.mode() != LoadMode.REPLACE ? droppable(request, indexes, mergeKey) : List.of();
         PostgresLoad load = new PostgresLoad(connections, ledger, request, schema, table, existing, columns,
-                primaryKey, mergeKey, dropped, locks);
+                primaryKey, mergeKey, dropped, locks, definition);
         List<String> nullable = nullableKey(columns, mergeKey, existing.isEmpty() ? primaryKey : List.of());
         if (request.deleteMissing() && !nullable.isEmpty()) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PG221, "delete-missing on " + load.quoted()
@@ -151,8 +164,15 @@ final class PostgresLoad {
             }
         }
         if (existing.isEmpty()) {
+            if (definition.isPresent()) {
+                load.missingTypes = load.checkDefinitionNames(target, catalog, definition.get());
+            }
             load.checkTypes(catalog, types);
-            load.notes.add("table " + load.quoted() + " does not exist: the load creates it (create: if-missing)");
+            load.notes.add("table " + load.quoted() + " does not exist: the load creates it (create: if-missing)"
+                    + (definition.isPresent() ? " with the source table's definition (definition: full)"
+                    : sourceDefinition.isPresent() ? " with its columns only: a " + request.mode().name()
+                    .toLowerCase(java.util.Locale.ROOT) + " load creates no keys, indexes or foreign keys (use "
+                    + "truncate or append for a first copy that carries them)" : ""));
         } else if (!primaryKey.isEmpty()) {
             load.notes.add("primary-key is left alone: it applies only to a table the load creates");
         }
@@ -296,7 +316,7 @@ final class PostgresLoad {
         List<String> missing = new ArrayList<>();
         Set<String> definitions = new LinkedHashSet<>();
         for (Column column : columns) {
-            if (catalog.typeOid(column.typeName()).isEmpty()) {
+            if (catalog.typeOid(column.typeName()).isEmpty() && !createdWithTable(column.typeName())) {
                 missing.add(column.name() + " " + column.typeName());
                 String element = column.typeName().replaceAll("(\\[\\])+$", "");
                 types.of(element).ifPresent(definitions::add);
@@ -309,6 +329,46 @@ final class PostgresLoad {
                             + "of the source shows them)" : "create them in the target database first: "
                             + String.join("; ", definitions));
         }
+    }
+
+    /** Whether {@code typeName} (perhaps an array of it, perhaps unqualified) is a type created with the table. */
+    private boolean createdWithTable(String typeName) {
+        String element = typeName.replaceAll("(\\[\\])+$", "");
+        return missingTypes.stream().anyMatch(t -> t.name().equals(element) || t.name().endsWith("." + element));
+    }
+
+    /**
+     * The definition's types the target lacks (created with the table); the sequences and partitions it creates must
+     * not have names the target's schema has given to something else already.
+     */
+    private List<io.sluice.spi.TableDefinition.Type> checkDefinitionNames(TargetCatalog target,
+                                                                        PostgresCatalog catalog,
+                                                                        CreatedDefinition created)
+            throws SQLException, ConnectorException {
+        List<String> taken = new ArrayList<>();
+        for (String name : created.sequenceNames()) {
+            if (target.relationExists(schema, name)) {
+                taken.add("sequence " + name);
+            }
+        }
+        for (String name : created.partitionNames()) {
+            if (target.relationExists(schema, name)) {
+                taken.add("partition " + name);
+            }
+        }
+        if (!taken.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG224, "cannot create " + quoted()
+                    + " with its source's definition: schema " + SqlQuote.identifier(schema) + " has relations "
+                    + "named as its " + String.join(", ", taken) + " already", "drop or rename them, or set "
+                    + "definition: bare on the target to create the table with its columns only");
+        }
+        List<io.sluice.spi.TableDefinition.Type> missing = new ArrayList<>();
+        for (io.sluice.spi.TableDefinition.Type type : created.types()) {
+            if (catalog.typeOid(type.name()).isEmpty()) {
+                missing.add(type);
+            }
+        }
+        return missing;
     }
 
     /**
@@ -376,7 +436,9 @@ final class PostgresLoad {
                 }
             }
             default -> {
-                if (existing.isEmpty()) {
+                if (definition.isPresent()) {
+                    statements.addAll(definition.get().createStatements(columns, missingTypes));
+                } else if (existing.isEmpty()) {
                     statements.add(createStatement(quoted()));
                 }
             }
@@ -390,6 +452,7 @@ final class PostgresLoad {
         if (request.mode() != LoadMode.REPLACE && request.mode() != LoadMode.MERGE) {
             primaryKeyStatement(quoted()).ifPresent(statements::add);
         }
+        definition.ifPresent(d -> d.builds().forEach(b -> statements.add("after the load: " + b.statement())));
         if (resetsSequences()) {
             statements.add("SELECT setval(...) for each identity or serial sequence of the table, past its largest "
                     + "value");
@@ -429,6 +492,30 @@ final class PostgresLoad {
 
     private static String temporaryIndexName(String index) {
         return DerivedName.of(index, "_sluice_new");
+    }
+
+    /**
+     * A fresh run loading a table an unfinished earlier run created with its definition takes over what that run
+     * had left to do (keys, indexes, foreign keys), so the table ends as a finished run would have left it.
+     */
+    private static void adoptUnfinishedDefinition(Map<String, Map<String, String>> earlier, LoadMarks marks,
+                                                  LedgerTransaction tx) throws ConnectorException {
+        for (Map<String, String> run : earlier.values()) {
+            if (run.containsKey(CreatedDefinition.TABLE) && !(run.containsKey(CreatedDefinition.BUILT)
+                    && run.containsKey(CreatedDefinition.FOREIGN_KEYS_ADDED))) {
+                for (Map.Entry<String, String> mark : run.entrySet()) {
+                    if (mark.getKey().startsWith("definition.")) {
+                        marks.writing(mark.getKey(), mark.getValue()).apply(tx);
+                    }
+                }
+                return;
+            }
+        }
+    }
+
+    /** Plans the foreign keys of a table created with its definition, between the copies of the run. */
+    LoadPlan.AfterStreams planForeignKeys(Map<String, String> copies) {
+        return definition.map(d -> d.planForeignKeys(copies)).orElse(LoadPlan.AfterStreams.NONE);
     }
 
     /** The table the partitions' COPY writes: the shadow of a replace, a merge's staging table, else the target. */
@@ -580,11 +667,20 @@ final class PostgresLoad {
                 return;
             }
             if (existing.isEmpty() && !done.containsKey(CREATED) && !target.relationExists(schema, table)) {
-                execute(c, createStatement(quoted()));
+                if (definition.isPresent()) {
+                    for (String statement : definition.get().createStatements(columns, missingTypes)) {
+                        execute(c, statement);
+                    }
+                    definition.get().recordLaterSteps(marks, tx);
+                } else {
+                    execute(c, createStatement(quoted()));
+                }
                 if (request.mode() == LoadMode.MERGE) {
                     execute(c, mergeKeyConstraint());
                 }
                 marks.writing(CREATED, quoted()).apply(tx);
+            } else if (existing.isPresent() && !done.containsKey(CreatedDefinition.TABLE)) {
+                adoptUnfinishedDefinition(earlier, marks, tx);
             }
             if (request.mode() == LoadMode.MERGE) {
                 try (Statement s = c.createStatement();
@@ -704,6 +800,9 @@ final class PostgresLoad {
                 marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
             });
         }
+        if (done.containsKey(CreatedDefinition.BUILDS) && !done.containsKey(CreatedDefinition.BUILT)) {
+            CreatedDefinition.build(connections, ledger, marks, done, schema, request.degree());
+        }
         if (request.mode() != LoadMode.MERGE && done.containsKey(CREATED) && !primaryKey.isEmpty()
                 && !done.containsKey(PRIMARY_KEY)) {
             inTransaction("adding the primary key of " + quoted(), (c, tx) -> {
@@ -731,7 +830,8 @@ final class PostgresLoad {
                 marks.writing(LoadMarks.LEFT_BEHIND, "").apply(tx);
             });
         }
-        if (resetsSequences()) {
+        if (request.resetSequences().orElse(resetsSequences() || done.containsKey(CREATED)
+                || done.containsKey(CreatedDefinition.TABLE))) {
             inTransaction("setting the sequences of " + quoted(), (c, tx) -> resetSequences(c, quoted(),
                     new TargetCatalog(c).ownedSequences(new PostgresCatalog(c)
                             .resolveTable(QualifiedName.of(schema, table)).orElseThrow().oid())));

@@ -46,7 +46,13 @@ final class PostgresOptions {
             .describedAs("Columns of the primary key of a table that create: if-missing creates, added after the "
                     + "load (target only).");
 
-    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY);
+    static final Option<String> DEFINITION = Option.string("definition").oneOf("full", "bare")
+            .withDefault("full").describedAs("What a table that create: if-missing creates from a PostgreSQL source "
+                    + "table gets. full: its definition (keys, constraints, defaults, identity, generated columns, "
+                    + "indexes, partitions, comments, the types it needs, foreign keys between the run's tables); "
+                    + "bare: columns, types and NOT NULL only (target only).");
+
+    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION);
 
     private PostgresOptions() {
     }

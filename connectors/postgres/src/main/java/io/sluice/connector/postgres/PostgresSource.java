@@ -10,6 +10,7 @@ import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.TableDefinition;
 import io.sluice.spi.Source;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.SourcePartition;
@@ -325,6 +326,36 @@ final class PostgresSource implements Source {
     @Override
     public void waitForLocks(LockWaits waits) {
         lockWaits = requireNonNull(waits, "waits is null");
+    }
+
+    @Override
+    public Optional<RelationIdentity> copiedTable() throws ConnectorException {
+        Optional<ResolvedTable> table = relation().table();
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        try (ControlConnection control = connections.control("identifying " + describe())) {
+            return Optional.of(new RelationIdentity(new PostgresCatalog(control.connection())
+                    .relationKey(table.get().oid()), table.get().quoted()));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify "
+                    + describe());
+        }
+    }
+
+    /** The definition of the table read (a query has none), for a target that creates its copy. */
+    @Override
+    public Optional<TableDefinition> tableDefinition() throws ConnectorException {
+        Optional<ResolvedTable> table = relation().table();
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        try (ControlConnection control = connections.control("reading the definition of " + describe())) {
+            return Optional.of(SourceDefinitions.read(control.connection(), table.get()));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the definition of "
+                    + describe());
+        }
     }
 
     @Override

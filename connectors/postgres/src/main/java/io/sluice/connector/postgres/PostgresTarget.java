@@ -45,6 +45,8 @@ final class PostgresTarget implements Target {
     private final ReentrantLock lock = new ReentrantLock();
     private final boolean createIfMissing;
     private final List<String> primaryKey;
+    /** A table created from a PostgreSQL source table gets its definition ({@code definition: full}). */
+    private final boolean withDefinition;
     private ResolvedTable resolved;
     private volatile TableLocks locks;
     private volatile PostgresLoad load;
@@ -52,11 +54,12 @@ final class PostgresTarget implements Target {
     private volatile String sessionTag;
 
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
-        this(connections, name, ledgerSchema, false, List.of());
+        this(connections, name, ledgerSchema, false, List.of(), true);
     }
 
     PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema, boolean createIfMissing,
-                   List<String> primaryKey) {
+                   List<String> primaryKey, boolean withDefinition) {
+        this.withDefinition = withDefinition;
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
         this.createIfMissing = createIfMissing;
@@ -103,14 +106,34 @@ final class PostgresTarget implements Target {
         }
         // The table as it is (kind and privileges checked), or the source's columns for the table to create.
         List<Column> columns = existing.isPresent() ? table().columns() : source.postgresColumns();
+        Optional<io.sluice.spi.TableDefinition> definition = existing.isEmpty() && withDefinition
+                ? source.tableDefinition() : Optional.empty();
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
-                    source::typeDefinition, primaryKey, locks, control.connection());
+                    source::typeDefinition, primaryKey, locks, control.connection(), definition);
             load = planned;
             return planned.loadPlan();
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
                     + name.quoted());
+        }
+    }
+
+    @Override
+    public LoadPlan.AfterStreams planAfterStreams(java.util.Map<String, String> copies) {
+        requireNonNull(copies, "copies is null");
+        PostgresLoad planned = load;
+        return planned == null ? LoadPlan.AfterStreams.NONE : planned.planForeignKeys(copies);
+    }
+
+    /** The foreign keys of a table this run created with its definition, as its marks record them. */
+    @Override
+    public void finishAfterStreams(LoadMarks marks) throws ConnectorException {
+        requireNonNull(marks, "marks is null");
+        java.util.Map<String, String> done = ledger.inTransaction(marks.reading());
+        if (!done.getOrDefault(CreatedDefinition.FOREIGN_KEYS, "0").equals("0")
+                && !done.containsKey(CreatedDefinition.FOREIGN_KEYS_ADDED)) {
+            CreatedDefinition.addForeignKeys(connections, ledger, marks, done);
         }
     }
 

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.sluice.app.ledger.LedgerFixture.scalar;
+import static io.sluice.app.ledger.LedgerFixture.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -441,22 +443,6 @@ class CrashMatrixTest {
         }
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
         kill.waitFor(10, TimeUnit.SECONDS);
-    }
-
-    private static void sql(TestingPostgres server, String database, String... statements) throws SQLException {
-        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
-            for (String statement : statements) {
-                s.execute(statement);
-            }
-        }
-    }
-
-    private static long scalar(TestingPostgres server, String database, String query) throws SQLException {
-        try (Connection c = server.connect(database); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery(query)) {
-            rs.next();
-            return rs.getLong(1);
-        }
     }
 
     private static void drop(TestingPostgres server, String database) {

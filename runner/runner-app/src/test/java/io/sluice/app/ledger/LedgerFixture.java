@@ -121,6 +121,23 @@ final class LedgerFixture {
                 + table + ") b)");
     }
 
+    /** Runs {@code statements} in {@code database}, each on its own (autocommit). */
+    static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    /** The first column of the first row of {@code query}, as a number. */
+    static long scalar(TestingPostgres pg, String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** {@code sluice ARGS} in a child JVM of the test's class path, its output in {@code log}: a process to kill. */
     static Process startSluice(Path log, String... args) throws java.io.IOException {
         java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.sluice.app.ledger.LedgerFixture.scalar;
+import static io.sluice.app.ledger.LedgerFixture.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -256,22 +258,6 @@ class OneMomentTest {
                     && run.all().contains("raise max_locks_per_transaction on the source to"), run.all());
             assertEquals(0, scalar(small, target, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
                     "nothing created");
-        }
-    }
-
-    private static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
-        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
-            for (String statement : statements) {
-                s.execute(statement);
-            }
-        }
-    }
-
-    private static long scalar(TestingPostgres pg, String database, String query) throws SQLException {
-        try (Connection c = pg.connect(database); Statement s = c.createStatement();
-             java.sql.ResultSet rs = s.executeQuery(query)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }

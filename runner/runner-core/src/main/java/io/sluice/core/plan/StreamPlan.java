@@ -84,6 +84,13 @@ public record StreamPlan(
                 startMarks, load);
     }
 
+    /** The same stream with another plan of the target's work besides the COPY. */
+    public StreamPlan withLoad(LoadPlan other) {
+        return new StreamPlan(spec, degree, source, targetTable, columns, projection, partitions, snapshotMode,
+                allPartitions, recorded, oneTransaction, partitionWriteStatement, transactionWriteStatement,
+                leftOutColumns, window, startMarks, other);
+    }
+
     public String name() {
         return spec.name();
     }

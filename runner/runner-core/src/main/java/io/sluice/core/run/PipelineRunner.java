@@ -53,10 +53,12 @@ public final class PipelineRunner {
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         // Streams of one source connection read one moment of it: their snapshot first, held for the run.
+        AfterStreams afterStreams = AfterStreams.of(bound, identity);
         try (SharedSnapshots snapshots = SharedSnapshots.export(bound)) {
             if (parallel == 1) {
                 for (StreamPlan stream : plan.streams()) {
-                    reports.put(stream.name(), runOne(stream, bound, identity, listener, settings, snapshots));
+                    reports.put(stream.name(), runOne(stream, bound, identity, listener, settings, snapshots,
+                            afterStreams));
                 }
             } else {
                 progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
@@ -69,7 +71,7 @@ public final class PipelineRunner {
                         pool.submit(() -> {
                             try {
                                 reports.put(stream.name(), runOne(stream, bound, identity, listener, settings,
-                                        snapshots));
+                                        snapshots, afterStreams));
                             } catch (Throwable e) { // the executor reports everything; a bug must not lose a stream
                                 reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
                                         stream.where())));
@@ -113,7 +115,7 @@ public final class PipelineRunner {
 
     /** One stream, or its SKIPPED report when the run was stopped before it began. */
     private StreamReport runOne(StreamPlan stream, BoundPlan bound, RunIdentity identity, RunListener listener,
-                                RunSettings settings, SharedSnapshots snapshots) {
+                                RunSettings settings, SharedSnapshots snapshots, AfterStreams afterStreams) {
         if (stopped || interrupted) {
             return skipped(stream);
         }
@@ -124,7 +126,7 @@ public final class PipelineRunner {
             return report;
         }
         StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress,
-                snapshots.of(stream));
+                snapshots.of(stream), afterStreams);
         running.add(executor);
         if (stopped || interrupted) {
             executor.interrupt();

@@ -1,0 +1,358 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.TableDefinition;
+import io.sluice.spi.ledger.LedgerTransaction;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table created with its source table's definition ({@code definition: full}), as pg_dump and pgcopydb split the
+ * work: what the rows need or cannot break comes with the table (types, sequences, defaults, identity, generated
+ * columns, checks, partitions, comments), in the transaction that creates it; keys and indexes are built after the
+ * load, several at once; foreign keys between the run's tables once every stream is done, {@code NOT VALID} then
+ * {@code VALIDATE}. The later steps are written into the stream's marks when the table is created, so a resumed run,
+ * or a fresh one taking over an unfinished run's table, finishes them from there; each is skipped when the catalog
+ * shows it done.
+ */
+final class CreatedDefinition {
+    /** The number of post-load builds; build i is {@code definition.build.i.kind}, {@code .name}, {@code .sql}. */
+    static final String BUILDS = "definition.builds";
+    static final String BUILT = "definition.built";
+    /** The number of foreign keys; key i is {@code definition.fk.i.name}, {@code .add} and {@code .validate}. */
+    static final String FOREIGN_KEYS = "definition.fks";
+    static final String FOREIGN_KEYS_ADDED = "definition.fks.added";
+    /** The table the definition's marks are of, quoted. */
+    static final String TABLE = "definition.table";
+
+    /** A foreign key between copies: added {@code NOT VALID}, then validated (unless the source's was not). */
+    record ForeignKey(String name, String add, Optional<String> validate) {
+        ForeignKey {
+            requireNonNull(name, "name is null");
+            requireNonNull(add, "add is null");
+            requireNonNull(validate, "validate is null");
+        }
+    }
+
+    private final TableDefinition definition;
+    private final String schema;
+    private final String quoted;
+    private final boolean keepsSourcePrimaryKey;
+    private volatile List<ForeignKey> foreignKeys = List.of();
+
+    /**
+     * @param keepsSourcePrimaryKey false when the spec names the primary key itself ({@code primary-key}), which
+     *                              then replaces the source's
+     */
+    CreatedDefinition(TableDefinition definition, String schema, String table, boolean keepsSourcePrimaryKey) {
+        this.definition = requireNonNull(definition, "definition is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.quoted = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(requireNonNull(table, "table is null"));
+        this.keepsSourcePrimaryKey = keepsSourcePrimaryKey;
+    }
+
+    /** The columns as created: computed source columns stay computed (the copy leaves them to the target). */
+    static List<Column> columns(List<Column> sourceColumns) {
+        return List.copyOf(sourceColumns);
+    }
+
+    // ---- with the table
+
+    /**
+     * The statements that create the table with what its rows need, in one transaction: the types the target lacks
+     * ({@code missingTypes}), the sequences, the table, its partitions, comments.
+     */
+    List<String> createStatements(List<Column> columns, List<TableDefinition.Type> missingTypes) {
+        List<String> statements = new ArrayList<>();
+        for (TableDefinition.Type type : missingTypes) {
+            // Two streams may need one type: whichever commits second finds it made.
+            statements.add("DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(type.schema())
+                    + "; " + type.statement() + "; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; "
+                    + "END $sluice$");
+        }
+        for (TableDefinition.Sequence sequence : definition.sequences()) {
+            statements.add("CREATE SEQUENCE " + sequenceName(sequence) + " " + sequence.options());
+        }
+        Map<String, TableDefinition.ColumnDefinition> byName = definition.columns().stream()
+                .collect(Collectors.toMap(TableDefinition.ColumnDefinition::name, c -> c));
+        List<String> elements = new ArrayList<>();
+        for (Column column : columns) {
+            elements.add(columnDefinition(column, Optional.ofNullable(byName.get(column.name()))));
+        }
+        for (TableDefinition.Constraint check : definition.constraints()) {
+            if (check.type() == 'c' && !check.definition().endsWith(" NOT VALID")) {
+                elements.add("CONSTRAINT " + SqlQuote.identifier(check.name()) + " " + check.definition());
+            }
+        }
+        statements.add("CREATE TABLE " + quoted + " (" + String.join(", ", elements) + ")"
+                + definition.partitionKey().map(k -> " PARTITION BY " + k).orElse(""));
+        for (TableDefinition.Sequence sequence : definition.sequences()) {
+            statements.add("ALTER SEQUENCE " + sequenceName(sequence) + " OWNED BY " + quoted + "."
+                    + SqlQuote.identifier(sequence.column()));
+        }
+        for (TableDefinition.Partition partition : definition.partitions()) {
+            statements.add("CREATE TABLE " + partitionName(partition.name()) + " PARTITION OF "
+                    + partition.parent().map(this::partitionName).orElse(quoted) + " " + partition.bound()
+                    + partition.partitionKey().map(k -> " PARTITION BY " + k).orElse(""));
+        }
+        definition.comment().ifPresent(c -> statements.add("COMMENT ON TABLE " + quoted + " IS "
+                + SqlQuote.literal(c)));
+        for (TableDefinition.ColumnDefinition column : definition.columns()) {
+            column.comment().ifPresent(c -> statements.add("COMMENT ON COLUMN " + quoted + "."
+                    + SqlQuote.identifier(column.name()) + " IS " + SqlQuote.literal(c)));
+        }
+        return statements;
+    }
+
+    private String columnDefinition(Column column, Optional<TableDefinition.ColumnDefinition> defined) {
+        StringBuilder sql = new StringBuilder(SqlQuote.identifier(column.name())).append(' ')
+                .append(column.typeName());
+        defined.flatMap(TableDefinition.ColumnDefinition::collation).ifPresent(c -> sql.append(" COLLATE ").append(c));
+        if (defined.isPresent() && defined.get().generatedExpression().isPresent() && column.isGenerated()) {
+            sql.append(" GENERATED ALWAYS AS (").append(defined.get().generatedExpression().get()).append(") ")
+                    .append(column.generation() == Column.Generation.VIRTUAL ? "VIRTUAL" : "STORED");
+        } else if (defined.isPresent() && defined.get().identity().isPresent()) {
+            TableDefinition.ColumnDefinition d = defined.get();
+            String sequence = d.identitySequence().map(q -> "SEQUENCE NAME " + SqlQuote.identifier(schema) + "."
+                    + SqlQuote.identifier(q) + " ").orElse("");
+            sql.append(" GENERATED ").append(d.identity().get()).append(" AS IDENTITY (").append(sequence)
+                    .append(d.identityOptions().orElse("")).append(")");
+        } else if (column.generation() == Column.Generation.IDENTITY) {
+            sql.append(" GENERATED BY DEFAULT AS IDENTITY");
+        } else {
+            defined.flatMap(TableDefinition.ColumnDefinition::defaultExpression)
+                    .ifPresent(d -> sql.append(" DEFAULT ").append(ownSequences(d)));
+        }
+        if (!column.nullable()) {
+            sql.append(" NOT NULL");
+        }
+        return sql.toString();
+    }
+
+    /** A default that draws from a sequence the column owns draws from the copy's sequence instead. */
+    private String ownSequences(String expression) {
+        String rewritten = expression;
+        for (TableDefinition.Sequence sequence : definition.sequences()) {
+            rewritten = rewritten.replace(SqlQuote.literal(sequence.qualifiedName()) + "::regclass",
+                    SqlQuote.literal(sequenceName(sequence)) + "::regclass");
+        }
+        return rewritten;
+    }
+
+    private String sequenceName(TableDefinition.Sequence sequence) {
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(sequence.name());
+    }
+
+    private String partitionName(String name) {
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name);
+    }
+
+    /** The sequences the table will own, by unqualified name, for the check that none exists already. */
+    List<String> sequenceNames() {
+        return definition.sequences().stream().map(TableDefinition.Sequence::name).toList();
+    }
+
+    List<String> partitionNames() {
+        return definition.partitions().stream().map(TableDefinition.Partition::name).toList();
+    }
+
+    List<TableDefinition.Type> types() {
+        return definition.types();
+    }
+
+    // ---- after the load
+
+    /** One build after the load: a constraint added to the table, or an index created on it. */
+    record Build(boolean constraint, String name, String statement) {
+        Build {
+            requireNonNull(name, "name is null");
+            requireNonNull(statement, "statement is null");
+        }
+
+        /** Whether the catalog shows it done already (a crash came after it committed). */
+        boolean doneIn(Connection c, String table, String schema) throws SQLException {
+            TargetCatalog catalog = new TargetCatalog(c);
+            return constraint ? catalog.hasConstraint(table, name) : catalog.relationExists(schema, name);
+        }
+    }
+
+    /** Keys, exclusion constraints, checks the source had not validated, and indexes: each one build. */
+    List<Build> builds() {
+        List<Build> builds = new ArrayList<>();
+        for (TableDefinition.Constraint constraint : definition.constraints()) {
+            boolean key = constraint.type() == 'u' || constraint.type() == 'x'
+                    || constraint.type() == 'p' && keepsSourcePrimaryKey;
+            boolean lateCheck = constraint.type() == 'c' && constraint.definition().endsWith(" NOT VALID");
+            if (key || lateCheck) {
+                builds.add(new Build(true, constraint.name(), "ALTER TABLE " + quoted + " ADD CONSTRAINT "
+                        + SqlQuote.identifier(constraint.name()) + " " + constraint.definition()));
+            }
+        }
+        for (TableDefinition.Index index : definition.indexes()) {
+            builds.add(new Build(false, index.name(), "CREATE " + (index.unique() ? "UNIQUE " : "") + "INDEX "
+                    + SqlQuote.identifier(index.name()) + " ON " + quoted + " " + index.method()));
+        }
+        return builds;
+    }
+
+    /**
+     * The source's foreign keys between copies: a key whose referenced table a stream of the run copies into this
+     * database ({@code copies}, by source relation key) refers to that copy; any other is left out, and said.
+     */
+    LoadPlan.AfterStreams planForeignKeys(Map<String, String> copies) {
+        List<ForeignKey> keys = new ArrayList<>();
+        List<String> statements = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (TableDefinition.Constraint constraint : definition.constraints()) {
+            if (!constraint.isForeignKey()) {
+                continue;
+            }
+            String referenced = constraint.references().map(r -> copies.get(r.key())).orElse(null);
+            String display = constraint.references().map(io.sluice.spi.RelationIdentity::display).orElse("?");
+            if (referenced == null || constraint.referencedName().isEmpty()) {
+                notes.add("warning: foreign key " + constraint.name() + " of " + quoted + " references " + display
+                        + ", which no stream of this run copies into this database: it is left out; add it once "
+                        + "that table is there: ALTER TABLE " + quoted + " ADD CONSTRAINT "
+                        + SqlQuote.identifier(constraint.name()) + " " + constraint.definition());
+                continue;
+            }
+            String definitionText = constraint.definition().replace("REFERENCES " + constraint.referencedName().get()
+                    + "(", "REFERENCES " + referenced + "(");
+            boolean notValid = definitionText.endsWith(" NOT VALID");
+            String add = "ALTER TABLE " + quoted + " ADD CONSTRAINT " + SqlQuote.identifier(constraint.name()) + " "
+                    + definitionText + (notValid ? "" : " NOT VALID");
+            Optional<String> validate = notValid ? Optional.empty() : Optional.of("ALTER TABLE " + quoted
+                    + " VALIDATE CONSTRAINT " + SqlQuote.identifier(constraint.name()));
+            keys.add(new ForeignKey(constraint.name(), add, validate));
+            statements.add(add);
+            validate.ifPresent(statements::add);
+        }
+        foreignKeys = List.copyOf(keys);
+        return new LoadPlan.AfterStreams(statements, notes);
+    }
+
+    /** Writes what is left after the table's creation into the marks, in the creating transaction. */
+    void recordLaterSteps(LoadMarks marks, LedgerTransaction tx) throws ConnectorException {
+        marks.writing(TABLE, quoted).apply(tx);
+        List<Build> builds = builds();
+        for (int i = 0; i < builds.size(); i++) {
+            marks.writing("definition.build." + i + ".kind", builds.get(i).constraint() ? "constraint" : "index")
+                    .apply(tx);
+            marks.writing("definition.build." + i + ".name", builds.get(i).name()).apply(tx);
+            marks.writing("definition.build." + i + ".sql", builds.get(i).statement()).apply(tx);
+        }
+        marks.writing(BUILDS, String.valueOf(builds.size())).apply(tx);
+        List<ForeignKey> keys = foreignKeys;
+        for (int i = 0; i < keys.size(); i++) {
+            marks.writing("definition.fk." + i + ".name", keys.get(i).name()).apply(tx);
+            marks.writing("definition.fk." + i + ".add", keys.get(i).add()).apply(tx);
+            marks.writing("definition.fk." + i + ".validate", keys.get(i).validate().orElse("")).apply(tx);
+        }
+        marks.writing(FOREIGN_KEYS, String.valueOf(keys.size())).apply(tx);
+    }
+
+    /** The builds recorded in {@code done} (a stream's marks), in order. */
+    static List<Build> recordedBuilds(Map<String, String> done) {
+        int count = Integer.parseInt(done.getOrDefault(BUILDS, "0"));
+        List<Build> builds = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String at = "definition.build." + i;
+            builds.add(new Build("constraint".equals(done.get(at + ".kind")), done.get(at + ".name"),
+                    done.get(at + ".sql")));
+        }
+        return builds;
+    }
+
+    /**
+     * After the load: the builds {@code done} records that the catalog does not show yet, at most {@code degree} at
+     * once (indexes of one table build side by side; its constraints queue on the table's lock), then the mark.
+     */
+    static void build(PostgresConnections connections, PostgresLedgerStore ledger, LoadMarks marks,
+                      Map<String, String> done, String schema, int degree) throws ConnectorException {
+        String table = done.get(TABLE);
+        List<List<String>> pending = new ArrayList<>();
+        try (ControlConnection control = connections.control("checking the definition of " + table)) {
+            for (Build build : recordedBuilds(done)) {
+                if (!build.doneIn(control.connection(), table, schema)) {
+                    pending.add(List.of(build.statement()));
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the definition of "
+                    + table);
+        }
+        IndexBuilds.run(connections, pending, degree, "building the keys and indexes of " + table);
+        ledger.inTransaction(marks.writing(BUILT, java.time.Instant.now().toString()));
+    }
+
+    /**
+     * Once every stream is done: the foreign keys {@code done} records, each added {@code NOT VALID} (a moment's
+     * lock on both tables) and then validated (which reads the rows without blocking writers), unless the catalog
+     * shows it done; then the mark.
+     */
+    static void addForeignKeys(PostgresConnections connections, PostgresLedgerStore ledger, LoadMarks marks,
+                               Map<String, String> done) throws ConnectorException {
+        String table = done.get(TABLE);
+        String current = "";
+        try (Connection c = connections.open("adding the foreign keys of " + table)) {
+            for (ForeignKey key : recordedForeignKeys(done)) {
+                Optional<Boolean> validated = foreignKeyValidated(c, table, key.name());
+                if (validated.isEmpty()) {
+                    current = key.add();
+                    execute(c, current);
+                }
+                if (key.validate().isPresent() && !validated.orElse(false)) {
+                    current = key.validate().get();
+                    execute(c, current);
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "adding the foreign keys of "
+                    + table + ": " + current);
+        }
+        ledger.inTransaction(marks.writing(FOREIGN_KEYS_ADDED, java.time.Instant.now().toString()));
+    }
+
+    static List<ForeignKey> recordedForeignKeys(Map<String, String> done) {
+        int count = Integer.parseInt(done.getOrDefault(FOREIGN_KEYS, "0"));
+        List<ForeignKey> keys = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String validate = done.getOrDefault("definition.fk." + i + ".validate", "");
+            keys.add(new ForeignKey(done.get("definition.fk." + i + ".name"), done.get("definition.fk." + i + ".add"),
+                    validate.isEmpty() ? Optional.empty() : Optional.of(validate)));
+        }
+        return keys;
+    }
+
+    /** Whether the table's foreign key {@code name} exists, and whether it is validated: empty when it does not. */
+    static Optional<Boolean> foreignKeyValidated(Connection c, String table, String name) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT convalidated FROM pg_constraint "
+                + "WHERE conrelid = to_regclass(?) AND conname = ?")) {
+            p.setString(1, table);
+            p.setString(2, name);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getBoolean(1)) : Optional.empty();
+            }
+        }
+    }
+
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}

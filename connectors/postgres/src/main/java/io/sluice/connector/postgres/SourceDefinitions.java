@@ -1,0 +1,286 @@
+package io.sluice.connector.postgres;
+
+import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.TableDefinition;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads what defines a source table ({@link TableDefinition}) from its catalog, as pg_dump would: with an empty
+ * search path, so every name the server prints (types, sequences, referenced tables, functions in defaults) comes
+ * schema-qualified and means the same in the target database.
+ */
+final class SourceDefinitions {
+    /** An identity sequence takes its type from its column: its options leave AS out. */
+    private static final String IDENTITY_OPTIONS = "'START WITH ' "
+            + "|| q.seqstart || ' INCREMENT BY ' || q.seqincrement || ' MINVALUE ' || q.seqmin || ' MAXVALUE ' "
+            + "|| q.seqmax || ' CACHE ' || q.seqcache || CASE WHEN q.seqcycle THEN ' CYCLE' ELSE ' NO CYCLE' END";
+    private static final String SEQUENCE_OPTIONS = "'AS ' || format_type(q.seqtypid, NULL) || ' ' || "
+            + IDENTITY_OPTIONS;
+    /** An array column needs its element type; everything else needs itself. */
+    private static final String ELEMENT = "CASE WHEN %1$s.typcategory = 'A' AND %1$s.typelem <> 0 THEN %1$s.typelem "
+            + "ELSE %1$s.oid END";
+
+    private final Connection connection;
+
+    private SourceDefinitions(Connection connection) {
+        this.connection = connection;
+    }
+
+    /** The definition of {@code table}, read in a transaction of its own that is rolled back. */
+    static TableDefinition read(Connection connection, ResolvedTable table) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            try (PreparedStatement p = connection.prepareStatement("SELECT set_config('search_path', '', true)")) {
+                p.execute();
+            }
+            SourceDefinitions reader = new SourceDefinitions(connection);
+            long oid = table.oid();
+            return new TableDefinition(reader.types(oid), reader.columns(oid), reader.sequences(oid),
+                    table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
+                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), reader.constraints(oid),
+                    reader.indexes(oid), reader.comment(oid));
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    private List<TableDefinition.ColumnDefinition> columns(long oid) throws SQLException {
+        String sql = "SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated, "
+                + "CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation "
+                + "THEN quote_ident(cn.nspname) || '.' || quote_ident(co.collname) END, "
+                + "col_description(a.attrelid, a.attnum), i.options, i.relname "
+                + "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+                + "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
+                + "LEFT JOIN pg_collation co ON co.oid = a.attcollation "
+                + "LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace "
+                + "LEFT JOIN LATERAL (SELECT " + IDENTITY_OPTIONS + " AS options, s.relname FROM pg_depend dep "
+                + "JOIN pg_sequence q ON q.seqrelid = dep.objid JOIN pg_class s ON s.oid = dep.objid "
+                + "WHERE dep.refobjid = a.attrelid AND dep.refobjsubid = a.attnum AND dep.deptype = 'i' "
+                + "AND dep.classid = 'pg_class'::regclass) i ON true "
+                + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
+        List<TableDefinition.ColumnDefinition> columns = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String expression = rs.getString(2);
+                    String identity = rs.getString(3);
+                    boolean generated = !rs.getString(4).isEmpty();
+                    columns.add(new TableDefinition.ColumnDefinition(rs.getString(1),
+                            generated ? Optional.empty() : Optional.ofNullable(expression),
+                            switch (identity) {
+                                case "a" -> Optional.of("ALWAYS");
+                                case "d" -> Optional.of("BY DEFAULT");
+                                default -> Optional.empty();
+                            }, Optional.ofNullable(rs.getString(7)), Optional.ofNullable(rs.getString(8)),
+                            generated ? Optional.of(expression) : Optional.empty(),
+                            Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getString(6))));
+                }
+            }
+        }
+        return columns;
+    }
+
+    private List<TableDefinition.Sequence> sequences(long oid) throws SQLException {
+        String sql = "SELECT s.oid::regclass::text, s.relname, a.attname, " + SEQUENCE_OPTIONS + " FROM pg_depend d "
+                + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' JOIN pg_sequence q ON q.seqrelid = s.oid "
+                + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
+                + "WHERE d.refobjid = ? AND d.deptype = 'a' AND d.classid = 'pg_class'::regclass ORDER BY a.attnum";
+        List<TableDefinition.Sequence> sequences = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    sequences.add(new TableDefinition.Sequence(rs.getString(1), rs.getString(2), rs.getString(3),
+                            rs.getString(4)));
+                }
+            }
+        }
+        return sequences;
+    }
+
+    private Optional<String> partitionKey(long oid) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT pg_get_partkeydef(?)")) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return Optional.ofNullable(rs.getString(1));
+            }
+        }
+    }
+
+    private List<TableDefinition.Partition> partitions(long oid) throws SQLException {
+        String sql = "WITH RECURSIVE p(oid, parent, depth) AS (SELECT inhrelid, inhparent, 1 FROM pg_inherits "
+                + "WHERE inhparent = ? UNION ALL SELECT i.inhrelid, i.inhparent, p.depth + 1 FROM pg_inherits i "
+                + "JOIN p ON i.inhparent = p.oid) "
+                + "SELECT c.relname, CASE WHEN p.depth > 1 THEN (SELECT relname FROM pg_class WHERE oid = p.parent) "
+                + "END, pg_get_expr(c.relpartbound, c.oid), CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) "
+                + "END FROM p JOIN pg_class c ON c.oid = p.oid WHERE c.relispartition ORDER BY p.depth, c.relname";
+        List<TableDefinition.Partition> partitions = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    partitions.add(new TableDefinition.Partition(rs.getString(1), Optional.ofNullable(rs.getString(2)),
+                            rs.getString(3), Optional.ofNullable(rs.getString(4))));
+                }
+            }
+        }
+        return partitions;
+    }
+
+    private List<TableDefinition.Constraint> constraints(long oid) throws SQLException {
+        String sql = "SELECT conname, contype, pg_get_constraintdef(oid), confrelid, "
+                + "CASE WHEN confrelid <> 0 THEN confrelid::regclass::text END FROM pg_constraint "
+                + "WHERE conrelid = ? AND contype IN ('p', 'u', 'x', 'c', 'f') AND conislocal "
+                + "ORDER BY contype, conname";
+        record Row(String name, char type, String definition, long referenced, String referencedName) {
+        }
+        List<Row> rows = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new Row(rs.getString(1), rs.getString(2).charAt(0), rs.getString(3), rs.getLong(4),
+                            rs.getString(5)));
+                }
+            }
+        }
+        PostgresCatalog catalog = new PostgresCatalog(connection);
+        List<TableDefinition.Constraint> constraints = new ArrayList<>();
+        for (Row row : rows) {
+            Optional<RelationIdentity> references = row.referenced() == 0 ? Optional.empty()
+                    : Optional.of(new RelationIdentity(catalog.relationKey(row.referenced()), row.referencedName()));
+            constraints.add(new TableDefinition.Constraint(row.name(), row.type(), row.definition(), references,
+                    Optional.ofNullable(row.referencedName())));
+        }
+        return constraints;
+    }
+
+    private List<TableDefinition.Index> indexes(long oid) throws SQLException {
+        String sql = "SELECT i.relname, x.indisunique, pg_get_indexdef(x.indexrelid), "
+                + "quote_ident(n.nspname) || '.' || quote_ident(t.relname) FROM pg_index x "
+                + "JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
+                + "JOIN pg_namespace n ON n.oid = t.relnamespace WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 "
+                + "FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.conrelid = x.indrelid "
+                + "AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
+        List<TableDefinition.Index> indexes = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String definition = rs.getString(3);
+                    String using = " " + rs.getString(4) + " USING ";
+                    int at = definition.indexOf(using);
+                    if (at < 0) {
+                        throw new SQLException("cannot read the definition of index " + rs.getString(1) + ": "
+                                + definition);
+                    }
+                    indexes.add(new TableDefinition.Index(rs.getString(1), rs.getBoolean(2),
+                            definition.substring(at + using.length() - "USING ".length())));
+                }
+            }
+        }
+        return indexes;
+    }
+
+    private Optional<String> comment(long oid) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT obj_description(?::oid, 'pg_class')")) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return Optional.ofNullable(rs.getString(1));
+            }
+        }
+    }
+
+    /**
+     * The user-defined enum, domain, composite and range types the columns need, directly or through a domain's
+     * base, a composite's attributes or a range's subtype: the deepest first, so each comes after what it needs.
+     */
+    private List<TableDefinition.Type> types(long oid) throws SQLException {
+        String sql = "WITH RECURSIVE needs(oid, depth) AS ("
+                + "SELECT " + String.format(ELEMENT, "t") + ", 0 FROM pg_attribute a JOIN pg_type t "
+                + "ON t.oid = a.atttypid WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
+                + "UNION SELECT d.dep, n.depth + 1 FROM needs n, LATERAL ("
+                + "SELECT " + String.format(ELEMENT, "b") + " AS dep FROM pg_type t JOIN pg_type b "
+                + "ON b.oid = t.typbasetype WHERE t.oid = n.oid AND t.typtype = 'd' "
+                + "UNION ALL SELECT " + String.format(ELEMENT, "b") + " FROM pg_type t JOIN pg_attribute a "
+                + "ON a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped JOIN pg_type b "
+                + "ON b.oid = a.atttypid WHERE t.oid = n.oid AND t.typtype = 'c' "
+                + "UNION ALL SELECT r.rngsubtype FROM pg_range r WHERE r.rngtypid = n.oid) d WHERE n.depth < 16) "
+                + "SELECT t.oid, t.typtype, nsp.nspname, format_type(t.oid, NULL) FROM needs "
+                + "JOIN pg_type t ON t.oid = needs.oid JOIN pg_namespace nsp ON nsp.oid = t.typnamespace "
+                + "LEFT JOIN pg_class r ON r.oid = t.typrelid "
+                + "WHERE nsp.nspname NOT IN ('pg_catalog', 'information_schema') AND nsp.nspname NOT LIKE 'pg\\_%' "
+                + "AND (t.typtype IN ('e', 'd', 'r') OR t.typtype = 'c' AND r.relkind = 'c') "
+                + "GROUP BY t.oid, t.typtype, nsp.nspname ORDER BY max(needs.depth) DESC, t.oid";
+        record Needed(long oid, char kind, String schema, String name) {
+        }
+        List<Needed> needed = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    needed.add(new Needed(rs.getLong(1), rs.getString(2).charAt(0), rs.getString(3),
+                            rs.getString(4)));
+                }
+            }
+        }
+        List<TableDefinition.Type> types = new ArrayList<>();
+        for (Needed type : needed) {
+            String body = switch (type.kind()) {
+                case 'e' -> "AS ENUM (" + text("SELECT string_agg(quote_literal(enumlabel), ', ' ORDER BY "
+                        + "enumsortorder) FROM pg_enum WHERE enumtypid = ?", type.oid()).orElse("") + ")";
+                case 'd' -> domain(type.oid());
+                case 'r' -> "AS RANGE (" + text("SELECT 'SUBTYPE = ' || format_type(rngsubtype, NULL) "
+                        + "|| CASE WHEN rngsubdiff <> 0 THEN ', SUBTYPE_DIFF = ' || rngsubdiff::regproc::text ELSE '' "
+                        + "END || CASE WHEN rngcollation <> 0 THEN ', COLLATION = ' || (SELECT quote_ident(n.nspname) "
+                        + "|| '.' || quote_ident(c.collname) FROM pg_collation c JOIN pg_namespace n "
+                        + "ON n.oid = c.collnamespace WHERE c.oid = rngcollation) ELSE '' END "
+                        + "|| ', MULTIRANGE_TYPE_NAME = ' || format_type(rngmultitypid, NULL) FROM pg_range "
+                        + "WHERE rngtypid = ?", type.oid()).orElseThrow() + ")";
+                default -> "AS (" + text("SELECT string_agg(quote_ident(a.attname) || ' ' || format_type(a.atttypid, "
+                        + "a.atttypmod), ', ' ORDER BY a.attnum) FROM pg_type t JOIN pg_attribute a "
+                        + "ON a.attrelid = t.typrelid WHERE t.oid = ? AND a.attnum > 0 AND NOT a.attisdropped",
+                        type.oid()).orElse("") + ")";
+            };
+            types.add(new TableDefinition.Type(type.schema(), type.name(), (type.kind() == 'd' ? "CREATE DOMAIN "
+                    : "CREATE TYPE ") + type.name() + " " + body));
+        }
+        return types;
+    }
+
+    private String domain(long oid) throws SQLException {
+        String base = text("SELECT format_type(typbasetype, typtypmod) || CASE WHEN typcollation <> 0 AND "
+                + "typcollation <> (SELECT typcollation FROM pg_type b WHERE b.oid = t.typbasetype) THEN ' COLLATE ' "
+                + "|| (SELECT quote_ident(n.nspname) || '.' || quote_ident(c.collname) FROM pg_collation c "
+                + "JOIN pg_namespace n ON n.oid = c.collnamespace WHERE c.oid = t.typcollation) ELSE '' END "
+                + "|| COALESCE(' DEFAULT ' || typdefault, '') FROM pg_type t WHERE oid = ?", oid).orElseThrow();
+        Optional<String> constraints = text("SELECT string_agg(' CONSTRAINT ' || quote_ident(conname) || ' ' "
+                + "|| pg_get_constraintdef(oid), '' ORDER BY contype, conname) FROM pg_constraint "
+                + "WHERE contypid = ?", oid);
+        boolean notNullOutsideConstraints = text("SELECT (typnotnull AND NOT EXISTS (SELECT 1 FROM pg_constraint "
+                + "WHERE contypid = t.oid AND contype = 'n'))::text FROM pg_type t WHERE oid = ?", oid)
+                .orElse("false").equals("true");
+        return "AS " + base + constraints.orElse("") + (notNullOutsideConstraints ? " NOT NULL" : "");
+    }
+
+    private Optional<String> text(String sql, long oid) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, oid);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+}

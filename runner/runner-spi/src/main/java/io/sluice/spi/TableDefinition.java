@@ -1,0 +1,127 @@
+package io.sluice.spi;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What defines a source table beyond its columns' names and types, as PostgreSQL DDL text read from the source's
+ * catalog with every name schema-qualified: what a target that creates the table ({@code create: if-missing}) gives
+ * it so the copy is the table, not only its rows. Expressions (defaults, checks, index and partition definitions) are
+ * the server's own text ({@code pg_get_expr}, {@code pg_get_constraintdef}, {@code pg_get_indexdef}).
+ *
+ * @param types        the user-defined types the columns need (enums, domains, composite and range types), each
+ *                     after the types it needs
+ * @param columns      per column, in the table's order
+ * @param sequences    the sequences the table's columns own (serial columns), which the target creates for its copy
+ * @param partitionKey {@code pg_get_partkeydef} of a partitioned table, e.g. {@code RANGE (created_at)}
+ * @param partitions   its partitions, each after its parent (a partition may be partitioned itself)
+ * @param constraints  primary key, unique, exclusion, check and foreign key constraints declared on the table
+ * @param indexes      indexes that back no constraint
+ * @param comment      the table's comment
+ */
+public record TableDefinition(List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
+                              Optional<String> partitionKey, List<Partition> partitions,
+                              List<Constraint> constraints, List<Index> indexes, Optional<String> comment) {
+    public TableDefinition {
+        types = List.copyOf(requireNonNull(types, "types is null"));
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        sequences = List.copyOf(requireNonNull(sequences, "sequences is null"));
+        requireNonNull(partitionKey, "partitionKey is null");
+        partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+        constraints = List.copyOf(requireNonNull(constraints, "constraints is null"));
+        indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
+        requireNonNull(comment, "comment is null");
+    }
+
+    /**
+     * A user-defined type: {@code name} qualified as {@code format_type} gives it with no search path,
+     * {@code statement} the CREATE TYPE or CREATE DOMAIN that makes it.
+     */
+    public record Type(String schema, String name, String statement) {
+        public Type {
+            requireNonNull(schema, "schema is null");
+            requireNonNull(name, "name is null");
+            requireNonNull(statement, "statement is null");
+        }
+    }
+
+    /**
+     * @param defaultExpression   {@code DEFAULT} expression, when the column has one and is not generated
+     * @param identity            {@code ALWAYS} or {@code BY DEFAULT} for an identity column
+     * @param identityOptions     the identity sequence's options, e.g. {@code START WITH 1 INCREMENT BY 1 ...}
+     * @param identitySequence    the identity sequence's name, unqualified
+     * @param generatedExpression the expression of a column {@code GENERATED ALWAYS AS (...) STORED}
+     * @param collation           a collation other than the type's default, qualified
+     */
+    public record ColumnDefinition(String name, Optional<String> defaultExpression, Optional<String> identity,
+                                   Optional<String> identityOptions, Optional<String> identitySequence,
+                                   Optional<String> generatedExpression, Optional<String> collation,
+                                   Optional<String> comment) {
+        public ColumnDefinition {
+            requireNonNull(name, "name is null");
+            requireNonNull(defaultExpression, "defaultExpression is null");
+            requireNonNull(identity, "identity is null");
+            requireNonNull(identityOptions, "identityOptions is null");
+            requireNonNull(identitySequence, "identitySequence is null");
+            requireNonNull(generatedExpression, "generatedExpression is null");
+            requireNonNull(collation, "collation is null");
+            requireNonNull(comment, "comment is null");
+        }
+    }
+
+    /**
+     * A sequence a column owns: {@code qualifiedName} as the column's default names it (in {@code nextval('...')}),
+     * {@code name} unqualified, {@code options} its CREATE SEQUENCE options.
+     */
+    public record Sequence(String qualifiedName, String name, String column, String options) {
+        public Sequence {
+            requireNonNull(qualifiedName, "qualifiedName is null");
+            requireNonNull(name, "name is null");
+            requireNonNull(column, "column is null");
+            requireNonNull(options, "options is null");
+        }
+    }
+
+    /**
+     * A partition: {@code parent} empty for a partition of the table itself, else the name of the partition it
+     * belongs to; {@code bound} e.g. {@code FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')} or {@code DEFAULT}.
+     */
+    public record Partition(String name, Optional<String> parent, String bound, Optional<String> partitionKey) {
+        public Partition {
+            requireNonNull(name, "name is null");
+            requireNonNull(parent, "parent is null");
+            requireNonNull(bound, "bound is null");
+            requireNonNull(partitionKey, "partitionKey is null");
+        }
+    }
+
+    /**
+     * A constraint: {@code type} as {@code pg_constraint.contype} ('p', 'u', 'x', 'c', 'f'); {@code definition} as
+     * {@code pg_get_constraintdef}. A foreign key names the table it references in {@code references} (the source's
+     * relation, for the runner to find the stream that copies it) and {@code referencedName} (as the definition
+     * spells it, to be replaced by the copy's name).
+     */
+    public record Constraint(String name, char type, String definition, Optional<RelationIdentity> references,
+                             Optional<String> referencedName) {
+        public Constraint {
+            requireNonNull(name, "name is null");
+            requireNonNull(definition, "definition is null");
+            requireNonNull(references, "references is null");
+            requireNonNull(referencedName, "referencedName is null");
+        }
+
+        public boolean isForeignKey() {
+            return type == 'f';
+        }
+    }
+
+    /** An index: its name, and {@code method} the part of {@code pg_get_indexdef} from {@code USING} on. */
+    public record Index(String name, boolean unique, String method) {
+        public Index {
+            requireNonNull(name, "name is null");
+            requireNonNull(method, "method is null");
+        }
+    }
+}
