@@ -23,30 +23,35 @@ public record LoadPlan(TargetTable table, List<String> statements, List<String> 
         return new LoadPlan(table, List.of(), List.of());
     }
 
-    /** This plan with what the target does once every stream is done appended. */
-    public LoadPlan with(AfterStreams after) {
-        requireNonNull(after, "after is null");
-        if (after.statements().isEmpty() && after.notes().isEmpty()) {
+    /** This plan with what the target does before the first stream and once every stream is done. */
+    public LoadPlan with(AcrossStreams across) {
+        requireNonNull(across, "across is null");
+        if (across.equals(AcrossStreams.NONE)) {
             return this;
         }
-        List<String> allStatements = new java.util.ArrayList<>(statements);
-        after.statements().forEach(s -> allStatements.add("once every stream is done: " + s));
+        List<String> allStatements = new java.util.ArrayList<>();
+        across.before().forEach(s -> allStatements.add("before the first stream: " + s));
+        allStatements.addAll(statements);
+        across.after().forEach(s -> allStatements.add("once every stream is done: " + s));
         List<String> allNotes = new java.util.ArrayList<>(notes);
-        allNotes.addAll(after.notes());
+        allNotes.addAll(across.notes());
         return new LoadPlan(table, allStatements, allNotes);
     }
 
     /**
-     * What a target does once every stream of the run is done ({@link Target#finishAfterStreams}), for the plan.
+     * What a target does across the streams of a run ({@link Target#beginBeforeStreams},
+     * {@link Target#finishAfterStreams}), for the plan.
      *
-     * @param statements the statements, in order
-     * @param notes      what a person should know, e.g. a foreign key left out because no stream copies its table
+     * @param before statements run before the first stream starts, in order
+     * @param after  statements run once every stream is done, in order
+     * @param notes  what a person should know, e.g. a foreign key left out because no stream copies its table
      */
-    public record AfterStreams(List<String> statements, List<String> notes) {
-        public static final AfterStreams NONE = new AfterStreams(List.of(), List.of());
+    public record AcrossStreams(List<String> before, List<String> after, List<String> notes) {
+        public static final AcrossStreams NONE = new AcrossStreams(List.of(), List.of(), List.of());
 
-        public AfterStreams {
-            statements = List.copyOf(requireNonNull(statements, "statements is null"));
+        public AcrossStreams {
+            before = List.copyOf(requireNonNull(before, "before is null"));
+            after = List.copyOf(requireNonNull(after, "after is null"));
             notes = List.copyOf(requireNonNull(notes, "notes is null"));
         }
     }

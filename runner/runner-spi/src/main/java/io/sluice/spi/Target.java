@@ -133,17 +133,27 @@ public interface Target {
     /**
      * Once every stream is planned: {@code copies} tells, for each source relation a stream of the run copies into a
      * table of this target's connection, that table's name as {@link TargetTable#qualifiedName()} gives it (keyed by
-     * {@link RelationIdentity#key()}). Returns what {@link #finishAfterStreams} will do with it (foreign keys between
-     * the run's tables), for the plan; the default has nothing to do.
+     * {@link RelationIdentity#key()}). Returns what {@link #beginBeforeStreams} and {@link #finishAfterStreams} will do
+     * with it (foreign keys between the run's tables), for the plan; the default has nothing to do.
      */
-    default LoadPlan.AfterStreams planAfterStreams(java.util.Map<String, String> copies) throws ConnectorException {
+    default LoadPlan.AcrossStreams planAcrossStreams(java.util.Map<String, String> copies)
+            throws ConnectorException {
         java.util.Objects.requireNonNull(copies, "copies is null");
-        return LoadPlan.AfterStreams.NONE;
+        return LoadPlan.AcrossStreams.NONE;
+    }
+
+    /**
+     * Runs before the first stream of the run starts, for a target with a ledger: what {@link #planAcrossStreams}
+     * planned to do first, recorded in this stream's {@code marks} in the transaction that does it. A resume repeats
+     * it: the marks tell what is done.
+     */
+    default void beginBeforeStreams(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+        java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
     /**
      * Runs once every stream of the run is done (in a resumed run, the streams done before the break too), before the
-     * last stream is recorded done: what {@link #planAfterStreams} planned, as this stream's {@code marks} of the run
+     * last stream is recorded done: what {@link #planAcrossStreams} planned, as this stream's {@code marks} of the run
      * recorded it (a target the resume did not load again knows it only from them). A crash repeats it.
      */
     default void finishAfterStreams(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {

@@ -24,35 +24,21 @@ import static java.util.Objects.requireNonNull;
  * A table created with its source table's definition ({@code definition: full}), as pg_dump and pgcopydb split the
  * work: what the rows need or cannot break comes with the table (types, sequences, defaults, identity, generated
  * columns, checks, partitions, comments), in the transaction that creates it; keys and indexes are built after the
- * load, several at once; foreign keys between the run's tables once every stream is done, {@code NOT VALID} then
- * {@code VALIDATE}. The later steps are written into the stream's marks when the table is created, so a resumed run,
- * or a fresh one taking over an unfinished run's table, finishes them from there; each is skipped when the catalog
- * shows it done.
+ * load, several at once; foreign keys between the run's tables once every stream is done ({@link ForeignKeys}). The
+ * builds are written into the stream's marks when the table is created, so a resumed run, or a fresh one taking over
+ * an unfinished run's table, finishes them from there; each is skipped when the catalog shows it done.
  */
 final class CreatedDefinition {
     /** The number of post-load builds; build i is {@code definition.build.i.kind}, {@code .name}, {@code .sql}. */
     static final String BUILDS = "definition.builds";
     static final String BUILT = "definition.built";
-    /** The number of foreign keys; key i is {@code definition.fk.i.name}, {@code .add} and {@code .validate}. */
-    static final String FOREIGN_KEYS = "definition.fks";
-    static final String FOREIGN_KEYS_ADDED = "definition.fks.added";
     /** The table the definition's marks are of, quoted. */
     static final String TABLE = "definition.table";
-
-    /** A foreign key between copies: added {@code NOT VALID}, then validated (unless the source's was not). */
-    record ForeignKey(String name, String add, Optional<String> validate) {
-        ForeignKey {
-            requireNonNull(name, "name is null");
-            requireNonNull(add, "add is null");
-            requireNonNull(validate, "validate is null");
-        }
-    }
 
     private final TableDefinition definition;
     private final String schema;
     private final String quoted;
     private final boolean keepsSourcePrimaryKey;
-    private volatile List<ForeignKey> foreignKeys = List.of();
 
     /**
      * @param keepsSourcePrimaryKey false when the spec names the primary key itself ({@code primary-key}), which
@@ -211,12 +197,11 @@ final class CreatedDefinition {
 
     /**
      * The source's foreign keys between copies: a key whose referenced table a stream of the run copies into this
-     * database ({@code copies}, by source relation key) refers to that copy; any other is left out, and said.
+     * database ({@code copies}, by source relation key) refers to that copy; any other is left out, and said in
+     * {@code notes}.
      */
-    LoadPlan.AfterStreams planForeignKeys(Map<String, String> copies) {
-        List<ForeignKey> keys = new ArrayList<>();
-        List<String> statements = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+    List<ForeignKeys.Key> foreignKeys(Map<String, String> copies, List<String> notes) {
+        List<ForeignKeys.Key> keys = new ArrayList<>();
         for (TableDefinition.Constraint constraint : definition.constraints()) {
             if (!constraint.isForeignKey()) {
                 continue;
@@ -230,23 +215,14 @@ final class CreatedDefinition {
                         + SqlQuote.identifier(constraint.name()) + " " + constraint.definition());
                 continue;
             }
-            String definitionText = constraint.definition().replace("REFERENCES " + constraint.referencedName().get()
-                    + "(", "REFERENCES " + referenced + "(");
-            boolean notValid = definitionText.endsWith(" NOT VALID");
-            String add = "ALTER TABLE " + quoted + " ADD CONSTRAINT " + SqlQuote.identifier(constraint.name()) + " "
-                    + definitionText + (notValid ? "" : " NOT VALID");
-            Optional<String> validate = notValid ? Optional.empty() : Optional.of("ALTER TABLE " + quoted
-                    + " VALIDATE CONSTRAINT " + SqlQuote.identifier(constraint.name()));
-            keys.add(new ForeignKey(constraint.name(), add, validate));
-            statements.add(add);
-            validate.ifPresent(statements::add);
+            keys.add(ForeignKeys.Key.of(quoted, constraint.name(), constraint.definition().replace("REFERENCES "
+                    + constraint.referencedName().get() + "(", "REFERENCES " + referenced + "(")));
         }
-        foreignKeys = List.copyOf(keys);
-        return new LoadPlan.AfterStreams(statements, notes);
+        return keys;
     }
 
-    /** Writes what is left after the table's creation into the marks, in the creating transaction. */
-    void recordLaterSteps(LoadMarks marks, LedgerTransaction tx) throws ConnectorException {
+    /** Writes the builds left after the table's creation into the marks, in the creating transaction. */
+    void recordBuilds(LoadMarks marks, LedgerTransaction tx) throws ConnectorException {
         marks.writing(TABLE, quoted).apply(tx);
         List<Build> builds = builds();
         for (int i = 0; i < builds.size(); i++) {
@@ -256,13 +232,6 @@ final class CreatedDefinition {
             marks.writing("definition.build." + i + ".sql", builds.get(i).statement()).apply(tx);
         }
         marks.writing(BUILDS, String.valueOf(builds.size())).apply(tx);
-        List<ForeignKey> keys = foreignKeys;
-        for (int i = 0; i < keys.size(); i++) {
-            marks.writing("definition.fk." + i + ".name", keys.get(i).name()).apply(tx);
-            marks.writing("definition.fk." + i + ".add", keys.get(i).add()).apply(tx);
-            marks.writing("definition.fk." + i + ".validate", keys.get(i).validate().orElse("")).apply(tx);
-        }
-        marks.writing(FOREIGN_KEYS, String.valueOf(keys.size())).apply(tx);
     }
 
     /** The builds recorded in {@code done} (a stream's marks), in order. */
@@ -297,57 +266,6 @@ final class CreatedDefinition {
         }
         IndexBuilds.run(connections, pending, degree, "building the keys and indexes of " + table);
         ledger.inTransaction(marks.writing(BUILT, java.time.Instant.now().toString()));
-    }
-
-    /**
-     * Once every stream is done: the foreign keys {@code done} records, each added {@code NOT VALID} (a moment's
-     * lock on both tables) and then validated (which reads the rows without blocking writers), unless the catalog
-     * shows it done; then the mark.
-     */
-    static void addForeignKeys(PostgresConnections connections, PostgresLedgerStore ledger, LoadMarks marks,
-                               Map<String, String> done) throws ConnectorException {
-        String table = done.get(TABLE);
-        String current = "";
-        try (Connection c = connections.open("adding the foreign keys of " + table)) {
-            for (ForeignKey key : recordedForeignKeys(done)) {
-                Optional<Boolean> validated = foreignKeyValidated(c, table, key.name());
-                if (validated.isEmpty()) {
-                    current = key.add();
-                    execute(c, current);
-                }
-                if (key.validate().isPresent() && !validated.orElse(false)) {
-                    current = key.validate().get();
-                    execute(c, current);
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "adding the foreign keys of "
-                    + table + ": " + current);
-        }
-        ledger.inTransaction(marks.writing(FOREIGN_KEYS_ADDED, java.time.Instant.now().toString()));
-    }
-
-    static List<ForeignKey> recordedForeignKeys(Map<String, String> done) {
-        int count = Integer.parseInt(done.getOrDefault(FOREIGN_KEYS, "0"));
-        List<ForeignKey> keys = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String validate = done.getOrDefault("definition.fk." + i + ".validate", "");
-            keys.add(new ForeignKey(done.get("definition.fk." + i + ".name"), done.get("definition.fk." + i + ".add"),
-                    validate.isEmpty() ? Optional.empty() : Optional.of(validate)));
-        }
-        return keys;
-    }
-
-    /** Whether the table's foreign key {@code name} exists, and whether it is validated: empty when it does not. */
-    static Optional<Boolean> foreignKeyValidated(Connection c, String table, String name) throws SQLException {
-        try (PreparedStatement p = c.prepareStatement("SELECT convalidated FROM pg_constraint "
-                + "WHERE conrelid = to_regclass(?) AND conname = ?")) {
-            p.setString(1, table);
-            p.setString(2, name);
-            try (ResultSet rs = p.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getBoolean(1)) : Optional.empty();
-            }
-        }
     }
 
     static void execute(Connection c, String sql) throws SQLException {

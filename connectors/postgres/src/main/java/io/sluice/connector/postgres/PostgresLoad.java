@@ -70,6 +70,10 @@ final class PostgresLoad {
     private final Optional<CreatedDefinition> definition;
     /** The types the definition needs that the target lacks: created with the table. */
     private List<io.sluice.spi.TableDefinition.Type> missingTypes = List.of();
+    /** The table's foreign keys to the run's tables, added once every stream is done ({@link ForeignKeys}). */
+    private volatile List<ForeignKeys.Key> runKeys = List.of();
+    /** The table exists and has those keys: they are dropped before the first stream. */
+    private volatile boolean holdsKeys;
     private volatile TableLocks locks;
     /** A merge whose target held no row when this process began it: its partitions try a plain INSERT first. */
     private volatile boolean mergesIntoEmpty;
@@ -495,27 +499,81 @@ final class PostgresLoad {
     }
 
     /**
-     * A fresh run loading a table an unfinished earlier run created with its definition takes over what that run
-     * had left to do (keys, indexes, foreign keys), so the table ends as a finished run would have left it.
+     * Plans the foreign keys between this table and the run's other tables ({@code copies}: the copies' names by
+     * source relation): a created table's from its definition; an existing table's from its catalog, held off while
+     * the streams load.
      */
-    private static void adoptUnfinishedDefinition(Map<String, Map<String, String>> earlier, LoadMarks marks,
-                                                  LedgerTransaction tx) throws ConnectorException {
+    LoadPlan.AcrossStreams planAcrossStreams(Map<String, String> copies) throws ConnectorException {
+        List<String> notes = new ArrayList<>();
+        if (definition.isPresent()) {
+            runKeys = definition.get().foreignKeys(copies, notes);
+            return new LoadPlan.AcrossStreams(List.of(), ForeignKeys.statements(runKeys), notes);
+        }
+        if (existing.isEmpty() || request.mode() == LoadMode.REPLACE || copies.isEmpty()) {
+            return LoadPlan.AcrossStreams.NONE;
+        }
+        try (ControlConnection control = connections.control("reading the foreign keys of " + quoted())) {
+            runKeys = ForeignKeys.between(control.connection(), existing.get().oid(), quoted(),
+                    List.copyOf(copies.values()));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the foreign keys of "
+                    + quoted());
+        }
+        holdsKeys = !runKeys.isEmpty();
+        if (holdsKeys) {
+            notes.add("its foreign keys to tables of this run are held off while the streams load (so the tables "
+                    + "load in any order and can be emptied), then added back and validated");
+        }
+        return new LoadPlan.AcrossStreams(runKeys.stream().map(ForeignKeys.Key::drop).toList(),
+                ForeignKeys.statements(runKeys), notes);
+    }
+
+    /**
+     * Before the first stream: a table an unfinished earlier run of the spec created with its definition has that
+     * run's unfinished builds and foreign keys taken over; an existing table's foreign keys to the run's tables are
+     * recorded and dropped. One transaction, with the marks.
+     */
+    void beforeStreams(LoadMarks marks) throws ConnectorException {
+        if (existing.isEmpty()) {
+            return;
+        }
+        Map<String, Map<String, String>> earlier = marks.ofUnfinishedEarlierRuns();
+        inTransaction("holding the foreign keys of " + quoted() + " off for the run", (c, tx) -> {
+            Map<String, String> done = marks.reading().apply(tx);
+            if (!done.containsKey(CreatedDefinition.TABLE) && !done.containsKey(ForeignKeys.TABLE)) {
+                done = adoptUnfinished(earlier, done, marks, tx);
+            }
+            if (holdsKeys && !done.containsKey(ForeignKeys.HELD)) {
+                locks.lock(c, List.of(quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "drop its foreign keys for the run",
+                        ErrorKind.PREFLIGHT);
+                ForeignKeys.hold(c, quoted(), runKeys, done, marks, tx);
+            }
+        });
+    }
+
+    /**
+     * What unfinished earlier runs left to do on this table (builds of a table they created, foreign keys they owe),
+     * written into this run's marks; returns the marks as they are now.
+     */
+    private Map<String, String> adoptUnfinished(Map<String, Map<String, String>> earlier, Map<String, String> done,
+                                                LoadMarks marks, LedgerTransaction tx) throws ConnectorException {
+        Map<String, String> now = new java.util.HashMap<>(done);
         for (Map<String, String> run : earlier.values()) {
-            if (run.containsKey(CreatedDefinition.TABLE) && !(run.containsKey(CreatedDefinition.BUILT)
-                    && run.containsKey(CreatedDefinition.FOREIGN_KEYS_ADDED))) {
+            if (run.containsKey(CreatedDefinition.BUILDS) && !run.containsKey(CreatedDefinition.BUILT)
+                    && !now.containsKey(CreatedDefinition.BUILDS)) {
                 for (Map.Entry<String, String> mark : run.entrySet()) {
                     if (mark.getKey().startsWith("definition.")) {
                         marks.writing(mark.getKey(), mark.getValue()).apply(tx);
+                        now.put(mark.getKey(), mark.getValue());
                     }
                 }
-                return;
+            }
+            if (ForeignKeys.owed(run)) {
+                ForeignKeys.record(quoted(), ForeignKeys.recorded(run), now, marks, tx);
+                now = marks.reading().apply(tx);
             }
         }
-    }
-
-    /** Plans the foreign keys of a table created with its definition, between the copies of the run. */
-    LoadPlan.AfterStreams planForeignKeys(Map<String, String> copies) {
-        return definition.map(d -> d.planForeignKeys(copies)).orElse(LoadPlan.AfterStreams.NONE);
+        return now;
     }
 
     /** The table the partitions' COPY writes: the shadow of a replace, a merge's staging table, else the target. */
@@ -671,7 +729,10 @@ final class PostgresLoad {
                     for (String statement : definition.get().createStatements(columns, missingTypes)) {
                         execute(c, statement);
                     }
-                    definition.get().recordLaterSteps(marks, tx);
+                    definition.get().recordBuilds(marks, tx);
+                    if (!runKeys.isEmpty()) {
+                        ForeignKeys.record(quoted(), runKeys, done, marks, tx);
+                    }
                 } else {
                     execute(c, createStatement(quoted()));
                 }
@@ -679,8 +740,6 @@ final class PostgresLoad {
                     execute(c, mergeKeyConstraint());
                 }
                 marks.writing(CREATED, quoted()).apply(tx);
-            } else if (existing.isPresent() && !done.containsKey(CreatedDefinition.TABLE)) {
-                adoptUnfinishedDefinition(earlier, marks, tx);
             }
             if (request.mode() == LoadMode.MERGE) {
                 try (Statement s = c.createStatement();
@@ -1164,7 +1223,7 @@ final class PostgresLoad {
         }
     }
 
-    private static void execute(Connection c, String sql) throws SQLException {
+    static void execute(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         }

@@ -120,20 +120,28 @@ final class PostgresTarget implements Target {
     }
 
     @Override
-    public LoadPlan.AfterStreams planAfterStreams(java.util.Map<String, String> copies) {
+    public LoadPlan.AcrossStreams planAcrossStreams(java.util.Map<String, String> copies) throws ConnectorException {
         requireNonNull(copies, "copies is null");
         PostgresLoad planned = load;
-        return planned == null ? LoadPlan.AfterStreams.NONE : planned.planForeignKeys(copies);
+        return planned == null ? LoadPlan.AcrossStreams.NONE : planned.planAcrossStreams(copies);
     }
 
-    /** The foreign keys of a table this run created with its definition, as its marks record them. */
+    @Override
+    public void beginBeforeStreams(LoadMarks marks) throws ConnectorException {
+        requireNonNull(marks, "marks is null");
+        PostgresLoad planned = load;
+        if (planned != null) {
+            planned.beforeStreams(marks);
+        }
+    }
+
+    /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}). */
     @Override
     public void finishAfterStreams(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
         java.util.Map<String, String> done = ledger.inTransaction(marks.reading());
-        if (!done.getOrDefault(CreatedDefinition.FOREIGN_KEYS, "0").equals("0")
-                && !done.containsKey(CreatedDefinition.FOREIGN_KEYS_ADDED)) {
-            CreatedDefinition.addForeignKeys(connections, ledger, marks, done);
+        if (ForeignKeys.owed(done)) {
+            ForeignKeys.addRecorded(connections, ledger, marks, done);
         }
     }
 

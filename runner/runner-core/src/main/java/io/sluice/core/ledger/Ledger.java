@@ -161,10 +161,31 @@ public final class Ledger {
             @Override
             public java.util.Map<String, java.util.Map<String, String>> unfinishedEarlier()
                     throws ConnectorException {
+                return earlier(false);
+            }
+
+            @Override
+            public java.util.Map<String, java.util.Map<String, String>> ofUnfinishedEarlierRuns()
+                    throws ConnectorException {
+                return earlier(true);
+            }
+
+            /** {@code wholeRuns}: a run counts when any stream of it is unfinished, not only this one. */
+            private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
+                    throws ConnectorException {
                 java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
-                for (LedgerStream stream : store.streamsOfSpec(specName, UNFINISHED_RUNS_LOOKED_AT)) {
+                List<LedgerStream> streams = store.streamsOfSpec(specName, UNFINISHED_RUNS_LOOKED_AT);
+                java.util.Set<String> unfinishedRuns = new java.util.HashSet<>();
+                for (LedgerStream stream : streams) {
+                    if (stream.state() != LedgerStream.State.DONE) {
+                        unfinishedRuns.add(stream.key().runId());
+                    }
+                }
+                for (LedgerStream stream : streams) {
+                    boolean unfinished = stream.state() != LedgerStream.State.DONE
+                            || wholeRuns && unfinishedRuns.contains(stream.key().runId());
                     if (stream.stream().equals(key.stream()) && !stream.key().runId().equals(key.runId())
-                            && stream.state() != LedgerStream.State.DONE) {
+                            && unfinished) {
                         java.util.Map<String, String> own = new java.util.TreeMap<>();
                         store.marks(stream.key()).forEach((name, value) -> {
                             if (name.startsWith(TARGET_MARKS)) {

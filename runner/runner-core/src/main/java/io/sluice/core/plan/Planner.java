@@ -99,7 +99,7 @@ public final class Planner {
             }
         }
         ConnectionBudget.check(spec, streams, connections);
-        return new BoundPlan(new PipelinePlan(spec, AfterStreamsPlanner.plan(streams, bindings)), bindings);
+        return new BoundPlan(new PipelinePlan(spec, AcrossStreamsPlanner.plan(streams, bindings)), bindings);
     }
 
     private void planStream(String specName, StreamSpec stream, Connections connections, boolean ledgerOn,

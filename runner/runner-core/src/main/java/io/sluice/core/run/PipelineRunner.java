@@ -53,12 +53,13 @@ public final class PipelineRunner {
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         // Streams of one source connection read one moment of it: their snapshot first, held for the run.
-        AfterStreams afterStreams = AfterStreams.of(bound, identity);
+        AcrossStreams acrossStreams = AcrossStreams.of(bound, identity);
+        Optional<SluiceException> notPrepared = acrossStreams.beforeStreams();
         try (SharedSnapshots snapshots = SharedSnapshots.export(bound)) {
             if (parallel == 1) {
                 for (StreamPlan stream : plan.streams()) {
                     reports.put(stream.name(), runOne(stream, bound, identity, listener, settings, snapshots,
-                            afterStreams));
+                            acrossStreams, notPrepared));
                 }
             } else {
                 progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
@@ -71,7 +72,7 @@ public final class PipelineRunner {
                         pool.submit(() -> {
                             try {
                                 reports.put(stream.name(), runOne(stream, bound, identity, listener, settings,
-                                        snapshots, afterStreams));
+                                        snapshots, acrossStreams, notPrepared));
                             } catch (Throwable e) { // the executor reports everything; a bug must not lose a stream
                                 reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
                                         stream.where())));
@@ -115,18 +116,19 @@ public final class PipelineRunner {
 
     /** One stream, or its SKIPPED report when the run was stopped before it began. */
     private StreamReport runOne(StreamPlan stream, BoundPlan bound, RunIdentity identity, RunListener listener,
-                                RunSettings settings, SharedSnapshots snapshots, AfterStreams afterStreams) {
+                                RunSettings settings, SharedSnapshots snapshots, AcrossStreams acrossStreams,
+                                Optional<SluiceException> notPrepared) {
         if (stopped || interrupted) {
             return skipped(stream);
         }
-        Optional<SluiceException> noSnapshot = snapshots.failure(stream);
+        Optional<SluiceException> noSnapshot = notPrepared.or(() -> snapshots.failure(stream));
         if (noSnapshot.isPresent()) {
             StreamReport report = failed(stream, noSnapshot.get());
             listener.streamFinished(stream, report);
             return report;
         }
         StreamExecutor executor = new StreamExecutor(stream, bound.binding(stream), identity, listener, progress,
-                snapshots.of(stream), afterStreams);
+                snapshots.of(stream), acrossStreams);
         running.add(executor);
         if (stopped || interrupted) {
             executor.interrupt();

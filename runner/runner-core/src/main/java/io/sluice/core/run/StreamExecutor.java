@@ -49,17 +49,17 @@ final class StreamExecutor {
     private final Optional<SharedSnapshot> shared;
 
     /** What every target does once every stream is done, when this stream's load is the run's last to finish. */
-    private final AfterStreams afterStreams;
+    private final AcrossStreams acrossStreams;
 
     StreamExecutor(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener,
                    RunProgress progress) {
-        this(plan, binding, run, listener, progress, Optional.empty(), AfterStreams.none());
+        this(plan, binding, run, listener, progress, Optional.empty(), AcrossStreams.none());
     }
 
     StreamExecutor(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener,
-                   RunProgress progress, Optional<SharedSnapshot> shared, AfterStreams afterStreams) {
+                   RunProgress progress, Optional<SharedSnapshot> shared, AcrossStreams acrossStreams) {
         this.shared = requireNonNull(shared, "shared is null");
-        this.afterStreams = requireNonNull(afterStreams, "afterStreams is null");
+        this.acrossStreams = requireNonNull(acrossStreams, "acrossStreams is null");
         this.work = new StreamWork(plan, binding, run, listener, progress);
         this.plan = plan;
         this.binding = binding;
@@ -84,7 +84,7 @@ final class StreamExecutor {
                          : binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();
-                afterStreams.uses(plan.name(), marks);
+                acrossStreams.uses(plan.name(), marks);
                 binding.target().beginLoad(marks); // creates what the target lacks before it is emptied
                 try {
                     verification = load(session, marks, verifier);
@@ -126,7 +126,7 @@ final class StreamExecutor {
                 // Index builds, sequences, deletes and the swap: only once every partition is done.
                 binding.target().finishLoad(marks);
                 deletedRows = deletedRows(marks);
-                afterStreams.loadFinished();
+                acrossStreams.loadFinished();
             }
         } finally {
             joined.ifPresent(LedgerFeed::close);

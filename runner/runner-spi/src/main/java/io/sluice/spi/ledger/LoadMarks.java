@@ -49,4 +49,14 @@ public interface LoadMarks {
             throws io.sluice.spi.ConnectorException {
         return java.util.Map.of();
     }
+
+    /**
+     * Like {@link #unfinishedEarlier}, and also the runs that finished this stream but not another stream of theirs:
+     * what such a run left to do once every stream is done (foreign keys between its tables) is left for this stream
+     * too. Empty where no ledger keeps the marks.
+     */
+    default java.util.Map<String, java.util.Map<String, String>> ofUnfinishedEarlierRuns()
+            throws io.sluice.spi.ConnectorException {
+        return unfinishedEarlier();
+    }
 }

@@ -13,12 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What targets do once every stream of the run is done, planned once every stream is: each target learns which of
- * its connection's tables hold the copies of which source tables (a foreign key of one copied table to another
- * becomes a foreign key between their copies), and its plan gets the statements.
+ * What targets do across the streams of a run (before the first, once every one is done), planned once every stream
+ * is: each target learns which of its connection's tables hold the copies of which source tables (a foreign key of
+ * one copied table to another becomes a foreign key between their copies), and its plan gets the statements.
  */
-final class AfterStreamsPlanner {
-    private AfterStreamsPlanner() {
+final class AcrossStreamsPlanner {
+    private AcrossStreamsPlanner() {
     }
 
     static List<StreamPlan> plan(List<StreamPlan> streams, Map<String, StreamBinding> bindings) {
@@ -33,8 +33,8 @@ final class AfterStreamsPlanner {
             Map<String, String> copies = copiesByConnection.getOrDefault(stream.spec().target().connection(),
                     Map.of());
             try {
-                LoadPlan.AfterStreams after = bindings.get(stream.name()).target().planAfterStreams(copies);
-                planned.add(stream.withLoad(stream.load().with(after)));
+                LoadPlan.AcrossStreams across = bindings.get(stream.name()).target().planAcrossStreams(copies);
+                planned.add(stream.withLoad(stream.load().with(across)));
             } catch (ConnectorException e) {
                 throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), stream.where() + ": " + e.getMessage(),
                         e.fix().orElse(null), e);

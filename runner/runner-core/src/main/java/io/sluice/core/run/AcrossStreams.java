@@ -1,0 +1,104 @@
+package io.sluice.core.run;
+
+import io.sluice.core.SluiceException;
+import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.StreamBinding;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.ledger.StreamKey;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The targets' work that spans the streams of a run (foreign keys between the run's tables): before the first stream
+ * starts ({@code Target#beginBeforeStreams}, e.g. holding those keys off so each table can be emptied and loaded in
+ * any order), and once every stream is done ({@code Target#finishAfterStreams}, putting them back), the latter by the
+ * stream that finishes its load last, before it is recorded done, so a crash during it leaves that stream unfinished
+ * and a resume does it again. Every target of the spec takes part with its stream's marks of the run, those of streams
+ * a resume skipped as done included.
+ */
+final class AcrossStreams {
+    private final Map<String, StreamBinding> everyTarget;
+    private final RunIdentity run;
+    /** The marks each stream of this process used (with ledger: off they live only there). */
+    private final Map<String, LoadMarks> used = new ConcurrentHashMap<>();
+    private int loading;
+
+    private AcrossStreams(Map<String, StreamBinding> everyTarget, RunIdentity run, int loading) {
+        this.everyTarget = new TreeMap<>(everyTarget);
+        this.run = run;
+        this.loading = loading;
+    }
+
+    static AcrossStreams of(BoundPlan bound, RunIdentity run) {
+        requireNonNull(bound, "bound is null");
+        requireNonNull(run, "run is null");
+        return new AcrossStreams(bound.bindings(), run, bound.plan().streams().size());
+    }
+
+    /** For a stream run on its own (tests, tools): nothing waits for others. */
+    static AcrossStreams none() {
+        return new AcrossStreams(Map.of(), null, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Before the first stream: each target with a ledger prepares what spans the streams, recording it in its
+     * stream's marks (a target without one does nothing: what it took away could not be put back after a crash). A
+     * failure fails every stream of the run, before any of them wrote.
+     */
+    Optional<SluiceException> beforeStreams() {
+        for (Map.Entry<String, StreamBinding> target : everyTarget.entrySet()) {
+            if (target.getValue().ledger().isEmpty()) {
+                continue;
+            }
+            String where = "stream '" + target.getKey() + "'";
+            try {
+                target.getValue().ledger().get().ensureReady();
+                target.getValue().target().beginBeforeStreams(marksOf(target.getKey(), target.getValue()));
+            } catch (ConnectorException e) {
+                return Optional.of(new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT : e.kind(),
+                        e.code(), where + ": " + run.redactor().redact(e.getMessage()), e.fix().orElse(null), e));
+            } catch (RuntimeException e) {
+                return Optional.of(PartitionAttempts.unexpected(e, where));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The marks {@code stream} loads with. */
+    void uses(String stream, LoadMarks marks) {
+        used.put(requireNonNull(stream, "stream is null"), requireNonNull(marks, "marks is null"));
+    }
+
+    /**
+     * A stream's load is finished: when it is the run's last, every target's after-streams work runs now, on this
+     * stream's thread; its failure is this stream's.
+     */
+    void loadFinished() throws ConnectorException {
+        synchronized (this) {
+            loading--;
+            if (loading != 0) {
+                return;
+            }
+        }
+        for (Map.Entry<String, StreamBinding> target : everyTarget.entrySet()) {
+            LoadMarks marks = used.get(target.getKey());
+            if (marks == null && target.getValue().ledger().isEmpty()) {
+                continue;
+            }
+            // A stream this process did not load (a resume skipped it as done): its marks are in the ledger.
+            target.getValue().target().finishAfterStreams(marks != null ? marks
+                    : marksOf(target.getKey(), target.getValue()));
+        }
+    }
+
+    private LoadMarks marksOf(String stream, StreamBinding binding) {
+        return binding.ledger().orElseThrow().loadMarks(new StreamKey(run.runId(), stream), run.specName());
+    }
+}
