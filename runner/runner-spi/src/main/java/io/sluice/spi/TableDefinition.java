@@ -11,6 +11,7 @@ import static java.util.Objects.requireNonNull;
  * it so the copy is the table, not only its rows. Expressions (defaults, checks, index and partition definitions) are
  * the server's own text ({@code pg_get_expr}, {@code pg_get_constraintdef}, {@code pg_get_indexdef}).
  *
+ * @param name         the table's name, unqualified
  * @param types        the user-defined types the columns need (enums, domains, composite and range types), each
  *                     after the types it needs
  * @param columns      per column, in the table's order
@@ -21,10 +22,11 @@ import static java.util.Objects.requireNonNull;
  * @param indexes      indexes that back no constraint
  * @param comment      the table's comment
  */
-public record TableDefinition(List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
+public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
                               List<Constraint> constraints, List<Index> indexes, Optional<String> comment) {
     public TableDefinition {
+        requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         sequences = List.copyOf(requireNonNull(sequences, "sequences is null"));

@@ -37,6 +37,12 @@ final class CreatedDefinition {
 
     private final TableDefinition definition;
     private final String schema;
+    private final String table;
+    /**
+     * The names of relations the copy creates besides the table (sequences, partitions, indexes) that the target's
+     * schema has given to something else: the copy's names for them ({@link #renameTaken}).
+     */
+    private final Map<String, String> renamed = new java.util.HashMap<>();
     private final String quoted;
     private final boolean keepsSourcePrimaryKey;
 
@@ -47,6 +53,7 @@ final class CreatedDefinition {
     CreatedDefinition(TableDefinition definition, String schema, String table, boolean keepsSourcePrimaryKey) {
         this.definition = requireNonNull(definition, "definition is null");
         this.schema = requireNonNull(schema, "schema is null");
+        this.table = table;
         this.quoted = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(requireNonNull(table, "table is null"));
         this.keepsSourcePrimaryKey = keepsSourcePrimaryKey;
     }
@@ -114,7 +121,7 @@ final class CreatedDefinition {
         } else if (defined.isPresent() && defined.get().identity().isPresent()) {
             TableDefinition.ColumnDefinition d = defined.get();
             String sequence = d.identitySequence().map(q -> "SEQUENCE NAME " + SqlQuote.identifier(schema) + "."
-                    + SqlQuote.identifier(q) + " ").orElse("");
+                    + SqlQuote.identifier(nameOf(q)) + " ").orElse("");
             sql.append(" GENERATED ").append(d.identity().get()).append(" AS IDENTITY (").append(sequence)
                     .append(d.identityOptions().orElse("")).append(")");
         } else if (column.generation() == Column.Generation.IDENTITY) {
@@ -140,20 +147,46 @@ final class CreatedDefinition {
     }
 
     private String sequenceName(TableDefinition.Sequence sequence) {
-        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(sequence.name());
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(nameOf(sequence.name()));
     }
 
     private String partitionName(String name) {
-        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name);
+        return SqlQuote.identifier(schema) + "." + SqlQuote.identifier(nameOf(name));
     }
 
-    /** The sequences the table will own, by unqualified name, for the check that none exists already. */
-    List<String> sequenceNames() {
-        return definition.sequences().stream().map(TableDefinition.Sequence::name).toList();
+    private String nameOf(String sourceName) {
+        return renamed.getOrDefault(sourceName, sourceName);
     }
 
-    List<String> partitionNames() {
-        return definition.partitions().stream().map(TableDefinition.Partition::name).toList();
+    /**
+     * The relations the copy creates besides the table, by their source names: sequences (serial and identity),
+     * partitions, and the indexes of keys and of the table; each must be free in the target's schema.
+     */
+    List<String> relationNames() {
+        List<String> names = new ArrayList<>();
+        definition.sequences().forEach(q -> names.add(q.name()));
+        definition.columns().forEach(c -> c.identitySequence().ifPresent(names::add));
+        definition.partitions().forEach(p -> names.add(p.name()));
+        for (TableDefinition.Constraint constraint : definition.constraints()) {
+            if (constraint.type() == 'p' || constraint.type() == 'u' || constraint.type() == 'x') {
+                names.add(constraint.name());
+            }
+        }
+        definition.indexes().forEach(i -> names.add(i.name()));
+        return names;
+    }
+
+    /**
+     * A name the target's schema uses already (the copy goes into the source's own database under another name, say)
+     * gets the table's name in place of the source table's ({@code orders_pkey} of {@code published_orders} becomes
+     * {@code published_orders_pkey}); returns that name, which the caller checks in turn.
+     */
+    String renameTaken(String sourceName) {
+        String name = sourceName.startsWith(definition.name()) && !definition.name().equals(table)
+                ? DerivedName.of(table, sourceName.substring(definition.name().length()))
+                : DerivedName.of(table + "_" + sourceName, "");
+        renamed.put(sourceName, name);
+        return name;
     }
 
     List<TableDefinition.Type> types() {
@@ -184,13 +217,13 @@ final class CreatedDefinition {
                     || constraint.type() == 'p' && keepsSourcePrimaryKey;
             boolean lateCheck = constraint.type() == 'c' && constraint.definition().endsWith(" NOT VALID");
             if (key || lateCheck) {
-                builds.add(new Build(true, constraint.name(), "ALTER TABLE " + quoted + " ADD CONSTRAINT "
-                        + SqlQuote.identifier(constraint.name()) + " " + constraint.definition()));
+                builds.add(new Build(true, nameOf(constraint.name()), "ALTER TABLE " + quoted + " ADD CONSTRAINT "
+                        + SqlQuote.identifier(nameOf(constraint.name())) + " " + constraint.definition()));
             }
         }
         for (TableDefinition.Index index : definition.indexes()) {
-            builds.add(new Build(false, index.name(), "CREATE " + (index.unique() ? "UNIQUE " : "") + "INDEX "
-                    + SqlQuote.identifier(index.name()) + " ON " + quoted + " " + index.method()));
+            builds.add(new Build(false, nameOf(index.name()), "CREATE " + (index.unique() ? "UNIQUE " : "") + "INDEX "
+                    + SqlQuote.identifier(nameOf(index.name())) + " ON " + quoted + " " + index.method()));
         }
         return builds;
     }

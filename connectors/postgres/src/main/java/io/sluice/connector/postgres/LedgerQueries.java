@@ -83,6 +83,35 @@ final class LedgerQueries {
         return streams(sql, "cannot read the runs of spec " + specName, specName, limit);
     }
 
+    /** One stream's rows in the spec's newest runs that recorded it, each with whether its run is unfinished. */
+    List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int limit)
+            throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(stream, "stream is null");
+        String sql = "SELECT s.*, EXISTS (SELECT 1 FROM " + table("run_streams") + " o WHERE o.run_id = s.run_id "
+                + "AND o.state <> 'done') FROM (" + streamSelect() + "WHERE r.spec_name = ? AND r.stream = ? "
+                + "ORDER BY r.started_at DESC LIMIT ?) s";
+        try (ControlConnection control = tables.reading();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
+            p.setString(1, specName);
+            p.setString(2, stream);
+            p.setInt(3, Math.max(0, limit));
+            List<io.sluice.spi.ledger.StreamInRun> out = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new io.sluice.spi.ledger.StreamInRun(stream(rs), rs.getBoolean(
+                            rs.getMetaData().getColumnCount())));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return List.of();
+            }
+            throw tables.failure(e, "cannot read the runs of stream " + stream);
+        }
+    }
+
     List<LedgerStream> streamsOfRun(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         return streams(streamSelect() + "WHERE r.run_id = ? ORDER BY r.started_at, r.stream",

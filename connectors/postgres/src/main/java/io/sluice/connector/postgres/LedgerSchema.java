@@ -107,7 +107,12 @@ final class LedgerSchema {
                         "COMMENT ON TABLE " + marks + " IS 'Sluice run ledger: named values a stream of a run keeps'"),
                 // 3: which process of a joined run holds a partition, until when
                 List.of("ALTER TABLE " + partitions + " ADD COLUMN IF NOT EXISTS claimed_by text, "
-                        + "ADD COLUMN IF NOT EXISTS lease_until timestamptz"));
+                        + "ADD COLUMN IF NOT EXISTS lease_until timestamptz"),
+                // 4: a run of thousands of streams looks up each stream's earlier runs, and whether they finished
+                List.of("CREATE INDEX IF NOT EXISTS run_streams_by_stream ON " + streams
+                                + " (spec_name, stream, started_at DESC)",
+                        "CREATE INDEX IF NOT EXISTS run_streams_unfinished ON " + streams
+                                + " (run_id) WHERE state <> 'done'"));
     }
 
     void ensureReady() throws ConnectorException {

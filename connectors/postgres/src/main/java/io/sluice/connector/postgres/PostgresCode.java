@@ -42,8 +42,8 @@ public enum PostgresCode implements ErrorCode {
     PG222("load-mode replace: the table's columns or grants changed while the replace loaded; the old table stays"),
     PG223("one snapshot for many tables needs a lock on each in one transaction, more than the server's lock table "
             + "holds"),
-    PG224("create: if-missing with definition: full: a sequence or partition the created table needs has a name the "
-            + "target schema uses already"),
+    PG224("create: if-missing with definition: full: a sequence, partition or index the created table needs has a "
+            + "name the target schema uses already, and so has the name derived from the table's"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

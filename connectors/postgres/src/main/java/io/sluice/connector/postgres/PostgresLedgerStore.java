@@ -168,6 +168,12 @@ final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
+    public List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int runs)
+            throws ConnectorException {
+        return queries.streamInRuns(specName, stream, runs);
+    }
+
+    @Override
     public List<LedgerPartition> partitions(StreamKey key) throws ConnectorException {
         requireNonNull(key, "key is null");
         return queries.partitions(key.runId(), key.stream());

@@ -350,21 +350,20 @@ final class PostgresLoad {
                                                                         CreatedDefinition created)
             throws SQLException, ConnectorException {
         List<String> taken = new ArrayList<>();
-        for (String name : created.sequenceNames()) {
+        for (String name : created.relationNames()) {
             if (target.relationExists(schema, name)) {
-                taken.add("sequence " + name);
-            }
-        }
-        for (String name : created.partitionNames()) {
-            if (target.relationExists(schema, name)) {
-                taken.add("partition " + name);
+                String other = created.renameTaken(name);
+                if (target.relationExists(schema, other)) {
+                    taken.add(name + " (and " + other + ")");
+                }
             }
         }
         if (!taken.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG224, "cannot create " + quoted()
                     + " with its source's definition: schema " + SqlQuote.identifier(schema) + " has relations "
-                    + "named as its " + String.join(", ", taken) + " already", "drop or rename them, or set "
-                    + "definition: bare on the target to create the table with its columns only");
+                    + "named as its sequences, partitions or indexes already: " + String.join(", ", taken),
+                    "drop or rename them, or set definition: bare on the target to create the table with its "
+                    + "columns only");
         }
         List<io.sluice.spi.TableDefinition.Type> missing = new ArrayList<>();
         for (io.sluice.spi.TableDefinition.Type type : created.types()) {
@@ -740,6 +739,10 @@ final class PostgresLoad {
                     execute(c, mergeKeyConstraint());
                 }
                 marks.writing(CREATED, quoted()).apply(tx);
+            } else if (existing.isPresent() && !done.containsKey(CreatedDefinition.TABLE)
+                    && !done.containsKey(ForeignKeys.TABLE)) {
+                // A run of one stream has no before-streams step: what an unfinished run owed is taken over here.
+                adoptUnfinished(marks.ofUnfinishedEarlierRuns(), done, marks, tx);
             }
             if (request.mode() == LoadMode.MERGE) {
                 try (Statement s = c.createStatement();

@@ -43,7 +43,7 @@ final class SourceDefinitions {
             }
             SourceDefinitions reader = new SourceDefinitions(connection);
             long oid = table.oid();
-            return new TableDefinition(reader.types(oid), reader.columns(oid), reader.sequences(oid),
+            return new TableDefinition(table.name(), reader.types(oid), reader.columns(oid), reader.sequences(oid),
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), reader.constraints(oid),
                     reader.indexes(oid), reader.comment(oid));

@@ -122,7 +122,7 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1,2,3", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("1,2,3,4", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
         assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
@@ -144,7 +144,7 @@ class LedgerStoreTest {
 
         LedgerStore upgraded = ledger(target("v1_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals("1,2,3,4", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
         assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
         assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
         assertEquals(Map.of(), upgraded.marks(key));

@@ -37,8 +37,9 @@ class LoadModesTest {
                 "INSERT INTO wide (code, amount, tags, feeling, during, at) SELECT 'c' || g, g / 3.0, "
                         + "ARRAY[g, g + 1], (ARRAY['sad','ok','happy']::mood[])[1 + g % 3], tstzrange(now(), NULL), "
                         + "timestamptz '2026-01-01' + g * interval '1 minute' FROM generate_series(1, 5000) g");
+        // definition: bare (columns only): TableDefinitionTest covers the definition, and the types it creates.
         Path spec = spec("create.yaml", "wide", "{ connection: dst, table: public.wide, create: if-missing, "
-                + "primary-key: [id] }", f, "load-mode: append", "distribution: { method: ctid }", "degree: 2",
+                + "definition: bare, primary-key: [id] }", f, "load-mode: append", "distribution: { method: ctid }", "degree: 2",
                 "batch-size: 1000");
 
         // The target lacks the enum: refused before anything is written, with the DDL to create it as the fix.

@@ -174,18 +174,12 @@ public final class Ledger {
             private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
                     throws ConnectorException {
                 java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
-                List<LedgerStream> streams = store.streamsOfSpec(specName, UNFINISHED_RUNS_LOOKED_AT);
-                java.util.Set<String> unfinishedRuns = new java.util.HashSet<>();
-                for (LedgerStream stream : streams) {
-                    if (stream.state() != LedgerStream.State.DONE) {
-                        unfinishedRuns.add(stream.key().runId());
-                    }
-                }
-                for (LedgerStream stream : streams) {
+                for (io.sluice.spi.ledger.StreamInRun recorded : store.streamInRuns(specName, key.stream(),
+                        UNFINISHED_RUNS_LOOKED_AT)) {
+                    LedgerStream stream = recorded.stream();
                     boolean unfinished = stream.state() != LedgerStream.State.DONE
-                            || wholeRuns && unfinishedRuns.contains(stream.key().runId());
-                    if (stream.stream().equals(key.stream()) && !stream.key().runId().equals(key.runId())
-                            && unfinished) {
+                            || wholeRuns && recorded.runUnfinished();
+                    if (!stream.key().runId().equals(key.runId()) && unfinished) {
                         java.util.Map<String, String> own = new java.util.TreeMap<>();
                         store.marks(stream.key()).forEach((name, value) -> {
                             if (name.startsWith(TARGET_MARKS)) {

@@ -26,11 +26,14 @@ import static java.util.Objects.requireNonNull;
 final class AcrossStreams {
     private final Map<String, StreamBinding> everyTarget;
     private final RunIdentity run;
+    /** Every stream of the run is in the ledger before the first starts (two or more streams; see PipelineRunner). */
+    private final boolean recordedFirst;
     /** The marks each stream of this process used (with ledger: off they live only there). */
     private final Map<String, LoadMarks> used = new ConcurrentHashMap<>();
     private int loading;
 
     private AcrossStreams(Map<String, StreamBinding> everyTarget, RunIdentity run, int loading) {
+        this.recordedFirst = loading >= 2 && loading == everyTarget.size();
         this.everyTarget = new TreeMap<>(everyTarget);
         this.run = run;
         this.loading = loading;
@@ -48,11 +51,14 @@ final class AcrossStreams {
     }
 
     /**
-     * Before the first stream: each target with a ledger prepares what spans the streams, recording it in its
-     * stream's marks (a target without one does nothing: what it took away could not be put back after a crash). A
-     * failure fails every stream of the run, before any of them wrote.
+     * Before the first stream of a fresh run of two or more streams: each target with a ledger prepares what spans the
+     * streams, recording it in its stream's marks (a target without one does nothing: what it took away could not be
+     * put back after a crash). A failure fails every stream of the run, before any of them wrote.
      */
     Optional<SluiceException> beforeStreams() {
+        if (!recordedFirst) {
+            return Optional.empty(); // a single stream, or a resume: what was held off is in the marks already
+        }
         for (Map.Entry<String, StreamBinding> target : everyTarget.entrySet()) {
             if (target.getValue().ledger().isEmpty()) {
                 continue;

@@ -41,6 +41,20 @@ public interface LedgerStore {
     /** Every recorded stream of the newest {@code runs} runs of this spec, newest run first. */
     List<LedgerStream> streamsOfSpec(String specName, int runs) throws ConnectorException;
 
+    /**
+     * Stream {@code stream} as the newest {@code runs} runs of the spec that recorded it did, newest first, each with
+     * whether its run is unfinished. One stream's rows: a run of thousands of streams asks this once per stream. The
+     * default reads {@link #streamsOfSpec}; a store should answer it from an index.
+     */
+    default List<StreamInRun> streamInRuns(String specName, String stream, int runs) throws ConnectorException {
+        java.util.Objects.requireNonNull(stream, "stream is null");
+        List<LedgerStream> all = streamsOfSpec(specName, runs);
+        java.util.Set<String> unfinished = new java.util.HashSet<>();
+        all.stream().filter(s -> s.state() != LedgerStream.State.DONE).forEach(s -> unfinished.add(s.key().runId()));
+        return all.stream().filter(s -> s.stream().equals(stream))
+                .map(s -> new StreamInRun(s, unfinished.contains(s.key().runId()))).toList();
+    }
+
     /** The partitions of a stream of a run: planned ones in plan order, then unplanned ones by id. */
     List<LedgerPartition> partitions(StreamKey key) throws ConnectorException;
 
