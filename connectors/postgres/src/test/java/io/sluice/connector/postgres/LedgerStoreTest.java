@@ -126,7 +126,7 @@ class LedgerStoreTest {
         assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("3", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("4", q("SELECT count(*) FROM race_ledger.ledger_version"));
     }
 
     @Test

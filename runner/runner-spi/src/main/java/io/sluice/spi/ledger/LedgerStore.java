@@ -19,9 +19,10 @@ import java.util.List;
 public interface LedgerStore {
     /**
      * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
-     * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}).
+     * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}), 4 indexes for
+     * {@link #streamInRuns}.
      */
-    int VERSION = 3;
+    int VERSION = 4;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();
