@@ -29,6 +29,11 @@ final class BinaryCopyCompatibility {
 
     private final Connection connection;
     private final Map<Long, TypeInfo> types = new HashMap<>();
+    /**
+     * Built-in types (OIDs below {@link PostgresCatalog#FIRST_NORMAL_OID}) are the same on every server: described
+     * once per process, not once per table of a run of thousands.
+     */
+    private static final Map<Long, TypeInfo> BUILT_IN = new java.util.concurrent.ConcurrentHashMap<>();
 
     BinaryCopyCompatibility(Connection connection) {
         this.connection = requireNonNull(connection, "connection is null");
@@ -83,7 +88,7 @@ final class BinaryCopyCompatibility {
     }
 
     private TypeInfo type(long oid) throws SQLException {
-        TypeInfo cached = types.get(oid);
+        TypeInfo cached = oid < PostgresCatalog.FIRST_NORMAL_OID ? BUILT_IN.get(oid) : types.get(oid);
         if (cached != null) {
             return cached;
         }
@@ -100,7 +105,7 @@ final class BinaryCopyCompatibility {
                 char kind = rs.getString(2).charAt(0);
                 TypeInfo info = new TypeInfo(rs.getString(1), kind, rs.getLong(3), rs.getInt(4), rs.getLong(5),
                         rs.getLong(6), rs.getBoolean(7), rs.getLong(8), kind == 'm' ? multirangeRange(oid) : 0);
-                types.put(oid, info);
+                (oid < PostgresCatalog.FIRST_NORMAL_OID ? BUILT_IN : types).put(oid, info);
                 return info;
             }
         }

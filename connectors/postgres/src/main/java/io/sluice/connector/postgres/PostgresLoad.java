@@ -537,6 +537,9 @@ final class PostgresLoad {
             return;
         }
         Map<String, Map<String, String>> earlier = marks.ofUnfinishedEarlierRuns();
+        if (!holdsKeys && earlier.isEmpty()) {
+            return;
+        }
         inTransaction("holding the foreign keys of " + quoted() + " off for the run", (c, tx) -> {
             Map<String, String> done = marks.reading().apply(tx);
             if (!done.containsKey(CreatedDefinition.TABLE) && !done.containsKey(ForeignKeys.TABLE)) {
@@ -714,6 +717,8 @@ final class PostgresLoad {
         if (request.mode() == LoadMode.REPLACE) {
             holdForReplace(read(marks));
         }
+        Map<String, Map<String, String>> owedEarlier = existing.isPresent() ? marks.ofUnfinishedEarlierRuns()
+                : Map.of();
         inTransaction("preparing the load of " + quoted(), (c, tx) -> {
             Map<String, String> done = marks.reading().apply(tx);
             TargetCatalog target = new TargetCatalog(c);
@@ -742,7 +747,7 @@ final class PostgresLoad {
             } else if (existing.isPresent() && !done.containsKey(CreatedDefinition.TABLE)
                     && !done.containsKey(ForeignKeys.TABLE)) {
                 // A run of one stream has no before-streams step: what an unfinished run owed is taken over here.
-                adoptUnfinished(marks.ofUnfinishedEarlierRuns(), done, marks, tx);
+                adoptUnfinished(owedEarlier, done, marks, tx);
             }
             if (request.mode() == LoadMode.MERGE) {
                 try (Statement s = c.createStatement();
@@ -1257,9 +1262,13 @@ final class PostgresLoad {
         }
     }
 
-    /** Runs {@code step} in one transaction on a connection of its own, with the ledger's rows on it. */
+    /**
+     * Runs {@code step} in one transaction on a kept control connection (a load's steps run one at a time per stream:
+     * a connection each cost a backend start per step and table), with the ledger's rows on it.
+     */
     private void inTransaction(String what, Step step) throws ConnectorException {
-        try (Connection c = connections.open(what)) {
+        try (ControlConnection control = connections.control(what)) {
+            Connection c = control.connection();
             c.setAutoCommit(false);
             try {
                 step.run(c, ledger.rowsOn(c));
@@ -1268,7 +1277,7 @@ final class PostgresLoad {
                 try {
                     c.rollback();
                 } catch (SQLException ignored) {
-                    // closing rolls back too
+                    // giving back a connection that is not idle closes it, which rolls back too
                 }
                 throw e;
             }

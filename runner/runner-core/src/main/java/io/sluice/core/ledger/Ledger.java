@@ -170,12 +170,19 @@ public final class Ledger {
                 return earlier(true);
             }
 
+            /** The stream in earlier runs: read once (those runs do not change while this one loads). */
+            private List<io.sluice.spi.ledger.StreamInRun> earlierRuns;
+
             /** {@code wholeRuns}: a run counts when any stream of it is unfinished, not only this one. */
             private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
                     throws ConnectorException {
                 java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
-                for (io.sluice.spi.ledger.StreamInRun recorded : store.streamInRuns(specName, key.stream(),
-                        UNFINISHED_RUNS_LOOKED_AT)) {
+                List<io.sluice.spi.ledger.StreamInRun> runs = earlierRuns;
+                if (runs == null) {
+                    runs = store.streamInRuns(specName, key.stream(), UNFINISHED_RUNS_LOOKED_AT);
+                    earlierRuns = runs;
+                }
+                for (io.sluice.spi.ledger.StreamInRun recorded : runs) {
                     LedgerStream stream = recorded.stream();
                     boolean unfinished = stream.state() != LedgerStream.State.DONE
                             || wholeRuns && recorded.runUnfinished();
