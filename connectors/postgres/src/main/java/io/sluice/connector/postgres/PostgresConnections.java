@@ -50,8 +50,6 @@ final class PostgresConnections implements AutoCloseable {
 
     /** Streams run side by side (max-parallel-streams): each may hold a control lease at once. */
     static final int MAX_IDLE_CONTROL = 4;
-    /** A control connection given back this recently is used again without the round trip that checks it. */
-    private static final long TRUSTED_IDLE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
     private final SharedClaims claims = new SharedClaims(this);
     /** Ledger schemas this process found ready (created, current, usable): checked once, not per stream. */
     private final java.util.Set<String> readyLedgers = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -160,7 +158,7 @@ final class PostgresConnections implements AutoCloseable {
         }
         // One round trip: a server that restarted, or an administrator who ended the session, leaves a connection
         // that looks open until it is used.
-        if (idleNanos > maxControlIdle.toNanos() || idleNanos > TRUSTED_IDLE_NANOS && !isValid(kept)) {
+        if (idleNanos > maxControlIdle.toNanos() || !isValid(kept)) {
             closeQuietly(kept);
             return null;
         }
