@@ -20,10 +20,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 command -v pgcopydb >/dev/null || { echo "thousand-tables: pgcopydb is not on the PATH" >&2; exit 2; }
-host="${PGHOST:-localhost}" port="${PGPORT:-5432}" user="${PGUSER:-postgres}"
+host="${PGHOST:-localhost}" port="${PGPORT:-5432}" role="${PGUSER:-postgres}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-psql_() { psql -X -q -v ON_ERROR_STOP=1 -h "$host" -p "$port" -U "$user" "$@"; }
+psql_() { psql -X -q -v ON_ERROR_STOP=1 -h "$host" -p "$port" -U "$role" "$@"; }
 
 echo "thousand-tables: $tables tables of $rows rows on $host:$port (setup, untimed)" >&2
 for db in sluice_many_src sluice_many_dst; do
@@ -50,8 +50,8 @@ for j in $jobs; do
 version: 1
 name: thousand-tables-$j
 connections:
-  src: { type: postgres, url: "$url/sluice_many_src", user: "$user" }
-  dst: { type: postgres, url: "$url/sluice_many_dst", user: "$user" }
+  src: { type: postgres, url: "$url/sluice_many_src", user: "$role" }
+  dst: { type: postgres, url: "$url/sluice_many_dst", user: "$role" }
 streams:
   - name: all
     source: { connection: src, table: "public.*" }
@@ -63,7 +63,7 @@ max-parallel-streams: $j
 EOF
 done
 "$root/sluice" version >/dev/null # builds the jar first if needed, untimed
-pg_uri="postgres://$user@$host:$port"
+pg_uri="postgres://$role@$host:$port"
 results="$work/results.txt"
 for run in $(seq 1 "$runs"); do
   for j in $jobs; do
@@ -71,16 +71,16 @@ for run in $(seq 1 "$runs"); do
     /usr/bin/time -o "$work/t" -f "%e %U %S" "$root/sluice" run "$work/many-$j.yaml" > "$work/sluice.log" 2>&1 \
       || { tail -5 "$work/sluice.log" >&2; exit 1; }
     [ "$(rows_in_target)" = "$((tables * rows))" ] || { echo "sluice left the target incomplete" >&2; exit 1; }
-    read -r wall user sys < "$work/t"
-    echo "run $run sluice-mps$j wall $wall cpu $(echo "$user + $sys" | bc)" | tee -a "$results"
+    read -r wall cpu_user cpu_sys < "$work/t"
+    echo "run $run sluice-mps$j wall $wall cpu $(echo "$cpu_user + $cpu_sys" | bc)" | tee -a "$results"
     empty_target
     rm -rf "$work/pgcopydb"
     /usr/bin/time -o "$work/t" -f "%e %U %S" pgcopydb copy table-data --source "$pg_uri/sluice_many_src" \
       --target "$pg_uri/sluice_many_dst" --table-jobs "$j" --dir "$work/pgcopydb" > "$work/pgcopydb.log" 2>&1 \
       || { tail -5 "$work/pgcopydb.log" >&2; exit 1; }
     [ "$(rows_in_target)" = "$((tables * rows))" ] || { echo "pgcopydb left the target incomplete" >&2; exit 1; }
-    read -r wall user sys < "$work/t"
-    echo "run $run pgcopydb-jobs$j wall $wall cpu $(echo "$user + $sys" | bc)" | tee -a "$results"
+    read -r wall cpu_user cpu_sys < "$work/t"
+    echo "run $run pgcopydb-jobs$j wall $wall cpu $(echo "$cpu_user + $cpu_sys" | bc)" | tee -a "$results"
   done
 done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
