@@ -28,6 +28,8 @@ final class SourceDefinitions {
             + "ELSE %1$s.oid END";
 
     private final Connection connection;
+    /** A column's type (or its element type) is not built in: {@link #types} has something to find. */
+    private boolean usesUserTypes;
 
     private SourceDefinitions(Connection connection) {
         this.connection = connection;
@@ -43,7 +45,10 @@ final class SourceDefinitions {
             }
             SourceDefinitions reader = new SourceDefinitions(connection);
             long oid = table.oid();
-            return new TableDefinition(table.name(), reader.types(oid), reader.columns(oid), reader.sequences(oid),
+            List<TableDefinition.ColumnDefinition> columns = reader.columns(oid);
+            // Built-in types need no other: the recursive search (the costliest query here) only for user types.
+            List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
+            return new TableDefinition(table.name(), types, columns, reader.sequences(oid),
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), reader.constraints(oid),
                     reader.indexes(oid), reader.comment(oid));
@@ -57,7 +62,9 @@ final class SourceDefinitions {
         String sql = "SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated, "
                 + "CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation "
                 + "THEN quote_ident(cn.nspname) || '.' || quote_ident(co.collname) END, "
-                + "col_description(a.attrelid, a.attnum), i.options, i.relname "
+                + "col_description(a.attrelid, a.attnum), i.options, i.relname, "
+                + "a.atttypid >= " + PostgresCatalog.FIRST_NORMAL_OID + " OR t.typelem >= "
+                + PostgresCatalog.FIRST_NORMAL_OID + " "
                 + "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
                 + "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
                 + "LEFT JOIN pg_collation co ON co.oid = a.attcollation "
@@ -75,6 +82,7 @@ final class SourceDefinitions {
                     String expression = rs.getString(2);
                     String identity = rs.getString(3);
                     boolean generated = !rs.getString(4).isEmpty();
+                    usesUserTypes |= rs.getBoolean(9);
                     columns.add(new TableDefinition.ColumnDefinition(rs.getString(1),
                             generated ? Optional.empty() : Optional.ofNullable(expression),
                             switch (identity) {
