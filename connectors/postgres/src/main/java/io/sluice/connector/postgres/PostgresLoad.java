@@ -508,10 +508,15 @@ final class PostgresLoad {
             runKeys = definition.get().foreignKeys(copies, notes);
             return new LoadPlan.AcrossStreams(List.of(), ForeignKeys.statements(runKeys), notes);
         }
-        if (existing.isEmpty() || request.mode() == LoadMode.REPLACE || copies.isEmpty()) {
+        // A truncate empties parents that the run's other tables refer to, which PostgreSQL refuses while the keys
+        // stand; other modes keep a table's keys as they are. Only the table's owner may drop them.
+        if (existing.isEmpty() || request.mode() != LoadMode.TRUNCATE || copies.isEmpty()) {
             return LoadPlan.AcrossStreams.NONE;
         }
         try (ControlConnection control = connections.control("reading the foreign keys of " + quoted())) {
+            if (!new TargetCatalog(control.connection()).look(existing.get().oid()).ownedByUser()) {
+                return LoadPlan.AcrossStreams.NONE;
+            }
             runKeys = ForeignKeys.between(control.connection(), existing.get().oid(), quoted(),
                     List.copyOf(copies.values()));
         } catch (SQLException e) {
