@@ -11,7 +11,6 @@ import static java.util.Objects.requireNonNull;
 final class ControlConnection implements AutoCloseable {
     private final PostgresConnections connections;
     private final Connection connection;
-    private boolean endsReadOnClose;
 
     ControlConnection(PostgresConnections connections, Connection connection) {
         this.connections = requireNonNull(connections, "connections is null");
@@ -22,24 +21,8 @@ final class ControlConnection implements AutoCloseable {
         return connection;
     }
 
-    /**
-     * The lease reads in a transaction of its own (e.g. with a lock timeout of its own), which closing ends, so the
-     * connection goes back idle and is kept (one with a transaction still open is closed instead).
-     */
-    ControlConnection endingReadOnClose() {
-        endsReadOnClose = true;
-        return this;
-    }
-
     @Override
     public void close() {
-        if (endsReadOnClose) {
-            try {
-                connection.rollback(); // it only read: nothing to keep
-            } catch (java.sql.SQLException | RuntimeException e) {
-                // giving it back closes a connection that is not idle
-            }
-        }
         connections.giveBackControl(connection);
     }
 }

@@ -116,15 +116,11 @@ final class LedgerSchema {
     }
 
     void ensureReady() throws ConnectorException {
-        if (tables.connections().ledgerReady(tables.schema())) {
-            return; // every stream of a run asks; the answer does not change within it
-        }
         try (ControlConnection control = tables.control()) {
             Connection c = control.connection();
             // Fast path without DDL: a user who may not CREATE can still use a ledger an administrator made.
             if (installedVersion(c) == LedgerStore.VERSION) {
                 checkPrivileges(c);
-                tables.connections().ledgerFoundReady(tables.schema());
                 return;
             }
             c.setAutoCommit(false);
@@ -151,7 +147,6 @@ final class LedgerSchema {
                 throw e;
             }
             checkPrivileges(c);
-            tables.connections().ledgerFoundReady(tables.schema());
         } catch (SQLException e) {
             throw tables.failure(e, "cannot set up the run ledger in schema " + tables.quotedSchema());
         }

@@ -45,10 +45,6 @@ final class LedgerTables {
                 && schema.getBytes(StandardCharsets.UTF_8).length <= MAX_NAME_BYTES;
     }
 
-    PostgresConnections connections() {
-        return connections;
-    }
-
     String schema() {
         return schema;
     }
@@ -71,8 +67,7 @@ final class LedgerTables {
 
     /**
      * A control connection for reading the ledger, in a transaction that waits at most the lock-timeout for a lock
-     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back ends the
-     * transaction and keeps the connection.
+     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back commits.
      */
     ControlConnection reading() throws ConnectorException, java.sql.SQLException {
         ControlConnection control = control();
@@ -82,7 +77,7 @@ final class LedgerTables {
             try (java.sql.Statement s = c.createStatement()) {
                 s.execute("SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
             }
-            return control.endingReadOnClose();
+            return control;
         } catch (java.sql.SQLException | RuntimeException e) {
             control.close();
             throw e;

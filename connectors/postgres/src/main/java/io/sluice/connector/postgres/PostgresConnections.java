@@ -21,8 +21,8 @@ import static java.util.Objects.requireNonNull;
  * {@link SqlQuote#literal} relies on. Uses the PgJDBC driver directly rather than DriverManager so another driver on
  * the class path never sees the URL.
  *
- * <p>Describing, planning, preflight, truncation, a load's own steps and the ledger share a few kept <em>control</em>
- * connections ({@link #control}) instead of a connection each: a run used to open 14 connections to copy an empty table, and each
+ * <p>Describing, planning, preflight, truncation and the ledger share one kept <em>control</em> connection
+ * ({@link #control}) instead of a connection each: a run used to open 14 connections to copy an empty table, and each
  * costs a few round trips and a backend start. Copies keep their own connections ({@link ConnectionSlot}).
  */
 final class PostgresConnections implements AutoCloseable {
@@ -42,17 +42,8 @@ final class PostgresConnections implements AutoCloseable {
     private final PostgresErrors errors;
     private final Duration maxControlIdle;
     private final ReentrantLock idleLock = new ReentrantLock();
-    /** Kept control connections, the most recently given back last; at most {@link #MAX_IDLE_CONTROL}. */
-    private final java.util.ArrayDeque<Idle> idleControl = new java.util.ArrayDeque<>();
-
-    private record Idle(Connection connection, long sinceNanos) {
-    }
-
-    /** Streams run side by side (max-parallel-streams): each may hold a control lease at once. */
-    static final int MAX_IDLE_CONTROL = 4;
-    private final SharedClaims claims = new SharedClaims(this);
-    /** Ledger schemas this process found ready (created, current, usable): checked once, not per stream. */
-    private final java.util.Set<String> readyLedgers = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private Connection idleControl;
+    private long idleSinceNanos;
     /** The application_name of the sessions opened from now on, once a run names them ({@link #nameSessions}). */
     private volatile String sessionName;
 
@@ -147,9 +138,9 @@ final class PostgresConnections implements AutoCloseable {
         long idleNanos;
         idleLock.lock();
         try {
-            Idle idle = idleControl.pollLast();
-            kept = idle == null ? null : idle.connection();
-            idleNanos = idle == null ? 0 : System.nanoTime() - idle.sinceNanos();
+            kept = idleControl;
+            idleNanos = System.nanoTime() - idleSinceNanos;
+            idleControl = null;
         } finally {
             idleLock.unlock();
         }
@@ -177,8 +168,9 @@ final class PostgresConnections implements AutoCloseable {
         Connection surplus = connection;
         idleLock.lock();
         try {
-            if (idleControl.size() < MAX_IDLE_CONTROL) {
-                idleControl.addLast(new Idle(connection, System.nanoTime()));
+            if (idleControl == null) {
+                idleControl = connection;
+                idleSinceNanos = System.nanoTime();
                 surplus = null;
             }
         } finally {
@@ -209,38 +201,18 @@ final class PostgresConnections implements AutoCloseable {
         }
     }
 
-    /** The session that holds the run's claims granted at once ({@link SharedClaims}). */
-    SharedClaims claims() {
-        return claims;
-    }
-
-    /** Whether {@code ledgerSchema} was found ready by this process already. */
-    boolean ledgerReady(String ledgerSchema) {
-        return readyLedgers.contains(ledgerSchema);
-    }
-
-    void ledgerFoundReady(String ledgerSchema) {
-        readyLedgers.add(ledgerSchema);
-    }
-
-    /** Closes the kept control connections and the claims' session (releasing the claims). */
-    void closeAll() {
-        close();
-        claims.close();
-    }
-
-    /** Closes the kept control connections; a later {@link #control} opens a new one. */
+    /** Closes the kept control connection; a later {@link #control} opens a new one. */
     @Override
     public void close() {
-        java.util.List<Connection> kept = new java.util.ArrayList<>();
+        Connection kept;
         idleLock.lock();
         try {
-            idleControl.forEach(i -> kept.add(i.connection()));
-            idleControl.clear();
+            kept = idleControl;
+            idleControl = null;
         } finally {
             idleLock.unlock();
         }
-        kept.forEach(PostgresConnections::closeQuietly);
+        closeQuietly(kept);
     }
 
     static void closeQuietly(Connection connection) {

@@ -190,6 +190,6 @@ final class PostgresConnector implements Connector {
     public void close() {
         // Every reader and writer closes its own connections. An embedded server may serve other connections of
         // the spec and stops when the JVM exits.
-        connections.closeAll();
+        connections.close();
     }
 }

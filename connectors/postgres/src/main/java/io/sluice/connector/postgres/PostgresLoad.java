@@ -1267,13 +1267,9 @@ final class PostgresLoad {
         }
     }
 
-    /**
-     * Runs {@code step} in one transaction on a kept control connection (a load's steps run one at a time per stream:
-     * a connection each cost a backend start per step and table), with the ledger's rows on it.
-     */
+    /** Runs {@code step} in one transaction on a connection of its own, with the ledger's rows on it. */
     private void inTransaction(String what, Step step) throws ConnectorException {
-        try (ControlConnection control = connections.control(what)) {
-            Connection c = control.connection();
+        try (Connection c = connections.open(what)) {
             c.setAutoCommit(false);
             try {
                 step.run(c, ledger.rowsOn(c));
@@ -1282,7 +1278,7 @@ final class PostgresLoad {
                 try {
                     c.rollback();
                 } catch (SQLException ignored) {
-                    // giving back a connection that is not idle closes it, which rolls back too
+                    // closing rolls back too
                 }
                 throw e;
             }

@@ -15,7 +15,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 
 import static io.sluice.connector.postgres.PostgresCode.PG421;
 import static java.util.Objects.requireNonNull;
@@ -44,25 +43,14 @@ final class TargetOwnership {
     static TargetClaim claim(PostgresConnections connections, String table, String runId, TableLocks locks,
                              boolean shared) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        int key = table.hashCode(); // String.hashCode is specified, so every process computes the same
-        String mode = shared ? "_shared" : "";
-        try {
-            // A joined process keeps a claim session per stream, as before: the joined runs' takeover was tested so.
-            Optional<TargetClaim> atOnce = shared ? Optional.empty()
-                    : connections.claims().tryClaim(key, mode, table, applicationName(runId));
-            if (atOnce.isPresent()) {
-                return atOnce.get();
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot claim "
-                    + table + " for run " + runId);
-        }
         Connection c = connections.open("the claim on " + table);
         try {
+            int key = table.hashCode(); // String.hashCode is specified, so every process computes the same
             try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
                 p.setString(1, applicationName(runId));
                 p.execute();
             }
+            String mode = shared ? "_shared" : "";
             if (!tryLock(c, key, mode)) {
                 String what = "ownership of " + table + ", held by " + owner(connections, key);
                 locks.waits().waiting(what);
