@@ -8,10 +8,7 @@ import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,11 +53,6 @@ final class CreatedDefinition {
         this.table = table;
         this.quoted = SqlQuote.identifier(schema) + "." + SqlQuote.identifier(requireNonNull(table, "table is null"));
         this.keepsSourcePrimaryKey = keepsSourcePrimaryKey;
-    }
-
-    /** The columns as created: computed source columns stay computed (the copy leaves them to the target). */
-    static List<Column> columns(List<Column> sourceColumns) {
-        return List.copyOf(sourceColumns);
     }
 
     // ---- with the table
@@ -299,11 +291,5 @@ final class CreatedDefinition {
         }
         IndexBuilds.run(connections, pending, degree, "building the keys and indexes of " + table);
         ledger.inTransaction(marks.writing(BUILT, java.time.Instant.now().toString()));
-    }
-
-    static void execute(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
     }
 }

@@ -137,8 +137,8 @@ final class PostgresLoad {
                 && (request.mode() == LoadMode.APPEND || request.mode() == LoadMode.TRUNCATE);
         Optional<CreatedDefinition> definition = defines ? Optional.of(new CreatedDefinition(sourceDefinition.get(),
                 schema, table, primaryKey.isEmpty())) : Optional.empty();
-        List<Column> columns = existing.isPresent() ? columnsGiven
-                : defines ? CreatedDefinition.columns(columnsGiven) : created(columnsGiven);
+        // A created table with its definition keeps computed columns computed (the copy leaves them to the target).
+        List<Column> columns = existing.isPresent() || defines ? columnsGiven : created(columnsGiven);
         Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (String column : primaryKey) {
             requireColumn(names, column, "primary-key", schema, table);
