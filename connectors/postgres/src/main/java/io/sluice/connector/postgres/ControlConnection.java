@@ -9,11 +9,11 @@ import static java.util.Objects.requireNonNull;
  * within a try-with-resources; closing gives it back rather than closing it.
  */
 final class ControlConnection implements AutoCloseable {
-    private final PostgresConnections connections;
+    private final PostgresConnections.Kept slot;
     private final Connection connection;
 
-    ControlConnection(PostgresConnections connections, Connection connection) {
-        this.connections = requireNonNull(connections, "connections is null");
+    ControlConnection(PostgresConnections.Kept slot, Connection connection) {
+        this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
     }
 
@@ -23,6 +23,6 @@ final class ControlConnection implements AutoCloseable {
 
     @Override
     public void close() {
-        connections.giveBackControl(connection);
+        slot.giveBack(connection);
     }
 }

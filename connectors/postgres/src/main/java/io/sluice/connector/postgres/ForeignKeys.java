@@ -64,30 +64,21 @@ final class ForeignKeys {
 
     /**
      * The foreign keys table {@code tableOid} (quoted {@code table}) has to tables among {@code runTables} (quoted
-     * names): read with an empty search path, so the referenced names come qualified.
+     * names), read on {@code c}, a session with an empty search path ({@link PostgresConnections#qualifying}), so the
+     * referenced names come qualified.
      */
     static List<Key> between(Connection c, long tableOid, String table, List<String> runTables) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
         List<Key> keys = new ArrayList<>();
-        try {
-            try (PreparedStatement p = c.prepareStatement("SELECT set_config('search_path', '', true)")) {
-                p.execute();
-            }
-            try (PreparedStatement p = c.prepareStatement("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-                    + "WHERE contype = 'f' AND conrelid = ? AND confrelid IN (SELECT to_regclass(t) FROM "
-                    + "unnest(?::text[]) t) ORDER BY conname")) {
-                p.setLong(1, tableOid);
-                p.setArray(2, c.createArrayOf("text", runTables.toArray()));
-                try (ResultSet rs = p.executeQuery()) {
-                    while (rs.next()) {
-                        keys.add(Key.of(table, rs.getString(1), rs.getString(2)));
-                    }
+        try (PreparedStatement p = c.prepareStatement("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                + "WHERE contype = 'f' AND conrelid = ? AND confrelid IN (SELECT to_regclass(t) FROM "
+                + "unnest(?::text[]) t) ORDER BY conname")) {
+            p.setLong(1, tableOid);
+            p.setArray(2, c.createArrayOf("text", runTables.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    keys.add(Key.of(table, rs.getString(1), rs.getString(2)));
                 }
             }
-        } finally {
-            c.rollback();
-            c.setAutoCommit(autoCommit);
         }
         return keys;
     }

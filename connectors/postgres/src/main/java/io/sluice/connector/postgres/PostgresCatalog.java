@@ -34,9 +34,15 @@ final class PostgresCatalog {
     }
 
     int serverVersionNum() throws SQLException {
+        SessionFacts facts = SessionFacts.of(connection);
+        Integer known = facts.serverVersionNum;
+        if (known != null) {
+            return known;
+        }
         try (Statement s = connection.createStatement();
              ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int")) {
             rs.next();
+            facts.serverVersionNum = rs.getInt(1);
             return rs.getInt(1);
         }
     }
@@ -47,12 +53,18 @@ final class PostgresCatalog {
      * then the database and relation OIDs.
      */
     String relationKey(long relationOid) throws SQLException {
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pg_postmaster_start_time()::text, current_setting('port'), "
-                     + "(SELECT oid FROM pg_database WHERE datname = current_database())")) {
-            rs.next();
-            return "postgres:" + rs.getString(1) + ":" + rs.getString(2) + ":" + rs.getLong(3) + ":" + relationOid;
+        SessionFacts facts = SessionFacts.of(connection);
+        String database = facts.databaseKey;
+        if (database == null) {
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_postmaster_start_time()::text, current_setting('port'), "
+                         + "(SELECT oid FROM pg_database WHERE datname = current_database())")) {
+                rs.next();
+                database = "postgres:" + rs.getString(1) + ":" + rs.getString(2) + ":" + rs.getLong(3);
+                facts.databaseKey = database;
+            }
         }
+        return database + ":" + relationOid;
     }
 
     /**
@@ -195,12 +207,28 @@ final class PostgresCatalog {
 
     /** The OID of a type written as SQL text, e.g. {@code character varying(10)} or {@code myschema.mood}. */
     Optional<Long> typeOid(String typeText) throws SQLException {
-        try (PreparedStatement p = connection.prepareStatement("SELECT to_regtype(?)::oid")) {
+        return type(typeText).map(SessionFacts.KnownType::oid);
+    }
+
+    /** The type written as SQL text, if the server has one by that name; built-in ones asked once per session. */
+    Optional<SessionFacts.KnownType> type(String typeText) throws SQLException {
+        SessionFacts facts = SessionFacts.of(connection);
+        Optional<SessionFacts.KnownType> known = facts.builtInType(typeText);
+        if (known.isPresent()) {
+            return known;
+        }
+        try (PreparedStatement p = connection.prepareStatement(
+                "SELECT t.oid, t.typtype = 'p' FROM pg_type t WHERE t.oid = to_regtype(?)")) {
             p.setString(1, typeText);
             try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                long oid = rs.getLong(1);
-                return rs.wasNull() ? Optional.empty() : Optional.of(oid);
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                SessionFacts.KnownType type = new SessionFacts.KnownType(rs.getLong(1), rs.getBoolean(2));
+                if (type.oid() < FIRST_NORMAL_OID) {
+                    facts.builtInTypes.put(typeText, type);
+                }
+                return Optional.of(type);
             }
         }
     }

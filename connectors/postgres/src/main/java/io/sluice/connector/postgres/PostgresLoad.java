@@ -302,14 +302,8 @@ final class PostgresLoad {
         }
         List<String> pseudo = new ArrayList<>();
         for (Column column : columns) {
-            try (java.sql.PreparedStatement p = catalog.connection().prepareStatement("SELECT typtype = 'p' FROM "
-                    + "pg_type WHERE oid = to_regtype(?)")) {
-                p.setString(1, column.typeName());
-                try (java.sql.ResultSet rs = p.executeQuery()) {
-                    if (rs.next() && rs.getBoolean(1)) {
-                        pseudo.add(column.name() + " " + column.typeName());
-                    }
-                }
+            if (catalog.type(column.typeName()).filter(SessionFacts.KnownType::pseudo).isPresent()) {
+                pseudo.add(column.name() + " " + column.typeName());
             }
         }
         if (!pseudo.isEmpty()) {
@@ -517,7 +511,12 @@ final class PostgresLoad {
             if (!new TargetCatalog(control.connection()).look(existing.get().oid()).ownedByUser()) {
                 return LoadPlan.AcrossStreams.NONE;
             }
-            runKeys = ForeignKeys.between(control.connection(), existing.get().oid(), quoted(),
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the foreign keys of "
+                    + quoted());
+        }
+        try (ControlConnection qualifying = connections.qualifying("reading the foreign keys of " + quoted())) {
+            runKeys = ForeignKeys.between(qualifying.connection(), existing.get().oid(), quoted(),
                     List.copyOf(copies.values()));
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the foreign keys of "

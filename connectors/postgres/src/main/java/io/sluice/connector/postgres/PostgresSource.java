@@ -350,7 +350,7 @@ final class PostgresSource implements Source {
         if (table.isEmpty()) {
             return Optional.empty();
         }
-        try (ControlConnection control = connections.control("reading the definition of " + describe())) {
+        try (ControlConnection control = connections.qualifying("reading the definition of " + describe())) {
             return Optional.of(SourceDefinitions.read(control.connection(), table.get()));
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the definition of "

@@ -35,44 +35,40 @@ final class SourceDefinitions {
         this.connection = connection;
     }
 
-    /** The definition of {@code table}, read in a transaction of its own that is rolled back. */
+    /**
+     * The definition of {@code table}, read on {@code connection}: a session whose search_path is empty
+     * ({@link PostgresConnections#qualifying}).
+     */
     static TableDefinition read(Connection connection, ResolvedTable table) throws SQLException {
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
-        try {
-            try (PreparedStatement p = connection.prepareStatement("SELECT set_config('search_path', '', true)")) {
-                p.execute();
-            }
-            SourceDefinitions reader = new SourceDefinitions(connection);
-            long oid = table.oid();
-            List<TableDefinition.ColumnDefinition> columns = reader.columns(oid);
-            // Built-in types need no other: the recursive search (the costliest query here) only for user types.
-            List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
-            return new TableDefinition(table.name(), types, columns, reader.sequences(oid),
-                    table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
-                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), reader.constraints(oid),
-                    reader.indexes(oid), reader.comment(oid));
-        } finally {
-            connection.rollback();
-            connection.setAutoCommit(autoCommit);
-        }
+        SourceDefinitions reader = new SourceDefinitions(connection);
+        long oid = table.oid();
+        List<TableDefinition.ColumnDefinition> columns = reader.columns(oid);
+        // Built-in types need no other: the recursive search (the costliest query here) only for user types.
+        List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
+        return new TableDefinition(table.name(), types, columns, reader.sequences(oid),
+                table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
+                table.relkind() == 'p' ? reader.partitions(oid) : List.of(), reader.constraints(oid),
+                reader.indexes(oid), reader.comment(oid));
     }
 
     private List<TableDefinition.ColumnDefinition> columns(long oid) throws SQLException {
-        String sql = "SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated, "
+        // Scalar subqueries, not joins: planned in a fraction of the time (the join form spent 0.7 ms per table
+        // planning, a server-side custom plan each time), and the identity look-up runs for identity columns only.
+        String identitySequence = "FROM pg_depend dep JOIN pg_sequence q ON q.seqrelid = dep.objid "
+                + "JOIN pg_class s ON s.oid = dep.objid WHERE dep.refclassid = 'pg_class'::regclass "
+                + "AND dep.refobjid = a.attrelid AND dep.refobjsubid = a.attnum AND dep.deptype = 'i' "
+                + "AND dep.classid = 'pg_class'::regclass";
+        String sql = "SELECT a.attname, (SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d "
+                + "WHERE d.adrelid = a.attrelid AND d.adnum = a.attnum), a.attidentity, a.attgenerated, "
                 + "CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation "
-                + "THEN quote_ident(cn.nspname) || '.' || quote_ident(co.collname) END, "
-                + "col_description(a.attrelid, a.attnum), i.options, i.relname, "
+                + "THEN (SELECT quote_ident(cn.nspname) || '.' || quote_ident(co.collname) FROM pg_collation co "
+                + "JOIN pg_namespace cn ON cn.oid = co.collnamespace WHERE co.oid = a.attcollation) END, "
+                + "col_description(a.attrelid, a.attnum), "
+                + "CASE WHEN a.attidentity <> '' THEN (SELECT " + IDENTITY_OPTIONS + " " + identitySequence + ") END, "
+                + "CASE WHEN a.attidentity <> '' THEN (SELECT s.relname " + identitySequence + ") END, "
                 + "a.atttypid >= " + PostgresCatalog.FIRST_NORMAL_OID + " OR t.typelem >= "
                 + PostgresCatalog.FIRST_NORMAL_OID + " "
                 + "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
-                + "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
-                + "LEFT JOIN pg_collation co ON co.oid = a.attcollation "
-                + "LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace "
-                + "LEFT JOIN LATERAL (SELECT " + IDENTITY_OPTIONS + " AS options, s.relname FROM pg_depend dep "
-                + "JOIN pg_sequence q ON q.seqrelid = dep.objid JOIN pg_class s ON s.oid = dep.objid "
-                + "WHERE dep.refobjid = a.attrelid AND dep.refobjsubid = a.attnum AND dep.deptype = 'i' "
-                + "AND dep.classid = 'pg_class'::regclass) i ON true "
                 + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
         List<TableDefinition.ColumnDefinition> columns = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
@@ -102,7 +98,8 @@ final class SourceDefinitions {
         String sql = "SELECT s.oid::regclass::text, s.relname, a.attname, " + SEQUENCE_OPTIONS + " FROM pg_depend d "
                 + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' JOIN pg_sequence q ON q.seqrelid = s.oid "
                 + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
-                + "WHERE d.refobjid = ? AND d.deptype = 'a' AND d.classid = 'pg_class'::regclass ORDER BY a.attnum";
+                + "WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = ? AND d.deptype = 'a' "
+                + "AND d.classid = 'pg_class'::regclass ORDER BY a.attnum";
         List<TableDefinition.Sequence> sequences = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
             p.setLong(1, oid);
@@ -175,10 +172,9 @@ final class SourceDefinitions {
     }
 
     private List<TableDefinition.Index> indexes(long oid) throws SQLException {
-        String sql = "SELECT i.relname, x.indisunique, pg_get_indexdef(x.indexrelid), "
-                + "quote_ident(n.nspname) || '.' || quote_ident(t.relname) FROM pg_index x "
-                + "JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
-                + "JOIN pg_namespace n ON n.oid = t.relnamespace WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 "
+        // regclass prints the table as pg_get_indexdef does: qualified (the search path is empty) and quoted.
+        String sql = "SELECT i.relname, x.indisunique, pg_get_indexdef(x.indexrelid), x.indrelid::regclass::text "
+                + "FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 "
                 + "FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.conrelid = x.indrelid "
                 + "AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
         List<TableDefinition.Index> indexes = new ArrayList<>();

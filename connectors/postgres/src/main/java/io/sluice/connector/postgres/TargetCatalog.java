@@ -90,7 +90,7 @@ final class TargetCatalog {
     List<String> replaceBlockers(long tableOid) throws SQLException {
         String sql = "SELECT 'view or rule ' || r.ev_class::regclass::text FROM pg_depend d "
                 + "JOIN pg_rewrite r ON r.oid = d.objid WHERE d.classid = 'pg_rewrite'::regclass "
-                + "AND d.refobjid = ? AND r.ev_class <> d.refobjid "
+                + "AND d.refclassid = 'pg_class'::regclass AND d.refobjid = ? AND r.ev_class <> d.refobjid "
                 + "UNION SELECT 'foreign key ' || quote_ident(conname) || ' of ' || conrelid::regclass::text "
                 + "FROM pg_constraint WHERE contype = 'f' AND confrelid = ? AND conrelid <> confrelid "
                 + "UNION SELECT 'trigger ' || quote_ident(tgname) FROM pg_trigger WHERE tgrelid = ? AND NOT tgisinternal "
