@@ -67,10 +67,10 @@ final class LedgerTables {
 
     /**
      * A control connection for reading the ledger, in a transaction that waits at most the lock-timeout for a lock
-     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back commits.
+     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back ends it.
      */
     ControlConnection reading() throws ConnectorException, java.sql.SQLException {
-        ControlConnection control = control();
+        ControlConnection control = control().readOnly();
         try {
             java.sql.Connection c = control.connection();
             c.setAutoCommit(false);
