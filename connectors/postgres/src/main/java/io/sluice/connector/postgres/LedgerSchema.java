@@ -205,27 +205,29 @@ final class LedgerSchema {
                 {"run_attempts", "SELECT"}, {"run_attempts", "INSERT"},
                 {"run_marks", "SELECT"}, {"run_marks", "INSERT"}, {"run_marks", "UPDATE"},
                 {"ledger_version", "SELECT"}};
+        // One round trip for all of them: every stream of a run checks (17 round trips a stream were 2.5 min of a
+        // run of 10,000 tables before its first stream).
+        String[] tableNames = new String[needed.length];
+        String[] privileges = new String[needed.length];
+        for (int i = 0; i < needed.length; i++) {
+            tableNames[i] = table(needed[i][0]);
+            privileges[i] = needed[i][1];
+        }
         List<String> missing = new ArrayList<>();
-        try (PreparedStatement usage = c.prepareStatement("SELECT has_schema_privilege(?, 'USAGE')")) {
-            usage.setString(1, tables.schema());
-            try (ResultSet rs = usage.executeQuery()) {
+        try (PreparedStatement p = c.prepareStatement("SELECT has_schema_privilege(?, 'USAGE'), "
+                + "ARRAY(SELECT n.p || ' ON TABLE ' || n.t FROM unnest(?::text[], ?::text[]) WITH ORDINALITY "
+                + "AS n(t, p, i) WHERE has_schema_privilege(?, 'USAGE') AND NOT has_table_privilege(n.t, n.p) "
+                + "ORDER BY n.i)")) {
+            p.setString(1, tables.schema());
+            p.setArray(2, c.createArrayOf("text", tableNames));
+            p.setArray(3, c.createArrayOf("text", privileges));
+            p.setString(4, tables.schema());
+            try (ResultSet rs = p.executeQuery()) {
                 rs.next();
                 if (!rs.getBoolean(1)) {
                     missing.add("USAGE ON SCHEMA " + tables.quotedSchema());
-                }
-            }
-        }
-        if (missing.isEmpty()) {
-            try (PreparedStatement p = c.prepareStatement("SELECT has_table_privilege(?, ?)")) {
-                for (String[] need : needed) {
-                    p.setString(1, table(need[0]));
-                    p.setString(2, need[1]);
-                    try (ResultSet rs = p.executeQuery()) {
-                        rs.next();
-                        if (!rs.getBoolean(1)) {
-                            missing.add(need[1] + " ON TABLE " + table(need[0]));
-                        }
-                    }
+                } else {
+                    missing.addAll(List.of((String[]) rs.getArray(2).getArray()));
                 }
             }
         }

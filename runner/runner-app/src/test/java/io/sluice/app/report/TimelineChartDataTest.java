@@ -71,6 +71,16 @@ class TimelineChartDataTest {
     }
 
     @Test
+    void aStreamThatStartsLateHasPointsOnlyFromItsStart() {
+        // The last of many short streams: 80 s into the run, 20 ms long.
+        List<TimelineChartData.RatePoint> rate = TimelineChartData.rate(List.of(
+                partition(0, 10, attempt(1, 80_000, 80_020, RunTimeline.Outcome.DONE, null))), T0);
+        assertEquals(1, rate.size(), "one bucket of 100 ms, not 800 from the run's start: " + rate);
+        assertEquals(80_050, rate.getFirst().atMillis(), "placed on the run's time axis");
+        assertEquals(100, rate.getFirst().rowsPerSecond(), 1e-6, "10 rows in a 100 ms bucket");
+    }
+
+    @Test
     void everyStringIsRedactedAndTimesAreMillisecondsSinceTheStart() {
         RunTimeline run = new RunTimeline("run-1", "spec", "done", T0, Optional.of(T0.plusSeconds(2)), 10, 100,
                 Optional.of("error mentions s3cr3t"), "test", List.of(new RunTimeline.StreamTimeline("items", "done",
