@@ -135,18 +135,14 @@ final class PostgresConnections implements AutoCloseable {
      * search_path changes (PostgreSQL 18 reports it), and the server plans such reads afresh each time.
      */
     ControlConnection qualifying(String purpose) throws ConnectorException {
-        return lease(keptQualifying, purpose, "SET IntervalStyle = 'postgres'; SET search_path = ''",
-                // Catalog reads by OID: a generic plan fits every table; custom ones cost 0.3-0.7 ms of planning each.
-                "SET plan_cache_mode = force_generic_plan");
+        // Catalog reads by OID: a generic plan fits every table, custom ones cost 0.3-0.7 ms of planning each
+        // (plan_cache_mode is PostgreSQL 12's).
+        return lease(keptQualifying, purpose, "SET IntervalStyle = 'postgres'; SET search_path = ''; "
+                + "SELECT set_config('plan_cache_mode', 'force_generic_plan', false) "
+                + "WHERE current_setting('server_version_num')::int >= 120000");
     }
 
     private ControlConnection lease(Kept slot, String purpose, String setUp) throws ConnectorException {
-        return lease(slot, purpose, setUp, null);
-    }
-
-    /** {@code setUpFrom12} runs too where the server is PostgreSQL 12 or newer. */
-    private ControlConnection lease(Kept slot, String purpose, String setUp, String setUpFrom12)
-            throws ConnectorException {
         Connection kept = slot.take();
         if (kept != null) {
             return new ControlConnection(slot, kept);
@@ -155,10 +151,6 @@ final class PostgresConnections implements AutoCloseable {
         try (Statement s = connection.createStatement()) {
             // PgJDBC starts every session with DateStyle ISO; a role's IntervalStyle could differ.
             s.execute(setUp);
-            if (setUpFrom12 != null && connection.unwrap(BaseConnection.class)
-                    .haveMinimumServerVersion(org.postgresql.core.ServerVersion.v12)) {
-                s.execute(setUpFrom12);
-            }
         } catch (SQLException e) {
             closeQuietly(connection);
             throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot set up the connection for " + purpose);

@@ -131,6 +131,25 @@ class ControlConnectionTest {
     }
 
     @Test
+    void qualifyingLeasesHaveTheirOwnKeptSessionWithAnEmptySearchPath() throws Exception {
+        try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
+            int first;
+            try (ControlConnection qualifying = connections.qualifying("test")) {
+                first = backend(qualifying.connection());
+                assertEquals("\"\"", setting(qualifying.connection(), "search_path"));
+                assertEquals("force_generic_plan", setting(qualifying.connection(), "plan_cache_mode"));
+            }
+            try (ControlConnection control = connections.control("test")) {
+                assertNotEquals(first, backend(control.connection()), "a control lease has a session of its own");
+                assertNotEquals("\"\"", setting(control.connection(), "search_path"));
+            }
+            try (ControlConnection qualifying = connections.qualifying("test")) {
+                assertEquals(first, backend(qualifying.connection()), "kept for the next qualifying read");
+            }
+        }
+    }
+
+    @Test
     void aConnectionBackWithinTheBypassWindowIsHandedOnUnchecked() throws Exception {
         try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE,
                 PostgresConnections.MAX_CONTROL_IDLE)) {
