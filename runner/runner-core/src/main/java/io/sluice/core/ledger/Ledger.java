@@ -33,6 +33,8 @@ public final class Ledger {
     /** The prefix of the marks a target keeps through {@link #loadMarks}. */
     public static final String TARGET_MARKS = "target.";
     private final LedgerStore store;
+    /** The store said it is ready: a ledger lives for one run's plan, and its stream asked four times. */
+    private volatile boolean ready;
 
     public Ledger(LedgerStore store) {
         this.store = requireNonNull(store, "store is null");
@@ -42,8 +44,15 @@ public final class Ledger {
         return store.describe();
     }
 
+    /**
+     * The store's tables exist at its version and the user may use them, asked of the store once for this ledger's
+     * life (one run): a ledger dropped under a running run fails its next write, with the store's error.
+     */
     public void ensureReady() throws ConnectorException {
-        store.ensureReady();
+        if (!ready) {
+            store.ensureReady();
+            ready = true;
+        }
     }
 
     /**
