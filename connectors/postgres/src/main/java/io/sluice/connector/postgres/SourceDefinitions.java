@@ -108,7 +108,7 @@ final class SourceDefinitions {
     /** The result of the {@code n}th statement (from 1) of {@code p}, read in order. */
     private static ResultSet results(PreparedStatement p, int n) throws SQLException {
         if (n > 1 && !p.getMoreResults()) {
-            throw new SQLException("statement " + n + " of a catalog read returned no rows");
+            throw new SQLException("statement " + n + " of a catalog read returned no result");
         }
         return p.getResultSet();
     }
