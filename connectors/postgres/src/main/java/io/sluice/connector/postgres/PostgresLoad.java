@@ -507,15 +507,11 @@ final class PostgresLoad {
         if (existing.isEmpty() || request.mode() != LoadMode.TRUNCATE || copies.isEmpty()) {
             return LoadPlan.AcrossStreams.NONE;
         }
-        try (ControlConnection control = connections.control("reading the foreign keys of " + quoted())) {
-            if (!new TargetCatalog(control.connection()).look(existing.get().oid()).ownedByUser()) {
+        // One lease for both reads: the keys need qualified names, and the owner reads the same on any session.
+        try (ControlConnection qualifying = connections.qualifying("reading the foreign keys of " + quoted())) {
+            if (!new TargetCatalog(qualifying.connection()).look(existing.get().oid()).ownedByUser()) {
                 return LoadPlan.AcrossStreams.NONE;
             }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the foreign keys of "
-                    + quoted());
-        }
-        try (ControlConnection qualifying = connections.qualifying("reading the foreign keys of " + quoted())) {
             runKeys = ForeignKeys.between(qualifying.connection(), existing.get().oid(), quoted(),
                     List.copyOf(copies.values()));
         } catch (SQLException e) {
