@@ -131,7 +131,7 @@ final class ForeignKeys {
                      LedgerTransaction tx) throws SQLException, ConnectorException {
         record(table, keys, done, marks, tx);
         for (Key key : keys) {
-            PostgresLoad.execute(c, key.drop());
+            LoadTable.execute(c, key.drop());
         }
         marks.writing(HELD, java.time.Instant.now().toString()).apply(tx);
     }
@@ -159,11 +159,11 @@ final class ForeignKeys {
                 Optional<Boolean> validated = validated(c, table, key.name());
                 if (validated.isEmpty()) {
                     current = key.add();
-                    PostgresLoad.execute(c, current);
+                    LoadTable.execute(c, current);
                 }
                 if (key.validate().isPresent() && !validated.orElse(false)) {
                     current = key.validate().get();
-                    PostgresLoad.execute(c, current);
+                    LoadTable.execute(c, current);
                 }
             }
         } catch (SQLException e) {
