@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Digest;
 
 import java.math.BigInteger;
@@ -54,6 +56,25 @@ final class DigestQuery {
             String checksum = rs.getString(2);
             return new Digest(rows, level == Digest.Level.CHECKSUM ? Optional.of(new BigInteger(checksum))
                     : Optional.empty());
+        }
+    }
+
+    /**
+     * Counts and hashes the rows of {@code table} (quoted) over {@code columns} (in mapped order, as the source's
+     * digest lists them), with {@code predicate} when given, on a connection of its own under {@link #SETTINGS}.
+     */
+    static Digest ofTable(PostgresConnections connections, String table, List<Column> columns,
+                          Optional<String> predicate, Digest.Level level) throws ConnectorException {
+        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
+        String sql = "SELECT " + selectList(references, level) + " FROM " + table
+                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
+        String what = "the digest of " + table;
+        try (Connection connection = connections.open(what)) {
+            prepare(connection);
+            return run(connection, sql, level);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
+                    + predicate.map(p -> " where " + p).orElse(""));
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import static io.sluice.connector.postgres.PostgresCode.PG203;
 import static java.util.Objects.requireNonNull;
 
 /** Catalog look-ups on one connection: tables, their columns, types and privileges. */
@@ -271,5 +274,27 @@ final class PostgresCatalog {
             }
         }
         return types;
+    }
+
+    /** The refusal of a table {@code name} that does not resolve, with the search_path a name without schema met. */
+    ConnectorException missingTable(QualifiedName name) {
+        String searchPath;
+        try {
+            searchPath = searchPath();
+        } catch (SQLException e) {
+            searchPath = "?";
+        }
+        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "table "
+                + name.quoted() + " does not exist" + (name.schema().isEmpty() ? " on the search_path ("
+                + searchPath + ")" : ""), "check the name: unquoted names fold to lower case, write \"MixedCase\" "
+                + "in double quotes, and qualify it with its schema");
+    }
+
+    /** The refusal of {@code privilege} on {@code table}, which the user lacks, with the GRANT that fixes it. */
+    ConnectorException lacking(ResolvedTable table, String privilege) throws SQLException {
+        String user = currentUser();
+        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "user " + user + " may not " + privilege + " "
+                + table.quoted() + " (no " + privilege + " privilege)", "GRANT " + privilege + " ON " + table.quoted()
+                + " TO " + SqlQuote.identifier(user));
     }
 }

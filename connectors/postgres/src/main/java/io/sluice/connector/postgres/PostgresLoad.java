@@ -141,15 +141,12 @@ final class PostgresLoad {
         return LoadTable.relationsOf(table);
     }
 
-    QualifiedName shadow() {
-        return table.shadow();
+    /** Whether the table is there once {@link #begin} is done: it was, or begin made it (a replace's comes later). */
+    boolean tableAfterBegin() {
+        return table.existing().isPresent() || replace.isEmpty();
     }
 
-    LoadRequest request() {
-        return table.request();
-    }
-
-    /** Whether the target table exists now or is created by this load. */
+    /** Whether the table exists now or is created by this load. */
     boolean creates() {
         return table.existing().isEmpty();
     }
@@ -168,14 +165,25 @@ final class PostgresLoad {
                 : table.quoted();
     }
 
-    /** The merge's work in a partition's transaction before its COPY ({@link MergeStatements#before}). */
-    BeforeCopy mergeBefore(List<Column> copied) {
-        return merge.orElseThrow().before(copied);
+    /** The shadow a replace fills (the run's alone, emptied and frozen as it likes); empty for other modes. */
+    Optional<QualifiedName> shadow() {
+        return replace.map(r -> table.shadow());
     }
 
-    /** The merge's work at a partition's commit ({@link MergeStatements#after}). */
-    AfterCopy mergeAfter(List<Column> copied) throws ConnectorException {
-        return merge.orElseThrow().after(copied);
+    /**
+     * The load's own work in a partition's transaction before its COPY: a merge stages ({@link MergeStatements#before});
+     * a replace's shadow needs nothing; empty: the target's default (its lock, taken visibly).
+     */
+    Optional<BeforeCopy> beforeCopy(List<Column> copied) {
+        if (merge.isPresent()) {
+            return Optional.of(merge.get().before(copied));
+        }
+        return replace.isPresent() ? Optional.of(BeforeCopy.NOTHING) : Optional.empty();
+    }
+
+    /** The load's work at a partition's commit: a merge applies its staged rows ({@link MergeStatements#after}). */
+    AfterCopy afterCopy(List<Column> copied) throws ConnectorException {
+        return merge.isPresent() ? merge.get().after(copied) : AfterCopy.NOTHING;
     }
 
     /** Called when this process claims the table for itself (not a joined run's shared claim). */

@@ -20,18 +20,12 @@ import io.sluice.spi.SourceSession;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
-import static io.sluice.connector.postgres.PostgresCode.PG203;
-import static io.sluice.connector.postgres.PostgresCode.PG310;
-import static io.sluice.connector.postgres.PostgresCode.PG311;
 import static io.sluice.connector.postgres.PostgresCode.PG312;
 import static io.sluice.connector.postgres.PostgresCode.PG313;
 import static io.sluice.connector.postgres.PostgresCode.PG314;
@@ -132,7 +126,6 @@ final class PostgresSource implements Source {
                 + SqlQuote.literal(window.upTo());
     }
 
-    /** {@code max(cursor)} over the table or query, as PostgreSQL's text form of the cursor's type. */
     /**
      * The statement that creates an enum, domain, range or composite type as the source defines it, for the fix of a
      * target that lacks it.
@@ -140,36 +133,15 @@ final class PostgresSource implements Source {
     @Override
     public Optional<String> typeDefinition(String typeName) throws ConnectorException {
         requireNonNull(typeName, "typeName is null");
-        String sql = "SELECT t.typtype, format_type(t.oid, NULL), CASE t.typtype "
-                + "WHEN 'e' THEN (SELECT string_agg(quote_literal(enumlabel), ', ' ORDER BY enumsortorder) "
-                + "FROM pg_enum WHERE enumtypid = t.oid) "
-                + "WHEN 'd' THEN format_type(t.typbasetype, t.typtypmod) || COALESCE(' ' || (SELECT "
-                + "string_agg(pg_get_constraintdef(oid), ' ') FROM pg_constraint WHERE contypid = t.oid), '') "
-                + "WHEN 'r' THEN (SELECT format_type(rngsubtype, NULL) FROM pg_range WHERE rngtypid = t.oid) "
-                + "WHEN 'c' THEN (SELECT string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), "
-                + "', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = t.typrelid AND attnum > 0 "
-                + "AND NOT attisdropped) END FROM pg_type t WHERE t.oid = to_regtype(?)";
-        try (ControlConnection control = connections.control("describing type " + typeName);
-             java.sql.PreparedStatement p = control.connection().prepareStatement(sql)) {
-            p.setString(1, typeName);
-            try (java.sql.ResultSet rs = p.executeQuery()) {
-                if (!rs.next() || rs.getString(3) == null) {
-                    return Optional.empty();
-                }
-                String name = rs.getString(2);
-                return Optional.of(switch (rs.getString(1)) {
-                    case "e" -> "CREATE TYPE " + name + " AS ENUM (" + rs.getString(3) + ")";
-                    case "d" -> "CREATE DOMAIN " + name + " AS " + rs.getString(3);
-                    case "r" -> "CREATE TYPE " + name + " AS RANGE (SUBTYPE = " + rs.getString(3) + ")";
-                    default -> "CREATE TYPE " + name + " AS (" + rs.getString(3) + ")";
-                });
-            }
+        try (ControlConnection control = connections.control("describing type " + typeName)) {
+            return SourceDefinitions.typeStatement(control.connection(), typeName);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe type "
                     + typeName);
         }
     }
 
+    /** {@code max(cursor)} over the table or query, as PostgreSQL's text form of the cursor's type. */
     @Override
     public Optional<String> highestCursor(String cursor) throws ConnectorException {
         requireNonNull(cursor, "cursor is null");
@@ -405,8 +377,8 @@ final class PostgresSource implements Source {
             if (relation == null) {
                 try (ControlConnection control = connections.control("describing " + describe())) {
                     PostgresCatalog catalog = new PostgresCatalog(control.connection());
-                    relation = tableName.isPresent() ? table(catalog, tableName.get(), inherited)
-                            : query(catalog, query.get());
+                    relation = tableName.isPresent() ? SourceRelation.ofTable(catalog, tableName.get(), inherited)
+                            : SourceRelation.ofQuery(catalog, query.get());
                 } catch (SQLException e) {
                     throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                             "cannot describe " + describe());
@@ -416,75 +388,5 @@ final class PostgresSource implements Source {
         } finally {
             lock.unlock();
         }
-    }
-
-    private static SourceRelation table(PostgresCatalog catalog, QualifiedName name, boolean inherited)
-            throws SQLException, ConnectorException {
-        ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> missingTable(catalog, name));
-        List<Column> columns = new ArrayList<>();
-        for (Column c : catalog.columns(table.oid())) {
-            // Every column reads like any other (the read is COPY (SELECT ...), which computes VIRTUAL ones too). A
-            // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
-            Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
-            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation));
-        }
-        if (!catalog.hasTablePrivilege(table.oid(), "SELECT")) {
-            List<String> lacking = catalog.columnsLackingPrivilege(table.oid(), "SELECT");
-            if (!lacking.isEmpty()) {
-                throw new ConnectorException(ErrorKind.PREFLIGHT, PG203, "user "
-                        + catalog.currentUser() + " may not read " + table.quoted() + " (no SELECT privilege)",
-                        "GRANT SELECT ON " + table.quoted() + " TO " + SqlQuote.identifier(catalog.currentUser()));
-            }
-        }
-        return new SourceRelation((inherited ? "" : "ONLY ") + table.quoted(), Optional.of(table), table.kindName()
-                + " " + table.quoted() + (inherited ? "" : " (its own rows, not its inheritance children's)"), columns,
-                !inherited);
-    }
-
-    static ConnectorException missingTable(PostgresCatalog catalog, QualifiedName name) {
-        String searchPath;
-        try {
-            searchPath = catalog.searchPath();
-        } catch (SQLException e) {
-            searchPath = "?";
-        }
-        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "table "
-                + name.quoted() + " does not exist" + (name.schema().isEmpty() ? " on the search_path ("
-                + searchPath + ")" : ""), "check the name: unquoted names fold to lower case, write \"MixedCase\" "
-                + "in double quotes, and qualify it with its schema");
-    }
-
-    private SourceRelation query(PostgresCatalog catalog, String sql) throws SQLException, ConnectorException {
-        String from = "(" + sql + ") AS q";
-        List<String> names = new ArrayList<>();
-        try (PreparedStatement p = catalog.connection().prepareStatement("SELECT * FROM " + from + " LIMIT 0")) {
-            ResultSetMetaData metaData = p.getMetaData(); // Parse and Describe only: the query does not run
-            for (int i = 1; i <= metaData.getColumnCount(); i++) {
-                names.add(metaData.getColumnLabel(i));
-            }
-        } catch (SQLException e) {
-            String state = e.getSQLState() == null ? "" : e.getSQLState();
-            if (state.startsWith("42") && !Set.of("42P01", "42501", "42703").contains(state)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG310, "the source query is not valid: "
-                        + PartitionKey.firstLine(e.getMessage()), "fix the query (try it in psql)");
-            }
-            throw e;
-        }
-        Set<String> seen = new HashSet<>();
-        for (String name : names) {
-            if (!seen.add(name)) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG311, "the source query returns "
-                        + "more than one column named " + SqlQuote.identifier(name),
-                        "give each output column its own name with AS");
-            }
-        }
-        List<String> references = names.stream().map(SqlQuote::identifier).toList();
-        List<Long> types = names.isEmpty() ? List.of() : catalog.expressionTypes(references, from);
-        List<Column> columns = new ArrayList<>();
-        for (int i = 0; i < names.size(); i++) {
-            columns.add(new Column(names.get(i), catalog.typeName(types.get(i)), types.get(i).intValue(), true,
-                    Column.Generation.NONE));
-        }
-        return new SourceRelation(from, Optional.empty(), "the source query", columns, false);
     }
 }

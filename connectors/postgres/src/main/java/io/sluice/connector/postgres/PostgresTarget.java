@@ -21,21 +21,23 @@ import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
-import static io.sluice.connector.postgres.PostgresCode.PG203;
 import static io.sluice.connector.postgres.PostgresCode.PG207;
 import static java.util.Objects.requireNonNull;
 
 /**
  * A PostgreSQL table written with COPY FROM STDIN, one transaction per partition, or all of a truncate load in one
  * ({@link ReplacingLoad}).
+ *
+ * <p>Over 400 lines because it is the whole {@link Target} contract in one place: each method checks its arguments
+ * and hands the work on (the load's steps to {@link PostgresLoad}, claims to {@link TargetOwnership}, emptying to
+ * {@link Truncation}, writers to {@link CopyInWriter}); what is left here is the table's resolution and which COPY
+ * statement and per-partition work each writer gets.
  */
 final class PostgresTarget implements Target {
 
@@ -91,7 +93,7 @@ final class PostgresTarget implements Target {
             PostgresCatalog catalog = new PostgresCatalog(control.connection());
             existing = catalog.resolveTable(name);
             if (existing.isEmpty() && !createIfMissing) {
-                ConnectorException missing = PostgresSource.missingTable(catalog, name);
+                ConnectorException missing = catalog.missingTable(name);
                 throw new ConnectorException(missing.kind(), missing.code(), missing.getMessage(),
                         missing.fix().orElse("") + "; or set create: if-missing on the target to create it");
             }
@@ -155,7 +157,7 @@ final class PostgresTarget implements Target {
         // Alone on the table (not a joined run), a session of its runs still at work there is a dead process's, and
         // would race what begins now.
         planned.begin(marks, sessionTag == null, locks.timeout());
-        if (planned.creates() && planned.request().mode() != LoadMode.REPLACE) {
+        if (planned.creates() && planned.tableAfterBegin()) {
             table(); // created now: resolve it for the writers
         }
     }
@@ -206,30 +208,14 @@ final class PostgresTarget implements Target {
     @Override
     public TargetClaim claimShared(String runId, String holder) throws ConnectorException {
         requireNonNull(holder, "holder is null");
-        sessionTag = sessionTag(holder);
+        sessionTag = TargetOwnership.sessionTag(holder);
         return claimShared(runId);
-    }
-
-    /** The application_name of a joined process's writer sessions: {@code sluice <holder>}, within 63 bytes. */
-    private static String sessionTag(String holder) {
-        byte[] bytes = ("sluice " + holder).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return new String(bytes, 0, Math.min(bytes.length, 63), java.nio.charset.StandardCharsets.UTF_8)
-                .replace("\uFFFD", "");
     }
 
     /** Ends the writer sessions of {@code holder}, a joined process this one took partitions over from. */
     @Override
     public void endAbandoned(String holder) throws ConnectorException {
-        requireNonNull(holder, "holder is null");
-        try (ControlConnection control = connections.control("ending the sessions of " + holder);
-             java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT count(pg_terminate_backend("
-                     + "pid)) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database() "
-                     + "AND pid <> pg_backend_pid()")) {
-            p.setString(1, sessionTag(holder));
-            p.execute();
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "ending the sessions of " + holder);
-        }
+        TargetOwnership.endSessions(connections, requireNonNull(holder, "holder is null"));
     }
 
     @Override
@@ -287,14 +273,14 @@ final class PostgresTarget implements Target {
         try (ControlConnection control = connections.control("describing " + name.quoted())) {
             PostgresCatalog catalog = new PostgresCatalog(control.connection());
             ResolvedTable table = catalog.resolveTable(name)
-                    .orElseThrow(() -> PostgresSource.missingTable(catalog, name));
+                    .orElseThrow(() -> catalog.missingTable(name));
             if (table.relkind() != 'r' && table.relkind() != 'p' && table.relkind() != 'f') {
                 throw new ConnectorException(ErrorKind.PREFLIGHT, PG207, table.quoted() + " is a "
                         + table.kindName() + "; COPY can load only tables", "load a table");
             }
             if (!catalog.hasTablePrivilege(table.oid(), "INSERT")
                     && !catalog.columnsLackingPrivilege(table.oid(), "INSERT").isEmpty()) {
-                throw forbidden(catalog, table, "INSERT");
+                throw catalog.lacking(table, "INSERT");
             }
             List<Column> columns = catalog.columns(table.oid());
             lock.lock();
@@ -321,67 +307,7 @@ final class PostgresTarget implements Target {
 
     /** Empties the table for a truncate load, unless {@code first} (the ledger's say, run first) answers false. */
     private boolean prepare(LoadMode mode, java.util.Optional<LedgerWork<Boolean>> first) throws ConnectorException {
-        if (mode != LoadMode.TRUNCATE) {
-            return true;
-        }
-        try (ControlConnection control = connections.control("truncating " + name.quoted())) {
-            Connection c = control.connection();
-            c.setAutoCommit(false);
-            try {
-                // The ledger's row lock first, the table's ACCESS EXCLUSIVE second: a racing resume of the same run
-                // waits for the ledger and then sees the truncation recorded.
-                if (first.isPresent() && !first.get().apply(ledger.rowsOn(c))) {
-                    c.rollback();
-                    return false;
-                }
-                truncate(c, name, locks);
-                c.commit(); // committed before any writer opens
-                return true;
-            } catch (SQLException | ConnectorException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw truncateFailure(connections, name, e);
-        }
-    }
-
-    /** Nothing was written yet, so a refusal to truncate is a preflight failure unless it is a passing one. */
-    static ConnectorException truncateFailure(PostgresConnections connections, QualifiedName name, SQLException e) {
-        ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
-                "cannot truncate " + name.quoted());
-        ErrorKind kind = translated.kind() == ErrorKind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PREFLIGHT;
-        return new ConnectorException(kind, translated.code(), translated.getMessage(),
-                translated.fix().orElse("use load mode append, or empty the table yourself"), translated.getCause());
-    }
-
-    /**
-     * Empties the table in the open transaction of {@code connection} (the ledger records the truncation in the same
-     * one). Checks the privilege first so a refusal names the GRANT, and takes the lock as {@code locks} says, so a
-     * reader of the table holds the load up visibly and for at most the lock-timeout.
-     */
-    static void truncate(Connection connection, QualifiedName name, TableLocks locks)
-            throws SQLException, ConnectorException {
-        PostgresCatalog catalog = new PostgresCatalog(connection);
-        ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> PostgresSource.missingTable(catalog, name));
-        if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
-            throw forbidden(catalog, table, "TRUNCATE");
-        }
-        if (TableLocks.lockable(table)) { // TRUNCATE of a foreign table locks only the local entry, LOCK refuses it
-            locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "empty it",
-                    ErrorKind.PREFLIGHT);
-        }
-        try (Statement s = connection.createStatement()) {
-            s.execute("TRUNCATE TABLE " + table.quoted());
-        }
-    }
-
-    private static ConnectorException forbidden(PostgresCatalog catalog, ResolvedTable table, String privilege)
-            throws SQLException {
-        String user = catalog.currentUser();
-        return new ConnectorException(ErrorKind.PREFLIGHT, PG203, "user " + user
-                + " may not " + privilege + " " + table.quoted() + " (no " + privilege + " privilege)",
-                "GRANT " + privilege + " ON " + table.quoted() + " TO " + SqlQuote.identifier(user));
+        return mode != LoadMode.TRUNCATE || Truncation.run(connections, name, ledger, locks, first);
     }
 
     @Override
@@ -400,7 +326,7 @@ final class PostgresTarget implements Target {
     @Override
     public String replacingWriteStatement(List<Column> columns, CopyFormat format) {
         PostgresLoad planned = load;
-        boolean plainTable = planned != null && planned.request().mode() == LoadMode.REPLACE // the new table
+        boolean plainTable = planned != null && planned.shadow().isPresent() // the new table
                 || resolved().map(t -> t.relkind() == 'r').orElse(false);
         return copyStatement(columns, format, plainTable);
     }
@@ -413,8 +339,8 @@ final class PostgresTarget implements Target {
         requireNonNull(format, "format is null");
         requireNonNull(first, "first is null");
         PostgresLoad planned = load;
-        QualifiedName emptied = planned != null && planned.request().mode() == LoadMode.REPLACE
-                ? planned.shadow() : name; // a replace empties and fills its new table, never the target
+        // A replace empties and fills its new table, never the target.
+        QualifiedName emptied = planned == null ? name : planned.shadow().orElse(name);
         return ReplacingLoad.begin(connections, emptied, ledger, first, replacingWriteStatement(columns, format),
                 writeStatement(columns, format), "COPY into " + describe(), locks);
     }
@@ -429,17 +355,7 @@ final class PostgresTarget implements Target {
         requireNonNull(columns, "columns is null");
         requireNonNull(predicate, "predicate is null");
         requireNonNull(level, "level is null");
-        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
-        String sql = "SELECT " + DigestQuery.selectList(references, level) + " FROM " + describe()
-                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
-        String what = "the digest of " + describe();
-        try (Connection connection = connections.open(what)) {
-            DigestQuery.prepare(connection);
-            return java.util.Optional.of(DigestQuery.run(connection, sql, level));
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
-                    + predicate.map(p -> " where " + p).orElse(""));
-        }
+        return java.util.Optional.of(DigestQuery.ofTable(connections, describe(), columns, predicate, level));
     }
 
     @Override
@@ -472,11 +388,9 @@ final class PostgresTarget implements Target {
 
     private BeforeCopy loadBeforeCopy(List<Column> columns) {
         PostgresLoad planned = load;
-        if (planned != null && planned.request().mode() == LoadMode.MERGE) {
-            return planned.mergeBefore(columns);
-        }
-        if (planned != null && planned.request().mode() == LoadMode.REPLACE) {
-            return BeforeCopy.NOTHING; // the shadow table is this run's alone
+        Optional<BeforeCopy> forLoad = planned == null ? Optional.empty() : planned.beforeCopy(columns);
+        if (forLoad.isPresent()) {
+            return forLoad.get();
         }
         TableLocks current = locks;
         String table = describe();
@@ -489,8 +403,7 @@ final class PostgresTarget implements Target {
     /** A merge applies each partition's staged rows at its commit. */
     private AfterCopy afterCopy(List<Column> columns) throws ConnectorException {
         PostgresLoad planned = load;
-        return planned != null && planned.request().mode() == LoadMode.MERGE ? planned.mergeAfter(columns)
-                : AfterCopy.NOTHING;
+        return planned == null ? AfterCopy.NOTHING : planned.afterCopy(columns);
     }
 
     /** The worker's writers share one connection; each partition still commits in its own transaction. */

@@ -52,13 +52,13 @@ final class ReplacingLoad implements ReplacingTransaction {
             connection.setAutoCommit(false);
             boolean truncated = first.isEmpty() || first.get().apply(ledger.rowsOn(connection));
             if (truncated) {
-                PostgresTarget.truncate(connection, table, locks);
+                Truncation.truncate(connection, table, locks);
             }
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
                     truncated ? copySql : plainCopySql, what, ledger, truncated);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
-            throw PostgresTarget.truncateFailure(connections, table, e);
+            throw Truncation.failure(connections, table, e);
         } catch (ConnectorException | RuntimeException e) {
             PostgresConnections.closeQuietly(connection);
             throw e;

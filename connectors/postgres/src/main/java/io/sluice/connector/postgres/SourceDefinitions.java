@@ -295,4 +295,32 @@ final class SourceDefinitions {
             }
         }
     }
+
+    /** The statement that creates the enum, domain, range or composite type {@code typeName} as it is defined here. */
+    static Optional<String> typeStatement(Connection c, String typeName) throws SQLException {
+        String sql = "SELECT t.typtype, format_type(t.oid, NULL), CASE t.typtype "
+                + "WHEN 'e' THEN (SELECT string_agg(quote_literal(enumlabel), ', ' ORDER BY enumsortorder) "
+                + "FROM pg_enum WHERE enumtypid = t.oid) "
+                + "WHEN 'd' THEN format_type(t.typbasetype, t.typtypmod) || COALESCE(' ' || (SELECT "
+                + "string_agg(pg_get_constraintdef(oid), ' ') FROM pg_constraint WHERE contypid = t.oid), '') "
+                + "WHEN 'r' THEN (SELECT format_type(rngsubtype, NULL) FROM pg_range WHERE rngtypid = t.oid) "
+                + "WHEN 'c' THEN (SELECT string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), "
+                + "', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = t.typrelid AND attnum > 0 "
+                + "AND NOT attisdropped) END FROM pg_type t WHERE t.oid = to_regtype(?)";
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, typeName);
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                if (!rs.next() || rs.getString(3) == null) {
+                    return Optional.empty();
+                }
+                String name = rs.getString(2);
+                return Optional.of(switch (rs.getString(1)) {
+                    case "e" -> "CREATE TYPE " + name + " AS ENUM (" + rs.getString(3) + ")";
+                    case "d" -> "CREATE DOMAIN " + name + " AS " + rs.getString(3);
+                    case "r" -> "CREATE TYPE " + name + " AS RANGE (SUBTYPE = " + rs.getString(3) + ")";
+                    default -> "CREATE TYPE " + name + " AS (" + rs.getString(3) + ")";
+                });
+            }
+        }
+    }
 }

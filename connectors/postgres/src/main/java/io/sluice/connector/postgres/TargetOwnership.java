@@ -171,4 +171,24 @@ final class TargetOwnership {
         }
         return found.isEmpty() ? "a run that has just finished" : String.join("; ", found);
     }
+
+    /** The application_name of a joined process's writer sessions: {@code sluice <holder>}, within 63 bytes. */
+    static String sessionTag(String holder) {
+        byte[] bytes = ("sluice " + holder).getBytes(StandardCharsets.UTF_8);
+        return new String(bytes, 0, Math.min(bytes.length, MAX_APPLICATION_NAME_BYTES),
+                StandardCharsets.UTF_8).replace("\uFFFD", "");
+    }
+
+    /** Ends the writer sessions of {@code holder}, a joined process whose partitions this one took over. */
+    static void endSessions(PostgresConnections connections, String holder) throws ConnectorException {
+        try (ControlConnection control = connections.control("ending the sessions of " + holder);
+             PreparedStatement p = control.connection().prepareStatement("SELECT count(pg_terminate_backend(pid)) "
+                     + "FROM pg_stat_activity WHERE application_name = ? AND datname = current_database() "
+                     + "AND pid <> pg_backend_pid()")) {
+            p.setString(1, sessionTag(holder));
+            p.execute();
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "ending the sessions of " + holder);
+        }
+    }
 }
