@@ -2,7 +2,6 @@ package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
 import io.sluice.core.diag.PrintableText;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;

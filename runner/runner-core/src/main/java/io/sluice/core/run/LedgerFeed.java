@@ -4,7 +4,6 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.JoinedProgress;
 import io.sluice.core.ledger.Ledger;
-import io.sluice.core.ledger.RunResumer;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;

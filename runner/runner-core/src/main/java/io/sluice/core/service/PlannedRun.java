@@ -2,10 +2,10 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.run.Join;
 import io.sluice.spi.Redactor;
-import io.sluice.core.ledger.RunResumer;
+import io.sluice.core.run.RunResumer;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.spec.PipelineSpec;

@@ -2,7 +2,7 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;

@@ -2,7 +2,7 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.connector.Connections;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Severity;

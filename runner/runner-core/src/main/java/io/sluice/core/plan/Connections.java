@@ -1,7 +1,8 @@
-package io.sluice.core.connector;
+package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.spec.ConnectionSpec;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.spi.ConnectionConfig;

@@ -1,7 +1,9 @@
-package io.sluice.core.ledger;
+package io.sluice.core.run;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.Ledger;
+import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.spi.Redactor;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
