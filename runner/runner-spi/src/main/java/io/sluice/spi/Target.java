@@ -61,16 +61,16 @@ public interface Target {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
-    /** Readies the target for the load mode once per run (e.g. TRUNCATE), committed before writers open. */
-    void prepare(LoadMode mode) throws ConnectorException;
+    /** Empties the target for a {@code truncate} load, once per run, committed before writers open. */
+    void truncate() throws ConnectorException;
 
     /**
-     * {@link #prepare(LoadMode)} in a transaction in which {@code first} runs before anything changes: when it
-     * answers false (the ledger says this run prepared the target already) nothing changes; otherwise the ledger rows
-     * it wrote commit together with the preparation. Returns whether the target was prepared. Targets with a
+     * {@link #truncate()} in a transaction in which {@code first} runs before anything changes: when it answers false
+     * (the ledger says this run emptied the target already) nothing changes; otherwise the ledger rows it wrote
+     * commit together with the truncation. Returns whether the target was emptied. Targets with a
      * {@link #ledgerStore()} override this.
      */
-    default boolean prepare(LoadMode mode, io.sluice.spi.ledger.LedgerWork<Boolean> first) throws ConnectorException {
+    default boolean truncate(io.sluice.spi.ledger.LedgerWork<Boolean> first) throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, describe() + " keeps no run ledger",
                 "set ledger: off in the spec");
     }

@@ -3,7 +3,6 @@ package io.sluice.testkit;
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.ReplacingTransaction;
@@ -390,18 +389,18 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         store.ensureReady();
         commit(target, columns, rows(0, 10));
         insert(starting(runId));
-        assertFalse(target.prepare(LoadMode.TRUNCATE, tx -> false), "the work said no");
+        assertFalse(target.truncate(tx -> false), "the work said no");
         assertRows(rows(0, 10), table, "a work answering false empties nothing");
 
         ConnectorException refused = new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
-        assertThrows(ConnectorException.class, () -> target.prepare(LoadMode.TRUNCATE, tx -> {
+        assertThrows(ConnectorException.class, () -> target.truncate(tx -> {
             LedgerWrites.recordTruncation(key).apply(tx);
             throw refused;
         }));
         assertRows(rows(0, 10), table, "a failing work empties nothing");
         assertEquals(Optional.empty(), store.streamsOfRun(runId).get(0).truncatedAt(), "and records nothing");
 
-        assertTrue(target.prepare(LoadMode.TRUNCATE, LedgerWrites.recordTruncation(key)));
+        assertTrue(target.truncate(LedgerWrites.recordTruncation(key)));
         assertRows(List.of(), table, "emptied");
         assertTrue(store.streamsOfRun(runId).get(0).truncatedAt().isPresent(), "with the work's record");
     }

@@ -3,7 +3,6 @@ package io.sluice.testkit;
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
@@ -39,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>It checks what the SPI promises, through the SPI only: {@code table()} describes the columns and a missing table
  * is a PREFLIGHT failure naming it; a writer's rows are invisible until {@code commit()} and gone after
  * {@code abort()} (from another thread too, leaving nothing locked); the writers of one worker and writers on several
- * threads each commit on their own; {@code prepare(TRUNCATE)} empties and {@code prepare(APPEND)} keeps; a claim keeps
+ * threads each commit on their own; {@code truncate()} empties; a claim keeps
  * a second claimer out (PREFLIGHT, naming the holder, after telling its {@link LockWaits}) until closed; a replacing
  * transaction shows its emptying and partitions only at its commit, and closing it uncommitted, or after an aborted
  * writer, keeps the rows the table had.
@@ -119,9 +118,9 @@ public abstract class TargetContractTest extends TargetContractSupport {
             Target other = target(table);
             other.table();
             other.waitForLocks(LockWaits.silent(LOCK_TIMEOUT));
-            other.prepare(LoadMode.TRUNCATE);
+            other.truncate();
         }
-        assertRows(List.of(), table, "prepare(TRUNCATE) after the abort");
+        assertRows(List.of(), table, "truncate() after the abort");
     }
 
     @Test
@@ -184,17 +183,15 @@ public abstract class TargetContractTest extends TargetContractSupport {
     }
 
     @Test
-    void truncateEmptiesAndAppendKeeps() throws Exception {
+    void truncateEmptiesTheTable() throws Exception {
         String table = newTable();
         Target target = target(table);
         List<Column> columns = target.table().columns();
         commit(target, columns, rows(0, 20));
-        target.prepare(LoadMode.APPEND);
-        assertRows(rows(0, 20), table, "prepare(APPEND) must keep the rows");
-        target.prepare(LoadMode.TRUNCATE);
-        assertRows(List.of(), table, "prepare(TRUNCATE) must empty the table");
+        target.truncate();
+        assertRows(List.of(), table, "truncate() must empty the table");
         commit(target, columns, rows(20, 30));
-        assertRows(rows(20, 30), table, "rows written after prepare(TRUNCATE)");
+        assertRows(rows(20, 30), table, "rows written after truncate()");
     }
 
     @Test

@@ -5,7 +5,6 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Digest;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
@@ -296,18 +295,14 @@ final class PostgresTarget implements Target {
     }
 
     @Override
-    public void prepare(LoadMode mode) throws ConnectorException {
-        prepare(requireNonNull(mode, "mode is null"), java.util.Optional.empty());
+    public void truncate() throws ConnectorException {
+        Truncation.run(connections, name, ledger, locks, java.util.Optional.empty());
     }
 
     @Override
-    public boolean prepare(LoadMode mode, LedgerWork<Boolean> first) throws ConnectorException {
-        return prepare(requireNonNull(mode, "mode is null"), java.util.Optional.of(requireNonNull(first, "first is null")));
-    }
-
-    /** Empties the table for a truncate load, unless {@code first} (the ledger's say, run first) answers false. */
-    private boolean prepare(LoadMode mode, java.util.Optional<LedgerWork<Boolean>> first) throws ConnectorException {
-        return mode != LoadMode.TRUNCATE || Truncation.run(connections, name, ledger, locks, first);
+    public boolean truncate(LedgerWork<Boolean> first) throws ConnectorException {
+        return Truncation.run(connections, name, ledger, locks, java.util.Optional.of(requireNonNull(first,
+                "first is null")));
     }
 
     @Override

@@ -185,7 +185,7 @@ final class CopyHarness {
                 batchRows)));
         partitions.sort(Comparator.comparingLong(SourcePartition::estimatedRows).reversed());
         List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-        target.prepare(io.sluice.spi.LoadMode.TRUNCATE);
+        target.truncate();
         long read = 0;
         long written = 0;
         String mode;

@@ -111,7 +111,7 @@ class EmbeddedServerTest {
         SourceProjection projection = source.project(source.columns().stream()
                 .map(c -> new ColumnPair(c, columns.stream().filter(t -> t.name().equals(c.name())).findFirst()
                         .orElseThrow())).toList());
-        target.prepare(io.sluice.spi.LoadMode.TRUNCATE);
+        target.truncate();
         long rows = 0;
         try (SourceSession session = source.openSession(Consistency.SNAPSHOT)) {
             for (var partition : source.plan(new PlanRequest(Distribution.none(), 1, 100))) {

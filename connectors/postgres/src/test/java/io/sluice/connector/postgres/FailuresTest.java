@@ -8,7 +8,6 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionWriter;
@@ -131,7 +130,7 @@ class FailuresTest {
         Target targetAsRole = connectorAs(harness.targetDb, role).target(targetTable("guarded"));
         targetAsRole.table(); // INSERT is granted
         ConnectorException truncate = assertThrows(ConnectorException.class,
-                () -> targetAsRole.prepare(LoadMode.TRUNCATE));
+                () -> targetAsRole.truncate());
         assertEquals(ErrorKind.PREFLIGHT, truncate.kind());
         assertTrue(truncate.fix().orElseThrow().startsWith("GRANT TRUNCATE"), truncate.fix().toString());
         harness.targetSql("REVOKE INSERT ON guarded FROM " + role);

@@ -19,7 +19,6 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.StreamKey;
 import io.sluice.testkit.LedgerWrites;
@@ -106,7 +105,7 @@ class HostileInputTest {
         String stream = "stream\"$$\\";
         LedgerWrites.insertStream(ledger, LedgerStream.starting(run, "spec '$$'", "sum", stream, "definition '; --",
                 "none"));
-        assertTrue(target.prepare(LoadMode.TRUNCATE, LedgerWrites.recordTruncation(new StreamKey(run, stream))));
+        assertTrue(target.truncate(LedgerWrites.recordTruncation(new StreamKey(run, stream))));
 
         for (Distribution distribution : List.of(
                 new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of(KEY), Optional.empty()),

@@ -11,7 +11,6 @@ import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
@@ -245,7 +244,7 @@ class LedgerStoreTest {
             return null;
         });
         copyAndCommit(asRole, LedgerWrites.markDone(key, "p0", 1), 1);
-        assertTrue(asRole.prepare(LoadMode.TRUNCATE, LedgerWrites.recordTruncation(key)));
+        assertTrue(asRole.truncate(LedgerWrites.recordTruncation(key)));
         assertEquals(LedgerPartition.State.DONE, ledger.partitions(key).get(0).state());
     }
 

@@ -46,7 +46,7 @@ public final class PlanJson {
             s.put("method", stream.spec().distribution().method().specName());
             stream.spec().distribution().key().ifPresent(k -> s.put("key", k));
             s.put("degree", stream.degree());
-            s.put("load-mode", stream.spec().loadMode().name().toLowerCase(Locale.ROOT));
+            s.put("load-mode", stream.spec().load().spelled());
             s.put("snapshot", stream.snapshotMode());
             stream.window().ifPresent(w -> {
                 ObjectNode window = s.putObject("incremental");

@@ -42,7 +42,7 @@ public final class PlanText {
             out.println("  method:      " + stream.spec().distribution().method().specName()
                     + stream.spec().distribution().key().map(k -> " on " + k).orElse("")
                     + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
-            out.println("  load mode:   " + stream.spec().loadMode().name().toLowerCase(java.util.Locale.ROOT));
+            out.println("  load mode:   " + stream.spec().load().spelled());
             SnapshotSharing.Group group = groupOf.get(stream.name());
             out.println("  snapshot:    " + (group == null ? stream.snapshotMode() : "snapshot, shared with the "
                     + (group.streams().size() - 1) + " other stream(s) reading connection '" + group.connection()

@@ -145,7 +145,7 @@ public final class TimelineRecorder implements RunListener {
     static String method(StreamPlan stream) {
         return stream.spec().distribution().method().specName()
                 + stream.spec().distribution().key().map(k -> " on " + k).orElse("") + ", load mode "
-                + stream.spec().loadMode().name().toLowerCase(Locale.ROOT);
+                + stream.spec().load().spelled();
     }
 
     /** What each side runs, as {@code sluice plan} shows it. */

@@ -225,7 +225,7 @@ class LedgerRulesTest {
         StreamKey key = start(ledger, "run-m");
         ledger.mark(key, "created", "true");
         sql("INSERT INTO marked VALUES (1, 'old')");
-        assertThrows(ConnectorException.class, () -> target.prepare(io.sluice.spi.LoadMode.TRUNCATE, tx -> {
+        assertThrows(ConnectorException.class, () -> target.truncate(tx -> {
             ledger.marking(key, "shadow", "marked_shadow").apply(tx);
             throw new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
         }));

@@ -396,7 +396,7 @@ class LoadModeTrustTest {
     /** Sessions of run {@code runId} waiting for a lock on the target. */
     private static long waiting(LedgerFixture f, String runId) throws Exception {
         return f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '%run="
-                + runId + " %' AND wait_event_type = 'Lock'");
+                + runId + " %' AND wait_event_type = 'Lock' AND wait_event = 'relation'");
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.sluice.core.ledger;
 import io.sluice.core.RunnerCode;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -257,7 +256,7 @@ public final class Ledger {
      */
     public boolean truncateOnce(Target target, StreamKey key) throws ConnectorException {
         requireNonNull(target, "target is null");
-        return target.prepare(LoadMode.TRUNCATE, truncatingFirst(key));
+        return target.truncate(truncatingFirst(key));
     }
 
     /**

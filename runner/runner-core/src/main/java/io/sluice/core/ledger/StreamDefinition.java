@@ -39,7 +39,7 @@ public final class StreamDefinition {
         if (stream.rowsPerPartitionPlanned()) {
             lines.add(ROWS_PER_PARTITION + stream.rowsPerPartition());
         }
-        lines.add("load-mode: " + stream.loadMode().name().toLowerCase(Locale.ROOT));
+        lines.add("load-mode: " + stream.load().spelled());
         // Only what differs from the defaults, so definitions recorded before these keys existed still compare equal.
         if (!stream.load().mergeKey().isEmpty()) {
             lines.add("merge-key: " + String.join(", ", stream.load().mergeKey()));

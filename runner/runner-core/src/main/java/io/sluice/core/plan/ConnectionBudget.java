@@ -27,8 +27,7 @@ final class ConnectionBudget {
     static void check(PipelineSpec spec, List<StreamPlan> streams, Connections connections) {
         Map<String, List<Integer>> needs = new TreeMap<>();
         for (StreamPlan stream : streams) {
-            int workers = stream.oneTransaction() ? 1 : Math.min(stream.degree(),
-                    Math.max(1, stream.partitions().size()));
+            int workers = stream.workers(false);
             Map<String, Integer> own = new HashMap<>();
             own.merge(stream.spec().source().connection(), workers + 1, Integer::sum);
             own.merge(stream.spec().target().connection(), workers + 1, Integer::sum);

@@ -12,7 +12,6 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
@@ -118,8 +117,8 @@ public final class Planner {
             if (joined) {
                 refuseJoining(stream, sourceCan, ledgerOn, source.describe());
             }
-            LoadPlan load = target.planLoad(stream.load().request(stream.loadMode(),
-                    stream.effectiveDegree(availableCores)), source);
+            int degree = stream.effectiveDegree(availableCores);
+            LoadPlan load = target.planLoad(stream.load().request(degree), source);
             TargetTable table = load.table();
             Optional<RelationIdentity> writes = target.relation();
             java.util.Set<RelationIdentity> reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT
@@ -129,11 +128,10 @@ public final class Planner {
                     stream.columnMapping());
             List<ColumnPair> pairs = mapping.copied();
             SourceProjection projection = source.project(pairs);
-            int degree = stream.effectiveDegree(availableCores);
             // One transaction is one process's: a joined run shares partitions instead.
             // A replace loads its new table the same way: the target empties that table in the load's transaction.
-            boolean replacing = !joined && (stream.loadMode() == LoadMode.TRUNCATE
-                    || stream.loadMode() == LoadMode.REPLACE) && targetCan.replacesInOneTransaction();
+            boolean replacing = !joined && stream.load().writesWholeContent()
+                    && targetCan.replacesInOneTransaction();
             // A truncate load by one worker is one transaction (below), all or nothing: partitions would serve no
             // parallel worker and no resume, and each boundary stalls both servers (lineitem SF 1: the whole table
             // took 0.94x the wall time of six partitions, docs/benchmarks.md). So the source is read whole, as
@@ -205,7 +203,7 @@ public final class Planner {
                         + "': the source reads the target table " + written.get().display() + (sameConnection ? ""
                         : " (connections '" + stream.source().connection() + "' and '" + stream.target().connection()
                         + "' reach the same database)") + ": a load would "
-                        + (stream.loadMode() == LoadMode.TRUNCATE ? "empty the rows it is about to read"
+                        + (stream.load().emptiesFirst() ? "empty the rows it is about to read"
                         : "read its own output"), "load into another table (copy into a staging table first to "
                         + "rewrite a table in place)");
             }
@@ -237,8 +235,7 @@ public final class Planner {
                     + "': --join shares the run's partitions through the ledger, and the spec says ledger: off",
                     "remove ledger: off, or run without --join");
         }
-        if (stream.loadMode() == LoadMode.REPLACE || stream.load().deleteMissing()
-                || stream.load().indexes() == io.sluice.spi.LoadRequest.Indexes.REBUILD) {
+        if (stream.load().finishesAfterLastPartition()) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
                     + "': a joined run cannot yet share a load with steps after the last partition (load-mode "
                     + "replace, delete-missing, indexes: rebuild)", "run one process without --join (its degree "

@@ -3,7 +3,6 @@ package io.sluice.core.plan;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.RowWindow;
 
@@ -100,6 +99,18 @@ public record StreamPlan(
         return oneTransaction ? transactionWriteStatement.orElseThrow() : partitionWriteStatement;
     }
 
+    /**
+     * How many workers copy the stream at once: one for a load in one transaction; else the degree, and no more than
+     * there are partitions unless {@code fedByLedger} (a joined run's partitions come from the ledger as they free up,
+     * so each process keeps its whole degree ready).
+     */
+    public int workers(boolean fedByLedger) {
+        if (oneTransaction) {
+            return 1;
+        }
+        return fedByLedger ? degree : Math.min(degree, Math.max(1, partitions.size()));
+    }
+
     /** How errors and logs name the stream: {@code stream 'orders'}. */
     public String where() {
         return "stream '" + name() + "'";
@@ -113,20 +124,7 @@ public record StreamPlan(
 
     /** How the target's transactions are cut, for people. */
     public String transactions() {
-        if (oneTransaction && spec.loadMode() == LoadMode.REPLACE) {
-            return "one for the copy (TRUNCATE of the new table, the source read whole, COMMIT), then the swap in "
-                    + "one: a failure leaves the old table";
-        }
-        if (oneTransaction) {
-            return "one for the stream (TRUNCATE, the source read whole, COMMIT): all or nothing, a failure "
-                    + "leaves the old rows";
-        }
-        return switch (spec.loadMode()) {
-            case TRUNCATE -> "TRUNCATE committed first, then one per partition";
-            case REPLACE -> "the new table created first, then one per partition, then the swap in one";
-            case MERGE -> "one per partition (COPY into a staging table, then INSERT ... ON CONFLICT)";
-            case APPEND -> "one per partition";
-        };
+        return spec.load().transactions(oneTransaction);
     }
 
     public List<Column> targetColumns() {

@@ -75,7 +75,7 @@ public final class RunResumer {
         List<String> found = new ArrayList<>();
         String unfinishedRun = null;
         for (StreamPlan stream : plan.plan().streams()) {
-            if (!stream.recorded() || stream.spec().loadMode() != io.sluice.spi.LoadMode.APPEND) {
+            if (!stream.recorded() || !stream.spec().load().appends()) {
                 continue;
             }
             Optional<LedgerStream> newest = call(plan, stream, l -> {
@@ -239,7 +239,7 @@ public final class RunResumer {
                     + missing.size() + " partition(s) of run " + runId + " cannot be restored and a new plan splits "
                     + "differently: " + String.join(", ", missing.subList(0, Math.min(5, missing.size())))
                     + (missing.size() > 5 ? ", ..." : ""), "start a new run without --resume"
-                    + (stream.spec().loadMode() == io.sluice.spi.LoadMode.TRUNCATE ? " (load-mode truncate copies "
+                    + (stream.spec().load().emptiesFirst() ? " (load-mode truncate copies "
                     + "everything again)" : "; with load-mode append, first delete what run " + runId + " added"));
         }
         pending.sort(Comparator.comparingLong(PartitionPlan::estimatedRows).reversed());

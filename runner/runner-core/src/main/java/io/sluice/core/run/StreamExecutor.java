@@ -210,8 +210,7 @@ final class StreamExecutor {
     }
 
     private void runWorkers(SourceSession session, Optional<LedgerFeed> joined) throws InterruptedException {
-        int workers = plan.oneTransaction() ? 1 : joined.isPresent() ? plan.degree()
-                : Math.min(plan.degree(), Math.max(1, plan.partitions().size()));
+        int workers = plan.workers(joined.isPresent());
         ThreadFactory threads = binding.readerThreads() == Source.ThreadModel.PLATFORM
                 ? Thread.ofPlatform().name("sluice-" + plan.name() + "-", 0).daemon().factory()
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();

@@ -7,7 +7,6 @@ import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ConnectorException;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -154,10 +153,13 @@ final class StreamLedger {
         if (plan.oneTransaction()) {
             return;
         }
-        if (plan.spec().loadMode() == LoadMode.TRUNCATE && ledger.isPresent()) {
+        if (!plan.spec().load().emptiesFirst()) {
+            return;
+        }
+        if (ledger.isPresent()) {
             ledger.get().truncateOnce(target, key);
         } else {
-            target.prepare(plan.spec().loadMode());
+            target.truncate();
         }
     }
 

@@ -7,7 +7,6 @@ import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Digest;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.SourceSession;
 
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ final class Verifier {
     Verification verify(SourceSession session, Optional<Digest> baseline) throws ConnectorException {
         VerifyMode mode = plan.spec().verify();
         boolean resumed = plan.partitions().size() != plan.allPartitions().size();
-        if (resumed && plan.spec().loadMode() == LoadMode.APPEND) {
+        if (resumed && plan.spec().load().appends()) {
             return Verification.skipped(mode, "an appending stream that was resumed cannot be verified: the target's "
                     + "content before the first attempt is not known");
         }
@@ -106,13 +105,11 @@ final class Verifier {
 
     /** Whether the target holds only what the stream copied once it is done, so it compares with the source whole. */
     private boolean emptiesTarget() {
-        LoadMode mode = plan.spec().loadMode();
-        return mode == LoadMode.TRUNCATE || mode == LoadMode.REPLACE
-                || mode == LoadMode.MERGE && plan.spec().load().deleteMissing();
+        return plan.spec().load().endsAsSource();
     }
 
     private boolean perPartition() {
-        return (plan.spec().loadMode() == LoadMode.TRUNCATE || plan.spec().loadMode() == LoadMode.REPLACE)
+        return plan.spec().load().writesWholeContent()
                 && plan.columns().stream().allMatch((ColumnPair p) -> p.source().name().equals(p.target().name()))
                 && plan.allPartitions().stream().allMatch(p -> p.portablePredicate().isPresent());
     }

@@ -70,7 +70,7 @@ final class LoadBinding {
                     + where + " changes nothing with 'load-mode: " + spelled + "': the new table's indexes are "
                     + "built after the load anyway", "remove 'indexes: rebuild'");
         }
-        return new LoadSpec(load.mergeKey().map(StreamSettings.Located::value).orElse(java.util.List.of()),
+        return new LoadSpec(mode, load.mergeKey().map(StreamSettings.Located::value).orElse(java.util.List.of()),
                 load.onDuplicate().map(StreamSettings.Located::value).orElse(LoadRequest.OnDuplicate.ERROR),
                 deleteMissing,
                 load.keepPrevious().map(StreamSettings.Located::value).orElse(false),

@@ -274,7 +274,7 @@ final class SpecBinder {
                 merged.degree().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_DEGREE),
                 merged.rowsPerPartition().map(StreamSettings.Located::value)
                         .orElse(SpecKeys.DEFAULT_ROWS_PER_PARTITION), rowsPerPartitionPlanned,
-                merged.loadMode().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOAD_MODE), load,
+                load,
                 merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,

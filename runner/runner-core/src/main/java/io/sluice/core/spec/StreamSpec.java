@@ -3,7 +3,6 @@ package io.sluice.core.spec;
 import io.sluice.core.diag.Position;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.LoadMode;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -18,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * @param rowsPerPartitionPlanned whether the source's connector splits this stream's distribution method by
  *        {@code rowsPerPartition} ({@link io.sluice.spi.SourceCapabilities}); when not, the value changes nothing
  * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
- * @param load         the keys that go with {@code loadMode}
+ * @param load         {@code load-mode} and the keys that go with it
  * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last
  *                     successful run
  */
@@ -30,7 +29,6 @@ public record StreamSpec(
         int degree,
         long rowsPerPartition,
         boolean rowsPerPartitionPlanned,
-        LoadMode loadMode,
         LoadSpec load,
         ColumnMapping columnMapping,
         Consistency consistency,
@@ -44,7 +42,6 @@ public record StreamSpec(
         requireNonNull(source, "source is null");
         requireNonNull(target, "target is null");
         requireNonNull(distribution, "distribution is null");
-        requireNonNull(loadMode, "loadMode is null");
         requireNonNull(load, "load is null");
         requireNonNull(columnMapping, "columnMapping is null");
         requireNonNull(consistency, "consistency is null");
@@ -68,7 +65,7 @@ public record StreamSpec(
     public StreamSpec forObject(String objectName, EndpointSpec objectSource, EndpointSpec objectTarget,
                                 Distribution objectDistribution) {
         return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
-                rowsPerPartitionPlanned, loadMode, load, columnMapping, consistency, verify, retry, lockTimeout,
+                rowsPerPartitionPlanned, load, columnMapping, consistency, verify, retry, lockTimeout,
                 incremental, position);
     }
 

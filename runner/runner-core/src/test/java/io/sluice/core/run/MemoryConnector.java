@@ -8,7 +8,6 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.LoadMode;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionWriter;
@@ -184,10 +183,8 @@ final class MemoryConnector implements Connector {
             }
 
             @Override
-            public void prepare(LoadMode mode) {
-                if (mode == LoadMode.TRUNCATE) {
-                    truncates.incrementAndGet();
-                }
+            public void truncate() {
+                truncates.incrementAndGet();
             }
 
             @Override

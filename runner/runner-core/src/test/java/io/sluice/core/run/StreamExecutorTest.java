@@ -148,7 +148,7 @@ class StreamExecutorTest {
             throws ConnectorException {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
-                mode, io.sluice.core.spec.LoadSpec.DEFAULT, ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
+                io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
                 java.util.Optional.empty(),
                 HERE);
         Source source = memory.source(Options.empty());

@@ -148,7 +148,7 @@ class SpecLoaderTest {
         StreamSpec a = spec.streams().get(0);
         StreamSpec b = spec.streams().get(1);
         assertEquals(4, a.degree());
-        assertEquals(LoadMode.TRUNCATE, a.loadMode());
+        assertEquals(LoadMode.TRUNCATE, a.load().mode());
         assertEquals(DistributionMethod.MODULO, a.distribution().method());
         assertEquals(new RetrySpec(9, Duration.ofMillis(250), Duration.ofMinutes(2)), a.retry());
         assertEquals(1, b.degree());

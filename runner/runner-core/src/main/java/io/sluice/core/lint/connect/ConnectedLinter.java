@@ -151,7 +151,7 @@ public final class ConnectedLinter {
             if (source != null) {
                 // What a run plans, so a missing table with create: if-missing is a note, and merge keys, replace's
                 // dependents and the like are checked as the run checks them.
-                LoadPlan load = target.planLoad(stream.load().request(stream.loadMode(), 1), source);
+                LoadPlan load = target.planLoad(stream.load().request(1), source);
                 table = load.table();
                 for (String note : load.notes()) {
                     findings.note(targetAt, RunnerCode.CONNECT002.name(), where + ", target: " + note);
