@@ -32,29 +32,15 @@ public interface ConnectorFactory {
 
     /**
      * What this connector's sources can do, known without connecting: the distribution methods they plan and which
-     * of those follow rows per partition. The core reads this value, never the deprecated {@link
-     * #distributionMethods()}. The default serves connectors written before it: their {@code distributionMethods()},
-     * each method taken to follow rows per partition.
+     * of those follow rows per partition. The default: a connector with no sources, or sources read whole.
      */
     default SourceCapabilities sourceCapabilities() {
-        return SourceCapabilities.assumingRowsPerPartition(distributionMethods());
+        return SourceCapabilities.noneOnly();
     }
 
     /** What this connector's targets can do, known without connecting. The default: nothing beyond the basics. */
     default TargetCapabilities targetCapabilities() {
         return TargetCapabilities.BASIC;
-    }
-
-    /**
-     * Distribution methods this connector can plan as a source.
-     *
-     * @deprecated declare {@link #sourceCapabilities()} instead, which also says which methods follow rows per
-     *         partition. The core reads this only as that method's default, for connectors written before it
-     *         ({@code sluice connectors} still prints it: answer it from your capabilities meanwhile)
-     */
-    @Deprecated(since = "0.1.0")
-    default Set<DistributionMethod> distributionMethods() {
-        return Set.of(DistributionMethod.NONE);
     }
 
     /**

@@ -26,14 +26,4 @@ public record PlanRequest(Distribution distribution, int degree, long rowsPerPar
     public PlanRequest(Distribution distribution, int degree, long rowsPerPartition) {
         this(distribution, degree, rowsPerPartition, java.util.Optional.empty());
     }
-
-    /**
-     * The old name of {@link #rowsPerPartition()}.
-     *
-     * @deprecated it never was a batch of a copy, only the size of a partition: use {@link #rowsPerPartition()}
-     */
-    @Deprecated(since = "0.1.0")
-    public long batchSizeRows() {
-        return rowsPerPartition;
-    }
 }

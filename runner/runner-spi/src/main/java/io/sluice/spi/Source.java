@@ -33,25 +33,8 @@ public interface Source {
     /**
      * Opens what the readers share: with SNAPSHOT, a snapshot all readers import (held until the session closes).
      * Readers of one session run concurrently, as many as the runner needs.
-     *
-     * <p>Implement this one. Its default serves sources written before it, which implement the deprecated
-     * {@link #openSession(Consistency, int)}; a source must implement one of the two (the defaults call each other).
      */
-    default SourceSession openSession(Consistency consistency) throws ConnectorException {
-        return openSession(consistency, 1);
-    }
-
-    /**
-     * The old form of {@link #openSession(Consistency)}.
-     *
-     * @deprecated {@code readers} was never needed (sessions serve any number of readers): implement and call
-     *         {@link #openSession(Consistency)}. The runner no longer calls this; sources written against it still
-     *         work, and get {@code readers = 1}.
-     */
-    @Deprecated(since = "0.1.0")
-    default SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
-        return openSession(consistency);
-    }
+    SourceSession openSession(Consistency consistency) throws ConnectorException;
 
     /**
      * Sources whose keys are equal read one connection and can read one snapshot together

@@ -60,15 +60,6 @@ public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
         return new SourceCapabilities(Set.of(DistributionMethod.NONE), Set.of());
     }
 
-    /**
-     * The capabilities of a connector written before this record, from its {@code distributionMethods()}: it did
-     * not say which methods follow rows per partition, so each is taken to, as the core did then (rows per partition
-     * stays part of every resume definition, and lint does not call it unused).
-     */
-    public static SourceCapabilities assumingRowsPerPartition(Set<DistributionMethod> distributionMethods) {
-        return new SourceCapabilities(distributionMethods, distributionMethods);
-    }
-
     public boolean supports(IncrementalMode mode) {
         return incrementalModes.contains(requireNonNull(mode, "mode is null"));
     }

@@ -77,16 +77,6 @@ public abstract class SourceContractTest {
 
     /** Rows per partition asked of the planner: small by default so the fixture splits into several partitions. */
     protected long rowsPerPartition() {
-        return batchSizeRows();
-    }
-
-    /**
-     * The old name of {@link #rowsPerPartition()}, still honoured when a subclass overrides it.
-     *
-     * @deprecated override {@link #rowsPerPartition()}
-     */
-    @Deprecated(since = "0.1.0")
-    protected long batchSizeRows() {
         return Math.max(1, expectedRows() / 8);
     }
 

@@ -71,13 +71,6 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
         return SOURCE_CAPABILITIES;
     }
 
-    /** For code written against the old method, e.g. a connector that wraps this one and delegates to it. */
-    @Deprecated(since = "0.1.0")
-    @Override
-    public Set<DistributionMethod> distributionMethods() {
-        return SOURCE_CAPABILITIES.distributionMethods();
-    }
-
     @Override
     public List<Problem> lintStream(StreamShape stream) {
         if (stream.role() != Role.SOURCE) {

@@ -93,13 +93,6 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
         return TARGET_CAPABILITIES;
     }
 
-    /** For code written against the old method, e.g. a connector that wraps this one and delegates to it. */
-    @Deprecated(since = "0.1.0")
-    @Override
-    public Set<DistributionMethod> distributionMethods() {
-        return SOURCE_CAPABILITIES.distributionMethods();
-    }
-
     @Override
     public List<Problem> lintStream(StreamShape stream) {
         return PostgresLint.lintStream(stream);

@@ -11,7 +11,6 @@ import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Digest;
-import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
@@ -217,8 +216,8 @@ public final class FaultyConnectors {
         }
 
         @Override
-        public SourceSession openSession(Consistency consistency, int readers) throws ConnectorException {
-            SourceSession session = real.openSession(consistency, readers);
+        public SourceSession openSession(Consistency consistency) throws ConnectorException {
+            SourceSession session = real.openSession(consistency);
             return new SourceSession() {
                 @Override
                 public String snapshotMode() {

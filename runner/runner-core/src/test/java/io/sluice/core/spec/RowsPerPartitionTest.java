@@ -91,12 +91,4 @@ class RowsPerPartitionTest {
         assertEquals(10, s.rowsPerPartition());
         assertFalse(s.rowsPerPartitionPlanned());
     }
-
-    @Test
-    void aConnectorWrittenBeforeCapabilitiesIsTakenToFollowIt() throws IOException {
-        LoadResult result = load("streams:\n" + stream("{ connection: warehouse, dataset: d, shard-count: 4 }",
-                "batch-size: 10"));
-        assertEquals(List.of(), findings(result));
-        assertTrue(result.spec().orElseThrow().streams().getFirst().rowsPerPartitionPlanned());
-    }
 }
