@@ -1,15 +1,38 @@
 package io.sluice.spi;
 
+import java.util.EnumSet;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
 /**
  * What a connector's targets can do, known without connecting; declared once by the factory
- * ({@link ConnectorFactory#targetCapabilities()}), the only place the core asks.
+ * ({@link ConnectorFactory#targetCapabilities()}), the only place the core asks: {@code sluice lint} refuses a stream
+ * that asks for more (SPEC029), and the planner does not let a run find out half-way.
  *
+ * @param loadModes                the {@code load-mode}s its targets plan ({@link Target#planLoad})
+ * @param rebuildsIndexes          whether they take {@code indexes: rebuild} (drop, load, build again)
  * @param replacesInOneTransaction whether {@link Target#openReplacingTransaction} works: the runner then loads a
  *        truncate stream that one worker writes in one transaction, so a failure leaves the target as it was and the
  *        target may skip work for rows nobody else can see before the commit (PostgreSQL: no WAL on
  *        {@code wal_level=minimal}, rows written frozen)
+ * @param joinedRuns               whether several processes of one run may load a target together
+ *        ({@link Target#claimShared(String)}, {@code sluice run --join})
  */
-public record TargetCapabilities(boolean replacesInOneTransaction) {
-    /** A target that writes each partition in a transaction of its own, and nothing more. */
-    public static final TargetCapabilities BASIC = new TargetCapabilities(false);
+public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
+                                 boolean joinedRuns) {
+    /** A target that appends or empties and appends, each partition in a transaction of its own, and nothing more. */
+    public static final TargetCapabilities BASIC = new TargetCapabilities(EnumSet.of(LoadMode.APPEND,
+            LoadMode.TRUNCATE), false, false, false);
+
+    public TargetCapabilities {
+        loadModes = Set.copyOf(requireNonNull(loadModes, "loadModes is null"));
+        if (!loadModes.contains(LoadMode.APPEND)) {
+            throw new IllegalArgumentException("every target appends: loadModes " + loadModes + " lack APPEND");
+        }
+    }
+
+    public boolean supports(LoadMode mode) {
+        return loadModes.contains(requireNonNull(mode, "mode is null"));
+    }
 }

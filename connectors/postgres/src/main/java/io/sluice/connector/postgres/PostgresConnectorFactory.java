@@ -6,6 +6,7 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.LoadMode;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.OptionSchema;
@@ -81,7 +82,8 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             // incremental windows: each partition's condition and checkpoint keep to the run's window
             Set.of(IncrementalMode.CURSOR));
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
-    static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(true);
+    static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(
+            EnumSet.allOf(LoadMode.class), true, true, true);
 
     @Override
     public SourceCapabilities sourceCapabilities() {

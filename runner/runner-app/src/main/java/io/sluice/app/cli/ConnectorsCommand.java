@@ -7,6 +7,7 @@ import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Role;
 import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.TargetCapabilities;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -35,8 +36,13 @@ final class ConnectorsCommand implements Runnable {
                         + source.readerThreads().name().toLowerCase(java.util.Locale.ROOT) + " threads");
             }
             if (factory.roles().contains(Role.TARGET)) {
-                out.println("  target: " + (factory.targetCapabilities().replacesInOneTransaction()
-                        ? "a truncate load by one worker runs in one transaction" : "one transaction per partition"));
+                TargetCapabilities target = factory.targetCapabilities();
+                out.println("  load modes: " + target.loadModes().stream().sorted()
+                        .map(m -> m.name().toLowerCase(java.util.Locale.ROOT)).collect(Collectors.joining(", "))
+                        + (target.rebuildsIndexes() ? "; indexes: rebuild" : ""));
+                out.println("  target: " + (target.replacesInOneTransaction()
+                        ? "a truncate load by one worker runs in one transaction" : "one transaction per partition")
+                        + (target.joinedRuns() ? "; several processes may load it together (--join)" : ""));
             }
             print(out, "connection options", factory.connectionOptions(), "    ");
             print(out, "source options", factory.sourceOptions(), "    ");

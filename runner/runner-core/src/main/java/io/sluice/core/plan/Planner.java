@@ -115,7 +115,7 @@ public final class Planner {
             target.waitForLocks(io.sluice.spi.LockWaits.silent(stream.lockTimeout()));
             List<Column> sourceColumns = source.columns();
             if (joined) {
-                refuseJoining(stream, sourceCan, ledgerOn, source.describe());
+                refuseJoining(stream, sourceCan, targetCan, ledgerOn, source.describe(), target.describe());
             }
             int degree = stream.effectiveDegree(availableCores);
             LoadPlan load = target.planLoad(stream.load().request(degree), source);
@@ -228,12 +228,17 @@ public final class Planner {
      * lives only as long as the session that exported it, so the others could not read it after that process died),
      * and a run without a ledger (the ledger is what the processes share).
      */
-    private static void refuseJoining(StreamSpec stream, SourceCapabilities sourceCan, boolean ledgerOn,
-                                      String source) {
+    private static void refuseJoining(StreamSpec stream, SourceCapabilities sourceCan, TargetCapabilities targetCan,
+                                      boolean ledgerOn, String source, String target) {
         if (!ledgerOn) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
                     + "': --join shares the run's partitions through the ledger, and the spec says ledger: off",
                     "remove ledger: off, or run without --join");
+        }
+        if (!targetCan.joinedRuns()) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()
+                    + "': " + target + " cannot be loaded by several processes of one run (its connector does not "
+                    + "declare joined runs)", "run one process without --join (its degree still copies in parallel)");
         }
         if (stream.load().finishesAfterLastPartition()) {
             throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN003, "stream '" + stream.name()

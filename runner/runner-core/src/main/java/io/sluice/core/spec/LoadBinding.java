@@ -1,8 +1,10 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
+import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
+import io.sluice.spi.TargetCapabilities;
 
 import java.util.Optional;
 
@@ -21,8 +23,9 @@ final class LoadBinding {
         this.values = requireNonNull(values, "values is null");
     }
 
+    /** {@code target}: the target's connector, when the connection is known (its capabilities are checked). */
     LoadSpec bind(StreamSettings merged, boolean ledger, Optional<IncrementalSpec> incremental, VerifyMode verify,
-                  Position streamAt, String where) {
+                  Optional<ConnectorFactory> target, Position streamAt, String where) {
         StreamSettings.LoadSettings load = merged.load();
         LoadMode mode = merged.loadMode().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOAD_MODE);
         Position modeAt = merged.loadMode().map(StreamSettings.Located::position).orElse(streamAt);
@@ -64,6 +67,19 @@ final class LoadBinding {
                     + SpecKeys.spelling(verify) + "' " + where + ": a merge keeps the target's other rows, so the "
                     + "target cannot be compared with the source", "set 'verify: none', or 'delete-missing: true' "
                     + "when the stream reads the whole source");
+        }
+        if (target.isPresent()) {
+            TargetCapabilities can = target.get().targetCapabilities();
+            if (!can.supports(mode)) {
+                values.findings().error(SpecCode.SPEC029, modeAt, "'load-mode: " + spelled + "' " + where + ": the "
+                        + target.get().name() + " target cannot load that way", "use one of: " + String.join(", ",
+                        can.loadModes().stream().sorted().map(SpecKeys::spelling).toList()));
+            }
+            if (rebuild && !can.rebuildsIndexes()) {
+                values.findings().error(SpecCode.SPEC029, load.indexes().orElseThrow().position(), "'indexes: "
+                        + "rebuild' " + where + ": the " + target.get().name() + " target cannot drop and build "
+                        + "its indexes again", "remove 'indexes: rebuild'");
+            }
         }
         if (mode == LoadMode.REPLACE && rebuild) {
             values.findings().warning(SpecCode.SPEC028, load.indexes().orElseThrow().position(), "'indexes: rebuild' "

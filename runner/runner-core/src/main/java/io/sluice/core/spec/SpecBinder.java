@@ -257,7 +257,8 @@ final class SpecBinder {
         RetrySpec retry = retry(merged.retry(), where);
         VerifyMode verify = merged.verify().orElse(SpecKeys.DEFAULT_VERIFY);
         Optional<IncrementalSpec> incremental = incrementals.bind(m, sourceFactory, verify, where);
-        LoadSpec load = loads.bind(merged, ledgerOn, incremental, verify, m.position(), where);
+        LoadSpec load = loads.bind(merged, ledgerOn, incremental, verify, target.flatMap(BoundEndpoint::factory),
+                m.position(), where);
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
         target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));

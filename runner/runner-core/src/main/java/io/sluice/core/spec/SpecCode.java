@@ -71,7 +71,10 @@ public enum SpecCode {
             + "`on-duplicate`, `delete-missing` with merge; `keep-previous` with replace), `delete-missing` with "
             + "`incremental`, `replace`, `indexes: rebuild` or `delete-missing` with `ledger: off`, or `verify` on a "
             + "merge that keeps other rows.", "Set the load mode the key belongs to or remove the key; keep the "
-            + "ledger on for loads with steps after the last partition.");
+            + "ledger on for loads with steps after the last partition."),
+    SPEC029("unsupported-load", "The target's connector cannot load the way the stream asks: a `load-mode`, or "
+            + "`indexes: rebuild`, that its declared target capabilities do not list (`sluice connectors` shows them).",
+            "Use a load mode the message lists, or `indexes: keep`; or load into a connector that can.");
 
     private final String slug;
     private final String meaning;

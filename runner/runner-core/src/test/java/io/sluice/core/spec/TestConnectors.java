@@ -10,6 +10,8 @@ import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.LoadMode;
 import io.sluice.spi.StreamShape;
 
 import java.util.ArrayList;
@@ -86,6 +88,11 @@ public final class TestConnectors {
         }
 
         @Override
+        public TargetCapabilities targetCapabilities() {
+            return new TargetCapabilities(EnumSet.allOf(LoadMode.class), true, true, true);
+        }
+
+        @Override
         public List<Problem> lintStream(StreamShape stream) {
             List<Problem> problems = new ArrayList<>();
             if (stream.role() == Role.SOURCE && stream.options().isSet(TABLE) && stream.options().isSet(QUERY)) {
@@ -150,7 +157,7 @@ public final class TestConnectors {
 
         @Override
         public Set<Role> roles() {
-            return EnumSet.of(Role.SOURCE);
+            return EnumSet.of(Role.SOURCE, Role.TARGET); // a target of the basics only (TargetCapabilities.BASIC)
         }
 
         @Override
@@ -167,6 +174,9 @@ public final class TestConnectors {
 
         @Override
         public List<Problem> lintStream(StreamShape stream) {
+            if (stream.role() == Role.TARGET) {
+                return List.of();
+            }
             long shards = stream.options().get(SHARDS);
             return shards > 64
                     ? List.of(Problem.warning("ACME1", "shard-count", "more than 64 shards is slow", "use 64"))
