@@ -113,6 +113,20 @@ class ConnectedLintTest {
     }
 
     @Test
+    void aSourceThatReadsItsOwnTargetIsRefusedAsThePlanRefusesIt() throws Exception {
+        // Two connections, one database: the planner's preflight, which lint runs, knows them for one table.
+        Path spec = spec("items", "items", pg.jdbcUrl(target));
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
+        CliRun plan = CliRun.of("plan", spec.toString());
+
+        assertEquals(3, lint.exitCode(), lint.all());
+        assertTrue(lint.out().startsWith(spec + ":13:7: error[PLAN001]"), lint.out());
+        assertTrue(lint.out().contains("reach the same database"), lint.out());
+        assertEquals(4, plan.exitCode(), plan.all());
+        assertTrue(plan.all().contains("PLAN001"), plan.all());
+    }
+
+    @Test
     void offlineLintStaysTheDefaultAndNeverConnects() throws Exception {
         // An unreachable server and missing tables: offline lint cannot know, and does not try.
         Path spec = spec("no_such_source", "no_such_target", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x");

@@ -8,7 +8,6 @@ import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
@@ -105,29 +104,31 @@ public final class Planner {
                             Map<String, StreamBinding> bindings) {
         String where = "stream '" + stream.name() + "'";
         try {
-            Connector sourceConnector = connections.get(stream.source().connection());
-            Connector targetConnector = connections.get(stream.target().connection());
             SourceCapabilities sourceCan = connections.factory(stream.source().connection()).sourceCapabilities();
             TargetCapabilities targetCan = connections.factory(stream.target().connection()).targetCapabilities();
-            Source source = sourceConnector.source(stream.source().options());
-            Target target = targetConnector.target(stream.target().options());
-            // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
-            target.waitForLocks(io.sluice.spi.LockWaits.silent(stream.lockTimeout()));
-            List<Column> sourceColumns = source.columns();
+            int degree = stream.effectiveDegree(availableCores);
+            // The checks lint --connect runs too; the first refusal ends the plan.
+            StreamPreflight.Checked checked = StreamPreflight.check(stream, connections, degree,
+                    (side, subject, problem) -> {
+                        if (problem instanceof ConnectorException e) {
+                            // Whatever the cause (a server that is down included), nothing was written yet.
+                            throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
+                                    e.fix().orElse(null), e);
+                        }
+                        throw (RuntimeException) problem;
+                    }).orElseThrow();
+            Source source = checked.source();
+            Target target = checked.target();
             if (joined) {
                 refuseJoining(stream, sourceCan, targetCan, ledgerOn, source.describe(), target.describe());
             }
-            int degree = stream.effectiveDegree(availableCores);
-            LoadPlan load = target.planLoad(stream.load().request(degree), source);
+            LoadPlan load = checked.load();
             TargetTable table = load.table();
-            Optional<RelationIdentity> writes = target.relation();
-            java.util.Set<RelationIdentity> reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT
-                    ? source.relations() : java.util.Set.of();
-            refuseReadingTheTarget(stream, reads, writes);
-            ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, table.columns(),
-                    stream.columnMapping());
+            Optional<RelationIdentity> writes = checked.writes();
+            java.util.Set<RelationIdentity> reads = checked.reads();
+            ColumnMappingPlan mapping = checked.mapping();
             List<ColumnPair> pairs = mapping.copied();
-            SourceProjection projection = source.project(pairs);
+            SourceProjection projection = checked.projection();
             // One transaction is one process's: a joined run shares partitions instead.
             // A replace loads its new table the same way: the target empties that table in the load's transaction.
             boolean replacing = !joined && stream.load().writesWholeContent()
@@ -183,30 +184,6 @@ public final class Planner {
             // exit 4, which schedulers may retry.
             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
                     e.fix().orElse(null), e);
-        }
-    }
-
-    /**
-     * A stream whose source reads its own target destroys or multiplies rows (a truncate empties the table its
-     * snapshot then reads as empty; one worker waits on its own lock forever; an append copies its own output), so it
-     * is refused, however the two connections spell the server.
-     */
-    private static void refuseReadingTheTarget(StreamSpec stream, java.util.Set<RelationIdentity> reads,
-                                               Optional<RelationIdentity> written) {
-        if (written.isEmpty()) {
-            return;
-        }
-        for (RelationIdentity read : reads) {
-            if (read.key().equals(written.get().key())) {
-                boolean sameConnection = stream.source().connection().equals(stream.target().connection());
-                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN001, "stream '" + stream.name()
-                        + "': the source reads the target table " + written.get().display() + (sameConnection ? ""
-                        : " (connections '" + stream.source().connection() + "' and '" + stream.target().connection()
-                        + "' reach the same database)") + ": a load would "
-                        + (stream.load().emptiesFirst() ? "empty the rows it is about to read"
-                        : "read its own output"), "load into another table (copy into a staging table first to "
-                        + "rewrite a table in place)");
-            }
         }
     }
 

@@ -10,20 +10,14 @@ import io.sluice.spi.Redactor;
 import io.sluice.core.diag.Severity;
 import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
-import io.sluice.core.plan.ColumnMapper;
 import io.sluice.core.plan.StreamExpansion;
+import io.sluice.core.plan.StreamPreflight;
 import io.sluice.core.spec.Environment;
 import io.sluice.core.spec.LoadResult;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.SpecLoader;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectorException;
-import io.sluice.spi.Source;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetTable;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -127,63 +121,28 @@ public final class ConnectedLinter {
         return List.of();
     }
 
+    /**
+     * The planner's own preflight ({@link StreamPreflight}), every refusal collected at the side it is about (the
+     * columns at the target's table), with the notes of what the load will do.
+     */
     private void checkStream(StreamSpec stream, Connections connections, Position sourceAt, Position targetAt,
                              Findings findings) {
         String where = "stream '" + stream.name() + "'";
-
-        Source source = null;
-        List<Column> sourceColumns = null;
-        try {
-            source = connections.get(stream.source().connection()).source(stream.source().options());
-            sourceColumns = source.columns();
-        } catch (ConnectorException e) {
-            findings.add(sourceAt, e.code(), where + ", source (connection '" + stream.source().connection()
-                    + "'): " + e.getMessage(), e.fix());
-        } catch (SluiceException e) {
-            findings.add(sourceAt, e.code(), where + ", source: " + e.getMessage(), e.fix());
-        } catch (RuntimeException e) {
-            findings.unexpected(sourceAt, where + ", source", e);
-        }
-
-        TargetTable table = null;
-        try {
-            Target target = connections.get(stream.target().connection()).target(stream.target().options());
-            if (source != null) {
-                // What a run plans, so a missing table with create: if-missing is a note, and merge keys, replace's
-                // dependents and the like are checked as the run checks them.
-                LoadPlan load = target.planLoad(stream.load().request(1), source);
-                table = load.table();
-                for (String note : load.notes()) {
-                    findings.note(targetAt, RunnerCode.CONNECT002.name(), where + ", target: " + note);
-                }
-            } else {
-                table = target.table();
-            }
-        } catch (ConnectorException e) {
-            findings.add(targetAt, e.code(), where + ", target (connection '" + stream.target().connection()
-                    + "'): " + e.getMessage(), e.fix());
-        } catch (SluiceException e) {
-            findings.add(targetAt, e.code(), where + ", target: " + e.getMessage(), e.fix());
-        } catch (RuntimeException e) {
-            findings.unexpected(targetAt, where + ", target", e);
-        }
-        if (sourceColumns == null || table == null) {
-            return; // the mapping needs both sides
-        }
-
-        // Columns and types: the same mapping and conversions a run would use, reported at the target's table.
-        try {
-            List<ColumnPair> pairs = ColumnMapper.map(stream.name(), sourceColumns, table.columns(),
-                    stream.columnMapping());
-            source.project(pairs);
-        } catch (SluiceException e) {
-            findings.add(targetAt, e.code(), e.getMessage(), e.fix());
-        } catch (ConnectorException e) {
-            findings.add(targetAt, e.code(), where + ", columns of " + table.qualifiedName() + ": "
-                    + e.getMessage(), e.fix());
-        } catch (RuntimeException e) {
-            findings.unexpected(targetAt, where + ", columns", e);
-        }
+        Optional<StreamPreflight.Checked> checked = StreamPreflight.check(stream, connections, 1,
+                (side, subject, problem) -> {
+                    Position at = side == StreamPreflight.Side.SOURCE ? sourceAt : targetAt;
+                    if (problem instanceof ConnectorException e) {
+                        findings.add(at, e.code(), where + ", " + subject + ": " + e.getMessage(), e.fix());
+                    } else if (problem instanceof SluiceException e) {
+                        findings.add(at, e.code(), side == StreamPreflight.Side.COLUMNS ? e.getMessage()
+                                : where + ", " + side.spelled() + ": " + e.getMessage(), e.fix());
+                    } else {
+                        findings.unexpected(at, where + ", " + side.spelled(), (RuntimeException) problem);
+                    }
+                });
+        // What a run plans, so a missing table with create: if-missing is a note, and so on.
+        checked.ifPresent(c -> c.load().notes().forEach(note -> findings.note(targetAt, RunnerCode.CONNECT002.name(),
+                where + ", target: " + note)));
     }
 
     /** Collects diagnostics (errors, and notes on what the load will do) with every message and fix redacted: connector messages may echo a URL. */

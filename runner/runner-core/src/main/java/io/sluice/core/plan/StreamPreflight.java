@@ -1,0 +1,157 @@
+package io.sluice.core.plan;
+
+import io.sluice.core.RunnerCode;
+import io.sluice.core.SluiceException;
+import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LockWaits;
+import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.Target;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What {@code sluice plan} and {@code sluice lint --connect} both check of one stream against its servers, written
+ * once so the two cannot disagree: the source and its columns, the target's plan of the load (the table, or the one
+ * {@code create: if-missing} makes; merge keys, a replace's dependents and the like), that the source does not read
+ * the table the target writes, and that every column maps and converts. It reads catalogs only: no data is scanned
+ * and nothing is written. Each step hands what it refuses to {@link Problems}: the planner's throws at the first,
+ * lint's collects every side's and goes on where it can.
+ */
+public final class StreamPreflight {
+    /** Which part of the stream a refusal is about. */
+    public enum Side {
+        SOURCE, TARGET, COLUMNS;
+
+        public String spelled() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Where a preflight's refusals go. */
+    @FunctionalInterface
+    public interface Problems {
+        /**
+         * A step refused the stream: {@code problem} is a {@link ConnectorException}, a {@link SluiceException}, or
+         * any other runtime exception (a connector's bug); {@code subject} says what was checked, e.g. {@code source
+         * (connection 'src')}. The steps that need what this one would have found are skipped.
+         */
+        void refused(Side side, String subject, Exception problem);
+    }
+
+    /** What passed: the live source and target, the target's plan, and the columns as copied. */
+    public record Checked(Source source, List<Column> sourceColumns, Target target, LoadPlan load,
+                          Set<RelationIdentity> reads, Optional<RelationIdentity> writes, ColumnMappingPlan mapping,
+                          SourceProjection projection) {
+        public Checked {
+            requireNonNull(source, "source is null");
+            sourceColumns = List.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
+            requireNonNull(target, "target is null");
+            requireNonNull(load, "load is null");
+            reads = Set.copyOf(requireNonNull(reads, "reads is null"));
+            requireNonNull(writes, "writes is null");
+            requireNonNull(mapping, "mapping is null");
+            requireNonNull(projection, "projection is null");
+        }
+    }
+
+    private StreamPreflight() {
+    }
+
+    /**
+     * Checks {@code stream} for a load whose index builds may run {@code degree} at once; returns what passed, empty
+     * when a step was refused (and reported to {@code problems}).
+     */
+    public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
+                                          Problems problems) {
+        requireNonNull(stream, "stream is null");
+        requireNonNull(connections, "connections is null");
+        requireNonNull(problems, "problems is null");
+        String sourceSubject = "source (connection '" + stream.source().connection() + "')";
+        Source source = null;
+        List<Column> sourceColumns = null;
+        try {
+            source = connections.get(stream.source().connection()).source(stream.source().options());
+            sourceColumns = source.columns();
+        } catch (ConnectorException | RuntimeException e) {
+            problems.refused(Side.SOURCE, sourceSubject, e);
+            source = null;
+        }
+
+        String targetSubject = "target (connection '" + stream.target().connection() + "')";
+        Target target = null;
+        LoadPlan load = null;
+        try {
+            target = connections.get(stream.target().connection()).target(stream.target().options());
+            // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
+            target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
+            if (source != null) {
+                load = target.planLoad(stream.load().request(degree), source);
+            } else {
+                target.table(); // the target's own problems, told apart from the source's
+            }
+        } catch (ConnectorException | RuntimeException e) {
+            problems.refused(Side.TARGET, targetSubject, e);
+            load = null;
+        }
+        if (source == null || load == null) {
+            return Optional.empty();
+        }
+
+        Set<RelationIdentity> reads;
+        Optional<RelationIdentity> writes;
+        try {
+            writes = target.relation();
+            reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT ? source.relations() : Set.of();
+            refuseReadingTheTarget(stream, reads, writes);
+        } catch (ConnectorException | RuntimeException e) {
+            problems.refused(Side.TARGET, targetSubject, e);
+            return Optional.empty();
+        }
+
+        String table = load.table().qualifiedName();
+        try {
+            ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, load.table().columns(),
+                    stream.columnMapping());
+            SourceProjection projection = source.project(mapping.copied());
+            return Optional.of(new Checked(source, sourceColumns, target, load, reads, writes, mapping, projection));
+        } catch (ConnectorException | RuntimeException e) {
+            problems.refused(Side.COLUMNS, "columns of " + table, e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A stream whose source reads its own target destroys or multiplies rows (a truncate empties the table its
+     * snapshot then reads as empty; one worker waits on its own lock forever; an append copies its own output), so it
+     * is refused, however the two connections spell the server.
+     */
+    private static void refuseReadingTheTarget(StreamSpec stream, Set<RelationIdentity> reads,
+                                               Optional<RelationIdentity> written) {
+        if (written.isEmpty()) {
+            return;
+        }
+        for (RelationIdentity read : reads) {
+            if (read.key().equals(written.get().key())) {
+                boolean sameConnection = stream.source().connection().equals(stream.target().connection());
+                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN001, "stream '" + stream.name()
+                        + "': the source reads the target table " + written.get().display() + (sameConnection ? ""
+                        : " (connections '" + stream.source().connection() + "' and '" + stream.target().connection()
+                        + "' reach the same database)") + ": a load would "
+                        + (stream.load().emptiesFirst() ? "empty the rows it is about to read"
+                        : "read its own output"), "load into another table (copy into a staging table first to "
+                        + "rewrite a table in place)");
+            }
+        }
+    }
+}
