@@ -1,14 +1,15 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.session.RunSession;
+import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.plan.PlanOptions;
+import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.Join;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
-import io.sluice.core.service.PlannedRun;
-import io.sluice.core.service.PreparedRun;
 import io.sluice.core.service.RunRequest;
-import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
+import io.sluice.spi.Redactor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import sun.misc.Signal;
@@ -120,54 +121,82 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
         });
-        Sluice sluice = state.sluice();
-        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
-        Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (PlannedRun planned = sluice.plan(pipeline, new PlanOptions(join, fullRefresh))) {
-            planned.notices().forEach(n -> err.println(terminal.redact(n)));
-            PreparedRun run = planned.prepare(new RunRequest(Optional.ofNullable(runId), Optional.ofNullable(resume),
-                    force, join ? Optional.of(Join.thisProcess(Duration.ofSeconds(leaseSeconds))) : Optional.empty(),
-                    discardUnfinished));
-            run.notes().forEach(n -> err.println(terminal.redact(n)));
-            List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, run.runId(), err, terminal));
-            listeners.add(outputs.consoleListener(err, terminal));
-            onInterrupt(() -> {
-                run.runner().interrupt();
-                Thread.ofPlatform().daemon().name("sluice-interrupt-grace").start(() -> {
-                    try {
-                        Thread.sleep(INTERRUPT_GRACE);
-                    } catch (InterruptedException e) {
-                        return;
+        Terminal[] terminal = {Terminal.current()};
+        RunSession.Result result = new RunSession(state.sluice()).run(specFile, specFile.toString(),
+                new PlanOptions(join, fullRefresh), new RunRequest(Optional.ofNullable(runId),
+                        Optional.ofNullable(resume), force, join ? Optional.of(Join.thisProcess(
+                        Duration.ofSeconds(leaseSeconds))) : Optional.empty(), discardUnfinished),
+                new RunSession.Hooks() {
+                    @Override
+                    public void diagnostic(Diagnostic diagnostic) {
+                        err.println(diagnostic.headline());
+                        diagnostic.fix().ifPresent(fix -> err.println("  fix: " + fix));
+                        err.flush();
                     }
-                    err.println("interrupted: in-flight copies did not stop within " + INTERRUPT_GRACE.toSeconds()
-                            + " s (a read stalled on the network?); exiting: their uncommitted rows roll back with "
-                            + "their connections, and no partition is marked done that was not committed");
-                    err.flush();
-                    System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+
+                    @Override
+                    public void loaded(PipelineSpec pipeline, Redactor redactor) {
+                        terminal[0] = Terminal.forSecrets(pipeline.secrets());
+                    }
+
+                    @Override
+                    public void note(String line) {
+                        err.println(terminal[0].redact(line));
+                    }
+
+                    @Override
+                    public List<RunListener> listeners(PipelineSpec pipeline, String id) {
+                        List<RunListener> listeners = new ArrayList<>(outputs.listeners(pipeline, id, err,
+                                terminal[0]));
+                        listeners.add(outputs.consoleListener(err, terminal[0]));
+                        return listeners;
+                    }
+
+                    @Override
+                    public RunSession.Running started(PipelineRunner runner) {
+                        onInterrupt(() -> interrupt(runner, err));
+                        RunOutputOptions.Progress progress = outputs.progress(runner.progress(), err,
+                                Duration.ofSeconds(Math.max(1, progressSeconds)));
+                        return progress::close;
+                    }
                 });
-            });
-            RunReport report;
-            try (RunOutputOptions.Progress ignored = outputs.progress(run.runner().progress(), err,
-                    Duration.ofSeconds(Math.max(1, progressSeconds)))) {
-                report = run.run(RunListener.all(listeners));
-            }
-            printTotal(report, err, terminal);
-            if (join) {
-                long mine = report.streams().stream().flatMap(st -> st.partitions().stream())
-                        .filter(p -> p.state() == io.sluice.core.run.PartitionReport.State.DONE).count();
-                err.println("joined run " + report.runId() + ": this process copied " + mine + " partition(s); "
-                        + "the others copied the rest (sluice status " + specFile + " " + report.runId() + ")");
-                err.flush();
-            }
-            boolean written = outputs.finish(pipeline, report, err, terminal);
-            if (!written && report.exitCode() == ExitCodes.OK) {
-                err.println("run " + report.runId() + ": done, but a file asked for was not written (see the warning "
-                        + "above): exit " + ExitCodes.OUTPUT_NOT_WRITTEN);
-                err.flush();
-                return ExitCodes.OUTPUT_NOT_WRITTEN;
-            }
-            return report.exitCode();
+        if (result.failedBeforeRun().isPresent()) {
+            throw result.failedBeforeRun().get(); // call() leaves the reports of a failed run, then the exit code
         }
+        RunReport report = result.report().orElseThrow();
+        printTotal(report, err, terminal[0]);
+        if (join) {
+            long mine = report.streams().stream().flatMap(st -> st.partitions().stream())
+                    .filter(p -> p.state() == io.sluice.core.run.PartitionReport.State.DONE).count();
+            err.println("joined run " + report.runId() + ": this process copied " + mine + " partition(s); "
+                    + "the others copied the rest (sluice status " + specFile + " " + report.runId() + ")");
+            err.flush();
+        }
+        boolean written = outputs.finish(result.spec().orElseThrow(), report, err, terminal[0]);
+        if (!written && report.exitCode() == ExitCodes.OK) {
+            err.println("run " + report.runId() + ": done, but a file asked for was not written (see the warning "
+                    + "above): exit " + ExitCodes.OUTPUT_NOT_WRITTEN);
+            err.flush();
+            return ExitCodes.OUTPUT_NOT_WRITTEN;
+        }
+        return report.exitCode();
+    }
+
+    /** Ctrl-C or SIGTERM while the run runs: its copies are cancelled, and the process exits after a grace anyway. */
+    private static void interrupt(PipelineRunner runner, PrintWriter err) {
+        runner.interrupt();
+        Thread.ofPlatform().daemon().name("sluice-interrupt-grace").start(() -> {
+            try {
+                Thread.sleep(INTERRUPT_GRACE);
+            } catch (InterruptedException e) {
+                return;
+            }
+            err.println("interrupted: in-flight copies did not stop within " + INTERRUPT_GRACE.toSeconds()
+                    + " s (a read stalled on the network?); exiting: their uncommitted rows roll back with "
+                    + "their connections, and no partition is marked done that was not committed");
+            err.flush();
+            System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+        });
     }
 
     private static void printTotal(RunReport report, PrintWriter err, Terminal terminal) {

@@ -1,5 +1,6 @@
 package io.sluice.app.serve;
 
+import io.sluice.app.session.RunSession;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.TimelineRecorder;
 import io.sluice.spi.Redactor;
@@ -105,7 +106,7 @@ final class RunRecord {
         }
     }
 
-    void finished(SpecRun.Result result) {
+    void finished(RunSession.Result result) {
         redactor = result.redactor();
         outcome = result.outcome();
         runner = null;

@@ -1,5 +1,7 @@
 package io.sluice.app.serve;
 
+import io.sluice.app.session.RunSession;
+import io.sluice.core.plan.PlanOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.report.RunOutcome;
@@ -37,22 +39,22 @@ final class RunService implements AutoCloseable {
     static final int KEPT_RUNS = 200;
 
     private final SpecFolder specs;
-    private final SpecRun specRun;
+    private final RunSession session;
     private final MeterRegistry meters;
     private final Optional<OtelExport> otel;
     private final ExecutorService executor;
     private final Map<String, RunRecord> runs = new LinkedHashMap<>();
 
-    RunService(SpecFolder specs, SpecRun specRun, MeterRegistry meters, int maxConcurrentRuns) {
-        this(specs, specRun, meters, maxConcurrentRuns, Optional.empty());
+    RunService(SpecFolder specs, RunSession session, MeterRegistry meters, int maxConcurrentRuns) {
+        this(specs, session, meters, maxConcurrentRuns, Optional.empty());
     }
 
     /** With {@code otel}, each run is also traced to an OpenTelemetry collector. */
-    RunService(SpecFolder specs, SpecRun specRun, MeterRegistry meters, int maxConcurrentRuns,
+    RunService(SpecFolder specs, RunSession session, MeterRegistry meters, int maxConcurrentRuns,
                Optional<OtelExport> otel) {
         this.otel = requireNonNull(otel, "otel is null");
         this.specs = requireNonNull(specs, "specs is null");
-        this.specRun = requireNonNull(specRun, "specRun is null");
+        this.session = requireNonNull(session, "session is null");
         this.meters = requireNonNull(meters, "meters is null");
         AtomicInteger threads = new AtomicInteger();
         this.executor = Executors.newFixedThreadPool(maxConcurrentRuns,
@@ -93,23 +95,37 @@ final class RunService implements AutoCloseable {
 
     private void execute(RunRecord run, Path file) {
         run.starting();
-        SpecRun.Result result;
+        RunSession.Result result;
         try {
             RunRequest request = run.resume() ? new RunRequest(Optional.of(run.runId()), Optional.of(run.runId()),
                     false) : RunRequest.fresh(run.runId());
-            result = specRun.run(file, run.spec(), request, spec -> {
-                Redactor redactor = new Redactor(spec.secrets());
-                run.redactWith(redactor);
-                List<RunListener> listeners = new ArrayList<>(List.of(new MetricsRunListener(meters),
-                        run.timeline()));
-                otel.ifPresent(o -> listeners.addAll(o.listeners(redactor::redact)));
-                return listeners;
-            }, run::running);
+            result = session.run(file, run.spec(), PlanOptions.DEFAULT, request, new RunSession.Hooks() {
+                @Override
+                public void loaded(io.sluice.core.spec.PipelineSpec spec, Redactor redactor) {
+                    run.redactWith(redactor);
+                }
+
+                @Override
+                public List<RunListener> listeners(io.sluice.core.spec.PipelineSpec spec, String runId) {
+                    List<RunListener> listeners = new ArrayList<>(List.of(new MetricsRunListener(meters),
+                            run.timeline()));
+                    Redactor redactor = run.redactor();
+                    otel.ifPresent(o -> listeners.addAll(o.listeners(redactor::redact)));
+                    return listeners;
+                }
+
+                @Override
+                public RunSession.Running started(io.sluice.core.run.PipelineRunner runner) {
+                    run.running(runner);
+                    return () -> { };
+                }
+            });
         } catch (RuntimeException e) {
             // The outcome says what went wrong; the service itself stays up for the next run.
-            result = new SpecRun.Result(RunOutcome.failedBeforeRun(Optional.of(run.runId()),
+            result = new RunSession.Result(RunOutcome.failedBeforeRun(Optional.of(run.runId()),
                     new SpecIdentity(Optional.empty(), run.spec(), Optional.empty()), run.started()
-                            .orElse(Instant.now()), e, 1), Redactor.none());
+                            .orElse(Instant.now()), e, 1), Redactor.none(), Optional.empty(), Optional.empty(),
+                    Optional.of(e));
         }
         run.finished(result);
     }

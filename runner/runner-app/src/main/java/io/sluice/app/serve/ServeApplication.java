@@ -1,5 +1,6 @@
 package io.sluice.app.serve;
 
+import io.sluice.app.session.RunSession;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.telemetry.OtelExport;
 import io.sluice.app.telemetry.OtelSettings;
@@ -33,7 +34,7 @@ public class ServeApplication {
     @Bean
     RunService runService(SpecFolder specs, ServeSettings settings, MeterRegistry meters, Sluice sluice) {
         // Traces per run when OTEL_* settings name a collector; the meters go through Boot's OTLP registry.
-        return new RunService(specs, new SpecRun(sluice), meters, settings.maxConcurrentRuns(),
+        return new RunService(specs, new RunSession(sluice), meters, settings.maxConcurrentRuns(),
                 OtelExport.start(OtelSettings.fromProcess().withoutMetrics()));
     }
 
