@@ -6,7 +6,7 @@ import io.sluice.spi.CopyFormat;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

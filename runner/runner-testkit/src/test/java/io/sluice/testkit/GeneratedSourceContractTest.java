@@ -12,7 +12,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.math.BigDecimal;
 

@@ -2,8 +2,8 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.driver.DriverMembers;
-import io.sluice.spi.driver.DriverVersion;
+import io.sluice.toolkit.driver.DriverMembers;
+import io.sluice.toolkit.driver.DriverVersion;
 import org.duckdb.DuckDBChunkedResult;
 
 import java.lang.invoke.MethodHandle;

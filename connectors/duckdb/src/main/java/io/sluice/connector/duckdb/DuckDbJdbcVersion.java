@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.driver.DriverVersion;
+import io.sluice.toolkit.driver.DriverVersion;
 import org.duckdb.DuckDBDriver;
 
 import java.io.IOException;

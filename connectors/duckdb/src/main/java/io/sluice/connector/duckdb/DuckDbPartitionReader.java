@@ -4,7 +4,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDataChunkReader;

@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.driver.DriverMembers;
-import io.sluice.spi.driver.FastPath;
+import io.sluice.toolkit.driver.DriverMembers;
+import io.sluice.toolkit.driver.FastPath;
 import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBReadableVector;
 

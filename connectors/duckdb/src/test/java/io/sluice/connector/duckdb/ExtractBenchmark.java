@@ -11,7 +11,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Connector;

@@ -1,7 +1,7 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.driver.DriverMembers;
-import io.sluice.spi.driver.FastPath;
+import io.sluice.toolkit.driver.DriverMembers;
+import io.sluice.toolkit.driver.FastPath;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.PGStream;
 import org.postgresql.core.QueryExecutor;

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.driver.DriverVersion;
+import io.sluice.toolkit.driver.DriverVersion;
 
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;

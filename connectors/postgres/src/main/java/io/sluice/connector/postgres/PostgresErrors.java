@@ -2,7 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 

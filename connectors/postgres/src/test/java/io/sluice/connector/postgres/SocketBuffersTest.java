@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

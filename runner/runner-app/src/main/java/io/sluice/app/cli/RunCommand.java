@@ -9,7 +9,7 @@ import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.service.RunRequest;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import sun.misc.Signal;

@@ -1,6 +1,6 @@
 package io.sluice.app.cli;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import java.util.Collection;
 

@@ -11,7 +11,7 @@ import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.run.RunProgress;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.spi.ledger.LedgerStream;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;

@@ -3,7 +3,7 @@ package io.sluice.app.serve;
 import io.sluice.app.session.RunSession;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.TimelineRecorder;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.core.run.PipelineRunner;
 
 import java.time.Clock;

@@ -9,7 +9,7 @@ import io.sluice.app.report.SpecIdentity;
 import io.sluice.app.telemetry.OtelExport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.service.RunRequest;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import java.nio.file.Path;
 import java.time.Instant;

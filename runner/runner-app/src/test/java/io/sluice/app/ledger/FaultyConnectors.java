@@ -25,7 +25,7 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.StreamShape;
 import io.sluice.spi.TargetCapabilities;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.List;
 import java.util.Optional;

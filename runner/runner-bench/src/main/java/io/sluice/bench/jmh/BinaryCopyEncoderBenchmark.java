@@ -2,7 +2,7 @@ package io.sluice.bench.jmh;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopySink;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,6 +1,6 @@
 package io.sluice.core.ledger;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Option;

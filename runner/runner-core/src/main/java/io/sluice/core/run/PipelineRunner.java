@@ -6,7 +6,7 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.RunSettings;
 import io.sluice.spi.ConnectorException;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import java.time.Duration;
 import java.time.Instant;

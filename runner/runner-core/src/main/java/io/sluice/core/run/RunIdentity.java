@@ -1,6 +1,6 @@
 package io.sluice.core.run;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import static java.util.Objects.requireNonNull;
 

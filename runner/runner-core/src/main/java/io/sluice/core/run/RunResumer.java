@@ -4,7 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.StreamDefinition;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;

@@ -3,7 +3,7 @@ package io.sluice.core.spec;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Position;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

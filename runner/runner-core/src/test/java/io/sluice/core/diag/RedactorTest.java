@@ -1,6 +1,6 @@
 package io.sluice.core.diag;
 
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 
 import org.junit.jupiter.api.Test;
 

@@ -18,7 +18,7 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.ArrayList;
 import java.util.List;

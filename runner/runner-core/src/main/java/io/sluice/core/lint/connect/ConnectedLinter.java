@@ -6,7 +6,7 @@ import io.sluice.core.plan.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Position;
-import io.sluice.spi.Redactor;
+import io.sluice.toolkit.Redactor;
 import io.sluice.core.diag.Severity;
 import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;

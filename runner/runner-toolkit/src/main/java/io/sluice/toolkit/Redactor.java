@@ -1,4 +1,4 @@
-package io.sluice.spi;
+package io.sluice.toolkit;
 
 import java.util.Collection;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.sluice.spi.driver;
+package io.sluice.toolkit.driver;
 
 import java.util.Optional;
 

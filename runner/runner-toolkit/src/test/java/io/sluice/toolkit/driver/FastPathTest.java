@@ -1,4 +1,4 @@
-package io.sluice.spi.driver;
+package io.sluice.toolkit.driver;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

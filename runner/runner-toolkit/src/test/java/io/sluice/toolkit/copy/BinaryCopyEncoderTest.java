@@ -1,6 +1,6 @@
-package io.sluice.spi;
+package io.sluice.toolkit.copy;
 
-import io.sluice.spi.copy.BinaryCopyEncoder;
+import io.sluice.spi.ConnectorException;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.sluice.spi.copy;
+package io.sluice.toolkit.copy;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopySink;
