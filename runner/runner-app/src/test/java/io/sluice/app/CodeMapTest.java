@@ -1,0 +1,156 @@
+package io.sluice.app;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The map of the code in docs/development.md, held against the code: which package of {@code io.sluice} may import
+ * which. An import outside the map, a package the map does not list (or lists but the code does not have), and rules
+ * that make a cycle all fail, so the map stays true and no package import runs back up.
+ */
+class CodeMapTest {
+    private static final Path ROOT = Path.of("../..");
+    private static final String PREFIX = "io.sluice.";
+    private static final Pattern PACKAGE = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE);
+    private static final Pattern IMPORT = Pattern.compile("^import (static )?([\\w.]+)(\\.\\*)?;", Pattern.MULTILINE);
+
+    @Test
+    void everyImportIsOneTheMapAllowsAndTheMapHasNoCycle() throws IOException {
+        Map<String, Set<String>> allowed = map();
+        Map<String, Set<String>> actual = imports();
+        List<String> problems = new ArrayList<>();
+        for (String pkg : actual.keySet()) {
+            if (!allowed.containsKey(pkg)) {
+                problems.add("package " + pkg + " is not in the map");
+                continue;
+            }
+            for (String imported : actual.get(pkg)) {
+                if (!allowed.get(pkg).contains(imported)) {
+                    problems.add(pkg + " imports " + imported + ", which the map does not allow");
+                }
+            }
+        }
+        for (String pkg : allowed.keySet()) {
+            if (!actual.containsKey(pkg)) {
+                problems.add("the map lists " + pkg + ", which no main source file declares");
+            }
+        }
+        cycle(allowed).ifPresent(c -> problems.add("the map's rules make a cycle: " + c));
+        assertEquals(List.of(), problems, "docs/development.md's code map and the code differ");
+    }
+
+    /** The block between the code-map markers: {@code package -> allowed, allowed}. */
+    private static Map<String, Set<String>> map() throws IOException {
+        String doc = Files.readString(ROOT.resolve("docs/development.md"), StandardCharsets.UTF_8);
+        String start = "<!-- code-map -->";
+        String block = doc.substring(doc.indexOf(start) + start.length(), doc.indexOf("<!-- /code-map -->"));
+        Map<String, Set<String>> map = new LinkedHashMap<>();
+        for (String line : block.lines().toList()) {
+            int arrow = line.indexOf(" ->");
+            if (arrow < 0) {
+                continue;
+            }
+            Set<String> targets = new TreeSet<>();
+            for (String target : line.substring(arrow + 3).split(",")) {
+                if (!target.isBlank()) {
+                    targets.add(target.strip());
+                }
+            }
+            map.put(line.substring(0, arrow).strip(), targets);
+        }
+        return map;
+    }
+
+    /** Every main source file's package and the project packages it imports (relative to {@code io.sluice}). */
+    private static Map<String, Set<String>> imports() throws IOException {
+        Map<String, Set<String>> imports = new TreeMap<>();
+        List<Path> sources;
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            sources = files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> p.toString().contains("/src/main/java/"))
+                    .filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
+                    .toList();
+        }
+        for (Path file : sources) {
+            String text;
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Matcher declared = PACKAGE.matcher(text);
+            if (!declared.find() || !declared.group(1).startsWith(PREFIX)) {
+                continue;
+            }
+            String pkg = declared.group(1).substring(PREFIX.length());
+            Set<String> own = imports.computeIfAbsent(pkg, k -> new TreeSet<>());
+            Matcher m = IMPORT.matcher(text);
+            while (m.find()) {
+                List<String> parts = new ArrayList<>(List.of(m.group(2).split("\\.")));
+                if (m.group(1) != null && m.group(3) == null) {
+                    parts.removeLast(); // a static import names a member
+                }
+                while (!parts.isEmpty() && Character.isUpperCase(parts.getLast().charAt(0))) {
+                    parts.removeLast(); // a class, perhaps nested
+                }
+                String imported = String.join(".", parts);
+                if (imported.startsWith(PREFIX) && !imported.substring(PREFIX.length()).equals(pkg)) {
+                    own.add(imported.substring(PREFIX.length()));
+                }
+            }
+        }
+        return imports;
+    }
+
+    private static java.util.Optional<String> cycle(Map<String, Set<String>> graph) {
+        Set<String> done = new HashSet<>();
+        for (String start : graph.keySet()) {
+            List<String> path = new ArrayList<>();
+            java.util.Optional<String> found = visit(start, graph, path, new HashSet<>(), done);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static java.util.Optional<String> visit(String node, Map<String, Set<String>> graph, List<String> path,
+                                                    Set<String> onPath, Set<String> done) {
+        if (onPath.contains(node)) {
+            return java.util.Optional.of(String.join(" -> ", path.subList(path.indexOf(node), path.size())) + " -> "
+                    + node);
+        }
+        if (!done.add(node)) {
+            return java.util.Optional.empty();
+        }
+        path.add(node);
+        onPath.add(node);
+        for (String next : graph.getOrDefault(node, Set.of())) {
+            java.util.Optional<String> found = visit(next, graph, path, onPath, done);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        path.removeLast();
+        onPath.remove(node);
+        return java.util.Optional.empty();
+    }
+}
