@@ -23,6 +23,21 @@ public interface TargetFixture {
     /** The committed rows of {@code table}, in any order, read outside every writer's transaction. */
     List<ContractRow> readRows(String table) throws Exception;
 
+    /**
+     * Creates an empty table {@code table} of the same shape with {@code id} as its primary key and an index on
+     * {@code label}: the table {@link TargetLoadContractTest} merges into and rebuilds the indexes of. Only a fixture
+     * whose target declares merge or {@code indexes: rebuild} needs it.
+     */
+    default void createKeyedTable(String table) throws Exception {
+        throw new UnsupportedOperationException("this fixture has no keyed tables; its target declares no merge and "
+                + "no index rebuild");
+    }
+
+    /** The definitions of {@code table}'s indexes, in any order, for a target that declares index rebuilds. */
+    default List<String> indexes(String table) throws Exception {
+        throw new UnsupportedOperationException("this fixture lists no indexes; its target declares no rebuild");
+    }
+
     /** What the connector's factory declares of its targets ({@code factory.targetCapabilities()}). */
     default TargetCapabilities capabilities() {
         return TargetCapabilities.BASIC;

@@ -64,6 +64,27 @@ final class ContractDatabase implements TargetFixture, AutoCloseable {
     }
 
     @Override
+    public void createKeyedTable(String table) throws SQLException {
+        execute("CREATE TABLE " + table + " (id bigint PRIMARY KEY, label text)",
+                "CREATE INDEX " + table + "_label ON " + table + " (label)");
+    }
+
+    @Override
+    public List<String> indexes(String table) throws SQLException {
+        List<String> indexes = new ArrayList<>();
+        try (Connection c = server.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT indexdef || COALESCE(' ' || (SELECT pg_get_constraintdef(k.oid) "
+                     + "FROM pg_constraint k WHERE k.conindid = i.indexrelid), '') FROM pg_indexes x JOIN pg_index i "
+                     + "ON i.indexrelid = (x.schemaname || '.' || x.indexname)::regclass WHERE x.tablename = '"
+                     + table + "'")) {
+            while (rs.next()) {
+                indexes.add(rs.getString(1));
+            }
+        }
+        return indexes;
+    }
+
+    @Override
     public TargetCapabilities capabilities() {
         return new PostgresConnectorFactory().targetCapabilities();
     }
