@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.sluice.testkit.TestingPostgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,19 +23,16 @@ import static java.util.Objects.requireNonNull;
  */
 public final class BenchPostgresServer implements AutoCloseable {
     static final String DATABASE = "bench";
-    private static final Duration STARTUP_WAIT = Duration.ofSeconds(120);
 
     private final String role;
     private final PgEndpoint endpoint;
-    private final EmbeddedPostgres embedded;
-    private final Path dataDirectory;
-    private boolean closed;
+    /** The embedded server (the testkit's, as every test uses); null for a server the user runs. */
+    private final TestingPostgres embedded;
 
-    private BenchPostgresServer(String role, PgEndpoint endpoint, EmbeddedPostgres embedded, Path dataDirectory) {
+    private BenchPostgresServer(String role, PgEndpoint endpoint, TestingPostgres embedded) {
         this.role = requireNonNull(role, "role is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
         this.embedded = embedded;
-        this.dataDirectory = dataDirectory;
     }
 
     /**
@@ -66,23 +62,15 @@ public final class BenchPostgresServer implements AutoCloseable {
     public static BenchPostgresServer startEmbedded(String role, Path workDirectory, String sharedBuffers) {
         requireNonNull(role, "role is null");
         requireNonNull(workDirectory, "workDirectory is null");
-        Path dataDirectory = workDirectory.resolve("pg-" + role);
-        deleteRecursively(dataDirectory); // a previous run that was killed may have left one
-        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                .setDataDirectory(dataDirectory)
-                .setCleanDataDirectory(true)
-                .setPGStartupWait(STARTUP_WAIT);
-        bulkLoadSettings(sharedBuffers).forEach(builder::setServerConfig);
-        EmbeddedPostgres embedded;
+        TestingPostgres embedded;
         try {
-            embedded = builder.start();
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("could not start the embedded PostgreSQL for the " + role
-                    + " (as root it needs util-linux 'unshare' and user namespaces)", e);
+            embedded = TestingPostgres.startEmbedded(workDirectory.resolve("pg-" + role),
+                    bulkLoadSettings(sharedBuffers));
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("could not start the embedded PostgreSQL for the " + role, e);
         }
-        PgEndpoint admin = new PgEndpoint("127.0.0.1", embedded.getPort(), "postgres", "postgres", "");
-        BenchPostgresServer server = new BenchPostgresServer(role, admin.withDatabase(DATABASE), embedded,
-                dataDirectory);
+        PgEndpoint admin = new PgEndpoint("127.0.0.1", embedded.port(), "postgres", "postgres", "");
+        BenchPostgresServer server = new BenchPostgresServer(role, admin.withDatabase(DATABASE), embedded);
         try (Connection c = admin.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + DATABASE);
         } catch (SQLException e) {
@@ -94,7 +82,7 @@ public final class BenchPostgresServer implements AutoCloseable {
 
     /** A server the user runs; the harness only creates and drops its own schema in it. */
     public static BenchPostgresServer external(String role, PgEndpoint endpoint) {
-        return new BenchPostgresServer(role, endpoint, null, null);
+        return new BenchPostgresServer(role, endpoint, null);
     }
 
     public PgEndpoint endpoint() {
@@ -140,17 +128,9 @@ public final class BenchPostgresServer implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed || embedded == null) {
-            return;
-        }
-        closed = true;
-        try {
-            embedded.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not stop the " + role + " PostgreSQL", e);
-        } finally {
-            deleteRecursively(dataDirectory);
+    public void close() {
+        if (embedded != null) {
+            embedded.close(); // stops it and deletes its data; idempotent
         }
     }
 

@@ -51,7 +51,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class TestingPostgres implements AutoCloseable {
     private static final AtomicInteger DATABASES = new AtomicInteger();
-    private static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
+    /** Generous: a large shared_buffers or a loaded machine makes the first start slow. */
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(120);
     /** Settings for throwaway bulk loads; both backends get the same ones. */
     private static final Map<String, String> SETTINGS = bulkLoadSettings();
     private static TestingPostgres shared;
@@ -115,6 +116,25 @@ public final class TestingPostgres implements AutoCloseable {
         Map<String, String> merged = new LinkedHashMap<>(SETTINGS);
         merged.putAll(settings);
         return start(false, merged);
+    }
+
+    /**
+     * A new, independent embedded server (never a container, wherever Docker answers) with its data in
+     * {@code dataDirectory}, emptied first (a killed run may have left one), and exactly {@code settings}: for a
+     * harness that measures with settings of its own (the benchmarks). Closing it stops it and deletes the data.
+     */
+    public static TestingPostgres startEmbedded(Path dataDirectory, Map<String, String> settings) {
+        requireNonNull(dataDirectory, "dataDirectory is null");
+        requireNonNull(settings, "settings is null");
+        Quiet.noisyLoggers();
+        deleteRecursively(dataDirectory);
+        try {
+            Files.createDirectories(dataDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create " + dataDirectory, e);
+        }
+        return new TestingPostgres(null, startEmbedded(dataDirectory, 0, Optional.empty(), settings), dataDirectory,
+                Optional.empty(), false, settings);
     }
 
     /**
