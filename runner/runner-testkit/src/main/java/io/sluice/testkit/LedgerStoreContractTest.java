@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ledger work a writer's commit, a truncation or a replacing transaction runs commits with the target's rows, or
  * neither does.
  *
- * <p>One class on purpose (about 400 lines): a store implementer inherits one suite. Every test uses a table and
+ * <p>One class on purpose (over 400 lines): a store implementer inherits one suite. Every test uses a table and
  * run ids of its own. {@link #ensureReadyIsIdempotentAndSafeToRace()} runs first, so
  * when the subclass gives the class a fresh database it is the test that creates the ledger.
  */

@@ -45,9 +45,6 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Embedded mode as root: PostgreSQL refuses to run as root, so zonky runs it through {@code unshare -U} (util-linux,
  * user namespaces enabled). As a normal user it runs directly.
- *
- * <p>Longer than most files on purpose: it is the one place that hides the choice of backend from every test, so
- * both backends' start, stop, restart and version handling stay side by side where a difference would show.
  */
 public final class TestingPostgres implements AutoCloseable {
     private static final AtomicInteger DATABASES = new AtomicInteger();

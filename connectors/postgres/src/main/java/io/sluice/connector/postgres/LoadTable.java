@@ -185,4 +185,13 @@ final class LoadTable {
         }
         execute(c, "DROP TABLE " + quotedName);
     }
+
+    /** Refuses {@code column}, named by the spec's {@code key}, when the table's columns {@code names} lack it. */
+    void requireColumn(java.util.Set<String> names, String column, String key) throws ConnectorException {
+        if (!names.contains(column)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG219, key + " names column " + column
+                    + ", which " + quoted() + " does not have (columns: " + String.join(", ",
+                    new java.util.TreeSet<>(names)) + ")", "name columns as the table spells them (case matters)");
+        }
+    }
 }

@@ -84,7 +84,7 @@ final class MergeStaging implements LoadStep {
         }
         Set<String> names = table.columns().stream().map(Column::name).collect(Collectors.toSet());
         for (String column : key) {
-            PostgresLoad.requireColumn(names, column, "merge-key", table);
+            table.requireColumn(names, column, "merge-key");
         }
         if (exists) {
             Set<String> wanted = new HashSet<>(key);

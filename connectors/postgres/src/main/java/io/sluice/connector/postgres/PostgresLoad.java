@@ -2,7 +2,6 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
@@ -19,10 +18,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-import static io.sluice.connector.postgres.PostgresCode.PG219;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -85,7 +82,7 @@ final class PostgresLoad {
         LoadTable table = new LoadTable(connections, ledger, request, schema, tableName, existing, columns, locks);
         Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (String column : primaryKey) {
-            requireColumn(names, column, "primary-key", table);
+            table.requireColumn(names, column, "primary-key");
         }
         List<IndexDefinition> indexes = existing.isPresent() ? target.indexes(existing.get().oid()) : List.of();
         Optional<MergeStaging> merge = mode == LoadMode.MERGE
@@ -121,15 +118,6 @@ final class PostgresLoad {
             case APPEND, TRUNCATE -> List.of(create, indexRebuild, new SequenceReset(table));
         };
         return new PostgresLoad(table, steps, runKeys, replace, merge, notes);
-    }
-
-    static void requireColumn(Set<String> names, String column, String key, LoadTable table)
-            throws ConnectorException {
-        if (!names.contains(column)) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG219, key + " names column " + column + ", which "
-                    + table.quoted() + " does not have (columns: " + String.join(", ", new TreeSet<>(names)) + ")",
-                    "name columns as the table spells them (case matters)");
-        }
     }
 
     String quoted() {

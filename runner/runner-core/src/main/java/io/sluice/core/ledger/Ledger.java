@@ -27,6 +27,9 @@ import static java.util.Objects.requireNonNull;
  * restores the first plan, never a second one); its target is emptied once per run; a partition is done at most once,
  * in the transaction that holds its rows; attempts show on their partition. Stream rows are locked before they are
  * read for a decision, so two processes of one run decide one after the other.
+ *
+ * <p>Over 400 lines on purpose: these are all the ledger's rules, read and changed together in one place (each a
+ * short method over the store's rows); the stores below keep rows and know no rule.
  */
 public final class Ledger {
     /** The prefix of the marks a target keeps through {@link #loadMarks}. */
