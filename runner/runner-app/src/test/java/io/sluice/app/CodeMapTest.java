@@ -86,7 +86,7 @@ class CodeMapTest {
         try (Stream<Path> files = Files.walk(ROOT)) {
             sources = files.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> p.toString().contains("/src/main/java/"))
-                    .filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
+                    .filter(p -> !p.toString().contains("/.git/"))
                     .toList();
         }
         for (Path file : sources) {

@@ -1,7 +1,7 @@
 package io.sluice.app;
 
 import io.sluice.connector.duckdb.DuckDbCode;
-import io.sluice.connector.postgres.PostgresCode;
+import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.spec.SpecCode;
 import io.sluice.spi.ErrorCode;

@@ -1,5 +1,13 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.TableNames;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.source.PostgresSource;
+import io.sluice.connector.postgres.target.PostgresTarget;
+
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
@@ -11,13 +19,13 @@ import io.sluice.spi.Target;
 import java.util.List;
 import java.util.Optional;
 
-import static io.sluice.connector.postgres.PostgresCode.PG101;
-import static io.sluice.connector.postgres.PostgresCode.PG102;
-import static io.sluice.connector.postgres.PostgresCode.PG104;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
 import static java.util.Objects.requireNonNull;
 
 /** One {@code type: postgres} connection. Connects lazily; holds only the control connection between calls. */
-final class PostgresConnector implements Connector {
+public final class PostgresConnector implements Connector {
     private final PostgresConnections connections;
     private final List<String> notices;
     private final String ledgerSchema;

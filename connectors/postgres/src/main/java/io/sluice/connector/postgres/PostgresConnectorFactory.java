@@ -1,5 +1,12 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.copy.CopyDataFrames;
+import io.sluice.connector.postgres.session.EmbeddedPostgresServer;
+import io.sluice.connector.postgres.session.PgJdbcVersion;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
 import io.sluice.toolkit.Redactor;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
@@ -26,8 +33,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
-import static io.sluice.connector.postgres.PostgresCode.PG208;
-import static io.sluice.connector.postgres.PostgresCode.PG405;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG208;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG405;
 
 public final class PostgresConnectorFactory implements ConnectorFactory {
     /** Where embedded servers keep their data, under the run's state directory. */

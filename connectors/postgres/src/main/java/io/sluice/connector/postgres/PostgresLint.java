@@ -1,5 +1,8 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.TableNames;
+
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
@@ -10,16 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static io.sluice.connector.postgres.PostgresCode.PG101;
-import static io.sluice.connector.postgres.PostgresCode.PG102;
-import static io.sluice.connector.postgres.PostgresCode.PG107;
-import static io.sluice.connector.postgres.PostgresCode.PG103;
-import static io.sluice.connector.postgres.PostgresCode.PG104;
-import static io.sluice.connector.postgres.PostgresCode.PG208;
-import static io.sluice.connector.postgres.PostgresCode.PG405;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG107;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG103;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG208;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG405;
 
 /** Offline checks of a postgres connection and of the stream sides it handles; nothing connects. */
-final class PostgresLint {
+public final class PostgresLint {
     // PG105 (key missing) and PG106 (values-query unused) are retired: the core's SPEC017 owns those rules.
     static final String TABLE_NAME_FIX = "write schema.table; quote names with capitals, spaces or dots: "
             + "\"My Schema\".\"My.Table\" (a quote inside a quoted name is doubled)";

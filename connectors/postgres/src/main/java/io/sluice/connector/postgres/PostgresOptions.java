@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The options a {@code type: postgres} connection and its stream sides accept. */
-final class PostgresOptions {
+public final class PostgresOptions {
     static final Option<String> URL = Option.string("url")
             .describedAs("JDBC URL, e.g. jdbc:postgresql://host:5432/db. Either url or embedded.");
     static final Option<String> USER = Option.string("user").describedAs("User name (or in the URL).");

@@ -1,5 +1,8 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.source.PgPartition;
+
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;

@@ -1,5 +1,9 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
 import io.sluice.toolkit.Redactor;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,5 +1,9 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.copy.CopyDataFrames;
+import io.sluice.connector.postgres.copy.CopyOutReader;
+import io.sluice.connector.postgres.session.PgJdbcVersion;
+
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Consistency;

@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.session.EmbeddedPostgresServer;
+
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;

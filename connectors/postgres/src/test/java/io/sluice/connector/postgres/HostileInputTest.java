@@ -1,5 +1,8 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;

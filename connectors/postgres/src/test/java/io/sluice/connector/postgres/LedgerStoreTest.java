@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;

@@ -1,5 +1,8 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;

@@ -1,5 +1,10 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.copy.CopyDataFrames;
+import io.sluice.connector.postgres.copy.CopyOutReader;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
 import io.sluice.toolkit.Redactor;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.session.PostgresErrors;
+
 import io.sluice.toolkit.Redactor;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;

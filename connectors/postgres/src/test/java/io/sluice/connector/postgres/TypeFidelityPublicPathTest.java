@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.copy.CopyDataFrames;
+
 import io.sluice.spi.DistributionMethod;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,0 +1,15 @@
+package io.sluice.connector.postgres.copy;
+
+import io.sluice.spi.ConnectorException;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/** What runs in a partition's transaction before its COPY starts: taking the table's lock (see {@link TableLocks}). */
+public @FunctionalInterface
+interface BeforeCopy {
+    BeforeCopy NOTHING = c -> {
+    };
+
+    void run(Connection c) throws SQLException, ConnectorException;
+}

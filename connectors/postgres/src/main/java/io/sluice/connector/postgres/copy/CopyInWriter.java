@@ -1,0 +1,236 @@
+package io.sluice.connector.postgres.copy;
+
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.ConnectionSlot;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.ledger.LedgerWork;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG210;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG211;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Writes one partition with {@code COPY ... FROM STDIN} in its own transaction, on the worker's connection: it goes
+ * back to the worker's slot after a commit, and is closed after anything else. Inside a {@link ReplacingLoad} the
+ * transaction is the load's: a commit records the partition and leaves the transaction open. An abort from another
+ * thread while a write is under way cancels the statement out of band and drops the socket (the server rolls back),
+ * since the writing thread holds the connection's lock; an abort on an idle writer cancels the COPY and rolls back
+ * cleanly.
+ */
+public final class CopyInWriter implements PartitionWriter {
+    private static final Executor SAME_THREAD = Runnable::run;
+
+    private final ConnectionSlot slot;
+    private final Connection connection;
+    private final CopyIn copy;
+    private final PostgresErrors errors;
+    private final String what;
+    private final PostgresLedgerStore ledger;
+    private final boolean commitsTransaction;
+    private final AfterCopy after;
+    private final AtomicInteger callsUnderWay = new AtomicInteger();
+    private final AtomicBoolean aborted = new AtomicBoolean();
+    private volatile boolean committed;
+
+    private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
+                         PostgresLedgerStore ledger, boolean commitsTransaction, AfterCopy after) {
+        this.slot = requireNonNull(slot, "slot is null");
+        this.connection = requireNonNull(connection, "connection is null");
+        this.copy = requireNonNull(copy, "copy is null");
+        this.errors = requireNonNull(errors, "errors is null");
+        this.what = requireNonNull(what, "what is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.commitsTransaction = commitsTransaction;
+        this.after = requireNonNull(after, "after is null");
+    }
+
+    /** A writer whose commit commits its partition's transaction. */
+    public static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                                BeforeCopy before) throws ConnectorException {
+        return open(slot, copySql, what, ledger, true, before, AfterCopy.NOTHING);
+    }
+
+    /** A writer whose commit runs {@code after} (e.g. a merge's apply) in the partition's transaction first. */
+    public static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                                BeforeCopy before, AfterCopy after) throws ConnectorException {
+        return open(slot, copySql, what, ledger, true, before, after);
+    }
+
+    /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
+    public static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
+                                             PostgresLedgerStore ledger) throws ConnectorException {
+        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING, AfterCopy.NOTHING);
+    }
+
+    private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                                        boolean commitsTransaction, BeforeCopy before, AfterCopy after)
+            throws ConnectorException {
+        PostgresConnections connections = slot.connections();
+        Connection connection = slot.take(what);
+        try {
+            connection.setAutoCommit(false);
+            before.run(connection);
+            CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
+            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction,
+                    after);
+        } catch (SQLException e) {
+            rollbackQuietly(connection);
+            PostgresConnections.closeQuietly(connection);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start " + what);
+        } catch (ConnectorException | RuntimeException e) {
+            rollbackQuietly(connection);
+            PostgresConnections.closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    @Override
+    public void write(byte[] buffer, int offset, int length) throws ConnectorException {
+        enter();
+        try {
+            copy.writeToCopy(buffer, offset, length);
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public long finish() throws ConnectorException {
+        enter();
+        try {
+            return copy.endCopy();
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void commit() throws ConnectorException {
+        enter();
+        try {
+            after.run(connection);
+            if (commitsTransaction) {
+                connection.commit();
+            }
+            committed = true;
+        } catch (SQLException e) {
+            throw failure(e);
+        } catch (ConnectorException e) {
+            rollbackQuietly(connection);
+            throw e;
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    /**
+     * Commits the rows together with the ledger rows {@code withRows} writes on this connection. When it refuses
+     * (the partition is done already: a retry after a lost commit answer), everything is rolled back and its
+     * failure rethrown, since committing would copy the rows twice.
+     */
+    @Override
+    public void commit(LedgerWork<?> withRows) throws ConnectorException {
+        requireNonNull(withRows, "withRows is null");
+        if (copy.isActive()) {
+            // Left for abort() to cancel: committing now would commit without the rows.
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": commit before finish(); the COPY is "
+                    + "still open", "report this as a bug");
+        }
+        enter();
+        try {
+            after.run(connection);
+            withRows.apply(ledger.rowsOn(connection));
+            if (commitsTransaction) {
+                connection.commit();
+            }
+            committed = true;
+        } catch (SQLException e) {
+            throw failure(e);
+        } catch (ConnectorException e) {
+            rollbackQuietly(connection);
+            throw e;
+        } finally {
+            callsUnderWay.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (aborted.getAndSet(true)) {
+            return;
+        }
+        if (callsUnderWay.get() > 0) {
+            try {
+                connection.unwrap(PGConnection.class).cancelQuery();
+            } catch (SQLException | RuntimeException ignored) {
+                // dropping the connection below ends the COPY anyway
+            }
+            try {
+                connection.abort(SAME_THREAD);
+            } catch (SQLException | RuntimeException ignored) {
+                // already closed
+            }
+            return;
+        }
+        try {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // rolled back or dropped next
+        }
+        rollbackQuietly(connection);
+    }
+
+    @Override
+    public void close() {
+        if (committed && !aborted.getAndSet(true)) {
+            slot.giveBack(connection); // no transaction open: clean for the next partition
+            return;
+        }
+        abort();
+        PostgresConnections.closeQuietly(connection);
+    }
+
+    private void enter() throws ConnectorException {
+        callsUnderWay.incrementAndGet();
+        if (aborted.get()) {
+            callsUnderWay.decrementAndGet();
+            throw new ConnectorException(ErrorKind.FAILED, PG210, what + " was aborted", null);
+        }
+    }
+
+    private ConnectorException failure(SQLException e) {
+        if (aborted.get()) {
+            return new ConnectorException(ErrorKind.FAILED, PG210, what + " was aborted", null);
+        }
+        return errors.translate(e, PostgresErrors.Phase.COPY, what + " failed");
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            if (!connection.isClosed() && !connection.getAutoCommit()) {
+                connection.rollback();
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // nothing to roll back on a broken connection; the server did it
+        }
+    }
+}

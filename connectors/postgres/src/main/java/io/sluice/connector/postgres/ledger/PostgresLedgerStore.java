@@ -1,0 +1,197 @@
+package io.sluice.connector.postgres.ledger;
+
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.TableLocks;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.LedgerPartition;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.StreamKey;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+import static io.sluice.connector.postgres.ledger.LedgerTables.rollbackQuietly;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The run ledger's rows in the target database: tables in the connection's {@code ledger-schema} (default
+ * {@code sluice}), shared by every stream and run that loads into this database. {@link LedgerSchema} creates and
+ * migrates them, {@link LedgerQueries} reads them, {@link LedgerRows} reads and writes them inside a transaction: one
+ * of the store's own on the control connection, or a writer's (the target's transactions reach the runner's ledger
+ * work through {@link #rowsOn}). What the rows mean is the runner's ({@code io.sluice.core.ledger.Ledger}).
+ */
+public final class PostgresLedgerStore implements LedgerStore {
+    public static final String LEDGER_UNUSABLE = PostgresCode.PG501.name();
+    public static final String LEDGER_TOO_NEW = PostgresCode.PG502.name();
+
+    private final LedgerTables tables;
+    private final LedgerSchema ddl;
+    private final LedgerQueries queries;
+    private final QualifiedName targetName;
+    private final PostgresConnections connections;
+    /** How the store's transactions wait for a lock someone holds on the ledger: the stream's lock-timeout. */
+    private volatile TableLocks locks;
+
+    public PostgresLedgerStore(PostgresConnections connections, String schema, QualifiedName targetName) {
+        this.tables = new LedgerTables(connections, requireNonNull(schema, "schema is null"));
+        this.ddl = new LedgerSchema(tables);
+        this.queries = new LedgerQueries(tables);
+        this.targetName = requireNonNull(targetName, "targetName is null");
+        this.connections = connections;
+        this.locks = new TableLocks(connections, io.sluice.spi.LockWaits.silent(io.sluice.spi.LockWaits.DEFAULT_TIMEOUT));
+    }
+
+    /** The stream's lock-timeout and wait reports apply to the ledger's own transactions too. */
+    public void waitForLocks(TableLocks locks) {
+        this.locks = requireNonNull(locks, "locks is null");
+        tables.lockTimeout(locks.timeout());
+    }
+
+    String schema() {
+        return tables.schema();
+    }
+
+    @Override
+    public String describe() {
+        return "the run ledger in schema " + tables.quotedSchema();
+    }
+
+    @Override
+    public void ensureReady() throws ConnectorException {
+        ddl.ensureReady();
+    }
+
+    @Override
+    public <T> T inTransaction(LedgerWork<T> work) throws ConnectorException {
+        requireNonNull(work, "work is null");
+        TableLocks waits = locks;
+        java.time.Duration timeout = waits.timeout();
+        // A first try that gives up soon: a ledger table someone holds locked is then said, with who holds it,
+        // before the rest of the lock-timeout is waited; the work runs again from the start in a new transaction.
+        java.time.Duration first = timeout.compareTo(FIRST_TRY) < 0 ? timeout : FIRST_TRY;
+        try {
+            return attempt(work, first);
+        } catch (LockedLedger locked) {
+            if (first.equals(timeout)) {
+                throw timedOut(waits, timeout);
+            }
+            String what = "lock on " + describe() + " (to record the run), held by " + holders(waits).text();
+            waits.waits().waiting(what);
+            try {
+                return attempt(work, timeout.minus(first));
+            } catch (LockedLedger stillLocked) {
+                throw timedOut(waits, timeout);
+            } finally {
+                waits.waits().waited(what);
+            }
+        }
+    }
+
+    private static final java.time.Duration FIRST_TRY = java.time.Duration.ofSeconds(1);
+
+    /** A ledger statement waited for a lock longer than it may. */
+    private static final class LockedLedger extends Exception {
+        LockedLedger() {
+            super(null, null, false, false);
+        }
+    }
+
+    private <T> T attempt(LedgerWork<T> work, java.time.Duration lockTimeout)
+            throws ConnectorException, LockedLedger {
+        try (ControlConnection control = tables.control()) {
+            Connection c = control.connection();
+            c.setAutoCommit(false);
+            try {
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.execute("SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
+                }
+                T result = work.apply(rowsOn(c));
+                c.commit();
+                return result;
+            } catch (SQLException | ConnectorException | RuntimeException e) {
+                rollbackQuietly(c);
+                if (lockTimedOut(e)) {
+                    throw new LockedLedger();
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot write " + describe());
+        }
+    }
+
+    private static boolean lockTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && TableLocks.LOCK_NOT_AVAILABLE.equals(s.getSQLState())) {
+                return true;
+            }
+            if (t instanceof ConnectorException c && c.code().equals(PostgresCode.PG420.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private TableLocks.Holders holders(TableLocks waits) {
+        return waits.holders(List.of(tables.table("run_streams"), tables.table("run_partitions"),
+                tables.table("run_marks"), tables.table("run_attempts")), TableLocks.Mode.ROW_EXCLUSIVE, -1);
+    }
+
+    private ConnectorException timedOut(TableLocks waits, java.time.Duration timeout) {
+        TableLocks.Holders holders = holders(waits);
+        return new ConnectorException(io.sluice.spi.ErrorKind.FAILED, PostgresCode.PG420, "gave up after "
+                + TableLocks.seconds(timeout) + " waiting for a lock on " + describe() + ": held by "
+                + holders.text(), "let that session finish or end it" + holders.firstPid().map(pid -> " (SELECT "
+                + "pg_terminate_backend(" + pid + ") ends it)").orElse("") + ", or give the stream a longer "
+                + "lock-timeout");
+    }
+
+    /**
+     * The ledger's rows inside the open transaction of {@code connection} (which must not autocommit): what the
+     * runner's work writes there commits or rolls back with whatever else that transaction holds.
+     */
+    public LedgerRows rowsOn(Connection connection) throws ConnectorException {
+        tables.checkName();
+        return new LedgerRows(tables, requireNonNull(connection, "connection is null"), targetName);
+    }
+
+    @Override
+    public List<LedgerStream> streamsOfRun(String runId) throws ConnectorException {
+        return queries.streamsOfRun(runId);
+    }
+
+    @Override
+    public List<LedgerStream> streamsOfSpec(String specName, int runs) throws ConnectorException {
+        return queries.streamsOfSpec(specName, runs);
+    }
+
+    @Override
+    public List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int runs)
+            throws ConnectorException {
+        return queries.streamInRuns(specName, stream, runs);
+    }
+
+    @Override
+    public List<LedgerPartition> partitions(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        return queries.partitions(key.runId(), key.stream());
+    }
+
+    @Override
+    public List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
+        return queries.attempts(requireNonNull(key, "key is null"));
+    }
+
+    @Override
+    public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
+        return queries.marks(key);
+    }
+}

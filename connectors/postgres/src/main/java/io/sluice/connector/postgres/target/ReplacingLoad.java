@@ -1,0 +1,118 @@
+package io.sluice.connector.postgres.target;
+
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.copy.CopyInWriter;
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.ConnectionSlot;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.session.TableLocks;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.ReplacingTransaction;
+import io.sluice.spi.ledger.LedgerWork;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG212;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG213;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A truncate load in one transaction on one connection: TRUNCATE, then each partition's {@code COPY} (with
+ * {@code FREEZE} when the table allows it: the rows were written by the transaction that emptied the table, so no
+ * one can see them before the commit anyway), then COMMIT. Anything short of the commit rolls back, and the table
+ * keeps its old rows.
+ */
+public final class ReplacingLoad implements ReplacingTransaction {
+    private final ConnectionSlot slot;
+    private final String copySql;
+    private final String what;
+    private final PostgresLedgerStore ledger;
+    private final boolean truncated;
+    private boolean committed;
+
+    private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                          boolean truncated) {
+        this.slot = requireNonNull(slot, "slot is null");
+        this.copySql = requireNonNull(copySql, "copySql is null");
+        this.what = requireNonNull(what, "what is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.truncated = truncated;
+    }
+
+    /**
+     * Begins the transaction and empties the table in it; with {@code first}, only if that ledger work, run first in
+     * the transaction, answers true (then the writers run {@code copySql}, else {@code plainCopySql}: FREEZE needs
+     * the truncation in the same transaction).
+     */
+    static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
+                               Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
+                               String what, TableLocks locks)
+            throws ConnectorException {
+        requireNonNull(first, "first is null");
+        Connection connection = connections.open(what);
+        try {
+            connection.setAutoCommit(false);
+            boolean truncated = first.isEmpty() || first.get().apply(ledger.rowsOn(connection));
+            if (truncated) {
+                Truncation.truncate(connection, table, locks);
+            }
+            return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
+                    truncated ? copySql : plainCopySql, what, ledger, truncated);
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw Truncation.failure(connections, table, e);
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean truncated() {
+        return truncated;
+    }
+
+    @Override
+    public PartitionWriter open() throws ConnectorException {
+        if (committed) {
+            throw new ConnectorException(ErrorKind.FAILED, PG213, what + ": the load was already committed",
+                    "report this as a bug");
+        }
+        return CopyInWriter.openInTransaction(slot, copySql, what, ledger);
+    }
+
+    @Override
+    public void commit() throws ConnectorException {
+        Connection connection = slot.idle().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, PG212,
+                what + ": cannot commit: the load's transaction was rolled back after an earlier failure, or a "
+                        + "writer is still open", null));
+        try {
+            connection.commit();
+            committed = true;
+        } catch (SQLException e) {
+            throw slot.connections().errors().translate(e, PostgresErrors.Phase.COPY, what + ": commit failed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!committed) {
+            slot.idle().ifPresent(ReplacingLoad::rollbackQuietly);
+        }
+        slot.close();
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException | RuntimeException ignored) {
+            // closing the connection next rolls back too
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package io.sluice.connector.postgres.target.load;
+
+import io.sluice.connector.postgres.catalog.IndexDefinition;
+import io.sluice.connector.postgres.catalog.PostgresCatalog;
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.ResolvedTable;
+import io.sluice.connector.postgres.catalog.TargetCatalog;
+import io.sluice.connector.postgres.copy.AfterCopy;
+import io.sluice.connector.postgres.copy.BeforeCopy;
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.LeftoverSessions;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.TableLocks;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
+import io.sluice.spi.TableDefinition;
+import io.sluice.spi.TargetTable;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One stream's load of a PostgreSQL table beyond its partitions' COPY, planned once at preflight as a list of
+ * {@link LoadStep}s that the load mode chooses here, in {@link #plan}, and nowhere else: {@link CreateTable},
+ * {@link ShadowSwap} (replace), {@link MergeStaging} (merge), {@link IndexRebuild}, {@link SequenceReset}; the
+ * table's foreign keys to the run's other tables are {@link RunForeignKeys}. Every step that changes the database
+ * runs in a transaction that also writes its mark, so after a crash at any moment the marks say exactly what
+ * happened, and a resumed run does the rest (a step already marked is skipped; a step that is not marked never
+ * committed).
+ */
+public final class PostgresLoad {
+    private final LoadTable table;
+    private final List<LoadStep> steps;
+    private final RunForeignKeys runKeys;
+    private final Optional<ShadowSwap> replace;
+    private final Optional<MergeStaging> merge;
+    private final List<String> statements = new ArrayList<>();
+    private final List<String> notes;
+
+    private PostgresLoad(LoadTable table, List<LoadStep> steps, RunForeignKeys runKeys, Optional<ShadowSwap> replace,
+                         Optional<MergeStaging> merge, List<String> notes) {
+        this.table = requireNonNull(table, "table is null");
+        this.steps = List.copyOf(requireNonNull(steps, "steps is null"));
+        this.runKeys = requireNonNull(runKeys, "runKeys is null");
+        this.replace = requireNonNull(replace, "replace is null");
+        this.merge = requireNonNull(merge, "merge is null");
+        this.notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        for (LoadStep step : this.steps) {
+            step.describe(statements);
+        }
+    }
+
+    /**
+     * Plans the load of {@code existing} with its columns {@code columnsGiven} (empty: the table is missing and
+     * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
+     * cannot do before anything is written.
+     */
+    public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
+                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
+                             CreateTable.TypeDefinitions types, List<String> primaryKey, TableLocks locks,
+                             Connection c, Optional<TableDefinition> sourceDefinition)
+            throws SQLException, ConnectorException {
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        TargetCatalog target = new TargetCatalog(c);
+        String schema = existing.map(ResolvedTable::schema).orElseGet(() -> name.schema().orElse(null));
+        if (schema == null) {
+            schema = target.currentSchema();
+        }
+        String tableName = existing.map(ResolvedTable::name).orElse(name.name());
+        LoadMode mode = request.mode();
+        // A definition comes with a table created for an append or a truncate; a merge needs its key at once and a
+        // replace builds a shadow, so those create columns only (said in the plan).
+        boolean defines = existing.isEmpty() && sourceDefinition.isPresent()
+                && (mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE);
+        Optional<CreatedDefinition> definition = defines ? Optional.of(new CreatedDefinition(sourceDefinition.get(),
+                schema, tableName, primaryKey.isEmpty())) : Optional.empty();
+        // A created table with its definition keeps computed columns computed (the copy leaves them to the target).
+        List<Column> columns = existing.isPresent() || defines ? columnsGiven : CreateTable.columnsOf(columnsGiven);
+        LoadTable table = new LoadTable(connections, ledger, request, schema, tableName, existing, columns, locks);
+        Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
+        for (String column : primaryKey) {
+            table.requireColumn(names, column, "primary-key");
+        }
+        List<IndexDefinition> indexes = existing.isPresent() ? target.indexes(existing.get().oid()) : List.of();
+        Optional<MergeStaging> merge = mode == LoadMode.MERGE
+                ? Optional.of(MergeStaging.plan(table, indexes, primaryKey)) : Optional.empty();
+        List<String> notes = new ArrayList<>();
+        IndexRebuild indexRebuild = IndexRebuild.plan(table, target, catalog, indexes,
+                merge.map(MergeStaging::key).orElse(List.of()), notes);
+        RunForeignKeys runKeys = new RunForeignKeys(table, definition);
+        CreateTable create = new CreateTable(table, primaryKey, definition, runKeys,
+                merge.map(m -> List.of(m.keyConstraint())).orElse(List.of()),
+                mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE);
+        if (existing.isEmpty()) {
+            create.check(catalog, target, types);
+            notes.add("table " + table.quoted() + " does not exist: the load creates it (create: if-missing)"
+                    + (definition.isPresent() ? " with the source table's definition (definition: full)"
+                    : sourceDefinition.isPresent() ? " with its columns only: a " + mode.name().toLowerCase(
+                    Locale.ROOT) + " load creates no keys, indexes or foreign keys (use truncate or append for a "
+                    + "first copy that carries them)" : ""));
+        } else if (!primaryKey.isEmpty()) {
+            notes.add("primary-key is left alone: it applies only to a table the load creates");
+        }
+        Optional<ShadowSwap> replace = Optional.empty();
+        if (mode == LoadMode.REPLACE) {
+            replace = Optional.of(new ShadowSwap(table, create, indexes));
+            if (existing.isPresent()) {
+                replace.get().check(target, existing.get());
+            }
+        }
+        // The one place the mode decides the steps, in the order they describe, prepare and finish.
+        List<LoadStep> steps = switch (mode) {
+            case REPLACE -> List.of(replace.orElseThrow());
+            case MERGE -> List.of(create, merge.orElseThrow(), indexRebuild, new SequenceReset(table));
+            case APPEND, TRUNCATE -> List.of(create, indexRebuild, new SequenceReset(table));
+        };
+        return new PostgresLoad(table, steps, runKeys, replace, merge, notes);
+    }
+
+    public String quoted() {
+        return table.quoted();
+    }
+
+    /** The table and the tables a load derives from it (shadow, keys): what a run's sessions lock. */
+    public static List<String> relationsOf(String table) {
+        return LoadTable.relationsOf(table);
+    }
+
+    /** Whether the table is there once {@link #begin} is done: it was, or begin made it (a replace's comes later). */
+    public boolean tableAfterBegin() {
+        return table.existing().isPresent() || replace.isEmpty();
+    }
+
+    /** Whether the table exists now or is created by this load. */
+    public boolean creates() {
+        return table.existing().isEmpty();
+    }
+
+    public LoadPlan loadPlan() {
+        return new LoadPlan(new TargetTable(table.quoted(), table.columns()), statements, notes);
+    }
+
+    public void waitForLocks(TableLocks locks) {
+        table.waitForLocks(locks);
+    }
+
+    /** The table the partitions' COPY writes: the shadow of a replace, a merge's staging table, else the target. */
+    public String copyTable() {
+        return replace.isPresent() ? table.shadowQuoted() : merge.isPresent() ? MergeStatements.STAGING
+                : table.quoted();
+    }
+
+    /** The shadow a replace fills (the run's alone, emptied and frozen as it likes); empty for other modes. */
+    public Optional<QualifiedName> shadow() {
+        return replace.map(r -> table.shadow());
+    }
+
+    /**
+     * The load's own work in a partition's transaction before its COPY: a merge stages ({@link MergeStatements#before});
+     * a replace's shadow needs nothing; empty: the target's default (its lock, taken visibly).
+     */
+    public Optional<BeforeCopy> beforeCopy(List<Column> copied) {
+        if (merge.isPresent()) {
+            return Optional.of(merge.get().before(copied));
+        }
+        return replace.isPresent() ? Optional.of(BeforeCopy.NOTHING) : Optional.empty();
+    }
+
+    /** The load's work at a partition's commit: a merge applies its staged rows ({@link MergeStatements#after}). */
+    public AfterCopy afterCopy(List<Column> copied) throws ConnectorException {
+        return merge.isPresent() ? merge.get().after(copied) : AfterCopy.NOTHING;
+    }
+
+    /** Called when this process claims the table for itself (not a joined run's shared claim). */
+    public void holdsTableAlone() {
+        replace.ifPresent(ShadowSwap::holdsTableAlone);
+    }
+
+    /** Ends a replace's hold on the old table, if it is still held (the swap ends it by committing). */
+    public void releaseGuard() {
+        replace.ifPresent(ShadowSwap::releaseGuard);
+    }
+
+    public LoadPlan.AcrossStreams planAcrossStreams(Map<String, String> copies) throws ConnectorException {
+        return runKeys.plan(copies);
+    }
+
+    public void beforeStreams(LoadMarks marks) throws ConnectorException {
+        runKeys.beforeStreams(marks);
+    }
+
+    /**
+     * Prepares the target for the run's rows; {@code endLeftovers}: this run holds the table's claim alone, so it first
+     * ends what a killed process of this run, or of an unfinished earlier run of the stream, left running on the
+     * table or the tables the load derives from it ({@link LeftoverSessions}), waiting at most {@code patience}.
+     */
+    public void begin(LoadMarks marks, boolean endLeftovers, Duration patience) throws ConnectorException {
+        Map<String, Map<String, String>> earlier = marks.unfinishedEarlier();
+        if (endLeftovers) {
+            List<String> runIds = new ArrayList<>();
+            runIds.add(marks.runId());
+            runIds.addAll(earlier.keySet());
+            LeftoverSessions.end(table.connections(), table.schema(), relationsOf(table.name()), runIds, patience);
+        }
+        IndexRebuild.restoreEarlierRuns(table, earlier);
+        for (LoadStep step : steps) {
+            step.hold(marks);
+        }
+        table.inTransaction("preparing the load of " + table.quoted(), (c, tx) -> {
+            Map<String, String> done = marks.reading().apply(tx);
+            TargetCatalog target = new TargetCatalog(c);
+            for (LoadStep step : steps) {
+                step.begin(c, target, done, marks, tx);
+            }
+        });
+    }
+
+    /** After the last partition: each step's finish (indexes, keys, deletes, sequences, the swap); each once. */
+    public void finish(LoadMarks marks) throws ConnectorException {
+        Map<String, String> done = table.read(marks);
+        for (LoadStep step : steps) {
+            step.finish(marks, done);
+        }
+    }
+
+    /** After a failed stream: what the steps took away for the load (dropped indexes) is put back. */
+    public void abort(LoadMarks marks) throws ConnectorException {
+        Map<String, String> done = table.read(marks);
+        for (LoadStep step : steps) {
+            step.abort(marks, done);
+        }
+    }
+}

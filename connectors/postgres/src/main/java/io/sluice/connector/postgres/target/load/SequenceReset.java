@@ -1,0 +1,73 @@
+package io.sluice.connector.postgres.target.load;
+
+import io.sluice.connector.postgres.catalog.PostgresCatalog;
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.catalog.TargetCatalog;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code reset-sequences} (by default on for a truncate, a replace and a table the load creates): after the last
+ * partition each identity or serial sequence of the table moves past the largest value its column holds, never back.
+ * Running it again changes nothing, so it needs no mark.
+ */
+public final class SequenceReset implements LoadStep {
+    private final LoadTable table;
+
+    SequenceReset(LoadTable table) {
+        this.table = requireNonNull(table, "table is null");
+    }
+
+    /** Whether the load resets the table's sequences, as planned. */
+    static boolean resets(LoadTable table) {
+        LoadRequest request = table.request();
+        return request.resetSequences().orElse(request.mode() == LoadMode.TRUNCATE
+                || request.mode() == LoadMode.REPLACE || table.existing().isEmpty());
+    }
+
+    /** The plan's line for it, when the load resets them. */
+    static void describe(LoadTable table, List<String> statements) {
+        if (resets(table)) {
+            statements.add("SELECT setval(...) for each identity or serial sequence of the table, past its largest "
+                    + "value");
+        }
+    }
+
+    @Override
+    public void describe(List<String> statements) {
+        describe(table, statements);
+    }
+
+    @Override
+    public void finish(LoadMarks marks, Map<String, String> done) throws ConnectorException {
+        // A table this run (or an unfinished run it took over) created counts as created, whatever the plan saw.
+        if (!table.request().resetSequences().orElse(resets(table) || done.containsKey(CreateTable.CREATED)
+                || done.containsKey(CreatedDefinition.TABLE))) {
+            return;
+        }
+        table.inTransaction("setting the sequences of " + table.quoted(), (c, tx) -> reset(c, table.quoted(),
+                new TargetCatalog(c).ownedSequences(new PostgresCatalog(c)
+                        .resolveTable(QualifiedName.of(table.schema(), table.name())).orElseThrow().oid())));
+    }
+
+    /** Moves each of {@code sequences} of table {@code on} past the largest value its column holds; never back. */
+    static void reset(Connection c, String on, List<TargetCatalog.OwnedSequence> sequences) throws SQLException {
+        for (TargetCatalog.OwnedSequence sequence : sequences) {
+            String column = SqlQuote.identifier(sequence.column());
+            LoadTable.execute(c, "SELECT setval(" + SqlQuote.literal(sequence.sequence()) + "::regclass, m) FROM "
+                    + "(SELECT max(" + column + ")::bigint AS m FROM " + on + ") x WHERE m IS NOT NULL AND m > "
+                    + "COALESCE(pg_sequence_last_value(" + SqlQuote.literal(sequence.sequence()) + "::regclass), 0)");
+        }
+    }
+}
