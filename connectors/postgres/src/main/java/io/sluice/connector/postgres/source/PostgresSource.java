@@ -41,7 +41,12 @@ import static io.sluice.connector.postgres.catalog.PostgresCode.PG313;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG314;
 import static java.util.Objects.requireNonNull;
 
-/** A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods. */
+/**
+ * A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods.
+ *
+ * <p>Just over 400 lines, most of them imports and the {@link Source} contract's small methods: the work is handed
+ * on (the relation to {@link SourceRelation}, partitions to the planners, reading to {@link PostgresSourceSession}).
+ */
 public final class PostgresSource implements Source {
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
