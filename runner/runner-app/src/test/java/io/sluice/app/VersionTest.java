@@ -25,6 +25,18 @@ class VersionTest {
     }
 
     @Test
+    void versionNamesTheCommitTheBuildCameFrom() throws Exception {
+        Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+        String head = new String(git.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertEquals(0, git.waitFor(), head);
+        String first = CliRun.of("version").out().lines().findFirst().orElseThrow();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("sluice .+ \\(commit ([0-9a-f]{7,})(-dirty)?\\)")
+                .matcher(first);
+        assertTrue(m.matches(), first);
+        assertTrue(head.startsWith(m.group(1)), "built from " + m.group(1) + ", the checkout is at " + head);
+    }
+
+    @Test
     void versionSaysWhenAFastPathIsOff() {
         String property = "sluice.fastpath.pgjdbc-copy-frames";
         System.setProperty(property, "false");

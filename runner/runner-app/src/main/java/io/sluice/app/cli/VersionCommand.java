@@ -29,12 +29,27 @@ final class VersionCommand implements Runnable {
         public String[] getVersion() {
             String version = SluiceCommand.class.getPackage().getImplementationVersion();
             List<String> lines = new ArrayList<>(List.of(
-                    "sluice " + (version == null ? "development build" : version),
+                    "sluice " + (version == null ? "development build" : version) + " (" + commit() + ")",
                     "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"));
             for (ConnectorFactory factory : ConnectorRegistry.fromClassPath().all()) {
                 factory.runtimeNotes().forEach(note -> lines.add(factory.name() + ": " + note));
             }
             return lines.toArray(String[]::new);
+        }
+
+        /** {@code commit 55a24a1}, {@code -dirty} when the tree had uncommitted changes; as the build recorded it. */
+        static String commit() {
+            java.util.Properties git = new java.util.Properties();
+            try (java.io.InputStream in = VersionCommand.class.getResourceAsStream("/sluice-git.properties")) {
+                if (in != null) {
+                    git.load(in);
+                }
+            } catch (java.io.IOException e) {
+                return "commit unknown";
+            }
+            String id = git.getProperty("git.commit.id.abbrev", "");
+            return id.isEmpty() ? "commit unknown"
+                    : "commit " + id + ("true".equals(git.getProperty("git.dirty")) ? "-dirty" : "");
         }
     }
 }
