@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.report.SluiceVersion;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.spi.ConnectorFactory;
 import picocli.CommandLine;
@@ -27,29 +28,13 @@ final class VersionCommand implements Runnable {
     static final class Provider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = SluiceCommand.class.getPackage().getImplementationVersion();
             List<String> lines = new ArrayList<>(List.of(
-                    "sluice " + (version == null ? "development build" : version) + " (" + commit() + ")",
+                    "sluice " + SluiceVersion.get() + " (" + SluiceVersion.commit() + ")",
                     "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"));
             for (ConnectorFactory factory : ConnectorRegistry.fromClassPath().all()) {
                 factory.runtimeNotes().forEach(note -> lines.add(factory.name() + ": " + note));
             }
             return lines.toArray(String[]::new);
-        }
-
-        /** {@code commit 55a24a1}, {@code -dirty} when the tree had uncommitted changes; as the build recorded it. */
-        static String commit() {
-            java.util.Properties git = new java.util.Properties();
-            try (java.io.InputStream in = VersionCommand.class.getResourceAsStream("/sluice-git.properties")) {
-                if (in != null) {
-                    git.load(in);
-                }
-            } catch (java.io.IOException e) {
-                return "commit unknown";
-            }
-            String id = git.getProperty("git.commit.id.abbrev", "");
-            return id.isEmpty() ? "commit unknown"
-                    : "commit " + id + ("true".equals(git.getProperty("git.dirty")) ? "-dirty" : "");
         }
     }
 }
