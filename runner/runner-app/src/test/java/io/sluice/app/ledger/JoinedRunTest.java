@@ -1,6 +1,7 @@
 package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
+import io.sluice.connector.postgres.session.TargetOwnership;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,7 +162,8 @@ class JoinedRunTest {
             processes.add(start(spec, runId, dir.resolve("p" + i + ".log")));
         }
         waitFor(f, processes.getFirst(), runId, 1);
-        // Pause a process while its COPY holds rows uncommitted in the target: the state a stuck pod leaves.
+        // Pause a process while one of its transactions is open in the target (a COPY's uncommitted rows, or a ledger
+        // transaction holding partition rows locked): the state a stuck pod leaves.
         Process paused = null;
         while (paused == null) {
             for (Process candidate : processes) {
@@ -170,8 +172,8 @@ class JoinedRunTest {
                 }
                 signal(candidate, "STOP");
                 boolean writing = f.scalar(f.target, "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON "
-                        + "a.pid = l.pid WHERE l.locktype = 'transactionid' AND a.application_name = 'sluice "
-                        + candidate.pid() + "@' || split_part(a.application_name, '@', 2)") > 0;
+                        + "a.pid = l.pid WHERE l.locktype = 'transactionid' AND a.application_name LIKE '"
+                        + TargetOwnership.runToken(runId) + candidate.pid() + "@%'") > 0;
                 if (writing) {
                     paused = candidate;
                     break;
@@ -195,6 +197,45 @@ class JoinedRunTest {
         int pausedIndex = processes.indexOf(paused);
         assertEquals(0, paused.exitValue(), "it lost its partitions cleanly: " + log(pausedIndex));
         assertEquals(0, f.differences(), "and wrote nothing twice");
+    }
+
+    /**
+     * A process paused inside a ledger transaction keeps a partition's row locked after its lease ends: no other
+     * process can claim it. Played here by a session named as a process of the run that locks the last unclaimed
+     * partition and never commits: the live process must end that session and copy the partition, not wait for ever.
+     */
+    @Test
+    void aPartitionLockedByAProcessPausedInsideALedgerTransactionIsTakenBackAfterTheLease() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joinstall", 200_000);
+        Path spec = f.spec("items.yaml", "ctid", 1, 2_000, "consistency: none");
+        String runId = "joinstall-1";
+        Process live = start(spec, runId, dir.resolve("p0.log"));
+        waitFor(f, live, runId, 1);
+        try (Connection ghost = f.pg.connect(f.target)) {
+            try (Statement s = ghost.createStatement()) {
+                s.execute("SET application_name = '" + TargetOwnership.sessionTag(runId, "424242@ghost") + "'");
+            }
+            ghost.setAutoCommit(false);
+            String locked;
+            try (Statement s = ghost.createStatement(); ResultSet rs = s.executeQuery("SELECT partition_id FROM "
+                    + "sluice.run_partitions WHERE run_id = '" + runId + "' AND state = 'planned' AND claimed_by IS "
+                    + "NULL ORDER BY partition_index DESC LIMIT 1 FOR UPDATE")) {
+                assertTrue(rs.next(), "a partition not claimed yet");
+                locked = rs.getString(1);
+            }
+            assertTrue(live.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the live process ended: " + log(0));
+            assertEquals(0, live.exitValue(), log(0));
+            assertTrue(log(0).contains("ended 1 session(s) of another process of run " + runId), log(0));
+            assertEquals(0, f.differences(), "the target equals the source");
+            assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND partition_id = '" + locked.replace("'", "''") + "' AND state = 'done'"), locked);
+            try (Statement s = ghost.createStatement()) {
+                s.execute("SELECT 1");
+                throw new AssertionError("the stalled session was not ended");
+            } catch (java.sql.SQLException ended) {
+                // terminated by the live process, as a paused one would be
+            }
+        }
     }
 
     @Test

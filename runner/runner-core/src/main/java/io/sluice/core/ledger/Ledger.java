@@ -370,6 +370,12 @@ public final class Ledger {
         });
     }
 
+    /** {@link LedgerStore#endStalledLocks}: the sessions of other processes of the run ended, how many. */
+    public int endStalledLocks(StreamKey key, String holder, Duration patience) throws ConnectorException {
+        return store.endStalledLocks(requireNonNull(key, "key is null"), requireNonNull(holder, "holder is null"),
+                requireNonNull(patience, "patience is null"));
+    }
+
     /** Where a joined run's stream stands, by the store's clock. */
     public JoinedProgress progress(StreamKey key) throws ConnectorException {
         requireNonNull(key, "key is null");

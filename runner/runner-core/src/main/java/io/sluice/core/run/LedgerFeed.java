@@ -25,7 +25,9 @@ import static java.util.Objects.requireNonNull;
  * The partitions of a joined run, claimed one at a time from the ledger: the first planned one no live lease holds,
  * whoever planned it (a partition planned by another process is rebuilt from its checkpoint). While this process
  * copies, a heartbeat renews its leases every third of the lease; a process that stops renewing loses its partitions
- * to the others, and its late commit is refused (LEDGER005). When nothing is claimable but partitions are held by
+ * to the others, and its late commit is refused (LEDGER005); its sessions are ended by the process taking over, or by
+ * any process that finds its partitions still locked after the lease (paused inside a ledger transaction). When
+ * nothing is claimable but partitions are held by
  * other processes, it waits for them to finish or for their leases to end; it runs dry only when every partition is
  * done. A permanent failure is told to the other processes through the ledger (mark {@value #FAILED_MARK}): they
  * claim nothing more, finish what they copy, and end with that cause.
@@ -45,6 +47,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
     private final Thread heartbeat;
     private volatile SluiceException failedElsewhere;
     private volatile boolean closed;
+    private volatile long lastStallCheck = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
 
     LedgerFeed(StreamWork work, Ledger ledger, Join join) {
         this.work = requireNonNull(work, "work is null");
@@ -78,6 +81,9 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
                 if (progress.allDone()) {
                     return Optional.empty();
                 }
+                if (progress.done() + progress.held() < progress.planned()) {
+                    endStalledLocks(); // a partition no live lease holds, yet not claimable: locked by someone
+                }
                 // Held by others: wait for their commits, or for a lease to end (then its partition is ours to take).
                 Duration wait = progress.nextLeaseEnd().filter(d -> d.compareTo(LONGEST_WAIT) < 0)
                         .orElse(LONGEST_WAIT);
@@ -106,6 +112,30 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
         } catch (ConnectorException | RuntimeException e) {
             work.listener.ledgerProblem(work.plan, "could not end the sessions of " + holder + ", whose partitions "
                     + "this process took over: " + work.ledger.redact(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /**
+     * Ends the sessions of other processes that keep partitions locked after their leases ended (paused inside a
+     * ledger transaction): at most once a second, and only locks older than a lease, so a live process's claim
+     * under way is left alone.
+     */
+    private void endStalledLocks() {
+        long now = System.nanoTime();
+        if (now - lastStallCheck < TimeUnit.SECONDS.toNanos(1)) {
+            return;
+        }
+        lastStallCheck = now;
+        try {
+            int ended = ledger.endStalledLocks(key, join.holder(), join.lease());
+            if (ended > 0) {
+                work.listener.ledgerProblem(work.plan, "ended " + ended + " session(s) of another process of run "
+                        + key.runId() + " that kept partitions locked after their lease ended (a paused or cut-off "
+                        + "process); their partitions are claimed again");
+            }
+        } catch (ConnectorException | RuntimeException e) {
+            work.listener.ledgerProblem(work.plan, "could not end the sessions keeping partitions locked: "
+                    + work.ledger.redact(String.valueOf(e.getMessage())));
         }
     }
 

@@ -64,4 +64,18 @@ public interface LedgerStore {
 
     /** The marks of a stream of a run, by name ({@link LedgerTransaction#writeMark}). */
     java.util.Map<String, String> marks(StreamKey key) throws ConnectorException;
+
+    /**
+     * In a joined run: ends the sessions of the run's other processes that have held a lock on a partition row of
+     * {@code key} for longer than {@code patience} while that partition has no live lease (not this process's,
+     * {@code holder}). Such a lock is a process paused or cut off inside a ledger transaction (its commit, a claim, a
+     * renewal): the rows it holds cannot be claimed, so without this every process would wait on it for ever. Returns
+     * how many sessions it ended; a store that cannot tell does nothing.
+     */
+    default int endStalledLocks(StreamKey key, String holder, java.time.Duration patience) throws ConnectorException {
+        java.util.Objects.requireNonNull(key, "key is null");
+        java.util.Objects.requireNonNull(holder, "holder is null");
+        java.util.Objects.requireNonNull(patience, "patience is null");
+        return 0;
+    }
 }

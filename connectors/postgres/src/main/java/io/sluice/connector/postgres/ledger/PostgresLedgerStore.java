@@ -5,6 +5,7 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.connector.postgres.session.TargetOwnership;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
@@ -161,6 +162,39 @@ public final class PostgresLedgerStore implements LedgerStore {
     public LedgerRows rowsOn(Connection connection) throws ConnectorException {
         tables.checkName();
         return new LedgerRows(tables, requireNonNull(connection, "connection is null"), targetName);
+    }
+
+    /**
+     * Finds the lockers by the rows' {@code xmax}: a row locked or updated by a transaction still open carries its
+     * id, and that transaction holds the lock on its own id, which names its session. Only sessions named for this run
+     * ({@link TargetOwnership#sessionTag}) are ended, never this process's own.
+     */
+    @Override
+    public int endStalledLocks(StreamKey key, String holder, java.time.Duration patience) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(holder, "holder is null");
+        requireNonNull(patience, "patience is null");
+        String sql = "SELECT count(pg_terminate_backend(a.pid)) FROM " + tables.table("run_partitions") + " r "
+                + "JOIN pg_locks l ON l.locktype = 'transactionid' AND l.granted AND l.transactionid = r.xmax "
+                + "JOIN pg_stat_activity a ON a.pid = l.pid "
+                + "WHERE r.run_id = ? AND r.stream = ? AND r.state = 'planned' "
+                + "AND (r.lease_until IS NULL OR r.lease_until < now()) "
+                + "AND a.application_name LIKE ? AND a.application_name <> ? AND a.pid <> pg_backend_pid() "
+                + "AND a.xact_start < now() - make_interval(secs => ?)";
+        try (ControlConnection control = connections.control("ending stalled locks on " + describe());
+             java.sql.PreparedStatement p = control.connection().prepareStatement(sql)) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            p.setString(3, TargetOwnership.runToken(key.runId()) + "%");
+            p.setString(4, TargetOwnership.sessionTag(key.runId(), holder));
+            p.setDouble(5, patience.toMillis() / 1000.0);
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot end the sessions holding locks on " + describe());
+        }
     }
 
     @Override

@@ -134,7 +134,7 @@ public final class TargetOwnership {
     }
 
     /** What every session of one run's application name begins with, whatever PostgreSQL cuts off its end. */
-    static String runToken(String runId) {
+    public static String runToken(String runId) {
         return "sluice r=" + HexFormat.of().toHexDigits(runId.hashCode()) + " ";
     }
 
@@ -172,23 +172,29 @@ public final class TargetOwnership {
         return found.isEmpty() ? "a run that has just finished" : String.join("; ", found);
     }
 
-    /** The application_name of a joined process's writer sessions: {@code sluice <holder>}, within 63 bytes. */
-    public static String sessionTag(String holder) {
-        byte[] bytes = ("sluice " + holder).getBytes(StandardCharsets.UTF_8);
+    /**
+     * The application_name of every session a joined process opens after its claim: {@code sluice r=<run hash> <holder>}
+     * within 63 bytes. It begins with the run's token, so the sessions stay those of the run (LeftoverSessions), and
+     * names the holder, so a process that takes its partitions over can end them.
+     */
+    public static String sessionTag(String runId, String holder) {
+        requireNonNull(holder, "holder is null");
+        byte[] bytes = (runToken(runId) + holder).getBytes(StandardCharsets.UTF_8);
         return new String(bytes, 0, Math.min(bytes.length, MAX_APPLICATION_NAME_BYTES),
                 StandardCharsets.UTF_8).replace("\uFFFD", "");
     }
 
-    /** Ends the writer sessions of {@code holder}, a joined process whose partitions this one took over. */
-    public static void endSessions(PostgresConnections connections, String holder) throws ConnectorException {
-        try (ControlConnection control = connections.control("ending the sessions of " + holder);
+    /** Ends the sessions named {@code tag}: a joined process whose partitions this one took over. */
+    public static void endSessions(PostgresConnections connections, String tag) throws ConnectorException {
+        requireNonNull(tag, "tag is null");
+        try (ControlConnection control = connections.control("ending the sessions of " + tag);
              PreparedStatement p = control.connection().prepareStatement("SELECT count(pg_terminate_backend(pid)) "
                      + "FROM pg_stat_activity WHERE application_name = ? AND datname = current_database() "
                      + "AND pid <> pg_backend_pid()")) {
-            p.setString(1, sessionTag(holder));
+            p.setString(1, tag);
             p.execute();
         } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "ending the sessions of " + holder);
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "ending the sessions of " + tag);
         }
     }
 }

@@ -72,6 +72,7 @@ public final class PostgresTarget implements Target {
     private volatile PostgresLoad load;
     /** In a joined run: the application_name of this process's writer sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
+    private volatile String joinedRun;
 
     public PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
         this(connections, name, ledgerSchema, false, List.of(), true);
@@ -226,14 +227,25 @@ public final class PostgresTarget implements Target {
     @Override
     public TargetClaim claimShared(String runId, String holder) throws ConnectorException {
         requireNonNull(holder, "holder is null");
-        sessionTag = TargetOwnership.sessionTag(holder);
-        return claimShared(runId);
+        String tag = TargetOwnership.sessionTag(runId, holder);
+        joinedRun = runId;
+        sessionTag = tag;
+        TargetClaim claim = claimShared(runId);
+        // Every session from here on, the ledger's included: a process that lost its leases while paused inside a
+        // ledger transaction holds row locks the others can only get back by ending that session.
+        connections.nameSessions(tag);
+        return claim;
     }
 
     /** Ends the writer sessions of {@code holder}, a joined process this one took partitions over from. */
     @Override
     public void endAbandoned(String holder) throws ConnectorException {
-        TargetOwnership.endSessions(connections, requireNonNull(holder, "holder is null"));
+        requireNonNull(holder, "holder is null");
+        String runId = joinedRun;
+        if (runId == null) {
+            return; // not a joined process: no other process's sessions are this one's to end
+        }
+        TargetOwnership.endSessions(connections, TargetOwnership.sessionTag(runId, holder));
     }
 
     @Override
