@@ -11,12 +11,24 @@ CACHE="${SLUICE_CI_CACHE:-$ROOT/.ci/cache}"
 WHEELS="$CACHE/wheels"
 DEST="${SLUICE_DUCKDB_EXTENSIONS:-$CACHE/duckdb-extensions}"
 
-case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) PLATFORM=linux_amd64 ;;
-  Linux-aarch64 | Linux-arm64) PLATFORM=linux_arm64 ;;
-  Darwin-arm64) PLATFORM=osx_arm64 ;;
-  Darwin-x86_64) PLATFORM=osx_amd64 ;;
-  *) echo "provision-duckdb-extensions: unsupported platform $(uname -s)-$(uname -m)" >&2; exit 1 ;;
+# DUCKDB_PLATFORM=linux_arm64 (say) fetches another platform's files: the distribution ships linux_amd64 and linux_arm64.
+if [[ -n "${DUCKDB_PLATFORM:-}" ]]; then
+  PLATFORM="$DUCKDB_PLATFORM"
+else
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) PLATFORM=linux_amd64 ;;
+    Linux-aarch64 | Linux-arm64) PLATFORM=linux_arm64 ;;
+    Darwin-arm64) PLATFORM=osx_arm64 ;;
+    Darwin-x86_64) PLATFORM=osx_amd64 ;;
+    *) echo "provision-duckdb-extensions: unsupported platform $(uname -s)-$(uname -m)" >&2; exit 1 ;;
+  esac
+fi
+case "$PLATFORM" in
+  linux_amd64) WHEEL_PLATFORM=manylinux2014_x86_64 ;;
+  linux_arm64) WHEEL_PLATFORM=manylinux2014_aarch64 ;;
+  osx_arm64) WHEEL_PLATFORM=macosx_11_0_arm64 ;;
+  osx_amd64) WHEEL_PLATFORM=macosx_10_15_x86_64 ;;
+  *) echo "provision-duckdb-extensions: unsupported platform $PLATFORM" >&2; exit 1 ;;
 esac
 OUT="$DEST/v$DUCKDB_VERSION/$PLATFORM"
 
@@ -47,13 +59,13 @@ for name in "${extensions[@]}"; do
     }
   fi
   PIP_DISABLE_PIP_VERSION_CHECK=1 "$PYTHON" -m pip download --quiet --no-input --progress-bar off \
-    --no-deps --only-binary=:all: --dest "$WHEELS" "$package" || {
+    --no-deps --only-binary=:all: --platform "$WHEEL_PLATFORM" --dest "$WHEELS" "$package" || {
     echo "provision-duckdb-extensions: DuckDB extension $name is not in $OUT, and pip could not download $package" >&2
     echo "  fix: check the package index is reachable (pip's own message is above), or point SLUICE_DUCKDB_EXTENSIONS" \
       "at a directory that holds v$DUCKDB_VERSION/$PLATFORM/$name.duckdb_extension" >&2
     exit 1
   }
-  wheel="$(ls -t "$WHEELS"/duckdb_extension_"$name"-"$DUCKDB_VERSION"-*.whl 2>/dev/null | head -n 1 || true)"
+  wheel="$(ls -t "$WHEELS"/duckdb_extension_"$name"-"$DUCKDB_VERSION"-*"${WHEEL_PLATFORM#*_}"*.whl 2>/dev/null | head -n 1 || true)"
   if [[ -z "$wheel" ]]; then
     echo "provision-duckdb-extensions: pip did not leave a wheel for $package in $WHEELS" >&2
     exit 1

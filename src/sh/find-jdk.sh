@@ -4,16 +4,19 @@
 #   2. else the JDK of the `java` on PATH, when it is one;
 #   3. else the newest one installed in the usual places (/usr/lib/jvm, /usr/java, /opt, macOS, SDKMAN, IntelliJ).
 # Exits 1, saying what it found, when there is none. `find-jdk.sh --major DIR` prints the feature release of a JDK folder;
+# `--runtime` accepts a Java runtime without javac (a distribution's bin/sluice runs, it does not build).
 # `--quiet` first leaves out the note about passing over JAVA_HOME or PATH (the launcher, which runs often). Says on stderr when it passes over JAVA_HOME or PATH, so a
 # build on another JDK than the user expects is never silent.
 # Used by ./mvnw (Maven and the build need Java 21; a machine's default java may be older), ./sluice and .ci/run.
 # POSIX sh: mvnw runs under /bin/sh.
 set -eu
 quiet=""
-if [ "${1:-}" = --quiet ]; then
-  quiet=1
+runtime=""
+while [ "${1:-}" = --quiet ] || [ "${1:-}" = --runtime ]; do
+  [ "$1" = --quiet ] && quiet=1
+  [ "$1" = --runtime ] && runtime=1
   shift
-fi
+done
 min="${1:-21}"
 
 # The feature release of a JDK folder (17, 21, 25), from its release file; a JVM is asked only without one.
@@ -37,7 +40,7 @@ if [ "${1:-}" = --major ]; then
 fi
 
 is_jdk() {
-  [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] && [ "$(major "$1")" -ge "$min" ]
+  [ -x "$1/bin/java" ] && { [ -n "$runtime" ] || [ -x "$1/bin/javac" ]; } && [ "$(major "$1")" -ge "$min" ]
 }
 
 passed=""

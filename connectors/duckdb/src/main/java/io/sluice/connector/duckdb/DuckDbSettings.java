@@ -35,8 +35,18 @@ record DuckDbSettings(String connectionName, String database, long threads, Opti
                 options.find(DuckDbOptions.MEMORY_LIMIT).filter(v -> !v.isBlank()),
                 options.get(DuckDbOptions.EXTERNAL_FILE_CACHE),
                 options.find(DuckDbOptions.EXTENSION_DIRECTORY).filter(v -> !v.isBlank())
-                        .map(v -> spec.resolve(v).toAbsolutePath().normalize()),
+                        .map(v -> spec.resolve(v).toAbsolutePath().normalize())
+                        .or(DuckDbSettings::installedExtensions),
                 options.find(DuckDbOptions.S3).map(S3Settings::from), spec);
+    }
+
+    /** The property a distribution's launcher sets to the extensions it ships (bin/sluice, the image). */
+    static final String INSTALLED_EXTENSIONS = "sluice.duckdb.extension-directory";
+
+    /** Without extension-directory: the extensions installed with Sluice, when its launcher says where. */
+    private static Optional<Path> installedExtensions() {
+        String dir = System.getProperty(INSTALLED_EXTENSIONS, "");
+        return dir.isBlank() ? Optional.empty() : Optional.of(Path.of(dir).toAbsolutePath().normalize());
     }
 
     boolean inMemory() {
