@@ -8,6 +8,8 @@
 #  5. a task whose spec is invalid (exit 3) fails on its first try, its retries unused.
 #  6. the joined DAG (sluice_joined.py): three mapped tasks run one Sluice run with --join, each succeeds with its
 #     own summary, and the target equals the source.
+# Before those, the provider package (src/airflow-provider) is pip-installed into that Airflow, which the DAGs import
+# it from, and its own pytest suite runs there.
 # Airflow comes from PyPI into a virtualenv under .ci/cache/ (reused while its pins are unchanged; the constraints
 # file lives on GitHub, which CI may not reach, so the pins are below). Everything else lives in a temporary folder
 # that is removed at the end. Each step has a timeout; exits non-zero on any failure.
@@ -197,6 +199,19 @@ if [[ "$(cat "$VENV/.installed" 2>/dev/null || true)" != "$PINS_SUM" ]]; then
   echo "$PINS_SUM" >"$VENV/.installed"
 fi
 "$VENV/bin/airflow" version >/dev/null 2>&1 || fail "the Airflow in $VENV does not start; delete it to reinstall"
+
+# ---------------------------------------------------------------------------------------------------------------
+step "the provider package (src/airflow-provider), installed with pip, and its own tests (pytest)"
+# Installed afresh each time (it is small), as a user installs it: the example DAGs below import it from there.
+timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps \
+  "$ROOT/src/airflow-provider" </dev/null || fail "pip could not install src/airflow-provider"
+if ! "$VENV/bin/python" -c 'import pytest' 2>/dev/null; then
+  timeout 600 "$VENV/bin/pip" install -q --disable-pip-version-check -c "$WORK/constraints.txt" pytest </dev/null ||
+    fail "pip could not install pytest"
+fi
+(cd "$ROOT/src/airflow-provider" && SLUICE_PROVIDER_TEST_HOME="$WORK/provider-test" \
+  timeout 900 "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p no:warnings tests </dev/null) ||
+  fail "the provider's tests failed (above)"
 
 # ---------------------------------------------------------------------------------------------------------------
 step "Sluice: $SLUICE_BIN"

@@ -1,6 +1,7 @@
 """Example DAG: one Sluice run shared by several Airflow tasks (dynamic task mapping, ``--join``).
 
-``SluiceRunOperator.partial(...).expand(process=[0, 1, 2])`` makes three mapped tasks of one DAG run; each runs
+``SluiceRunOperator.joined(task_id=..., processes=3, ...)`` (``.partial(...).expand(process=[0, 1, 2])``) makes
+three mapped tasks of one DAG run; each runs
 ``sluice run SPEC --run-id {{ run_id }} --join``, so all three are processes of the same Sluice run: each claims
 partitions from the ledger in the target, renews its leases while it copies, and succeeds when every partition is
 done, whoever copied it. A task whose worker dies loses its partitions to the others when its lease ends (30 s by
@@ -27,7 +28,7 @@ try:  # Airflow 3
 except ImportError:  # Airflow 2
     from airflow import DAG
 
-from sluice_airflow import SluiceRunOperator
+from sluice_provider.operators.sluice import SluiceRunOperator  # pip install airflow-provider-sluice
 
 AIRFLOW_HOME = os.environ.get("AIRFLOW_HOME", os.path.expanduser("~/airflow"))
 SLUICE_BIN = os.environ.get("SLUICE_BIN", "sluice")
@@ -52,11 +53,11 @@ with DAG(
     },
     tags=["sluice"],
 ) as dag:
-    SluiceRunOperator.partial(
+    SluiceRunOperator.joined(
         task_id="orders",
+        processes=PROCESSES,
         spec=SPEC,
         sluice=SLUICE_BIN,
         state_dir=STATE_DIR,
         summary_dir=SUMMARY_DIR,
-        join=True,
-    ).expand(process=list(range(PROCESSES)))
+    )

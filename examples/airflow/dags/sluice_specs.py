@@ -12,7 +12,7 @@ Configuration, from the worker's environment (or edit the defaults below):
 
 Each task's summary is its XCom ``return_value``; read it downstream with
 ``{{ ti.xcom_pull(task_ids='orders')['streams'] }}``. Exit codes 2, 3 and 5 fail at once; the others use the
-task's retries (see sluice_airflow.py and docs/airflow.md).
+task's retries (see the provider's SluiceRunOperator and docs/airflow.md).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ try:  # Airflow 3
 except ImportError:  # Airflow 2
     from airflow import DAG
 
-from sluice_airflow import SluiceRunOperator
+from sluice_provider.operators.sluice import SluiceRunOperator  # pip install airflow-provider-sluice
 
 AIRFLOW_HOME = os.environ.get("AIRFLOW_HOME", os.path.expanduser("~/airflow"))
 SLUICE_BIN = os.environ.get("SLUICE_BIN", "sluice")

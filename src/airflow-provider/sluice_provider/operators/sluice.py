@@ -18,7 +18,11 @@ code  meaning                     Airflow
 130   interrupted (SIGTERM)       retried
 ====  ==========================  =============================================
 
-Any other code (e.g. 137, killed for memory) is retried. See docs/airflow.md.
+Any other code (e.g. 137, killed for memory) is retried. See docs/airflow.md in Sluice's repository.
+
+Secrets come from Airflow connections (``connections={"DST": "warehouse"}``, see ``sluice_provider.hooks.sluice``)
+as environment variables, never on the command line. With ``apache-airflow-providers-openlineage`` installed, the
+task's OpenLineage run is passed as ``OPENLINEAGE_PARENT_ID``, so Sluice's lineage events name it as their parent.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import os
 from typing import Any
 
 from airflow.exceptions import AirflowException, AirflowFailException
+
+from sluice_provider.hooks.sluice import SluiceHook
 
 try:  # Airflow 3: the standard provider
     from airflow.providers.standard.operators.bash import BashOperator
@@ -77,6 +83,8 @@ class SluiceRunOperator(BashOperator):
         sluice_joined.py and docs/operations.md, "Scaling out".
     :param process: which process of a joined run this task is (the value a mapped task expands over); it only
         names the summary file and the logs.
+    :param connections: spec variable prefix -> Airflow connection id, e.g. ``{"DST": "warehouse"}`` sets
+        ``DST_URL``, ``DST_USER``, ``DST_PASSWORD``... in Sluice's environment (see ``SluiceHook``).
     :param extra_args: more ``sluice run`` arguments, e.g. ``"--log-format json"`` (split on spaces).
     """
 
@@ -93,6 +101,7 @@ class SluiceRunOperator(BashOperator):
         resume: bool = True,
         join: bool = False,
         process: int | None = None,
+        connections: dict[str, str] | None = None,
         extra_args: str = "",
         **kwargs: Any,
     ) -> None:
@@ -110,7 +119,17 @@ class SluiceRunOperator(BashOperator):
         self.resume = resume
         self.join = join
         self.process = process
+        self.connections = dict(connections or {})
         self.extra_args = extra_args
+
+    @classmethod
+    def joined(cls, *, task_id: str, processes: int, **kwargs: Any) -> Any:
+        """One Sluice run shared by ``processes`` mapped tasks of a DAG run (``--join``): each claims partitions from
+        the ledger, and each succeeds when every partition is done. ``kwargs`` are this operator's (``spec``,
+        ``summary_dir``...) and the task's (``retries``...)."""
+        if processes < 1:
+            raise ValueError(f"processes is {processes}: a joined run needs at least one task")
+        return cls.partial(task_id=task_id, join=True, **kwargs).expand(process=list(range(processes)))
 
     def summary_path(self, ti: Any) -> str:
         """One file per try, so a retry never reads the summary of the try before."""
@@ -134,6 +153,8 @@ class SluiceRunOperator(BashOperator):
             "SLUICE_RESUME": "1" if self.resume and not self.join and ti.try_number > 1 else "",
             "SLUICE_JOIN": "1" if self.join else "",
             "SLUICE_EXTRA_ARGS": self.extra_args,
+            **SluiceHook.environment(self.connections),
+            **_lineage_parent(ti),
         }
         try:
             super().execute(context)
@@ -152,6 +173,19 @@ class SluiceRunOperator(BashOperator):
         if summary is None:
             self.log.warning("sluice succeeded but wrote no summary at %s; XCom stays empty", path)
         return summary
+
+
+def _lineage_parent(ti: Any) -> dict[str, str]:
+    """The task's OpenLineage run, when the OpenLineage provider is installed: Sluice's events name it as parent."""
+    try:
+        from airflow.providers.openlineage.plugins.macros import (
+            lineage_job_name, lineage_job_namespace, lineage_run_id)
+    except ImportError:
+        return {}
+    try:
+        return {"OPENLINEAGE_PARENT_ID": f"{lineage_job_namespace()}/{lineage_job_name(ti)}/{lineage_run_id(ti)}"}
+    except Exception:  # lineage must never fail a load
+        return {}
 
 
 def _read_exit_code(path: str) -> int | None:
