@@ -133,4 +133,12 @@ public interface Source {
         VIRTUAL,
         PLATFORM
     }
+
+    /**
+     * What this source reads, named for lineage (OpenLineage's naming): the tables, or the files' folder. Empty when
+     * it cannot tell (a query it does not parse), which leaves the run's lineage without inputs, nothing else.
+     */
+    default java.util.List<LineageDataset> lineageInputs() throws ConnectorException {
+        return java.util.List.of();
+    }
 }

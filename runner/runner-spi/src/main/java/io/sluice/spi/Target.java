@@ -219,4 +219,9 @@ public interface Target {
     default java.util.Optional<io.sluice.spi.ledger.LedgerStore> ledgerStore() {
         return java.util.Optional.empty();
     }
+
+    /** The table this target writes, named for lineage (OpenLineage's naming); empty when it cannot tell. */
+    default java.util.Optional<LineageDataset> lineageOutput() throws ConnectorException {
+        return java.util.Optional.empty();
+    }
 }

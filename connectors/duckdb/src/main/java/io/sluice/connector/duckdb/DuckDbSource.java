@@ -41,6 +41,12 @@ final class DuckDbSource implements Source {
         return relation.describe();
     }
 
+    /** A files: glob is one dataset, its folder ({@link FileLineage}); a query names nothing: DuckDB SQL may read anything. */
+    @Override
+    public List<io.sluice.spi.LineageDataset> lineageInputs() {
+        return relation.glob().map(g -> List.of(FileLineage.of(g))).orElse(List.of());
+    }
+
     @Override
     public List<Column> columns() throws ConnectorException {
         ChunkErrors.require();

@@ -1,5 +1,7 @@
 package io.sluice.app.session;
 
+import io.sluice.app.lineage.LineageSettings;
+import io.sluice.app.lineage.OpenLineageListener;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
 import io.sluice.core.diag.Diagnostic;
@@ -78,9 +80,16 @@ public final class RunSession {
     }
 
     private final Sluice sluice;
+    private final java.util.Map<String, String> environment;
 
     public RunSession(Sluice sluice) {
+        this(sluice, System.getenv());
+    }
+
+    /** {@code environment}: where OpenLineage settings are read from ({@link LineageSettings}). */
+    public RunSession(Sluice sluice, java.util.Map<String, String> environment) {
         this.sluice = requireNonNull(sluice, "sluice is null");
+        this.environment = java.util.Map.copyOf(requireNonNull(environment, "environment is null"));
     }
 
     /**
@@ -115,10 +124,14 @@ public final class RunSession {
             // Without resume an id the ledger already knows is refused, not silently reused.
             PreparedRun run = planned.prepare(request);
             run.notes().forEach(hooks::note);
-            List<RunListener> listeners = hooks.listeners(spec, run.runId());
+            List<RunListener> listeners = new java.util.ArrayList<>(hooks.listeners(spec, run.runId()));
+            Optional<OpenLineageListener> lineage = lineage(redactor, run, hooks);
+            lineage.ifPresent(listeners::add);
             RunReport report;
             try (Running ignored = hooks.started(run.runner())) {
                 report = run.run(RunListener.all(listeners));
+            } finally {
+                lineage.ifPresent(OpenLineageListener::close); // waits, bounded, for the last events
             }
             return new Result(RunOutcome.of(identity, report), redactor, Optional.of(spec), Optional.of(report),
                     Optional.empty());
@@ -126,6 +139,21 @@ public final class RunSession {
             return new Result(RunOutcome.failedBeforeRun(id, identity, begun, e, exitCodeOf(e)), redactor,
                     Optional.of(spec), Optional.empty(), Optional.of(e));
         }
+    }
+
+    /** OpenLineage events when the environment asks for them; a setting it cannot use is told, never fatal. */
+    private Optional<OpenLineageListener> lineage(Redactor redactor, PreparedRun run, Hooks hooks) {
+        LineageSettings settings;
+        try {
+            settings = LineageSettings.from(environment);
+        } catch (RuntimeException e) {
+            hooks.note("warning: OpenLineage: " + redactor.redact(String.valueOf(e.getMessage()))
+                    + "; no lineage is sent for this run");
+            return Optional.empty();
+        }
+        return settings.enabled()
+                ? Optional.of(new OpenLineageListener(settings, redactor::redact, run::lineage, hooks::note))
+                : Optional.empty();
     }
 
     /** An invalid spec is 3, a preflight failure 4 (their codes say so); anything unexpected is a failed run, 1. */

@@ -27,4 +27,9 @@ public record BoundPlan(PipelinePlan plan, Map<String, StreamBinding> bindings) 
     public BoundPlan with(PipelinePlan other) {
         return new BoundPlan(other, bindings);
     }
+
+    /** What {@code stream} reads and writes, as its connectors name them for lineage. */
+    public StreamLineage lineage(StreamPlan stream) {
+        return StreamLineage.of(binding(stream));
+    }
 }

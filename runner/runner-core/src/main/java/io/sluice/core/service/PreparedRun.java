@@ -47,6 +47,11 @@ public final class PreparedRun {
         return notes;
     }
 
+    /** What {@code stream} reads and writes, named for lineage (OpenLineage events). */
+    public io.sluice.core.plan.StreamLineage lineage(io.sluice.core.plan.StreamPlan stream) {
+        return plan.lineage(stream);
+    }
+
     public PipelineRunner runner() {
         return runner;
     }

@@ -72,6 +72,11 @@ public final class PostgresConnections implements AutoCloseable {
         return errors;
     }
 
+    /** Where these connections go (lineage names read host, port and database from it). */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
     /**
      * Names the sessions opened from now on {@code applicationName} (a run's name, see {@link TargetOwnership}), so
      * that what a killed run left running on the server can be found and ended; the kept control session goes.

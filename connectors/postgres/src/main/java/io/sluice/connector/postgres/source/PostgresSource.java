@@ -361,6 +361,16 @@ public final class PostgresSource implements Source {
         }
     }
 
+    @Override
+    public List<io.sluice.spi.LineageDataset> lineageInputs() throws ConnectorException {
+        List<io.sluice.spi.LineageDataset> names = new java.util.ArrayList<>();
+        for (ResolvedTable table : tablesRead()) {
+            names.add(io.sluice.connector.postgres.session.LineageNames.table(connections, table.schema(),
+                    table.name()));
+        }
+        return names;
+    }
+
     /** The table, or the tables the query reads (views expanded); found once. */
     private List<ResolvedTable> tablesRead() throws ConnectorException {
         SourceRelation resolved = relation();

@@ -269,6 +269,16 @@ public final class PostgresTarget implements Target {
         }
     }
 
+    /** The table written: as resolved, or by the name the spec gave it when the run creates it. */
+    @Override
+    public java.util.Optional<io.sluice.spi.LineageDataset> lineageOutput() throws ConnectorException {
+        java.util.Optional<ResolvedTable> known = resolved();
+        String schema = known.map(ResolvedTable::schema).orElse(name.schema().orElse("public"));
+        String table = known.map(ResolvedTable::name).orElse(name.name());
+        return java.util.Optional.of(io.sluice.connector.postgres.session.LineageNames.table(connections, schema,
+                table));
+    }
+
     /** The table as {@link #table()} resolved it, resolving it now if it has not. */
     private ResolvedTable resolve() throws ConnectorException {
         java.util.Optional<ResolvedTable> known = resolved();
