@@ -36,6 +36,8 @@ public final class OpenLineageListener implements RunListener, AutoCloseable {
     private final Function<StreamPlan, StreamLineage> lineage;
     private final Consumer<String> warn;
     private final Map<String, StreamPlan> started = new ConcurrentHashMap<>();
+    /** Asked of the connectors once per stream: every event of the stream and the run's last one reuse it. */
+    private final Map<String, StreamLineage> named = new ConcurrentHashMap<>();
     private volatile PipelinePlan plan;
     private volatile String runId;
 
@@ -121,11 +123,13 @@ public final class OpenLineageListener implements RunListener, AutoCloseable {
     }
 
     private StreamLineage safely(StreamPlan stream) {
-        try {
-            return lineage.apply(stream);
-        } catch (RuntimeException e) {
-            return new StreamLineage(List.of(), Optional.empty());
-        }
+        return named.computeIfAbsent(stream.name(), name -> {
+            try {
+                return lineage.apply(stream);
+            } catch (RuntimeException e) {
+                return new StreamLineage(List.of(), Optional.empty());
+            }
+        });
     }
 
     private LineageEvents.Job specJob() {

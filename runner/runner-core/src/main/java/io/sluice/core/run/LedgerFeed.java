@@ -27,9 +27,8 @@ import static java.util.Objects.requireNonNull;
  * copies, a heartbeat renews its leases every third of the lease; a process that stops renewing loses its partitions
  * to the others, and its late commit is refused (LEDGER005); its sessions are ended by the process taking over, or by
  * any process that finds its partitions still locked after the lease (paused inside a ledger transaction). When
- * nothing is claimable but partitions are held by
- * other processes, it waits for them to finish or for their leases to end; it runs dry only when every partition is
- * done. A permanent failure is told to the other processes through the ledger (mark {@value #FAILED_MARK}): they
+ * nothing is claimable but partitions are held by other processes, it waits for them to finish or for their leases
+ * to end; it runs dry only when every partition is done. A permanent failure is told to the other processes through the ledger (mark {@value #FAILED_MARK}): they
  * claim nothing more, finish what they copy, and end with that cause.
  */
 final class LedgerFeed implements PartitionFeed, AutoCloseable {

@@ -70,8 +70,9 @@ public final class PostgresTarget implements Target {
     private ResolvedTable resolved;
     private volatile TableLocks locks;
     private volatile PostgresLoad load;
-    /** In a joined run: the application_name of this process's writer sessions ({@link #claimShared(String, String)}). */
+    /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
+    /** In a joined run: its id, which names the other processes' sessions too. */
     private volatile String joinedRun;
 
     public PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema) {
@@ -237,7 +238,7 @@ public final class PostgresTarget implements Target {
         return claim;
     }
 
-    /** Ends the writer sessions of {@code holder}, a joined process this one took partitions over from. */
+    /** Ends the sessions of {@code holder}, a joined process this one took partitions over from. */
     @Override
     public void endAbandoned(String holder) throws ConnectorException {
         requireNonNull(holder, "holder is null");
