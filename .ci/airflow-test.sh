@@ -9,7 +9,7 @@
 #  6. the joined DAG (sluice_joined.py): three mapped tasks run one Sluice run with --join, each succeeds with its
 #     own summary, and the target equals the source.
 # Before those, the provider package (src/airflow-provider) is pip-installed into that Airflow, which the DAGs import
-# it from, and its own pytest suite runs there.
+# it from, and its own pytest suite runs there and in Airflow 2.10.5 (pins in .ci/airflow-2.10.5-constraints.txt).
 # Airflow comes from PyPI into a virtualenv under .ci/cache/ (reused while its pins are unchanged; the constraints
 # file lives on GitHub, which CI may not reach, so the pins are below). Everything else lives in a temporary folder
 # that is removed at the end. Each step has a timeout; exits non-zero on any failure.
@@ -212,6 +212,27 @@ fi
 (cd "$ROOT/src/airflow-provider" && SLUICE_PROVIDER_TEST_HOME="$WORK/provider-test" \
   timeout 900 "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p no:warnings tests </dev/null) ||
   fail "the provider's tests failed (above)"
+
+# ---------------------------------------------------------------------------------------------------------------
+AIRFLOW2_VERSION=2.10.5
+step "the provider's tests on Airflow $AIRFLOW2_VERSION too (the oldest line it supports; pins in .ci/)"
+VENV2="$CACHE/airflow-$AIRFLOW2_VERSION"
+PINS2="$ROOT/.ci/airflow-$AIRFLOW2_VERSION-constraints.txt"
+PINS2_SUM="$(sha256sum "$PINS2" | cut -c1-16)"
+if [[ "$(cat "$VENV2/.installed" 2>/dev/null || true)" != "$PINS2_SUM" ]]; then
+  PYTHON="$(pip_python)" || fail "no Python 3 with pip; install python3-pip"
+  rm -rf "$VENV2"
+  "$PYTHON" -m venv "$VENV2" || fail "cannot create a virtualenv with $PYTHON"
+  timeout 900 "$VENV2/bin/pip" install -q --disable-pip-version-check -c "$PINS2" \
+    "apache-airflow==$AIRFLOW2_VERSION" pytest </dev/null ||
+    fail "pip could not install apache-airflow==$AIRFLOW2_VERSION (is PyPI reachable?)"
+  echo "$PINS2_SUM" >"$VENV2/.installed"
+fi
+timeout 600 "$VENV2/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps \
+  "$ROOT/src/airflow-provider" </dev/null || fail "pip could not install src/airflow-provider into Airflow $AIRFLOW2_VERSION"
+(cd "$ROOT/src/airflow-provider" && SLUICE_PROVIDER_TEST_HOME="$WORK/provider-test-2" \
+  timeout 900 "$VENV2/bin/python" -m pytest -q -p no:cacheprovider -p no:warnings tests </dev/null) ||
+  fail "the provider's tests failed on Airflow $AIRFLOW2_VERSION (above)"
 
 # ---------------------------------------------------------------------------------------------------------------
 step "Sluice: $SLUICE_BIN"
