@@ -238,6 +238,31 @@ class JoinedRunTest {
         }
     }
 
+    /**
+     * A passing fault in the ledger while claiming (here a serialization failure the server raises once, through a
+     * trigger; in life a ledger session ended by another process that took over while this one was paused) is retried
+     * like a partition's, not fatal: the process ends 0 and the target equals the source.
+     */
+    @Test
+    void aPassingLedgerFaultWhileClaimingIsRetriedNotFatal() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "joinfault", 50_000);
+        Path spec = f.spec("items.yaml", "ctid", 1, 5_000, "consistency: none");
+        CliRun first = CliRun.of("run", spec.toString(), "--run-id", "joinfault-1"); // creates the ledger
+        assertEquals(0, first.exitCode(), first.all());
+        f.sql(f.target, "CREATE SEQUENCE public.fault_once",
+                "CREATE FUNCTION public.fault_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                        + "IF NEW.run_id = 'joinfault-2' AND NEW.claimed_by IS NOT NULL AND NEW.state = 'planned' "
+                        + "AND nextval('public.fault_once') = 1 THEN "
+                        + "RAISE EXCEPTION 'injected passing fault' USING ERRCODE = '40001'; END IF; RETURN NEW; END $$",
+                "CREATE TRIGGER fault_once BEFORE INSERT OR UPDATE ON sluice.run_partitions FOR EACH ROW "
+                        + "EXECUTE FUNCTION public.fault_once()");
+        CliRun joined = CliRun.of("run", spec.toString(), "--run-id", "joinfault-2", "--join");
+        assertEquals(0, joined.exitCode(), joined.all());
+        assertTrue(joined.all().contains("claiming a partition failed (attempt 1), trying again"), joined.all());
+        assertTrue(f.scalar(f.target, "SELECT last_value FROM public.fault_once") >= 1, "the fault was raised");
+        assertEquals(0, f.differences(), "the target equals the source");
+    }
+
     @Test
     void aPermanentFailureInOneProcessEndsTheOthersWithItsCauseAndTheRunStaysResumable() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "joinfail", 100_000);

@@ -47,12 +47,16 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
     private volatile SluiceException failedElsewhere;
     private volatile boolean closed;
     private volatile long lastStallCheck = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+    /** Passing ledger faults in a row while claiming; reset by a claim that answers. */
+    private final java.util.concurrent.atomic.AtomicInteger ledgerFaults = new java.util.concurrent.atomic.AtomicInteger();
+    private final Backoff backoff;
 
     LedgerFeed(StreamWork work, Ledger ledger, Join join) {
         this.work = requireNonNull(work, "work is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.key = work.ledger.key();
         this.join = requireNonNull(join, "join is null");
+        this.backoff = new Backoff(work.plan.spec().retry());
         work.plan.allPartitions().forEach(p -> planned.put(p.id(), p));
         this.heartbeat = Thread.ofPlatform().daemon().name("sluice-lease-" + work.plan.name()).unstarted(this::beat);
         heartbeat.start();
@@ -71,6 +75,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
                     return Optional.empty();
                 }
                 Optional<Ledger.Claim> claimed = ledger.claimNext(key, join.holder(), join.lease());
+                ledgerFaults.set(0);
                 if (claimed.isPresent()) {
                     claimed.get().takenFrom().ifPresent(this::endAbandoned);
                     held.add(claimed.get().partition().partitionId());
@@ -88,6 +93,16 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
                         .orElse(LONGEST_WAIT);
                 TimeUnit.MILLISECONDS.sleep(Math.max(50, wait.toMillis()));
             } catch (ConnectorException e) {
+                // A passing fault (this process's ledger session ended by another one that took over while this
+                // one was paused, a restart) is retried as a partition's would be: a claim rolled back is claimed
+                // again, one whose commit answer was lost is this process's lease, which ends if nobody copies it.
+                int faults = ledgerFaults.incrementAndGet();
+                if (e.kind().isRetryable() && faults < work.plan.spec().retry().maxAttempts()) {
+                    work.listener.ledgerProblem(work.plan, "claiming a partition failed (attempt " + faults
+                            + "), trying again: " + work.ledger.redact(String.valueOf(e.getMessage())));
+                    TimeUnit.MILLISECONDS.sleep(backoff.before(faults + 1).toMillis());
+                    continue;
+                }
                 work.fail(SluiceException.from(e, work.plan.where() + ", claiming a partition"));
                 return Optional.empty();
             } catch (SluiceException e) { // a claimed partition this process cannot rebuild
