@@ -50,6 +50,8 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
     /** Passing ledger faults in a row while claiming; reset by a claim that answers. */
     private final java.util.concurrent.atomic.AtomicInteger ledgerFaults = new java.util.concurrent.atomic.AtomicInteger();
     private final Backoff backoff;
+    /** This process's failure was told to the others (once). */
+    private final java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
 
     LedgerFeed(StreamWork work, Ledger ledger, Join join) {
         this.work = requireNonNull(work, "work is null");
@@ -163,6 +165,9 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
 
     @Override
     public void ended(PartitionPlan partition) {
+        // A failure is told before the partition's lease is let go: a process that would take the partition over
+        // once the lease ends reads the mark first and stops with this cause, instead of meeting the failure again.
+        work.firstError().filter(e -> failedElsewhere == null).ifPresent(this::tellOthers);
         held.remove(partition.id());
     }
 
@@ -173,6 +178,9 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
 
     /** Tells the other processes this one failed, so they stop claiming. */
     void tellOthers(SluiceException error) {
+        if (told.getAndSet(true)) {
+            return;
+        }
         try {
             ledger.mark(key, FAILED_MARK, join.holder() + ": " + work.ledger.redact(error.getMessage()));
         } catch (ConnectorException | RuntimeException e) {
