@@ -104,7 +104,7 @@ class OpenLineageTest {
         JsonNode streamDone = events.get(2);
         assertEquals(specRun, streamDone.get("run").get("facets").get("parent").get("run").get("runId").asString(),
                 "the stream's run is the spec run's child");
-        String namespace = "postgres://" + host() + ":" + port();
+        String namespace = namespace();
         JsonNode input = streamDone.get("inputs").get(0);
         assertEquals(namespace, input.get("namespace").asString());
         assertEquals(source + ".public.items", input.get("name").asString());
@@ -273,16 +273,10 @@ class OpenLineageTest {
         return new Run(process.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 
-    private String host() {
-        String url = pg.jdbcUrl(target);
-        String rest = url.substring("jdbc:postgresql://".length());
-        return rest.substring(0, rest.indexOf(':'));
-    }
-
-    private String port() {
-        String url = pg.jdbcUrl(target);
-        String rest = url.substring("jdbc:postgresql://".length());
-        return rest.substring(rest.indexOf(':') + 1, rest.indexOf('/'));
+    /** OpenLineage's namespace of the test server: {@code postgres://host:port} from its JDBC URL. */
+    private String namespace() {
+        String rest = pg.jdbcUrl(target).substring("jdbc:postgresql://".length());
+        return "postgres://" + rest.substring(0, rest.indexOf('/'));
     }
 
     private void sql(String database, String... statements) throws Exception {

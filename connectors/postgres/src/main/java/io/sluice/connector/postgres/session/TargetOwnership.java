@@ -143,7 +143,11 @@ public final class TargetOwnership {
      * application name: the hash survives any cut, so the processes of a joined run still recognise each other.
      */
     public static String applicationName(String runId) {
-        String name = runToken(runId) + "run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host();
+        return cut(runToken(runId) + "run=" + runId + " pid=" + ProcessHandle.current().pid() + " host=" + host());
+    }
+
+    /** {@code name} as PostgreSQL keeps an application name: its first 63 bytes, never half a character. */
+    private static String cut(String name) {
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         if (bytes.length <= MAX_APPLICATION_NAME_BYTES) {
             return name;
@@ -178,10 +182,7 @@ public final class TargetOwnership {
      * names the holder, so a process that takes its partitions over can end them.
      */
     public static String sessionTag(String runId, String holder) {
-        requireNonNull(holder, "holder is null");
-        byte[] bytes = (runToken(runId) + holder).getBytes(StandardCharsets.UTF_8);
-        return new String(bytes, 0, Math.min(bytes.length, MAX_APPLICATION_NAME_BYTES),
-                StandardCharsets.UTF_8).replace("\uFFFD", "");
+        return cut(runToken(runId) + requireNonNull(holder, "holder is null"));
     }
 
     /** Ends the sessions named {@code tag}: a joined process whose partitions this one took over. */
