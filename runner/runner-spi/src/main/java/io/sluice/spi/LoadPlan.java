@@ -11,12 +11,20 @@ import static java.util.Objects.requireNonNull;
  * @param table      the target table and its columns; for a table the load creates, the columns it will have
  * @param statements the exact statements run before the first and after the last partition (no secrets)
  * @param notes      what a person should know about the load, e.g. that the table is missing and will be created
+ * @param shapeChanges what the load changes in the table's shape for {@code schema-changes}, one line each as the
+ *                     run's summary records it, e.g. {@code added column b numeric to public.t}
  */
-public record LoadPlan(TargetTable table, List<String> statements, List<String> notes) {
+public record LoadPlan(TargetTable table, List<String> statements, List<String> notes, List<String> shapeChanges) {
     public LoadPlan {
         requireNonNull(table, "table is null");
         statements = List.copyOf(requireNonNull(statements, "statements is null"));
         notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        shapeChanges = List.copyOf(requireNonNull(shapeChanges, "shapeChanges is null"));
+    }
+
+    /** A plan that leaves the table's shape as it is. */
+    public LoadPlan(TargetTable table, List<String> statements, List<String> notes) {
+        this(table, statements, notes, List.of());
     }
 
     public static LoadPlan of(TargetTable table) {
@@ -35,7 +43,7 @@ public record LoadPlan(TargetTable table, List<String> statements, List<String> 
         across.after().forEach(s -> allStatements.add("once every stream is done: " + s));
         List<String> allNotes = new java.util.ArrayList<>(notes);
         allNotes.addAll(across.notes());
-        return new LoadPlan(table, allStatements, allNotes);
+        return new LoadPlan(table, allStatements, allNotes, shapeChanges);
     }
 
     /**

@@ -16,10 +16,32 @@ import static java.util.Objects.requireNonNull;
  * @param resetSequences whether sequences of identity and serial columns are set past the largest loaded value;
  *                       empty: the target's default (yes after a truncate, a replace, or into a table it created)
  * @param degree         how many index builds may run at once
+ * @param schemaChanges  what the target does when the source's columns no longer match the table's (matched by
+ *                       name; a stream whose columns map by position always gets {@link SchemaChanges#FAIL})
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
-                          int degree) {
+                          int degree, SchemaChanges schemaChanges) {
+    /**
+     * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
+     * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
+     */
+    public enum SchemaChanges {
+        /** The columns must match as they are: a difference is refused, with the statement that fixes it. */
+        FAIL,
+        /** A new source column is added to the table (nullable); a column gone from the source is loaded as NULL. */
+        ADD_COLUMNS,
+        /** As {@link #ADD_COLUMNS}, and a target column narrower than its source is widened where nothing is lost. */
+        WIDEN,
+        /** New source columns are not read; a column gone from the source is loaded as NULL. */
+        IGNORE_NEW;
+
+        /** Whether the target changes its table's shape under this policy. */
+        public boolean altersTarget() {
+            return this == ADD_COLUMNS || this == WIDEN;
+        }
+    }
+
     /** Two source rows with one merge key in one partition. */
     public enum OnDuplicate {
         /** Fail the partition, naming the key. */
@@ -45,6 +67,14 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
         if (degree < 1) {
             throw new IllegalArgumentException("degree must be positive: " + degree);
         }
+        requireNonNull(schemaChanges, "schemaChanges is null");
+    }
+
+    /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */
+    public LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
+                       boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree) {
+        this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree,
+                SchemaChanges.FAIL);
     }
 
     /** A plain load in {@code mode}, with the defaults the spec has. */

@@ -18,17 +18,34 @@ import static java.util.Objects.requireNonNull;
  *        {@code wal_level=minimal}, rows written frozen)
  * @param joinedRuns               whether several processes of one run may load a target together
  *        ({@link Target#claimShared(String)}, {@code sluice run --join})
+ * @param schemaChanges            the {@code schema-changes} policies its targets plan; {@code fail} and
+ *        {@code ignore-new} ask nothing of a target that the core cannot do, so every target has them
  */
 public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
-                                 boolean joinedRuns) {
+                                 boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges) {
+    /** The policies every target takes: columns as they are, or new source columns left unread. */
+    public static final Set<LoadRequest.SchemaChanges> KEEPS_ITS_SHAPE = Set.of(LoadRequest.SchemaChanges.FAIL,
+            LoadRequest.SchemaChanges.IGNORE_NEW);
+
     /** A target that appends or empties and appends, each partition in a transaction of its own, and nothing more. */
     public static final TargetCapabilities BASIC = new TargetCapabilities(EnumSet.of(LoadMode.APPEND,
             LoadMode.TRUNCATE), false, false, false);
+
+    /** Capabilities of a target that never changes its table's shape. */
+    public TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
+                              boolean joinedRuns) {
+        this(loadModes, rebuildsIndexes, replacesInOneTransaction, joinedRuns, KEEPS_ITS_SHAPE);
+    }
 
     public TargetCapabilities {
         loadModes = Set.copyOf(requireNonNull(loadModes, "loadModes is null"));
         if (!loadModes.contains(LoadMode.APPEND)) {
             throw new IllegalArgumentException("every target appends: loadModes " + loadModes + " lack APPEND");
+        }
+        schemaChanges = Set.copyOf(requireNonNull(schemaChanges, "schemaChanges is null"));
+        if (!schemaChanges.containsAll(KEEPS_ITS_SHAPE)) {
+            throw new IllegalArgumentException("every target takes fail and ignore-new: schemaChanges "
+                    + schemaChanges);
         }
     }
 

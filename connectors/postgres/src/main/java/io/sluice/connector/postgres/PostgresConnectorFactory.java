@@ -14,6 +14,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.OptionSchema;
@@ -90,7 +91,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             Set.of(IncrementalMode.CURSOR));
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(
-            EnumSet.allOf(LoadMode.class), true, true, true);
+            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class));
 
     @Override
     public SourceCapabilities sourceCapabilities() {

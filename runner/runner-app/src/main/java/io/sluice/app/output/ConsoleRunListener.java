@@ -70,6 +70,8 @@ public final class ConsoleRunListener implements RunListener {
 
     @Override
     public void streamStarted(StreamPlan stream, String snapshotMode) {
+        // A change of the target's shape is told whatever the number of tables: someone will look for it.
+        stream.load().shapeChanges().forEach(change -> line("stream " + stream.name() + ": " + change));
         if (many) {
             return;
         }

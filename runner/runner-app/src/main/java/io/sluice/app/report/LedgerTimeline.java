@@ -72,6 +72,12 @@ public final class LedgerTimeline {
         return value.isEmpty() ? 0 : Long.parseLong(value);
     }
 
+    private static List<String> schemaChanges(Map<String, String> marks) {
+        String value = marks.getOrDefault(io.sluice.core.ledger.Ledger.TARGET_MARKS
+                + io.sluice.spi.ledger.LoadMarks.SCHEMA_CHANGES, "");
+        return value.isEmpty() ? List.of() : List.of(value.split("\n"));
+    }
+
     private static RunTimeline.StreamTimeline stream(RunStatus.StreamRun run, Instant now) {
         LedgerStream stream = run.stream();
         Map<String, List<AttemptRecord>> failedAttempts = run.attempts().stream()
@@ -122,6 +128,6 @@ public final class LedgerTimeline {
                 source, definition.getOrDefault("target.table", ""), method, 0, rows, bytes,
                 deletedRows(run.marks()), stream.partitionsPlanned(),
                 0, retries, List.of("-- the stream's definition as the ledger recorded it\n" + stream.definition()),
-                List.of(), "", stream.error(), partitions);
+                List.of(), "", stream.error(), partitions, schemaChanges(run.marks()));
     }
 }

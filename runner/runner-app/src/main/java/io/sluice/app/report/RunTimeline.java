@@ -28,11 +28,14 @@ public record RunTimeline(String runId, String specName, String state, Instant s
         streams = List.copyOf(requireNonNull(streams, "streams is null"));
     }
 
-    /** One stream of the run. {@code statements} are what each side runs; {@code columns} the mapping, one per line. */
+    /**
+     * One stream of the run. {@code statements} are what each side runs; {@code columns} the mapping, one per line;
+     * {@code schemaChanges} what the load changed in the target table's shape.
+     */
     public record StreamTimeline(String name, String state, String source, String target, String method, int degree,
                                  long rows, long bytes, long deletedRows, int partitionsPlanned, int partitionsDoneBefore, int retries,
                                  List<String> statements, List<String> columns, String verification,
-                                 Optional<String> error, List<PartitionTimeline> partitions) {
+                                 Optional<String> error, List<PartitionTimeline> partitions, List<String> schemaChanges) {
         public StreamTimeline {
             requireNonNull(name, "name is null");
             requireNonNull(state, "state is null");
@@ -44,6 +47,7 @@ public record RunTimeline(String runId, String specName, String state, Instant s
             requireNonNull(verification, "verification is null");
             requireNonNull(error, "error is null");
             partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
+            schemaChanges = List.copyOf(requireNonNull(schemaChanges, "schemaChanges is null"));
         }
     }
 

@@ -82,6 +82,8 @@ public final class SummaryJson {
         partitions.put("retried", stream.partitions().stream().filter(p -> p.attempts() > 1).count());
         partitions.put("retries", stream.retries());
         partitions.put("done-before", stream.partitionsDoneBefore());
+        ArrayNode shape = node.putArray("schema-changes");
+        stream.schemaChanges().forEach(change -> shape.add(redact.apply(change)));
         // An object so that further checks slot in beside these without a new summary version.
         ObjectNode verification = node.putObject("verification");
         verification.put("rows-read-equals-rows-written", stream.rowCountsMatch());

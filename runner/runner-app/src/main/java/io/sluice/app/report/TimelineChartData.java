@@ -69,6 +69,8 @@ public final class TimelineChartData {
         s.error().ifPresent(e -> node.put("error", redact.apply(e)));
         ArrayNode statements = node.putArray("statements");
         s.statements().forEach(t -> statements.add(redact.apply(t)));
+        ArrayNode shape = node.putArray("schemaChanges");
+        s.schemaChanges().forEach(t -> shape.add(redact.apply(t)));
         ArrayNode columns = node.putArray("columns");
         s.columns().forEach(c -> columns.add(redact.apply(c)));
 

@@ -139,7 +139,8 @@ public final class TimelineRecorder implements RunListener {
                 report.map(StreamReport::partitionsDoneBefore).orElse(stream.allPartitions().size()
                         - stream.partitions().size()), report.map(StreamReport::retries).orElse(0),
                 statements(stream), columns(stream), report.map(r -> verification(r.verification())).orElse(""),
-                report.flatMap(StreamReport::error).map(e -> e.code() + ": " + e.getMessage()), partitions);
+                report.flatMap(StreamReport::error).map(e -> e.code() + ": " + e.getMessage()), partitions,
+                stream.load().shapeChanges());
     }
 
     static String method(StreamPlan stream) {

@@ -85,7 +85,8 @@ class TimelineChartDataTest {
         RunTimeline run = new RunTimeline("run-1", "spec", "done", T0, Optional.of(T0.plusSeconds(2)), 10, 100,
                 Optional.of("error mentions s3cr3t"), "test", List.of(new RunTimeline.StreamTimeline("items", "done",
                 "src table s3cr3t", "dst", "ctid", 2, 10, 100, 0, 1, 0, 0, List.of("COPY s3cr3t"), List.of("a -> b"), "",
-                Optional.empty(), List.of(partition(0, 10, attempt(1, 500, 1500, RunTimeline.Outcome.DONE, null))))));
+                Optional.empty(), List.of(partition(0, 10, attempt(1, 500, 1500, RunTimeline.Outcome.DONE, null))),
+                List.of("added column s3cr3t text to public.dst"))));
         JsonNode tree = new TimelineChartData(s -> s.replace("s3cr3t", "***")).tree(run);
         assertFalse(tree.toString().contains("s3cr3t"), tree.toString());
         assertTrue(tree.toString().contains("***"));

@@ -6,10 +6,12 @@ import io.sluice.core.spec.ColumnMapping;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadRequest.SchemaChanges;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Maps source columns onto target columns. By name: exact match first, then case-insensitive, and an ambiguous
@@ -31,10 +33,22 @@ public final class ColumnMapper {
     }
 
     public static ColumnMappingPlan plan(String stream, List<Column> source, List<Column> target, ColumnMapping mode) {
+        return plan(stream, source, target, mode, SchemaChanges.FAIL, "the target table", Column::typeName);
+    }
+
+    /**
+     * {@code changes}: {@link SchemaChanges#IGNORE_NEW} leaves source columns without a target column unread; any
+     * other policy refuses them (the target has added what {@code add-columns} and {@code widen} add), naming each
+     * with the {@code ALTER TABLE} of {@code table} that adds it as {@code addedType} types it.
+     */
+    public static ColumnMappingPlan plan(String stream, List<Column> source, List<Column> target, ColumnMapping mode,
+                                         SchemaChanges changes, String table, Function<Column, String> addedType) {
         List<ColumnPair> matched = switch (mode) {
-            case NAME -> byName(stream, source, target);
+            case NAME -> byName(stream, source, target, changes, table, addedType);
             case POSITION -> byPosition(stream, source, target);
         };
+        List<Column> notRead = source.stream().filter(s -> matched.stream().noneMatch(p -> p.source() == s))
+                .toList();
         List<ColumnPair> copied = new ArrayList<>();
         List<ColumnPair> leftOut = new ArrayList<>();
         for (ColumnPair pair : matched) {
@@ -46,7 +60,7 @@ public final class ColumnMapper {
                 throw intoGenerated(stream, pair);
             }
         }
-        return new ColumnMappingPlan(copied, leftOut);
+        return new ColumnMappingPlan(copied, leftOut, notRead);
     }
 
     private static SluiceException intoGenerated(String stream, ColumnPair pair) {
@@ -58,9 +72,11 @@ public final class ColumnMapper {
                         + "the target column a plain one");
     }
 
-    private static List<ColumnPair> byName(String stream, List<Column> source, List<Column> target) {
+    private static List<ColumnPair> byName(String stream, List<Column> source, List<Column> target,
+                                           SchemaChanges changes, String table, Function<Column, String> addedType) {
         List<ColumnPair> pairs = new ArrayList<>();
         List<Column> used = new ArrayList<>();
+        List<Column> unmatched = new ArrayList<>();
         for (Column s : source) {
             Column match = target.stream().filter(t -> t.name().equals(s.name())).findFirst().orElse(null);
             if (match == null) {
@@ -77,10 +93,8 @@ public final class ColumnMapper {
                 match = folded.isEmpty() ? null : folded.getFirst();
             }
             if (match == null) {
-                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP001,
-                        "stream '" + stream + "': source column \"" + s.name() + "\" has no target column of that "
-                                + "name; target columns: " + names(target),
-                        "add the column to the target table, or read fewer columns with a source query");
+                unmatched.add(s);
+                continue;
             }
             if (used.contains(match)) {
                 throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP002,
@@ -90,7 +104,25 @@ public final class ColumnMapper {
             used.add(match);
             pairs.add(new ColumnPair(s, match));
         }
+        if (!unmatched.isEmpty() && changes != SchemaChanges.IGNORE_NEW) {
+            throw unmatched(stream, unmatched, target, table, addedType);
+        }
         return pairs;
+    }
+
+    /** Every source column the target lacks, at once, with the statement that adds each. */
+    private static SluiceException unmatched(String stream, List<Column> unmatched, List<Column> target, String table,
+                                             Function<Column, String> addedType) {
+        List<String> adds = unmatched.stream().map(c -> "ALTER TABLE " + table + " ADD COLUMN \"" + c.name()
+                + "\" " + addedType.apply(c)).toList();
+        boolean one = unmatched.size() == 1;
+        return new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP001,
+                "stream '" + stream + "': source column" + (one ? " " : "s ") + names(unmatched).replaceAll(
+                        "^\\[|]$", "") + (one ? " has" : " have") + " no target column of that name; target columns: "
+                        + names(target),
+                "add the column" + (one ? "" : "s") + " to the target table (" + String.join("; ", adds)
+                        + "), or set schema-changes: add-columns to have each run add new source columns, or "
+                        + "schema-changes: ignore-new to leave them unread");
     }
 
     /**

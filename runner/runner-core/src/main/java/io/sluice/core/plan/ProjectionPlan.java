@@ -19,7 +19,14 @@ public record ProjectionPlan(CopyFormat format, List<String> expressions, List<S
     }
 
     public static ProjectionPlan of(SourceProjection projection) {
+        return of(projection, List.of());
+    }
+
+    /** The source's projection with what the mapping decided about the columns ({@code mappingNotes}) first. */
+    public static ProjectionPlan of(SourceProjection projection, List<String> mappingNotes) {
         requireNonNull(projection, "projection is null");
-        return new ProjectionPlan(projection.format(), projection.expressions(), projection.notes());
+        List<String> notes = new java.util.ArrayList<>(requireNonNull(mappingNotes, "mappingNotes is null"));
+        notes.addAll(projection.notes());
+        return new ProjectionPlan(projection.format(), projection.expressions(), notes);
     }
 }

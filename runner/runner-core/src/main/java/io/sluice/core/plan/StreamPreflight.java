@@ -121,13 +121,24 @@ public final class StreamPreflight {
 
         String table = load.table().qualifiedName();
         try {
+            Source read = source;
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, load.table().columns(),
-                    stream.columnMapping());
+                    stream.columnMapping(), stream.load().schemaChanges(), table, c -> typeCreatedFor(read, c));
             SourceProjection projection = source.project(mapping.copied());
             return Optional.of(new Checked(source, sourceColumns, target, load, reads, writes, mapping, projection));
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.COLUMNS, "columns of " + table, e);
             return Optional.empty();
+        }
+    }
+
+    /** The type {@code create: if-missing} would give {@code column}: what the fix to add it names. */
+    private static String typeCreatedFor(Source source, Column column) {
+        try {
+            return source.postgresColumns().stream().filter(c -> c.name().equals(column.name())).findFirst()
+                    .map(Column::typeName).orElse(column.typeName());
+        } catch (ConnectorException | RuntimeException e) {
+            return column.typeName(); // only a fix's wording: the column's own type says as much
         }
     }
 

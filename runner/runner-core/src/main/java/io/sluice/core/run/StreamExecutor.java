@@ -108,7 +108,7 @@ final class StreamExecutor {
         StreamReport report = new StreamReport(plan.name(), state, plan.degree(), rows, bytes,
                 Duration.ofNanos(System.nanoTime() - started), reports, plan.partitions().size(),
                 work.attempts.retries(), work.firstError(), verification, deletedRows,
-                plan.allPartitions().size() - plan.partitions().size());
+                plan.allPartitions().size() - plan.partitions().size(), plan.load().shapeChanges());
         work.listener.streamFinished(plan, report);
         return report;
     }

@@ -13,6 +13,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param deletedRows          rows the load deleted from the target after the copy (a merge's delete-missing)
  * @param partitionsDoneBefore partitions a resumed run found done in the ledger and skipped
+ * @param schemaChanges        what the load changed in the target table's shape ({@code schema-changes}), one line
+ *                             each, e.g. {@code added column b numeric to public.t}
  */
 public record StreamReport(
         String name,
@@ -27,7 +29,8 @@ public record StreamReport(
         Optional<SluiceException> error,
         Verification verification,
         long deletedRows,
-        int partitionsDoneBefore) {
+        int partitionsDoneBefore,
+        List<String> schemaChanges) {
     public enum State { DONE, FAILED, INTERRUPTED, SKIPPED }
 
     public StreamReport {
@@ -37,6 +40,16 @@ public record StreamReport(
         partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
         requireNonNull(error, "error is null");
         requireNonNull(verification, "verification is null");
+        schemaChanges = List.copyOf(requireNonNull(schemaChanges, "schemaChanges is null"));
+    }
+
+    /** A report of a stream that changed nothing in its target's shape. */
+    public StreamReport(String name, State state, int degree, long rows, long bytes, Duration duration,
+                        List<PartitionReport> partitions, int partitionsPlanned, int retries,
+                        Optional<SluiceException> error, Verification verification, long deletedRows,
+                        int partitionsDoneBefore) {
+        this(name, state, degree, rows, bytes, duration, partitions, partitionsPlanned, retries, error, verification,
+                deletedRows, partitionsDoneBefore, List.of());
     }
 
     public long partitionsDone() {

@@ -81,6 +81,24 @@ final class LoadBinding {
                         + "its indexes again", "remove 'indexes: rebuild'");
             }
         }
+        LoadRequest.SchemaChanges schemaChanges = load.schemaChanges().map(StreamSettings.Located::value)
+                .orElse(LoadRequest.SchemaChanges.FAIL);
+        if (schemaChanges != LoadRequest.SchemaChanges.FAIL) {
+            Position at = load.schemaChanges().orElseThrow().position();
+            String spelledPolicy = SpecKeys.spelling(schemaChanges);
+            if (merged.columnMapping().orElse(ColumnMapping.NAME) == ColumnMapping.POSITION) {
+                values.findings().error(SpecCode.SPEC028, at, "'schema-changes: " + spelledPolicy + "' " + where
+                        + " with 'column-mapping: position': a column added or dropped in the source shifts every "
+                        + "column after it, so changes are only told apart by name", "remove 'schema-changes', or "
+                        + "use 'column-mapping: name'");
+            }
+            if (target.isPresent() && !target.get().targetCapabilities().schemaChanges().contains(schemaChanges)) {
+                values.findings().error(SpecCode.SPEC029, at, "'schema-changes: " + spelledPolicy + "' " + where
+                        + ": the " + target.get().name() + " target cannot change its tables' columns",
+                        "use one of: " + String.join(", ", target.get().targetCapabilities().schemaChanges().stream()
+                                .sorted().map(SpecKeys::spelling).toList()));
+            }
+        }
         if (mode == LoadMode.REPLACE && rebuild) {
             values.findings().warning(SpecCode.SPEC028, load.indexes().orElseThrow().position(), "'indexes: rebuild' "
                     + where + " changes nothing with 'load-mode: " + spelled + "': the new table's indexes are "
@@ -91,7 +109,7 @@ final class LoadBinding {
                 deleteMissing,
                 load.keepPrevious().map(StreamSettings.Located::value).orElse(false),
                 load.indexes().map(StreamSettings.Located::value).orElse(LoadRequest.Indexes.KEEP),
-                load.resetSequences().map(StreamSettings.Located::value));
+                load.resetSequences().map(StreamSettings.Located::value), schemaChanges);
     }
 
     private void only(Optional<? extends StreamSettings.Located<?>> setting, String key, LoadMode mode,

@@ -16,12 +16,13 @@ import static java.util.Objects.requireNonNull;
  * the target first, whether the target ends as the source, ...) instead of switching on the mode itself.
  *
  * @param resetSequences empty: the target's default
+ * @param schemaChanges  {@code schema-changes}: what a difference between the source's columns and the table's does
  */
 public record LoadSpec(LoadMode mode, List<String> mergeKey, LoadRequest.OnDuplicate onDuplicate,
                        boolean deleteMissing, boolean keepPrevious, LoadRequest.Indexes indexes,
-                       Optional<Boolean> resetSequences) {
+                       Optional<Boolean> resetSequences, LoadRequest.SchemaChanges schemaChanges) {
     public static final LoadSpec DEFAULT = new LoadSpec(LoadMode.APPEND, List.of(), LoadRequest.OnDuplicate.ERROR,
-            false, false, LoadRequest.Indexes.KEEP, Optional.empty());
+            false, false, LoadRequest.Indexes.KEEP, Optional.empty(), LoadRequest.SchemaChanges.FAIL);
 
     public LoadSpec {
         requireNonNull(mode, "mode is null");
@@ -29,17 +30,19 @@ public record LoadSpec(LoadMode mode, List<String> mergeKey, LoadRequest.OnDupli
         requireNonNull(onDuplicate, "onDuplicate is null");
         requireNonNull(indexes, "indexes is null");
         requireNonNull(resetSequences, "resetSequences is null");
+        requireNonNull(schemaChanges, "schemaChanges is null");
     }
 
     /** The same settings with {@code load-mode} {@code other}. */
     public LoadSpec withMode(LoadMode other) {
-        return new LoadSpec(other, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences);
+        return new LoadSpec(other, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                schemaChanges);
     }
 
     /** What the target is asked, for a load whose index builds may run {@code degree} at once. */
     public LoadRequest request(int degree) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                Math.max(1, degree));
+                Math.max(1, degree), schemaChanges);
     }
 
     /** The mode as the spec spells it. */

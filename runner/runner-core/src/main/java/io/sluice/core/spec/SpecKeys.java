@@ -45,16 +45,17 @@ final class SpecKeys {
     static final String KEEP_PREVIOUS = "keep-previous";
     static final String INDEXES = "indexes";
     static final String RESET_SEQUENCES = "reset-sequences";
+    static final String SCHEMA_CHANGES = "schema-changes";
     static final String CURSOR = "cursor";
     static final String NEW_FILES = "new-files";
     static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES);
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
             CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, MERGE_KEY, ON_DUPLICATE, DELETE_MISSING, KEEP_PREVIOUS, INDEXES,
-            RESET_SEQUENCES);
+            RESET_SEQUENCES, SCHEMA_CHANGES);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
             LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
-            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES);
+            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES);
 
     static final String METHOD = "method";
     static final String KEY = "key";

@@ -158,6 +158,11 @@ public final class SpecSchemaGenerator {
         props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
                 .put("description", "Set the sequences of identity and serial columns past the largest loaded "
                         + "value. Default: true for truncate, replace and a table the load creates."));
+        props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.SchemaChanges.class),
+                "fail", "When the source's columns differ from the target table's (by name): fail lists every "
+                        + "difference and the ALTER TABLE that fixes it; add-columns adds new source columns to the "
+                        + "target (nullable) and loads NULL into columns the source lost; widen also widens target "
+                        + "types where no value is lost; ignore-new leaves new source columns unread."));
         props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),
                 SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 "name: match columns by name; position: by order."));

@@ -80,9 +80,10 @@ record StreamSettings(
     /** The keys that go with {@code load-mode}, each merged with the default's on its own. */
     record LoadSettings(Optional<Located<List<String>>> mergeKey, Optional<Located<LoadRequest.OnDuplicate>> onDuplicate,
                         Optional<Located<Boolean>> deleteMissing, Optional<Located<Boolean>> keepPrevious,
-                        Optional<Located<LoadRequest.Indexes>> indexes, Optional<Located<Boolean>> resetSequences) {
+                        Optional<Located<LoadRequest.Indexes>> indexes, Optional<Located<Boolean>> resetSequences,
+                        Optional<Located<LoadRequest.SchemaChanges>> schemaChanges) {
         static final LoadSettings NONE = new LoadSettings(Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
         LoadSettings {
             requireNonNull(mergeKey, "mergeKey is null");
@@ -91,12 +92,14 @@ record StreamSettings(
             requireNonNull(keepPrevious, "keepPrevious is null");
             requireNonNull(indexes, "indexes is null");
             requireNonNull(resetSequences, "resetSequences is null");
+            requireNonNull(schemaChanges, "schemaChanges is null");
         }
 
         LoadSettings over(LoadSettings defaults) {
             return new LoadSettings(mergeKey.or(defaults::mergeKey), onDuplicate.or(defaults::onDuplicate),
                     deleteMissing.or(defaults::deleteMissing), keepPrevious.or(defaults::keepPrevious),
-                    indexes.or(defaults::indexes), resetSequences.or(defaults::resetSequences));
+                    indexes.or(defaults::indexes), resetSequences.or(defaults::resetSequences),
+                    schemaChanges.or(defaults::schemaChanges));
         }
     }
 

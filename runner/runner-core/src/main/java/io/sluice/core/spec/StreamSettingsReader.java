@@ -49,7 +49,9 @@ final class StreamSettingsReader {
                 flag(mapping, SpecKeys.KEEP_PREVIOUS, where),
                 mapping.get(SpecKeys.INDEXES).flatMap(n -> choice(n, SpecKeys.INDEXES, where,
                         LoadRequest.Indexes.class).map(v -> new StreamSettings.Located<>(v, n.position()))),
-                flag(mapping, SpecKeys.RESET_SEQUENCES, where));
+                flag(mapping, SpecKeys.RESET_SEQUENCES, where),
+                mapping.get(SpecKeys.SCHEMA_CHANGES).flatMap(n -> choice(n, SpecKeys.SCHEMA_CHANGES, where,
+                        LoadRequest.SchemaChanges.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
     }
 
     private Optional<StreamSettings.Located<Boolean>> flag(YamlNode.Mapping mapping, String key, String where) {

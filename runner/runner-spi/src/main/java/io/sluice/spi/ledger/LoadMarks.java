@@ -32,6 +32,12 @@ public interface LoadMarks {
     String DELETED_ROWS = "deleted-rows";
 
     /**
+     * What the load changed in the target table's shape ({@code schema-changes}), one change per line, e.g.
+     * {@code added column b numeric to public.t}: kept with the run, so its report read from the ledger says so.
+     */
+    String SCHEMA_CHANGES = "schema-changes";
+
+    /**
      * The rows this stream's done partitions of the run wrote, as the ledger counts them (each with its partition's
      * commit): what a target checks a step against that must see every partition, e.g. the keys a merge collected
      * before it deletes the rest. Empty where no ledger keeps the marks.

@@ -44,6 +44,8 @@ public enum PostgresCode implements ErrorCode {
             + "holds"),
     PG224("create: if-missing with definition: full: a sequence, partition or index the created table needs has a "
             + "name the target schema uses already, and so has the name derived from the table's"),
+    PG225("schema-changes: the source's columns changed in a way no policy follows (a type narrower than or unrelated "
+            + "to the target column's, a NOT NULL column the source no longer has, a type the target lacks)"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

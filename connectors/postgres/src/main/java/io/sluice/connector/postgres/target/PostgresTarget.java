@@ -130,9 +130,12 @@ public final class PostgresTarget implements Target {
         List<Column> columns = existing.isPresent() ? table().columns() : source.postgresColumns();
         Optional<io.sluice.spi.TableDefinition> definition = existing.isEmpty() && withDefinition
                 ? source.tableDefinition() : Optional.empty();
+        // schema-changes other than fail compare the table with the source's columns as a created table has them
+        List<Column> changedSource = existing.isPresent() && request.schemaChanges() != LoadRequest.SchemaChanges.FAIL
+                ? source.postgresColumns() : List.of();
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
-                    source::typeDefinition, primaryKey, locks, control.connection(), definition);
+                    changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition);
             load = planned;
             return planned.loadPlan();
         } catch (SQLException e) {

@@ -4,6 +4,7 @@ import io.sluice.connector.postgres.catalog.IndexDefinition;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
+import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.copy.AfterCopy;
 import io.sluice.connector.postgres.copy.BeforeCopy;
@@ -52,14 +53,17 @@ public final class PostgresLoad {
     private final List<String> statements = new ArrayList<>();
     private final List<String> notes;
 
+    private final List<String> shapeChanges;
+
     private PostgresLoad(LoadTable table, List<LoadStep> steps, RunForeignKeys runKeys, Optional<ShadowSwap> replace,
-                         Optional<MergeStaging> merge, List<String> notes) {
+                         Optional<MergeStaging> merge, List<String> notes, List<String> shapeChanges) {
         this.table = requireNonNull(table, "table is null");
         this.steps = List.copyOf(requireNonNull(steps, "steps is null"));
         this.runKeys = requireNonNull(runKeys, "runKeys is null");
         this.replace = requireNonNull(replace, "replace is null");
         this.merge = requireNonNull(merge, "merge is null");
         this.notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        this.shapeChanges = List.copyOf(requireNonNull(shapeChanges, "shapeChanges is null"));
         for (LoadStep step : this.steps) {
             step.describe(statements);
         }
@@ -68,12 +72,13 @@ public final class PostgresLoad {
     /**
      * Plans the load of {@code existing} with its columns {@code columnsGiven} (empty: the table is missing and
      * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
-     * cannot do before anything is written.
+     * cannot do before anything is written. {@code sourceColumns}: for an existing table under {@code schema-changes}
+     * other than fail, the source's columns as a created table would have them ({@link ShapeChange}).
      */
     public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                              QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
-                             CreateTable.TypeDefinitions types, List<String> primaryKey, TableLocks locks,
-                             Connection c, Optional<TableDefinition> sourceDefinition)
+                             List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
+                             TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition)
             throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         TargetCatalog target = new TargetCatalog(c);
@@ -91,7 +96,13 @@ public final class PostgresLoad {
                 schema, tableName, primaryKey.isEmpty())) : Optional.empty();
         // A created table with its definition keeps computed columns computed (the copy leaves them to the target).
         List<Column> columns = existing.isPresent() || defines ? columnsGiven : CreateTable.columnsOf(columnsGiven);
+        ShapeChange.Planned shape = existing.isPresent()
+                ? ShapeChange.plan(request.schemaChanges(), existing.get(), SqlQuote.identifier(schema) + "."
+                + SqlQuote.identifier(tableName), sourceColumns, columns, c, types)
+                : new ShapeChange.Planned(columns, List.of());
+        columns = shape.columns();
         LoadTable table = new LoadTable(connections, ledger, request, schema, tableName, existing, columns, locks);
+        ShapeChange shapeChange = new ShapeChange(table, shape.changes(), mode == LoadMode.REPLACE);
         Set<String> names = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (String column : primaryKey) {
             table.requireColumn(names, column, "primary-key");
@@ -118,7 +129,7 @@ public final class PostgresLoad {
         }
         Optional<ShadowSwap> replace = Optional.empty();
         if (mode == LoadMode.REPLACE) {
-            replace = Optional.of(new ShadowSwap(table, create, indexes));
+            replace = Optional.of(new ShadowSwap(table, create, indexes, shapeChange));
             if (existing.isPresent()) {
                 replace.get().check(target, existing.get());
             }
@@ -126,10 +137,10 @@ public final class PostgresLoad {
         // The one place the mode decides the steps, in the order they describe, prepare and finish.
         List<LoadStep> steps = switch (mode) {
             case REPLACE -> List.of(replace.orElseThrow());
-            case MERGE -> List.of(create, merge.orElseThrow(), indexRebuild, new SequenceReset(table));
-            case APPEND, TRUNCATE -> List.of(create, indexRebuild, new SequenceReset(table));
+            case MERGE -> List.of(shapeChange, create, merge.orElseThrow(), indexRebuild, new SequenceReset(table));
+            case APPEND, TRUNCATE -> List.of(shapeChange, create, indexRebuild, new SequenceReset(table));
         };
-        return new PostgresLoad(table, steps, runKeys, replace, merge, notes);
+        return new PostgresLoad(table, steps, runKeys, replace, merge, notes, shapeChange.summary());
     }
 
     public String quoted() {
@@ -152,7 +163,7 @@ public final class PostgresLoad {
     }
 
     public LoadPlan loadPlan() {
-        return new LoadPlan(new TargetTable(table.quoted(), table.columns()), statements, notes);
+        return new LoadPlan(new TargetTable(table.quoted(), table.columns()), statements, notes, shapeChanges);
     }
 
     public void waitForLocks(TableLocks locks) {

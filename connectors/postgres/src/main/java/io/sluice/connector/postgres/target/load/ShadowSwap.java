@@ -45,11 +45,15 @@ import static java.util.Objects.requireNonNull;
 public final class ShadowSwap implements LoadStep {
     static final String SHADOW = "shadow";
     static final String SWAPPED = "swapped";
+    /** The old table's columns when the shadow was made, kept when the shadow's differ (schema-changes). */
+    static final String OLD_COLUMNS = "shadow-old-columns";
 
     private final LoadTable table;
     private final CreateTable create;
     /** The table's indexes at plan time: what the plan says the shadow gets. */
     private final List<IndexDefinition> indexes;
+    /** schema-changes: the shadow gets the source's new shape; the live table keeps its own until the swap. */
+    private final ShapeChange shape;
     /** This process alone loads the table (not a joined run): it may hold the old table for the run. */
     private volatile boolean alone;
     /**
@@ -59,10 +63,11 @@ public final class ShadowSwap implements LoadStep {
     private volatile Connection guard;
 
     /** {@code create}: how the table would be created, for the shadow of a table that does not exist yet. */
-    ShadowSwap(LoadTable table, CreateTable create, List<IndexDefinition> indexes) {
+    ShadowSwap(LoadTable table, CreateTable create, List<IndexDefinition> indexes, ShapeChange shape) {
         this.table = requireNonNull(table, "table is null");
         this.create = requireNonNull(create, "create is null");
         this.indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
+        this.shape = requireNonNull(shape, "shape is null");
     }
 
     /**
@@ -107,6 +112,7 @@ public final class ShadowSwap implements LoadStep {
                 ? "CREATE TABLE " + shadow + " (LIKE " + table.quoted() + " INCLUDING ALL EXCLUDING INDEXES)"
                 + " -- with its owner, grants, persistence and storage options"
                 : create.statement(shadow));
+        shape.statement(shadow).ifPresent(statements::add);
         for (IndexDefinition index : indexes) {
             statements.addAll(index.buildOn(shadow, temporaryIndexName(index.name())));
         }
@@ -185,6 +191,10 @@ public final class ShadowSwap implements LoadStep {
             for (String setting : target.tableSettings(oid, shadow)) {
                 LoadTable.execute(c, setting); // row-level security, statistics targets, n_distinct: what LIKE leaves out
             }
+            if (!shape.isEmpty()) {
+                marks.writing(OLD_COLUMNS, String.join("\n", target.columnDefinitions(oid))).apply(tx);
+                shape.apply(c, shadow, Map.of(), marks, tx);
+            }
         } else {
             LoadTable.execute(c, create.statement(shadow));
         }
@@ -258,7 +268,8 @@ public final class ShadowSwap implements LoadStep {
         String quoted = table.quoted();
         String schema = table.schema();
         inGuardOrTransaction("swapping " + shadow + " in for " + quoted, (c, tx) -> {
-            if (marks.reading().apply(tx).containsKey(SWAPPED)) {
+            Map<String, String> now = marks.reading().apply(tx);
+            if (now.containsKey(SWAPPED)) {
                 return;
             }
             PostgresCatalog catalog = new PostgresCatalog(c);
@@ -270,7 +281,8 @@ public final class ShadowSwap implements LoadStep {
             if (old.isPresent()) {
                 table.locks().lock(c, List.of(quoted), TableLocks.Mode.ACCESS_EXCLUSIVE, "swap in the new table",
                         ErrorKind.FAILED);
-                refuseDrift(target, old.get().oid(), catalog.resolveTable(table.shadow()).orElseThrow().oid());
+                refuseDrift(target, old.get().oid(), catalog.resolveTable(table.shadow()).orElseThrow().oid(),
+                        Optional.ofNullable(now.get(OLD_COLUMNS)));
                 comment = target.look(old.get().oid()).comment();
                 carried = target.indexSettings(old.get().oid(), quoted, schema);
                 identityNames = table.request().keepPrevious() ? Map.of()
@@ -328,11 +340,13 @@ public final class ShadowSwap implements LoadStep {
      * At the swap, under its lock: the old table's columns and grants must be what the shadow copied when it was made.
      * A column or grant added (or dropped) meanwhile would vanish with the old table, so the swap is refused instead.
      */
-    private void refuseDrift(TargetCatalog target, long oldOid, long shadowOid)
+    private void refuseDrift(TargetCatalog target, long oldOid, long shadowOid, Optional<String> oldWhenMade)
             throws SQLException, ConnectorException {
         List<String> differences = new ArrayList<>();
         List<String> oldColumns = target.columnDefinitions(oldOid);
-        List<String> newColumns = target.columnDefinitions(shadowOid);
+        // A shadow given a new shape (schema-changes) is compared by the old table's columns as they were then.
+        List<String> newColumns = oldWhenMade.map(o -> List.of(o.split("\n", -1)))
+                .orElse(target.columnDefinitions(shadowOid));
         if (!oldColumns.equals(newColumns)) {
             differences.add("columns now (" + String.join(", ", oldColumns) + ") against (" + String.join(", ",
                     newColumns) + ") when the load began");
