@@ -6,8 +6,13 @@ import static java.util.Objects.requireNonNull;
  * A column as a connector describes it. {@code typeName} is in the connector's own dialect (PostgreSQL's
  * {@code format_type}, e.g. {@code character varying(10)}, or DuckDB's {@code DECIMAL(18,2)}); {@code pgTypeOid} is
  * the PostgreSQL type OID when the column lives in PostgreSQL, else 0.
+ *
+ * @param expression what the source evaluates for this column, in its own SQL (a spec's {@code columns:} rule: an
+ *                   {@code expression}, a {@code mask}, or the column it {@code rename}s); empty: the column named
+ *                   {@code name}
  */
-public record Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation) {
+public record Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
+                     java.util.Optional<String> expression) {
     /** Whether and how a column fills itself, as the server reports it. */
     public enum Generation {
         NONE,
@@ -28,10 +33,21 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
         requireNonNull(name, "name is null");
         requireNonNull(typeName, "typeName is null");
         requireNonNull(generation, "generation is null");
+        requireNonNull(expression, "expression is null");
+    }
+
+    /** The column of that name, read as it is. */
+    public Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation) {
+        this(name, typeName, pgTypeOid, nullable, generation, java.util.Optional.empty());
     }
 
     public static Column of(String name, String typeName) {
         return new Column(name, typeName, 0, true, Generation.NONE);
+    }
+
+    /** This column under another name and computed by the source as {@code sql} (a plain value: not generated). */
+    public Column readAs(String newName, String sql) {
+        return new Column(newName, typeName, pgTypeOid, nullable, Generation.NONE, java.util.Optional.of(sql));
     }
 
     /** Whether the column is computed by an expression (STORED or VIRTUAL). */

@@ -141,4 +141,44 @@ public interface Source {
     default java.util.List<LineageDataset> lineageInputs() throws ConnectorException {
         return java.util.List.of();
     }
+
+    /**
+     * The column the source would read for {@code expression} (SQL in the source's dialect over its columns, e.g.
+     * {@code lower(email)}), named {@code name}: its type as the source would compute it. The expression is judged
+     * without reading a row; one that does not parse is refused with the server's reason. The default: the source
+     * cannot compute columns.
+     */
+    default Column expressionColumn(String name, String expression) throws ConnectorException {
+        java.util.Objects.requireNonNull(name, "name is null");
+        java.util.Objects.requireNonNull(expression, "expression is null");
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe() + " cannot compute columns "
+                + "from expressions", "remove the expression and mask rules from the stream's columns:");
+    }
+
+    /**
+     * SQL of the source's dialect that hashes {@code reference} (an expression of text type) keyed by
+     * {@code keyLiteral} (a quoted SQL string): the same input and key give the same lower-case hex text on every
+     * run, and the key cannot be read back from it. The default: the source cannot hash.
+     */
+    default String keyedHash(String reference, String keyLiteral) throws ConnectorException {
+        java.util.Objects.requireNonNull(reference, "reference is null");
+        java.util.Objects.requireNonNull(keyLiteral, "keyLiteral is null");
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe() + " cannot hash columns",
+                "use mask: redact or mask: null");
+    }
+
+    /**
+     * {@code column}, one of this source's or computed by it ({@link #expressionColumn}), typed as a created target
+     * table gets it, as {@link #postgresColumns()} types the source's own. The default takes a column that has a
+     * PostgreSQL type as it is.
+     */
+    default Column postgresColumn(Column column) throws ConnectorException {
+        java.util.Objects.requireNonNull(column, "column is null");
+        if (column.pgTypeOid() == 0) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI008, describe() + " cannot say which "
+                    + "PostgreSQL type column " + column.name() + " has", "give the column a type: in its columns: "
+                    + "rule, or create the target table yourself");
+        }
+        return column;
+    }
 }

@@ -17,10 +17,17 @@ import static java.util.Objects.requireNonNull;
 final class DuckDbProjection implements SourceProjection {
     private final List<ColumnConversion> conversions;
     private final List<String> planNotes;
+    /** columns: rules: the select list that computes, renames and masks the columns before they are converted. */
+    private final java.util.Optional<String> shaping;
 
     DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes) {
+        this(conversions, planNotes, java.util.Optional.empty());
+    }
+
+    DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes, java.util.Optional<String> shaping) {
         this.conversions = List.copyOf(requireNonNull(conversions, "conversions is null"));
         this.planNotes = requireNonNull(planNotes, "planNotes is null");
+        this.shaping = requireNonNull(shaping, "shaping is null");
     }
 
     List<ColumnConversion> conversions() {
@@ -37,7 +44,8 @@ final class DuckDbProjection implements SourceProjection {
                 first = false;
             }
         }
-        return sql.append(" FROM (").append(relation).append(") AS sluice_q").toString();
+        String from = shaping.map(select -> "SELECT " + select + " FROM (" + relation + ") AS sluice_r").orElse(relation);
+        return sql.append(" FROM (").append(from).append(") AS sluice_q").toString();
     }
 
     @Override

@@ -82,10 +82,20 @@ final class DuckDbSource implements Source {
     @Override
     public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
         List<ColumnConversion> conversions = new ArrayList<>();
+        List<String> shaping = new ArrayList<>();
+        boolean shaped = pairs.stream().anyMatch(p -> p.source().expression().isPresent());
         for (ColumnPair pair : pairs) {
-            conversions.add(Conversions.plan(pair.source(), pair.target()));
+            Column source = pair.source();
+            // A columns: rule's column is computed in a select of its own first, under its new name; the
+            // conversion then reads that name like any column.
+            shaping.add(source.expression().orElse(Sql.identifier(source.name())) + " AS "
+                    + Sql.identifier(source.name()));
+            Column plain = new Column(source.name(), source.typeName(), source.pgTypeOid(), source.nullable(),
+                    source.generation());
+            conversions.add(Conversions.plan(plain, pair.target()));
         }
-        return new DuckDbProjection(conversions, planNotes);
+        return new DuckDbProjection(conversions, planNotes, shaped ? Optional.of(String.join(", ", shaping))
+                : Optional.empty());
     }
 
     @Override
@@ -148,5 +158,34 @@ final class DuckDbSource implements Source {
         @Override
         public void close() {
         }
+    }
+
+    /** The expression's DuckDB type, as DESCRIBE over the source's relation gives it. */
+    @Override
+    public Column expressionColumn(String name, String expression) throws ConnectorException {
+        String sql = "DESCRIBE SELECT " + expression + " AS " + Sql.identifier(name) + " FROM (" + relation.query()
+                + ") AS sluice_r";
+        try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(relation.query()));
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery(sql)) {
+            rs.next();
+            return new Column(name, rs.getString("column_type"), 0, true, Column.Generation.NONE);
+        } catch (SQLException e) {
+            throw new ConnectorException(io.sluice.spi.ErrorKind.INVALID_SPEC, DuckDbCode.DUCK105, "columns: expression "
+                    + expression + " (for column " + name + ") is not valid on " + relation.describe() + ": "
+                    + database.redactor().redact(String.valueOf(e.getMessage()).lines().findFirst().orElse("")),
+                    "write DuckDB SQL over the source's columns, e.g. lower(email)");
+        }
+    }
+
+    /** As the PostgreSQL source computes it, so both give the same text: {@code H(key || H(key || value))}. */
+    @Override
+    public String keyedHash(String reference, String keyLiteral) {
+        return "sha256(" + keyLiteral + " || sha256(" + keyLiteral + " || " + reference + "))";
+    }
+
+    @Override
+    public Column postgresColumn(Column column) throws ConnectorException {
+        return CreatedType.of(column);
     }
 }

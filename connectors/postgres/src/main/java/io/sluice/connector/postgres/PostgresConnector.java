@@ -21,6 +21,7 @@ import java.util.Optional;
 
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG108;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
 import static java.util.Objects.requireNonNull;
 
@@ -50,7 +51,12 @@ public final class PostgresConnector implements Connector {
         }
         if (table.isPresent()) {
             return PostgresSource.ofTable(connections, parse(table.get()),
-                    sourceOptions.find(PostgresOptions.INHERITED).orElse(true));
+                    sourceOptions.find(PostgresOptions.INHERITED).orElse(true),
+                    sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()));
+        }
+        if (sourceOptions.isSet(PostgresOptions.WHERE)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG108, "where filters a table source, and this "
+                    + "source is a query", "put the condition in the query's own WHERE, or read a table");
         }
         return PostgresSource.ofQuery(connections, query.get());
     }

@@ -15,6 +15,7 @@ import java.util.Optional;
 
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG108;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG107;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG103;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
@@ -74,6 +75,10 @@ public final class PostgresLint {
         } else if (table.isEmpty() && query.isEmpty()) {
             problems.add(Problem.error(PG102, "table", "a postgres source needs table or query",
                     "add table: schema.table, or query: SELECT ..."));
+        }
+        if (options.isSet(PostgresOptions.WHERE) && query.isPresent()) {
+            problems.add(Problem.error(PG108, "where", "where filters a table source, and this source is a query",
+                    "put the condition in the query's own WHERE, or read a table"));
         }
         DistributionMethod method = stream.distribution().method();
         if (method == DistributionMethod.CTID && query.isPresent()) {

@@ -38,7 +38,11 @@ public final class PostgresOptions {
                     + "is copied once, by its own table's stream.");
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, USER, PASSWORD, PROPERTIES, EMBEDDED, INIT_SCRIPT, LEDGER_SCHEMA);
-    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY, INHERITED);
+    static final Option<String> WHERE = Option.string("where")
+            .describedAs("With a table: a condition every row read must meet, SQL over the table's columns (e.g. "
+                    + "status <> 'test'), applied by the source server with any distribution method, pattern or "
+                    + "incremental cursor; part of the stream's definition (source only).");
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY, INHERITED, WHERE);
     static final Option<String> CREATE = Option.string("create").oneOf("never", "if-missing")
             .withDefault("never").describedAs("if-missing: create the target table when it does not exist, with "
                     + "the source's columns and types (target only).");

@@ -54,6 +54,7 @@ public final class StreamDefinition {
             lines.add("indexes: " + stream.load().indexes().name().toLowerCase(Locale.ROOT));
         }
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));
+        stream.columnRules().definition().forEach(rule -> lines.add(redactor.redact(rule)));
         stream.incremental().flatMap(i -> i.cursor()).ifPresent(c -> lines.add("incremental.cursor: "
                 + redactor.redact(c)));
         if (stream.incremental().map(i -> i.newFiles()).orElse(false)) {

@@ -81,7 +81,8 @@ public final class StreamPreflight {
         Source source = null;
         List<Column> sourceColumns = null;
         try {
-            source = connections.get(stream.source().connection()).source(stream.source().options());
+            source = ShapedSource.of(connections.get(stream.source().connection()).source(stream.source().options()),
+                    stream.columnRules(), stream.name());
             sourceColumns = source.columns();
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.SOURCE, sourceSubject, e);

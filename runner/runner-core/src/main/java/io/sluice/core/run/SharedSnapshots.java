@@ -36,7 +36,9 @@ final class SharedSnapshots implements AutoCloseable {
             List<Source> sources = group.streams().stream().map(name -> bound.binding(streams.get(name)).source())
                     .toList();
             try {
-                SharedSnapshot snapshot = sources.getFirst().exportSnapshot(sources);
+                // A connector is handed its own sources, never one seen through columns: rules.
+                List<Source> own = sources.stream().map(io.sluice.core.plan.ShapedSource::unwrap).toList();
+                SharedSnapshot snapshot = own.getFirst().exportSnapshot(own);
                 snapshots.opened.add(snapshot);
                 group.streams().forEach(name -> snapshots.byStream.put(name, snapshot));
             } catch (ConnectorException e) {

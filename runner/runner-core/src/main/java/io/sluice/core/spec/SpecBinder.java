@@ -39,6 +39,7 @@ final class SpecBinder {
     private final StreamSettingsReader settings;
     private final DistributionChecks distributions;
     private final IncrementalBinding incrementals;
+    private final ColumnRulesBinding columns;
     private final LoadBinding loads;
     private final Set<String> secrets;
 
@@ -60,6 +61,7 @@ final class SpecBinder {
         this.settings = new StreamSettingsReader(values);
         this.distributions = new DistributionChecks(values);
         this.incrementals = new IncrementalBinding(values);
+        this.columns = new ColumnRulesBinding(values);
         this.loads = new LoadBinding(values);
     }
 
@@ -263,6 +265,13 @@ final class SpecBinder {
         Optional<IncrementalSpec> incremental = incrementals.bind(m, sourceFactory, verify, where);
         LoadSpec load = loads.bind(merged, ledgerOn, incremental, verify, target.flatMap(BoundEndpoint::factory),
                 m.position(), where);
+        ColumnRules columnRules = columns.bind(m, where);
+        if (!columnRules.isEmpty() && merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING)
+                == ColumnMapping.POSITION) {
+            values.findings().error(SpecCode.SPEC030, m.entry(SpecKeys.COLUMNS).orElseThrow().keyPosition(),
+                    "'columns' " + where + " with 'column-mapping: position': rules name columns, and position "
+                            + "mapping does not go by names", "use 'column-mapping: name', or remove 'columns'");
+        }
         String streamName = name.orElse("#" + (index + 1));
         source.ifPresent(s -> lintStream(streamName, Role.SOURCE, s, distribution));
         target.ifPresent(t -> lintStream(streamName, Role.TARGET, t, Distribution.none()));
@@ -280,7 +289,7 @@ final class SpecBinder {
                 merged.rowsPerPartition().map(StreamSettings.Located::value)
                         .orElse(SpecKeys.DEFAULT_ROWS_PER_PARTITION), rowsPerPartitionPlanned,
                 load,
-                merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING),
+                merged.columnMapping().orElse(SpecKeys.DEFAULT_COLUMN_MAPPING), columnRules,
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),

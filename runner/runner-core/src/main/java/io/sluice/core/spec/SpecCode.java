@@ -74,7 +74,12 @@ public enum SpecCode {
             + "ledger on for loads with steps after the last partition."),
     SPEC029("unsupported-load", "The target's connector cannot load the way the stream asks: a `load-mode`, or "
             + "`indexes: rebuild`, that its declared target capabilities do not list (`sluice connectors` shows them).",
-            "Use a load mode the message lists, or `indexes: keep`; or load into a connector that can.");
+            "Use a load mode the message lists, or `indexes: keep`; or load into a connector that can."),
+    SPEC030("bad-column-rule", "A `columns:` rule that cannot be applied as written: an unknown key, `exclude` with "
+            + "other keys, both `expression` and `mask`, two rules for one column (names equal ignoring case), two "
+            + "columns onto one target column, or `mask: hash` without a `mask-key` of 16 characters or more "
+            + "written as a secret (`${VAR}`).", "Fix the rule as the message says; keep the mask key in the "
+            + "environment or a file.");
 
     private final String slug;
     private final String meaning;

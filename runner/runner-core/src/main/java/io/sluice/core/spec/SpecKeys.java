@@ -46,6 +46,13 @@ final class SpecKeys {
     static final String INDEXES = "indexes";
     static final String RESET_SEQUENCES = "reset-sequences";
     static final String SCHEMA_CHANGES = "schema-changes";
+    static final String COLUMNS = "columns";
+    static final String MASK_KEY = "mask-key";
+    static final String EXCLUDE_COLUMN = "exclude";
+    static final String RENAME = "rename";
+    static final String EXPRESSION = "expression";
+    static final String MASK = "mask";
+    static final List<String> COLUMN_RULE_KEYS = List.of(EXCLUDE_COLUMN, RENAME, TYPE, EXPRESSION, MASK);
     static final String CURSOR = "cursor";
     static final String NEW_FILES = "new-files";
     static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES);
@@ -55,7 +62,7 @@ final class SpecKeys {
             RESET_SEQUENCES, SCHEMA_CHANGES);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
             LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
-            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES);
+            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY);
 
     static final String METHOD = "method";
     static final String KEY = "key";

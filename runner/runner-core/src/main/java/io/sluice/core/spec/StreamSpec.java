@@ -20,6 +20,7 @@ import static java.util.Objects.requireNonNull;
  * @param load         {@code load-mode} and the keys that go with it
  * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last
  *                     successful run
+ * @param columnRules  {@code columns:} and {@code mask-key}: columns left out, renamed, computed or masked
  */
 public record StreamSpec(
         String name,
@@ -31,6 +32,7 @@ public record StreamSpec(
         boolean rowsPerPartitionPlanned,
         LoadSpec load,
         ColumnMapping columnMapping,
+        ColumnRules columnRules,
         Consistency consistency,
         VerifyMode verify,
         RetrySpec retry,
@@ -44,6 +46,7 @@ public record StreamSpec(
         requireNonNull(distribution, "distribution is null");
         requireNonNull(load, "load is null");
         requireNonNull(columnMapping, "columnMapping is null");
+        requireNonNull(columnRules, "columnRules is null");
         requireNonNull(consistency, "consistency is null");
         requireNonNull(verify, "verify is null");
         requireNonNull(retry, "retry is null");
@@ -65,7 +68,8 @@ public record StreamSpec(
     public StreamSpec forObject(String objectName, EndpointSpec objectSource, EndpointSpec objectTarget,
                                 Distribution objectDistribution) {
         return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
-                rowsPerPartitionPlanned, load, columnMapping, consistency, verify, retry, lockTimeout,
+                rowsPerPartitionPlanned, load, columnMapping, columnRules.forPatternTable(), consistency, verify,
+                retry, lockTimeout,
                 incremental, position);
     }
 

@@ -148,7 +148,8 @@ class StreamExecutorTest {
             throws ConnectorException {
         EndpointSpec endpoint = new EndpointSpec("mem", Options.empty(), HERE);
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
-                io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
+                io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME,
+                io.sluice.core.spec.ColumnRules.NONE, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
                 java.util.Optional.empty(),
                 HERE);
         Source source = memory.source(Options.empty());

@@ -15,6 +15,7 @@ public enum PostgresCode implements ErrorCode {
     PG103("distribution ctid on a query source"),
     PG104("a target without a table"),
     PG107("exclude on a source whose table is not a pattern"),
+    PG108("where on a query source"),
     // connecting and describing; translated from the server's SQLSTATE
     PG201("cannot connect to the server (SQLSTATE 08xxx)"),
     PG202("the server refused the user or password (SQLSTATE 28xxx)"),
@@ -61,6 +62,8 @@ public enum PostgresCode implements ErrorCode {
     PG312("the distribution method needs a key and none is given"),
     PG313("a checkpoint to resume from belongs to another table or query, or is damaged"),
     PG314("the incremental cursor is not a column or expression of the source"),
+    PG315("the source's where is not a valid condition on its table"),
+    PG316("a columns: expression is not valid SQL over the source's columns"),
     // the embedded server
     PG401("the embedded PostgreSQL cannot start"),
     PG402("the embedded database cannot be created"),

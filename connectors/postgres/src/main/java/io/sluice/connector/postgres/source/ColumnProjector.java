@@ -47,7 +47,9 @@ public final class ColumnProjector {
         for (ColumnPair pair : pairs) {
             Column source = pair.source();
             Column target = pair.target();
-            String reference = SqlQuote.identifier(source.name());
+            // A columns: rule's column is the expression it computes (renamed: the column it reads).
+            String reference = source.expression().map(e -> "(" + e + ")")
+                    .orElseGet(() -> SqlQuote.identifier(source.name()));
             long readType;
             if (sameType(source, target)) {
                 expressions.add(reference);
@@ -117,6 +119,10 @@ public final class ColumnProjector {
 
     private String castTypeName(Column target) throws SQLException {
         long targetOid = PostgresCatalog.oid(target);
+        if (targetOid == 0) {
+            // a type written in a columns: rule, not read from a catalog: this server says what it is
+            targetOid = catalog.typeOid(target.typeName()).orElse(0L);
+        }
         if (targetOid > 0 && targetOid < PostgresCatalog.FIRST_NORMAL_OID) {
             return catalog.typeName(targetOid); // built-in: same OID here, without the modifier
         }

@@ -48,6 +48,12 @@ public record PgPartition(String id, String relation, String fromClause, Optiona
                 + condition), estimatedRows, estimatedBytes, fromOtherRelation, portable);
     }
 
+    /** The same partition, never verified by its condition on the target (it names what only the source has). */
+    PgPartition notPortable() {
+        return new PgPartition(id, relation, fromClause, where, estimatedRows, estimatedBytes, fromOtherRelation,
+                false);
+    }
+
     @Override
     public String predicate() {
         String condition = where.orElse("all rows");

@@ -39,6 +39,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG312;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG313;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG314;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG315;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG316;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -53,14 +55,17 @@ public final class PostgresSource implements Source {
     private final Optional<String> query;
     /** A table source reads its inheritance children's rows too (not with {@code inherited: false}). */
     private final boolean inherited;
+    /** {@code where:} the condition every row read meets, applied to every partition (and the cursor's maximum). */
+    private final Optional<String> filter;
     private final ReentrantLock lock = new ReentrantLock();
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
-                           boolean inherited) {
+                           boolean inherited, Optional<String> filter) {
         this.inherited = inherited;
+        this.filter = requireNonNull(filter, "filter is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.query = requireNonNull(query, "query is null");
@@ -72,11 +77,18 @@ public final class PostgresSource implements Source {
 
     /** {@code inherited}: also the rows of the table's inheritance children (PostgreSQL's default). */
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited) {
-        return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited);
+        return ofTable(connections, table, inherited, Optional.empty());
+    }
+
+    /** {@code filter}: {@code where:}, the condition every row read meets. */
+    public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
+                                         Optional<String> filter) {
+        return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited, filter);
     }
 
     public static PostgresSource ofQuery(PostgresConnections connections, String query) {
-        return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)), true);
+        return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)), true,
+                Optional.empty());
     }
 
     @Override
@@ -114,8 +126,13 @@ public final class PostgresSource implements Source {
             Connection connection = control.connection();
             PostgresCatalog catalog = new PostgresCatalog(connection);
             RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
-            RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), Optional.empty());
+            RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), filter.map(f -> "(" + f + ")"));
             List<PgPartition> planned = planner.plan(new PlanContext(catalog, resolved, request, estimator, total));
+            if (filter.isPresent()) {
+                // Every partition keeps to where:, in its checkpoint too; the target has no such condition to
+                // apply, so the partitions are verified as a whole stream.
+                planned = planned.stream().map(p -> p.within("(" + filter.get() + ")").notPortable()).toList();
+            }
             if (request.window().isEmpty()) {
                 return List.copyOf(planned);
             }
@@ -161,7 +178,8 @@ public final class PostgresSource implements Source {
     public Optional<String> highestCursor(String cursor) throws ConnectorException {
         requireNonNull(cursor, "cursor is null");
         SourceRelation resolved = relation();
-        String sql = "SELECT max(" + cursor + ")::text FROM " + resolved.fromClause();
+        String sql = "SELECT max(" + cursor + ")::text FROM " + resolved.fromClause()
+                + filter.map(f -> " WHERE (" + f + ")").orElse("");
         try (ControlConnection control = connections.control("reading the highest " + cursor + " of " + describe());
              java.sql.Statement s = control.connection().createStatement();
              java.sql.ResultSet rs = s.executeQuery(sql)) {
@@ -396,14 +414,43 @@ public final class PostgresSource implements Source {
     }
 
     /** Resolves the table or describes the query once; later calls reuse the result. */
+    /** Lets the server judge {@code where:} without reading a row: it must parse, and be a condition. */
+    private static void checkFilter(PostgresCatalog catalog, SourceRelation relation, String condition)
+            throws SQLException, ConnectorException {
+        long type;
+        try {
+            type = catalog.expressionTypes(List.of("(" + condition + ")"), relation.fromClause()).getFirst();
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            if (!state.startsWith("42") || state.equals("42501")) {
+                throw e;
+            }
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG315, "where: " + condition + " is not a valid "
+                    + "condition on " + relation.description() + ": " + PartitionKey.firstLine(e.getMessage()),
+                    "write a SQL condition over the table's columns, e.g. where: \"status <> 'test'\"");
+        }
+        if (type != BOOLEAN_OID) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PG315, "where: " + condition + " is a value of "
+                    + "type " + catalog.typeName(type) + ", not a condition", "compare it, e.g. where: \"("
+                    + condition + ") > 0\"");
+        }
+    }
+
+    private static final long BOOLEAN_OID = 16;
+
     private SourceRelation relation() throws ConnectorException {
         lock.lock();
         try {
             if (relation == null) {
                 try (ControlConnection control = connections.control("describing " + describe())) {
                     PostgresCatalog catalog = new PostgresCatalog(control.connection());
-                    relation = tableName.isPresent() ? SourceRelation.ofTable(catalog, tableName.get(), inherited)
+                    SourceRelation resolved = tableName.isPresent()
+                            ? SourceRelation.ofTable(catalog, tableName.get(), inherited)
                             : SourceRelation.ofQuery(catalog, query.get());
+                    if (filter.isPresent()) {
+                        checkFilter(catalog, resolved, filter.get());
+                    }
+                    relation = resolved;
                 } catch (SQLException e) {
                     throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                             "cannot describe " + describe());
@@ -413,5 +460,44 @@ public final class PostgresSource implements Source {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The expression's type as this server computes it over the table or query, without reading a row. */
+    @Override
+    public Column expressionColumn(String name, String expression) throws ConnectorException {
+        requireNonNull(name, "name is null");
+        requireNonNull(expression, "expression is null");
+        SourceRelation resolved = relation();
+        try (ControlConnection control = connections.control("describing an expression of " + describe())) {
+            PostgresCatalog catalog = new PostgresCatalog(control.connection());
+            long type;
+            try {
+                type = catalog.expressionTypes(List.of("(" + expression + ")"), resolved.fromClause()).getFirst();
+            } catch (SQLException e) {
+                String state = e.getSQLState() == null ? "" : e.getSQLState();
+                if (!state.startsWith("42") || state.equals("42501")) {
+                    throw e;
+                }
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG316, "columns: expression " + expression
+                        + " (for column " + name + ") is not valid on " + resolved.description() + ": "
+                        + PartitionKey.firstLine(e.getMessage()), "write SQL over the source's columns, e.g. "
+                        + "lower(email)");
+            }
+            return new Column(name, catalog.typeName(type), (int) type, true, Column.Generation.NONE);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
+        }
+    }
+
+    /**
+     * {@code H(key || H(key || value))} with SHA-256 (PostgreSQL 11+, no extension), as lower-case hex: keyed, and
+     * the same text for the same value on every run and on the DuckDB source.
+     */
+    @Override
+    public String keyedHash(String reference, String keyLiteral) {
+        requireNonNull(reference, "reference is null");
+        requireNonNull(keyLiteral, "keyLiteral is null");
+        String inner = "encode(sha256(convert_to(" + keyLiteral + " || " + reference + ", 'UTF8')), 'hex')";
+        return "encode(sha256(convert_to(" + keyLiteral + " || " + inner + ", 'UTF8')), 'hex')";
     }
 }
