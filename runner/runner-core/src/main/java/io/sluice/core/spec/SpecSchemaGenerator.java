@@ -122,6 +122,7 @@ public final class SpecSchemaGenerator {
         ArrayNode oneOf = incremental.putArray("oneOf");
         strings(oneOf.addObject().putArray("required"), SpecKeys.CURSOR);
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
+        columnRules(props);
         settings(props);
         return stream;
     }
@@ -178,6 +179,28 @@ public final class SpecSchemaGenerator {
                         + "source tables, the target's ownership by another run) before the run fails naming "
                         + "who holds it, e.g. 30s, 5m.")
                 .put("default", SpecKeys.spelling(SpecKeys.DEFAULT_LOCK_TIMEOUT));
+    }
+
+    private void columnRules(ObjectNode props) {
+        ObjectNode rule = MAPPER.createObjectNode().put("type", "object").put("additionalProperties", false)
+                .put("minProperties", 1);
+        ObjectNode keys = rule.putObject("properties");
+        keys.putObject(SpecKeys.EXCLUDE_COLUMN).put("type", "boolean")
+                .put("description", "true: the column is not read.");
+        keys.putObject(SpecKeys.RENAME).put("type", "string").put("minLength", 1)
+                .put("description", "The target column it goes to.");
+        keys.putObject(SpecKeys.TYPE).put("type", "string").put("minLength", 1)
+                .put("description", "The target type of a column the load creates or adds, e.g. numeric(12,2).");
+        keys.putObject(SpecKeys.EXPRESSION).put("type", "string").put("minLength", 1)
+                .put("description", "SQL the source computes instead of reading the column, e.g. lower(email).");
+        keys.set(SpecKeys.MASK, choice(SpecKeys.spellings(ColumnRule.Mask.class), null, "Personal data replaced "
+                + "on the source: hash (keyed by mask-key, same value same hash), redact (each character *), null."));
+        props.putObject(SpecKeys.COLUMNS).put("type", "object").put("description", "Rules by source column name: "
+                + "exclude, rename, type, expression, mask. Applied by the source; with a table pattern, to each "
+                + "table that has the column.").set("additionalProperties", rule);
+        props.set(SpecKeys.MASK_KEY, MAPPER.createObjectNode().put("type", "string").put("pattern", "\\$\\{")
+                .put("description", "The key of mask: hash, at least 16 characters, as a secret: ${VAR} or "
+                        + "${file:PATH}, never a literal."));
     }
 
     private ObjectNode distribution() {
