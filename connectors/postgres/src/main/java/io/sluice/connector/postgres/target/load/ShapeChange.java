@@ -1,0 +1,214 @@
+package io.sluice.connector.postgres.target.load;
+
+import io.sluice.connector.postgres.catalog.PostgresCatalog;
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.ResolvedTable;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.catalog.TargetCatalog;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadRequest.SchemaChanges;
+import io.sluice.spi.ledger.LedgerTransaction;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code schema-changes: add-columns | widen}: the columns a table that exists gets because its source changed, as
+ * one {@code ALTER TABLE} run before the first partition in the transaction that prepares the load, with its mark (a
+ * crash leaves the table changed and marked, or neither; a later run plans against the table as it then is, so it
+ * never changes it twice). A replace applies it to its shadow instead: the live table keeps its shape until the swap.
+ */
+final class ShapeChange implements LoadStep {
+
+    /** One column's change. {@code type}: the added column's, or the widened one's; {@code from}: the type before. */
+    record Change(String column, String type, Optional<String> from) {
+        Change {
+            requireNonNull(column, "column is null");
+            requireNonNull(type, "type is null");
+            requireNonNull(from, "from is null");
+        }
+
+        String clause() {
+            String quoted = SqlQuote.identifier(column);
+            return from.isEmpty() ? "ADD COLUMN IF NOT EXISTS " + quoted + " " + type
+                    : "ALTER COLUMN " + quoted + " TYPE " + type;
+        }
+
+        String summary(String table) {
+            return from.isEmpty() ? "added column " + column + " " + type + " to " + table
+                    : "widened column " + column + " of " + table + " from " + from.get() + " to " + type;
+        }
+    }
+
+    /** What the table looks like to the load after the change, and the change. */
+    record Planned(List<Column> columns, List<Change> changes) {
+        Planned {
+            columns = List.copyOf(requireNonNull(columns, "columns is null"));
+            changes = List.copyOf(requireNonNull(changes, "changes is null"));
+        }
+    }
+
+    private final LoadTable table;
+    private final List<Change> changes;
+    private final boolean onShadow;
+
+    ShapeChange(LoadTable table, List<Change> changes, boolean onShadow) {
+        this.table = requireNonNull(table, "table is null");
+        this.changes = List.copyOf(requireNonNull(changes, "changes is null"));
+        this.onShadow = onShadow;
+    }
+
+    /**
+     * Compares the source's columns (typed as a created table would type them) with the table's, by name (exact,
+     * then ignoring case, as the columns map), and plans what {@code policy} makes of every difference; whatever no
+     * policy may follow is refused at once, every such difference listed.
+     */
+    static Planned plan(SchemaChanges policy, ResolvedTable existing, String quoted, List<Column> source,
+                        List<Column> target, Connection c, CreateTable.TypeDefinitions types)
+            throws SQLException, ConnectorException {
+        if (policy == SchemaChanges.FAIL) {
+            return new Planned(target, List.of()); // the column mapping says what differs, with the fix
+        }
+        List<Column> columns = new ArrayList<>(target);
+        List<Change> changes = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        Set<String> missingTypes = new LinkedHashSet<>();
+        Set<Column> matched = new HashSet<>();
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        for (Column s : source) {
+            Optional<Column> match = byName(target, s.name());
+            if (match.isEmpty()) {
+                if (!policy.altersTarget()) {
+                    continue; // ignore-new: the mapping leaves it unread
+                }
+                if (catalog.typeOid(s.typeName()).isEmpty()) {
+                    refused.add("new source column " + SqlQuote.identifier(s.name()) + " is " + s.typeName()
+                            + ", a type the target database does not have");
+                    types.of(s.typeName().replaceAll("(\\[\\])+$", "")).ifPresent(missingTypes::add);
+                    continue;
+                }
+                changes.add(new Change(s.name(), s.typeName(), Optional.empty()));
+                columns.add(new Column(s.name(), s.typeName(), s.pgTypeOid(), true, Column.Generation.NONE));
+                continue;
+            }
+            Column t = match.get();
+            matched.add(t);
+            if (t.isGenerated() || policy != SchemaChanges.WIDEN) {
+                continue; // types as today: the source casts, the target enforces its own on every value
+            }
+            switch (TypeWidth.fit(s.typeName(), t.typeName())) {
+                case FITS -> {
+                }
+                case WIDENS -> {
+                    String wider = TypeWidth.widened(s.typeName(), t.typeName()).orElseThrow();
+                    changes.add(new Change(t.name(), wider, Optional.of(t.typeName())));
+                    columns.set(columns.indexOf(t), new Column(t.name(), wider, catalog.typeOid(wider)
+                            .map(Long::intValue).orElse(0), t.nullable(), t.generation()));
+                }
+                case INCOMPATIBLE -> refused.add("source column " + SqlQuote.identifier(s.name()) + " is "
+                        + s.typeName() + " and target column " + SqlQuote.identifier(t.name()) + " is "
+                        + t.typeName() + ": no widening of " + t.typeName() + " holds every " + s.typeName()
+                        + " value");
+            }
+        }
+        Set<String> defaulted = defaulted(c, existing.oid());
+        for (Column t : target) {
+            if (!matched.contains(t) && !t.nullable() && !t.isGenerated()
+                    && t.generation() != Column.Generation.IDENTITY && !defaulted.contains(t.name())) {
+                refused.add("target column " + SqlQuote.identifier(t.name()) + " is NOT NULL without a default, "
+                        + "and the source has no column of that name to fill it");
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG225, "schema-changes: "
+                    + policy.name().toLowerCase(Locale.ROOT).replace('_', '-') + " cannot follow the source into "
+                    + quoted + ": " + String.join("; ", refused), missingTypes.isEmpty()
+                    ? "change the target table by hand, read the column converted from a source query, or let the "
+                    + "column take NULL (ALTER TABLE " + quoted + " ALTER COLUMN ... DROP NOT NULL)"
+                    : "create the types in the target database first: " + String.join("; ", missingTypes));
+        }
+        return new Planned(columns, changes);
+    }
+
+    /** Exact name first, then ignoring case when that is unambiguous: as the column mapping matches. */
+    private static Optional<Column> byName(List<Column> columns, String name) {
+        Optional<Column> exact = columns.stream().filter(c -> c.name().equals(name)).findFirst();
+        if (exact.isPresent()) {
+            return exact;
+        }
+        List<Column> folded = columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).toList();
+        return folded.size() == 1 ? Optional.of(folded.getFirst()) : Optional.empty();
+    }
+
+    private static Set<String> defaulted(Connection c, long tableOid) throws SQLException {
+        Set<String> names = new HashSet<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT attname FROM pg_attribute WHERE attrelid = ? "
+                + "AND attnum > 0 AND NOT attisdropped AND atthasdef")) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+        }
+        return names;
+    }
+
+    boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    /** The one statement that changes {@code relation} (quoted), all columns at once: one table rewrite at most. */
+    Optional<String> statement(String relation) {
+        return changes.isEmpty() ? Optional.empty() : Optional.of("ALTER TABLE " + relation + " "
+                + String.join(", ", changes.stream().map(Change::clause).toList()));
+    }
+
+    /** One line per change, as the run's summary records them. */
+    List<String> summary() {
+        String name = table.schema() + "." + table.name();
+        return changes.stream().map(change -> change.summary(name)).toList();
+    }
+
+    /** Applies the change to {@code relation} in {@code c}'s transaction and marks it, unless it is marked already. */
+    void apply(Connection c, String relation, Map<String, String> done, LoadMarks marks, LedgerTransaction tx)
+            throws SQLException, ConnectorException {
+        String summary = String.join("\n", summary());
+        if (changes.isEmpty() || summary.equals(done.get(LoadMarks.SCHEMA_CHANGES))) {
+            return;
+        }
+        LoadTable.execute(c, statement(relation).orElseThrow());
+        marks.writing(LoadMarks.SCHEMA_CHANGES, summary).apply(tx);
+    }
+
+    @Override
+    public void describe(List<String> statements) {
+        if (!onShadow) {
+            statement(table.quoted()).ifPresent(statements::add);
+        }
+    }
+
+    @Override
+    public void begin(Connection c, TargetCatalog target, Map<String, String> done, LoadMarks marks,
+                      LedgerTransaction tx) throws SQLException, ConnectorException {
+        if (!onShadow) {
+            apply(c, table.quoted(), done, marks, tx);
+        }
+    }
+}
