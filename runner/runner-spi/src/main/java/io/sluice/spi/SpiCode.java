@@ -12,7 +12,8 @@ public enum SpiCode implements ErrorCode {
     SPI006("the source cannot load incrementally (incremental: cursor)"),
     SPI007("the target cannot load with the stream's load mode or index handling"),
     SPI008("the source cannot describe its columns as PostgreSQL types, so a target cannot be created from it"),
-    SPI009("a columns: rule asks the source to compute a column (expression, mask), and it cannot");
+    SPI009("a columns: rule asks the source to compute a column (expression, mask), and it cannot"),
+    SPI010("a stream has before: or after: hooks, and its target cannot run them");
 
     private final String summary;
 

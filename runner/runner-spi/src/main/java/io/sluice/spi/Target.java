@@ -224,4 +224,19 @@ public interface Target {
     default java.util.Optional<LineageDataset> lineageOutput() throws ConnectorException {
         return java.util.Optional.empty();
     }
+
+    /**
+     * Runs a stream's hook ({@code before:} or {@code after:} in the spec, {@code phase} says which) on the target:
+     * {@code statements} in order, in one transaction that also writes the mark {@code hook-<phase>}, unless the
+     * marks say a process of the run did already, so a hook runs once per run whatever crashes and resumes come
+     * between. Returns whether it ran now. The default: the target cannot run hooks.
+     */
+    default boolean runHook(String phase, java.util.List<String> statements, io.sluice.spi.ledger.LoadMarks marks)
+            throws ConnectorException {
+        java.util.Objects.requireNonNull(phase, "phase is null");
+        java.util.Objects.requireNonNull(statements, "statements is null");
+        java.util.Objects.requireNonNull(marks, "marks is null");
+        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010, describe() + " cannot run " + phase
+                + " hooks", "remove the stream's " + phase + ":");
+    }
 }

@@ -64,6 +64,12 @@ public final class PlanJson {
             s.put("target-statement", stream.writeStatement());
             ArrayNode loadSteps = s.putArray("load-statements");
             stream.load().statements().forEach(loadSteps::add);
+            ArrayNode before = s.putArray("before-hook");
+            io.sluice.core.spec.StreamHooks.forTable(stream.spec().hooks().before(), stream.targetTable())
+                    .forEach(before::add);
+            ArrayNode after = s.putArray("after-hook");
+            io.sluice.core.spec.StreamHooks.forTable(stream.spec().hooks().after(), stream.targetTable())
+                    .forEach(after::add);
             ArrayNode columns = s.putArray("columns");
             List<ColumnPair> pairs = stream.columns();
             for (int i = 0; i < pairs.size(); i++) {

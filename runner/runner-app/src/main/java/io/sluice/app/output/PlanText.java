@@ -77,12 +77,15 @@ public final class PlanText {
                         + "  (left out: generated on both sides, the target computes it)");
             }
             out.println("  target runs: " + stream.writeStatement());
+            hooks(out, "before the load, once per run", stream.spec().hooks().before(), stream);
             if (!stream.load().statements().isEmpty()) {
                 out.println("  load steps (before the first partition and after the last, in order):");
                 for (String statement : stream.load().statements()) {
                     out.println("    " + statement);
                 }
             }
+            hooks(out, "once the stream is done and verified, once per run", stream.spec().hooks().after(),
+                    stream);
             out.println("  partitions (run order, largest first):");
             for (PartitionPlan partition : stream.partitions()) {
                 out.println("    " + (partition.index() + 1) + ". " + partition.predicate()
@@ -100,5 +103,15 @@ public final class PlanText {
             return "";
         }
         return "  (~" + Numbers.count(rows) + " rows" + (bytes >= 0 ? ", ~" + Numbers.megabytes(bytes) : "") + ")";
+    }
+
+    private static void hooks(PrintWriter out, String when, List<String> statements, StreamPlan stream) {
+        if (statements.isEmpty()) {
+            return;
+        }
+        out.println("  target hook (" + when + ", in one transaction):");
+        for (String statement : io.sluice.core.spec.StreamHooks.forTable(statements, stream.targetTable())) {
+            out.println("    " + statement);
+        }
     }
 }

@@ -55,6 +55,11 @@ public interface RunListener {
             }
 
             @Override
+            public void hookRan(StreamPlan stream, String phase, int statements) {
+                copy.forEach(l -> l.hookRan(stream, phase, statements));
+            }
+
+            @Override
             public void lockWait(StreamPlan stream, String what, boolean waiting) {
                 copy.forEach(l -> l.lockWait(stream, what, waiting));
             }
@@ -83,6 +88,10 @@ public interface RunListener {
     }
 
     default void streamFinished(StreamPlan stream, StreamReport report) {
+    }
+
+    /** A stream's {@code before:} or {@code after:} hook ran its {@code statements} on the target (once per run). */
+    default void hookRan(StreamPlan stream, String phase, int statements) {
     }
 
     /** The ledger could not record something; the copy itself went on. */

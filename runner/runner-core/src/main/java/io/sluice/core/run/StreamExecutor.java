@@ -2,6 +2,7 @@ package io.sluice.core.run;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.spec.StreamHooks;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
@@ -85,9 +86,13 @@ final class StreamExecutor {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();
                 acrossStreams.uses(plan.name(), marks);
+                hook("before", plan.spec().hooks().before(), marks); // pre-data, e.g. a schema the load creates into
                 binding.target().beginLoad(marks); // creates what the target lacks before it is emptied
                 try {
                     verification = load(session, marks, verifier);
+                    if (work.firstError().isEmpty() && !work.interrupted()) {
+                        hook("after", plan.spec().hooks().after(), marks);
+                    }
                 } catch (Throwable e) {
                     failed(e);
                 }
@@ -143,6 +148,19 @@ final class StreamExecutor {
                             + "writers or triggers on the target table, then run again"));
         }
         return verification;
+    }
+
+    /**
+     * Runs a hook's statements on the target, once per run (the target marks it in the ledger with them); a failure
+     * is the stream's, and a resume runs the hook again, since its mark never committed.
+     */
+    private void hook(String phase, List<String> statements, LoadMarks marks) throws ConnectorException {
+        if (statements.isEmpty()) {
+            return;
+        }
+        if (binding.target().runHook(phase, StreamHooks.forTable(statements, plan.targetTable()), marks)) {
+            work.listener.hookRan(plan, phase, statements.size());
+        }
     }
 
     /** Whatever ended the stream early becomes its failure (or its interruption); nothing passes unreported. */

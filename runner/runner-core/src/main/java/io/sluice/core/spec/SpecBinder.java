@@ -293,7 +293,22 @@ final class SpecBinder {
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
-                incremental, m.position()));
+                incremental, hooks(m, where), m.position()));
+    }
+
+    private StreamHooks hooks(YamlNode.Mapping stream, String where) {
+        return new StreamHooks(statements(stream, SpecKeys.BEFORE, where), statements(stream, SpecKeys.AFTER, where));
+    }
+
+    private List<String> statements(YamlNode.Mapping stream, String key, String where) {
+        List<String> statements = stream.get(key).flatMap(n -> values.stringList(n, key, where)).orElse(List.of());
+        for (String statement : statements) {
+            if (statement.isBlank()) {
+                values.findings().error(SpecCode.SPEC009, stream.get(key).orElseThrow().position(), "'" + key + "' "
+                        + where + " has an empty statement", "remove it, or write the SQL to run");
+            }
+        }
+        return statements;
     }
 
     private Optional<BoundEndpoint> endpoint(YamlNode.Mapping stream, String key, Role role, String streamWhere,

@@ -52,6 +52,8 @@ final class SpecKeys {
     static final String RENAME = "rename";
     static final String EXPRESSION = "expression";
     static final String MASK = "mask";
+    static final String BEFORE = "before";
+    static final String AFTER = "after";
     static final List<String> COLUMN_RULE_KEYS = List.of(EXCLUDE_COLUMN, RENAME, TYPE, EXPRESSION, MASK);
     static final String CURSOR = "cursor";
     static final String NEW_FILES = "new-files";
@@ -62,7 +64,8 @@ final class SpecKeys {
             RESET_SEQUENCES, SCHEMA_CHANGES);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
             LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
-            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY);
+            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY,
+            BEFORE, AFTER);
 
     static final String METHOD = "method";
     static final String KEY = "key";

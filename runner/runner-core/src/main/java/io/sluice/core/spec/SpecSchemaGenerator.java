@@ -123,6 +123,10 @@ public final class SpecSchemaGenerator {
         strings(oneOf.addObject().putArray("required"), SpecKeys.CURSOR);
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
         columnRules(props);
+        props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in one "
+                + "transaction; {table} is the target table."));
+        props.set(SpecKeys.AFTER, hook("SQL run on the target once the stream is done and verified, once per run, in "
+                + "one transaction; {table} is the target table."));
         settings(props);
         return stream;
     }
@@ -179,6 +183,15 @@ public final class SpecSchemaGenerator {
                         + "source tables, the target's ownership by another run) before the run fails naming "
                         + "who holds it, e.g. 30s, 5m.")
                 .put("default", SpecKeys.spelling(SpecKeys.DEFAULT_LOCK_TIMEOUT));
+    }
+
+    private ObjectNode hook(String description) {
+        ObjectNode node = MAPPER.createObjectNode().put("description", description);
+        ArrayNode oneOf = node.putArray("oneOf");
+        oneOf.addObject().put("type", "string").put("minLength", 1);
+        oneOf.addObject().put("type", "array").put("minItems", 1).putObject("items").put("type", "string")
+                .put("minLength", 1);
+        return node;
     }
 
     private void columnRules(ObjectNode props) {

@@ -21,6 +21,7 @@ import static java.util.Objects.requireNonNull;
  * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last
  *                     successful run
  * @param columnRules  {@code columns:} and {@code mask-key}: columns left out, renamed, computed or masked
+ * @param hooks        {@code before:} and {@code after:}: SQL run on the target around the load, once per run
  */
 public record StreamSpec(
         String name,
@@ -38,6 +39,7 @@ public record StreamSpec(
         RetrySpec retry,
         Duration lockTimeout,
         Optional<IncrementalSpec> incremental,
+        StreamHooks hooks,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");
@@ -52,6 +54,7 @@ public record StreamSpec(
         requireNonNull(retry, "retry is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(incremental, "incremental is null");
+        requireNonNull(hooks, "hooks is null");
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");
@@ -70,7 +73,7 @@ public record StreamSpec(
         return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
                 rowsPerPartitionPlanned, load, columnMapping, columnRules.forPatternTable(), consistency, verify,
                 retry, lockTimeout,
-                incremental, position);
+                incremental, hooks, position);
     }
 
     /** The number of partitions that run at once on this machine. */

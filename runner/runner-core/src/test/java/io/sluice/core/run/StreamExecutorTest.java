@@ -150,7 +150,7 @@ class StreamExecutorTest {
         StreamSpec stream = new StreamSpec("orders", endpoint, endpoint, Distribution.none(), degree, 1000, false,
                 io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME,
                 io.sluice.core.spec.ColumnRules.NONE, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
-                java.util.Optional.empty(),
+                java.util.Optional.empty(), io.sluice.core.spec.StreamHooks.NONE,
                 HERE);
         Source source = memory.source(Options.empty());
         Target target = memory.target(Options.empty());

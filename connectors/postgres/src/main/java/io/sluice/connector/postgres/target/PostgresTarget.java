@@ -195,6 +195,14 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
+    public boolean runHook(String phase, List<String> statements, LoadMarks marks) throws ConnectorException {
+        requireNonNull(phase, "phase is null");
+        requireNonNull(statements, "statements is null");
+        requireNonNull(marks, "marks is null");
+        return Hooks.run(connections, ledger, phase, statements, marks);
+    }
+
+    @Override
     public void abortLoad(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
         PostgresLoad planned = load;
