@@ -35,6 +35,7 @@ public enum RunnerCode implements ErrorCode {
     MAP002("a source column matches several target columns"),
     MAP003("by position, the source has more columns than the target"),
     MAP004("a plain source column maps onto a generated target column"),
+    CHECK001("a check names a column the target table does not have"),
     MAP005("a columns: rule does not fit the source: a column it lacks, or a mask on a column that is not text"),
     RESUME001("--resume on a stream that keeps no ledger"),
     RESUME002("the stream's definition changed since the run started"),

@@ -18,10 +18,11 @@ import static java.util.Objects.requireNonNull;
  * @param degree         how many index builds may run at once
  * @param schemaChanges  what the target does when the source's columns no longer match the table's (matched by
  *                       name; a stream whose columns map by position always gets {@link SchemaChanges#FAIL})
+ * @param checks         {@code checks:}, evaluated by the target before the data goes live ({@link LoadCheck})
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
-                          int degree, SchemaChanges schemaChanges) {
+                          int degree, SchemaChanges schemaChanges, List<LoadCheck> checks) {
     /**
      * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
      * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
@@ -68,6 +69,21 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
             throw new IllegalArgumentException("degree must be positive: " + degree);
         }
         requireNonNull(schemaChanges, "schemaChanges is null");
+        checks = List.copyOf(requireNonNull(checks, "checks is null"));
+    }
+
+    /** A request without checks. */
+    public LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
+                       boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree,
+                       SchemaChanges schemaChanges) {
+        this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree, schemaChanges,
+                List.of());
+    }
+
+    /** The same request with {@code checks}. */
+    public LoadRequest withChecks(List<LoadCheck> checks) {
+        return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                degree, schemaChanges, checks);
     }
 
     /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */

@@ -109,6 +109,7 @@ public final class Planner {
             int degree = stream.effectiveDegree(availableCores);
             // The checks lint --connect runs too; the first refusal ends the plan.
             StreamPreflight.Checked checked = StreamPreflight.check(stream, connections, degree,
+                    (target, check) -> lastCheckValue(specName, stream.name(), target, check, ledgerOn),
                     (side, subject, problem) -> {
                         if (problem instanceof ConnectorException e) {
                             // Whatever the cause (a server that is down included), nothing was written yet.
@@ -184,6 +185,31 @@ public final class Planner {
             // exit 4, which schedulers may retry.
             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
                     e.fix().orElse(null), e);
+        }
+    }
+
+    /**
+     * The value check {@code check} found in the stream's last done run, from the target's ledger; none without a
+     * ledger or before the first done run. A ledger that cannot be read fails the plan: a bound must not loosen
+     * quietly.
+     */
+    private static Optional<Long> lastCheckValue(String specName, String stream, Target target, String check,
+                                                 boolean ledgerOn) {
+        if (!ledgerOn) {
+            return Optional.empty();
+        }
+        try {
+            Optional<io.sluice.spi.ledger.LedgerStore> store = target.ledgerStore();
+            if (store.isEmpty()) {
+                return Optional.empty();
+            }
+            return new Ledger(store.get()).lastMark(specName, stream, Ledger.TARGET_MARKS
+                    + io.sluice.spi.ledger.LoadMarks.CHECK_PREFIX + check).map(Long::parseLong);
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "stream '" + stream + "': reading the last done run's value of check '"
+                    + check + "'");
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // a mark no check of this version wrote
         }
     }
 

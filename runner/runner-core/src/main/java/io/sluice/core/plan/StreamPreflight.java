@@ -8,6 +8,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
@@ -74,6 +75,12 @@ public final class StreamPreflight {
      */
     public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
                                           Problems problems) {
+        return check(stream, connections, degree, StreamChecks.History.NONE, problems);
+    }
+
+    /** As above, {@code history} giving the checks' values of the stream's last done run (a rows ratio's base). */
+    public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
+                                          StreamChecks.History history, Problems problems) {
         requireNonNull(stream, "stream is null");
         requireNonNull(connections, "connections is null");
         requireNonNull(problems, "problems is null");
@@ -97,7 +104,14 @@ public final class StreamPreflight {
             // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
             target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
             if (source != null) {
-                load = target.planLoad(stream.load().request(degree), source);
+                LoadRequest request = stream.load().request(degree);
+                if (!stream.checks().isEmpty()) {
+                    // The columns a check names are those of the table as the load leaves it: planned first.
+                    LoadPlan unchecked = target.planLoad(request, source);
+                    request = request.withChecks(StreamChecks.of(stream.name(), stream.checks(), unchecked.table(),
+                            target, history));
+                }
+                load = target.planLoad(request, source);
             } else {
                 target.table(); // the target's own problems, told apart from the source's
             }

@@ -40,6 +40,7 @@ final class SpecBinder {
     private final DistributionChecks distributions;
     private final IncrementalBinding incrementals;
     private final ColumnRulesBinding columns;
+    private final ChecksBinding checks;
     private final LoadBinding loads;
     private final Set<String> secrets;
 
@@ -62,6 +63,7 @@ final class SpecBinder {
         this.distributions = new DistributionChecks(values);
         this.incrementals = new IncrementalBinding(values);
         this.columns = new ColumnRulesBinding(values);
+        this.checks = new ChecksBinding(values);
         this.loads = new LoadBinding(values);
     }
 
@@ -293,7 +295,7 @@ final class SpecBinder {
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
-                incremental, hooks(m, where), m.position()));
+                incremental, hooks(m, where), checks.bind(m, where), m.position()));
     }
 
     private StreamHooks hooks(YamlNode.Mapping stream, String where) {

@@ -79,7 +79,11 @@ public enum SpecCode {
             + "other keys, both `expression` and `mask`, two rules for one column (names equal ignoring case), two "
             + "columns onto one target column, or `mask: hash` without a `mask-key` of 16 characters or more "
             + "written as a secret (`${VAR}`).", "Fix the rule as the message says; keep the mask key in the "
-            + "environment or a file.");
+            + "environment or a file."),
+    SPEC031("bad-check", "A `checks:` entry that cannot be evaluated as written: not exactly one of `rows`, "
+            + "`not-null`, `unique`, `sql`; a custom `sql` check without a name; two checks of one name; `rows` "
+            + "without a bound, with min above max, or a `min-ratio-of-last-run` outside (0, 1].", "Fix the check as "
+            + "the message says.");
 
     private final String slug;
     private final String meaning;

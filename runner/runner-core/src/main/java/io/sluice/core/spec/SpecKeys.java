@@ -52,6 +52,14 @@ final class SpecKeys {
     static final String RENAME = "rename";
     static final String EXPRESSION = "expression";
     static final String MASK = "mask";
+    static final String CHECKS = "checks";
+    static final String ROWS = "rows";
+    static final String NOT_NULL = "not-null";
+    static final String UNIQUE = "unique";
+    static final String SQL = "sql";
+    static final String MIN = "min";
+    static final String MAX = "max";
+    static final String MIN_RATIO_OF_LAST_RUN = "min-ratio-of-last-run";
     static final String BEFORE = "before";
     static final String AFTER = "after";
     static final List<String> COLUMN_RULE_KEYS = List.of(EXCLUDE_COLUMN, RENAME, TYPE, EXPRESSION, MASK);
@@ -65,7 +73,7 @@ final class SpecKeys {
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
             LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
             DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY,
-            BEFORE, AFTER);
+            BEFORE, AFTER, CHECKS);
 
     static final String METHOD = "method";
     static final String KEY = "key";

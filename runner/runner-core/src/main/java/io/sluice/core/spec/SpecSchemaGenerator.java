@@ -123,6 +123,7 @@ public final class SpecSchemaGenerator {
         strings(oneOf.addObject().putArray("required"), SpecKeys.CURSOR);
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
         columnRules(props);
+        props.set(SpecKeys.CHECKS, checks());
         props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in one "
                 + "transaction; {table} is the target table."));
         props.set(SpecKeys.AFTER, hook("SQL run on the target once the stream is done and verified, once per run, in "
@@ -183,6 +184,32 @@ public final class SpecSchemaGenerator {
                         + "source tables, the target's ownership by another run) before the run fails naming "
                         + "who holds it, e.g. 30s, 5m.")
                 .put("default", SpecKeys.spelling(SpecKeys.DEFAULT_LOCK_TIMEOUT));
+    }
+
+    private ObjectNode checks() {
+        ObjectNode list = MAPPER.createObjectNode().put("type", "array").put("description", "Assertions on what "
+                + "was loaded, evaluated before the data goes live (replace: before the swap; truncate by one "
+                + "worker: before the commit; else after the last partition). A failed check exits 5.");
+        ObjectNode check = list.putObject("items").put("type", "object").put("additionalProperties", false);
+        ObjectNode props = check.putObject("properties");
+        props.putObject(SpecKeys.NAME_KEY).put("type", "string").put("minLength", 1)
+                .put("description", "Shown when it fails; default: its kind (a custom sql check needs one).");
+        ObjectNode rows = props.putObject(SpecKeys.ROWS).put("type", "object").put("additionalProperties", false)
+                .put("minProperties", 1).put("description", "Bounds on the table's row count.");
+        ObjectNode bounds = rows.putObject("properties");
+        bounds.putObject(SpecKeys.MIN).put("type", "integer").put("minimum", 0);
+        bounds.putObject(SpecKeys.MAX).put("type", "integer").put("minimum", 0);
+        bounds.putObject(SpecKeys.MIN_RATIO_OF_LAST_RUN).put("type", "number").put("exclusiveMinimum", 0)
+                .put("maximum", 1).put("description", "At least this share of the count the last done run checked.");
+        props.set(SpecKeys.NOT_NULL, stringList("Target columns that must hold no NULL."));
+        props.set(SpecKeys.UNIQUE, stringList("Target columns whose values (together) must be unique."));
+        props.putObject(SpecKeys.SQL).put("type", "string").put("minLength", 1).put("description", "A query "
+                + "returning one number that must be 0; {table} is the table checked.");
+        ArrayNode oneOf = check.putArray("oneOf");
+        for (String kind : List.of(SpecKeys.ROWS, SpecKeys.NOT_NULL, SpecKeys.UNIQUE, SpecKeys.SQL)) {
+            strings(oneOf.addObject().putArray("required"), kind);
+        }
+        return list;
     }
 
     private ObjectNode hook(String description) {

@@ -5,6 +5,7 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -22,6 +23,7 @@ import static java.util.Objects.requireNonNull;
  *                     successful run
  * @param columnRules  {@code columns:} and {@code mask-key}: columns left out, renamed, computed or masked
  * @param hooks        {@code before:} and {@code after:}: SQL run on the target around the load, once per run
+ * @param checks       {@code checks:}: assertions on what was loaded, evaluated before the data goes live
  */
 public record StreamSpec(
         String name,
@@ -40,6 +42,7 @@ public record StreamSpec(
         Duration lockTimeout,
         Optional<IncrementalSpec> incremental,
         StreamHooks hooks,
+        List<CheckSpec> checks,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");
@@ -55,6 +58,7 @@ public record StreamSpec(
         requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(incremental, "incremental is null");
         requireNonNull(hooks, "hooks is null");
+        checks = List.copyOf(requireNonNull(checks, "checks is null"));
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");
@@ -73,7 +77,7 @@ public record StreamSpec(
         return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
                 rowsPerPartitionPlanned, load, columnMapping, columnRules.forPatternTable(), consistency, verify,
                 retry, lockTimeout,
-                incremental, hooks, position);
+                incremental, hooks, checks, position);
     }
 
     /** The number of partitions that run at once on this machine. */

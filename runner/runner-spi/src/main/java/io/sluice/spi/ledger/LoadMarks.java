@@ -38,6 +38,12 @@ public interface LoadMarks {
     String SCHEMA_CHANGES = "schema-changes";
 
     /**
+     * Prefix of the marks a target writes for each check that passed, {@code check.<name>} = the value it found (a
+     * {@code rows} check's count is what the next run's {@code min-ratio-of-last-run} compares with).
+     */
+    String CHECK_PREFIX = "check.";
+
+    /**
      * The rows this stream's done partitions of the run wrote, as the ledger counts them (each with its partition's
      * commit): what a target checks a step against that must see every partition, e.g. the keys a merge collected
      * before it deletes the rest. Empty where no ledger keeps the marks.

@@ -47,6 +47,9 @@ public enum PostgresCode implements ErrorCode {
             + "name the target schema uses already, and so has the name derived from the table's"),
     PG225("schema-changes: the source's columns changed in a way no policy follows (a type narrower than or unrelated "
             + "to the target column's, a NOT NULL column the source no longer has, a type the target lacks)"),
+    PG226("a check failed before the data went live (a replace's new table, a truncate's transaction) or after the "
+            + "last partition (append, merge)"),
+    PG227("a check's query cannot be evaluated (it does not parse, names what the table lacks, or fails)"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

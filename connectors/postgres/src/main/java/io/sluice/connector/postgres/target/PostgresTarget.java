@@ -390,7 +390,8 @@ public final class PostgresTarget implements Target {
         // A replace empties and fills its new table, never the target.
         QualifiedName emptied = planned == null ? name : planned.shadow().orElse(name);
         return ReplacingLoad.begin(connections, emptied, ledger, first, replacingWriteStatement(columns, format),
-                writeStatement(columns, format), "COPY into " + describe(), locks);
+                writeStatement(columns, format), "COPY into " + describe(), locks,
+                planned == null ? ReplacingLoad.BeforeCommit.NOTHING : planned::beforeCommit);
     }
 
     /**

@@ -34,10 +34,12 @@ public final class ReplacingLoad implements ReplacingTransaction {
     private final String what;
     private final PostgresLedgerStore ledger;
     private final boolean truncated;
+    private final BeforeCommit beforeCommit;
     private boolean committed;
 
     private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
-                          boolean truncated) {
+                          boolean truncated, BeforeCommit beforeCommit) {
+        this.beforeCommit = requireNonNull(beforeCommit, "beforeCommit is null");
         this.slot = requireNonNull(slot, "slot is null");
         this.copySql = requireNonNull(copySql, "copySql is null");
         this.what = requireNonNull(what, "what is null");
@@ -50,9 +52,17 @@ public final class ReplacingLoad implements ReplacingTransaction {
      * the transaction, answers true (then the writers run {@code copySql}, else {@code plainCopySql}: FREEZE needs
      * the truncation in the same transaction).
      */
+    /** What runs on the load's connection just before its commit (the stream's checks). */
+    @FunctionalInterface
+    interface BeforeCommit {
+        BeforeCommit NOTHING = c -> { };
+
+        void run(Connection c) throws SQLException, ConnectorException;
+    }
+
     static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
                                Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
-                               String what, TableLocks locks)
+                               String what, TableLocks locks, BeforeCommit beforeCommit)
             throws ConnectorException {
         requireNonNull(first, "first is null");
         Connection connection = connections.open(what);
@@ -63,7 +73,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
                 Truncation.truncate(connection, table, locks);
             }
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
-                    truncated ? copySql : plainCopySql, what, ledger, truncated);
+                    truncated ? copySql : plainCopySql, what, ledger, truncated, beforeCommit);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw Truncation.failure(connections, table, e);
@@ -93,6 +103,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
                 what + ": cannot commit: the load's transaction was rolled back after an earlier failure, or a "
                         + "writer is still open", null));
         try {
+            beforeCommit.run(connection);
             connection.commit();
             committed = true;
         } catch (SQLException e) {

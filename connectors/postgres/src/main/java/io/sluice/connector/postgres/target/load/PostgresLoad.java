@@ -54,6 +54,8 @@ public final class PostgresLoad {
     private final List<String> notes;
 
     private final List<String> shapeChanges;
+    /** The checks' values when a truncate in one transaction ran them before its commit; marked at the finish. */
+    private volatile java.util.Map<String, Long> checkedBeforeCommit;
 
     private PostgresLoad(LoadTable table, List<LoadStep> steps, RunForeignKeys runKeys, Optional<ShadowSwap> replace,
                          Optional<MergeStaging> merge, List<String> notes, List<String> shapeChanges) {
@@ -66,6 +68,10 @@ public final class PostgresLoad {
         this.shapeChanges = List.copyOf(requireNonNull(shapeChanges, "shapeChanges is null"));
         for (LoadStep step : this.steps) {
             step.describe(statements);
+        }
+        if (replace.isEmpty()) {
+            CheckRun.describe(table.request().checks(), table.quoted(), "before the data goes live (a truncate in "
+                    + "one transaction: before its commit; else after the last partition)", statements);
         }
     }
 
@@ -246,6 +252,26 @@ public final class PostgresLoad {
         Map<String, String> done = table.read(marks);
         for (LoadStep step : steps) {
             step.finish(marks, done);
+        }
+        List<io.sluice.spi.LoadCheck> checks = table.request().checks();
+        if (replace.isPresent() || checks.isEmpty()) {
+            return; // a replace checks its new table before the swap
+        }
+        java.util.Map<String, Long> before = checkedBeforeCommit;
+        table.inTransaction("checking " + table.quoted(), (c, tx) -> CheckRun.mark(before != null ? before
+                : CheckRun.evaluate(c, checks, table.quoted(), "after the last partition", "the rows are loaded and "
+                + "the run is failed, not done"), marks, tx));
+    }
+
+    /**
+     * A truncate in one transaction: the checks, on that transaction's connection before it commits, so a failure
+     * rolls the whole load back and the old rows stay.
+     */
+    public void beforeCommit(Connection c) throws SQLException, ConnectorException {
+        List<io.sluice.spi.LoadCheck> checks = table.request().checks();
+        if (replace.isEmpty() && !checks.isEmpty()) {
+            checkedBeforeCommit = CheckRun.evaluate(c, checks, table.quoted(), "before the commit",
+                    "nothing was committed: the old rows stay");
         }
     }
 

@@ -117,6 +117,7 @@ public final class ShadowSwap implements LoadStep {
             statements.addAll(index.buildOn(shadow, temporaryIndexName(index.name())));
         }
         create.primaryKeyStatement(shadow).ifPresent(statements::add);
+        CheckRun.describe(table.request().checks(), shadow, "before the swap", statements);
         statements.add("swap, in one transaction: LOCK TABLE " + table.quoted() + " IN ACCESS EXCLUSIVE MODE; "
                 + (table.request().keepPrevious() ? "ALTER TABLE " + table.quoted() + " RENAME TO "
                 + SqlQuote.identifier(table.keptName()) : "DROP TABLE " + table.quoted()) + "; ALTER TABLE "
@@ -254,6 +255,9 @@ public final class ShadowSwap implements LoadStep {
                 }
                 SequenceReset.reset(c, shadow, sequences);
             }
+            // checks: on the complete new table, before anyone can see it; a failure rolls this back and swaps nothing
+            CheckRun.mark(CheckRun.evaluate(c, table.request().checks(), shadow, "on the new table before the swap",
+                    "the old table stays live, as it was"), marks, tx);
         });
         swap(marks, indexesNow);
     }
