@@ -19,10 +19,13 @@ import static java.util.Objects.requireNonNull;
  * @param schemaChanges  what the target does when the source's columns no longer match the table's (matched by
  *                       name; a stream whose columns map by position always gets {@link SchemaChanges#FAIL})
  * @param checks         {@code checks:}, evaluated by the target before the data goes live ({@link LoadCheck})
+ * @param beforeHook     the stream has a {@code before:} hook, which runs before the load prepares the table and may
+ *                       make what a created table needs (its schema): the plan cannot know, so it says so instead of
+ *                       refusing
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
-                          int degree, SchemaChanges schemaChanges, List<LoadCheck> checks) {
+                          int degree, SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook) {
     /**
      * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
      * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
@@ -77,13 +80,19 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
                        boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree,
                        SchemaChanges schemaChanges) {
         this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree, schemaChanges,
-                List.of());
+                List.of(), false);
     }
 
     /** The same request with {@code checks}. */
     public LoadRequest withChecks(List<LoadCheck> checks) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks);
+                degree, schemaChanges, checks, beforeHook);
+    }
+
+    /** The same request, for a stream whose {@code before:} hook runs first. */
+    public LoadRequest withBeforeHook() {
+        return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                degree, schemaChanges, checks, true);
     }
 
     /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */

@@ -44,7 +44,8 @@ final class DuckDbProjection implements SourceProjection {
                 first = false;
             }
         }
-        String from = shaping.map(select -> "SELECT " + select + " FROM (" + relation + ") AS sluice_r").orElse(relation);
+        String from = shaping.map(select -> "SELECT " + select + " FROM (" + relation + ") AS sluice_r")
+                .orElse(relation);
         return sql.append(" FROM (").append(from).append(") AS sluice_q").toString();
     }
 

@@ -171,8 +171,8 @@ final class DuckDbSource implements Source {
             rs.next();
             return new Column(name, rs.getString("column_type"), 0, true, Column.Generation.NONE);
         } catch (SQLException e) {
-            throw new ConnectorException(io.sluice.spi.ErrorKind.INVALID_SPEC, DuckDbCode.DUCK105, "columns: expression "
-                    + expression + " (for column " + name + ") is not valid on " + relation.describe() + ": "
+            throw new ConnectorException(io.sluice.spi.ErrorKind.INVALID_SPEC, DuckDbCode.DUCK105,
+                    "columns: expression " + expression + " (for column " + name + ") is not valid on " + relation.describe() + ": "
                     + database.redactor().redact(String.valueOf(e.getMessage()).lines().findFirst().orElse("")),
                     "write DuckDB SQL over the source's columns, e.g. lower(email)");
         }

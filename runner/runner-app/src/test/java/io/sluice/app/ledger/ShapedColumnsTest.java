@@ -172,7 +172,8 @@ class ShapedColumnsTest {
     }
 
     private static String text(LedgerFixture f, String query) throws SQLException {
-        try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+        try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(query)) {
             rs.next();
             return rs.getString(1);
         }

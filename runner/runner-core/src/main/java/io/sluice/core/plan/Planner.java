@@ -176,7 +176,8 @@ public final class Planner {
                     ? Optional.of(target.replacingWriteStatement(targetColumns, projection.format()))
                     : Optional.empty();
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
-                    ProjectionPlan.of(projection, mapping.notes()), partitions, snapshot, partitions, ledgerOn, oneTransaction,
+                    ProjectionPlan.of(projection, mapping.notes()), partitions, snapshot, partitions, ledgerOn,
+                    oneTransaction,
                     target.writeStatement(targetColumns, projection.format()), transactionStatement,
                     mapping.leftOut(), window, startMarks, load));
             bindings.put(stream.name(), binding);

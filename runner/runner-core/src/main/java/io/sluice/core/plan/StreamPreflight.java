@@ -105,6 +105,9 @@ public final class StreamPreflight {
             target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
             if (source != null) {
                 LoadRequest request = stream.load().request(degree);
+                if (!stream.hooks().before().isEmpty()) {
+                    request = request.withBeforeHook();
+                }
                 if (!stream.checks().isEmpty()) {
                     // The columns a check names are those of the table as the load leaves it: planned first.
                     LoadPlan unchecked = target.planLoad(request, source);

@@ -124,8 +124,8 @@ public final class SpecSchemaGenerator {
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
         columnRules(props);
         props.set(SpecKeys.CHECKS, checks());
-        props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in one "
-                + "transaction; {table} is the target table."));
+        props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in "
+                + "one transaction; {table} is the target table."));
         props.set(SpecKeys.AFTER, hook("SQL run on the target once the stream is done and verified, once per run, in "
                 + "one transaction; {table} is the target table."));
         settings(props);

@@ -82,25 +82,31 @@ public final class CreateTable implements LoadStep {
      * At plan time, for a table the load creates: its schema, its columns' types and the names its definition gives
      * must be there (or free) in the target; all that is missing is listed at once.
      */
-    void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types)
+    void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types, List<String> notes)
             throws SQLException, ConnectorException {
         if (definition.isPresent()) {
             missingTypes = checkDefinitionNames(target, catalog, definition.get());
         }
-        checkTypes(catalog, types);
+        checkTypes(catalog, types, notes);
     }
 
     /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
-    private void checkTypes(PostgresCatalog catalog, TypeDefinitions types) throws SQLException, ConnectorException {
+    private void checkTypes(PostgresCatalog catalog, TypeDefinitions types, List<String> notes)
+            throws SQLException, ConnectorException {
         try (PreparedStatement p = catalog.connection().prepareStatement("SELECT 1 FROM pg_namespace WHERE "
                 + "nspname = ?")) {
             p.setString(1, table.schema());
             try (ResultSet rs = p.executeQuery()) {
-                if (!rs.next()) {
+                boolean exists = rs.next();
+                if (!exists && table.request().beforeHook()) {
+                    notes.add("schema " + SqlQuote.identifier(table.schema()) + " does not exist yet: the stream's "
+                            + "before hook runs first and must create it");
+                } else if (!exists) {
                     throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create "
                             + table.quoted() + ": the target database has no schema "
                             + SqlQuote.identifier(table.schema()), "CREATE SCHEMA " + SqlQuote.identifier(
-                            table.schema()) + " in the target database first, or name a schema that exists");
+                            table.schema()) + " in the target database first (or in the stream's before: hook), or "
+                            + "name a schema that exists");
                 }
             }
         }

@@ -124,7 +124,7 @@ public final class PostgresLoad {
                 merge.map(m -> List.of(m.keyConstraint())).orElse(List.of()),
                 mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE);
         if (existing.isEmpty()) {
-            create.check(catalog, target, types);
+            create.check(catalog, target, types, notes);
             notes.add("table " + table.quoted() + " does not exist: the load creates it (create: if-missing)"
                     + (definition.isPresent() ? " with the source table's definition (definition: full)"
                     : sourceDefinition.isPresent() ? " with its columns only: a " + mode.name().toLowerCase(
