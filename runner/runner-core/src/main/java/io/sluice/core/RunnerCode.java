@@ -26,6 +26,7 @@ public enum RunnerCode implements ErrorCode {
     PLAN006("a stream's table pattern matches no table"),
     PLAN007("key: primary-key on a table pattern, and some matched tables have no primary key"),
     PLAN008("a table pattern maps two or more source tables onto one target table"),
+    PLAN009("a run hook's connection has no stream with a ledger to keep the hook's mark"),
     LEDGER001("the spec keeps a ledger but the target keeps none"),
     LEDGER002("a partition already done in the ledger was committed again; the second commit was rolled back"),
     LEDGER003("a ledger write for a stream whose start was never recorded (a bug)"),

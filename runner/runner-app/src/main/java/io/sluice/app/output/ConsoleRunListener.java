@@ -104,6 +104,12 @@ public final class ConsoleRunListener implements RunListener {
     }
 
     @Override
+    public void runHookRan(String phase, String connection, int statements) {
+        line("run: " + phase + " hook on " + connection + " ran (" + statements + " statement"
+                + (statements == 1 ? "" : "s") + ")");
+    }
+
+    @Override
     public void hookRan(StreamPlan stream, String phase, int statements) {
         line("stream " + stream.name() + ": " + phase + " hook ran (" + statements + " statement"
                 + (statements == 1 ? "" : "s") + ")");

@@ -78,4 +78,60 @@ class HooksTest {
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
         assertEquals(0, f.differences(), "the resume copied nothing twice");
     }
+
+    @Test
+    void runHooksRunOncePerRunBeforeTheFirstStreamAndAfterTheLastAcrossAKillAndAResume() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "runhooks", 200_000);
+        f.sql(f.source, "CREATE TABLE other AS SELECT * FROM items WHERE id <= 1000");
+        f.sql(f.target, "CREATE TABLE other (LIKE items)", "CREATE TABLE hook_log (phase text, items bigint, "
+                + "other bigint)");
+        Path spec = dir.resolve("run-hooks.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: run-hooks
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                before:
+                  - connection: dst
+                    sql: "INSERT INTO hook_log SELECT 'before', (SELECT count(*) FROM items), (SELECT count(*) FROM other)"
+                after:
+                  - connection: dst
+                    sql:
+                      - "INSERT INTO hook_log SELECT 'after', (SELECT count(*) FROM items), (SELECT count(*) FROM other)"
+                      - "SELECT 1 / (SELECT count(*) FROM hook_log WHERE phase = 'armed')"
+                streams:
+                  - name: items
+                    source: { connection: src, table: items }
+                    target: { connection: dst, table: items }
+                    distribution: { method: ctid }
+                    degree: 2
+                    batch-size: 5000
+                    load-mode: truncate
+                  - name: other
+                    source: { connection: src, table: other }
+                    target: { connection: dst, table: other }
+                    load-mode: truncate
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        f.killAfterDone(spec, "rh-1", 3);
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'after'"));
+
+        // The after hook fails (not armed): the run is unfinished, nothing of the hook committed.
+        CliRun failed = CliRun.of("run", spec.toString(), "--resume", "rh-1");
+        assertTrue(failed.exitCode() != 0 && failed.all().contains("the run's after hook #1 (connection 'dst')")
+                && failed.all().contains("division by zero"), failed.all());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"),
+                "the resume did not run the before hook again");
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'after'"));
+
+        f.sql(f.target, "INSERT INTO hook_log VALUES ('armed', 0, 0)");
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "rh-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertTrue(resumed.all().contains("run: after hook on dst ran (2 statements)"), resumed.all());
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'after' AND items = 200000 "
+                + "AND other = 1000"), "after ran once, with every stream's rows in");
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
+        assertEquals(0, f.differences());
+    }
 }

@@ -149,7 +149,7 @@ public final class Planner {
                 }
             }
             StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads(),
-                    reads, writes);
+                    reads, writes, stream.target().connection());
             Optional<RowWindow> window = stream.incremental().flatMap(IncrementalSpec::cursor).isEmpty()
                     ? Optional.empty()
                     : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);

@@ -29,6 +29,8 @@ public final class StreamBinding {
     private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
     private final java.util.Set<io.sluice.spi.RelationIdentity> reads;
     private final Optional<io.sluice.spi.RelationIdentity> writes;
+    /** The spec's name of the target's connection; empty when not known (a stream built by hand). */
+    private final String targetConnection;
 
     public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads) {
@@ -42,6 +44,14 @@ public final class StreamBinding {
     public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads, java.util.Set<io.sluice.spi.RelationIdentity> reads,
                          Optional<io.sluice.spi.RelationIdentity> writes) {
+        this(source, target, ledger, projection, readerThreads, reads, writes, "");
+    }
+
+    /** {@code targetConnection}: the spec's name of the target's connection (a run's hooks find their ledger by it). */
+    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+                         Source.ThreadModel readerThreads, java.util.Set<io.sluice.spi.RelationIdentity> reads,
+                         Optional<io.sluice.spi.RelationIdentity> writes, String targetConnection) {
+        this.targetConnection = requireNonNull(targetConnection, "targetConnection is null");
         this.reads = java.util.Set.copyOf(requireNonNull(reads, "reads is null"));
         this.writes = requireNonNull(writes, "writes is null");
         this.source = requireNonNull(source, "source is null");
@@ -53,6 +63,10 @@ public final class StreamBinding {
 
     public Source source() {
         return source;
+    }
+
+    public String targetConnection() {
+        return targetConnection;
     }
 
     /** The stored relations the source reads, as the plan found them; empty when the source cannot tell. */

@@ -3,6 +3,8 @@ package io.sluice.core.run;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.StreamBinding;
+import io.sluice.core.spec.RunHook;
+import io.sluice.core.spec.RunSettings;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.ledger.LoadMarks;
@@ -30,24 +32,67 @@ final class AcrossStreams {
     private final boolean recordedFirst;
     /** The marks each stream of this process used (with ledger: off they live only there). */
     private final Map<String, LoadMarks> used = new ConcurrentHashMap<>();
+    private final RunSettings settings;
+    private final RunListener listener;
     private int loading;
 
-    private AcrossStreams(Map<String, StreamBinding> everyTarget, RunIdentity run, int loading) {
+    private AcrossStreams(Map<String, StreamBinding> everyTarget, RunIdentity run, int loading, RunSettings settings,
+                          RunListener listener) {
+        this.settings = requireNonNull(settings, "settings is null");
+        this.listener = requireNonNull(listener, "listener is null");
         this.recordedFirst = loading >= 2 && loading == everyTarget.size();
         this.everyTarget = new TreeMap<>(everyTarget);
         this.run = run;
         this.loading = loading;
     }
 
-    static AcrossStreams of(BoundPlan bound, RunIdentity run) {
+    static AcrossStreams of(BoundPlan bound, RunIdentity run, RunListener listener) {
         requireNonNull(bound, "bound is null");
         requireNonNull(run, "run is null");
-        return new AcrossStreams(bound.bindings(), run, bound.plan().streams().size());
+        return new AcrossStreams(bound.bindings(), run, bound.plan().streams().size(), bound.plan().spec().run(),
+                listener);
     }
 
     /** For a stream run on its own (tests, tools): nothing waits for others. */
     static AcrossStreams none() {
-        return new AcrossStreams(Map.of(), null, Integer.MAX_VALUE);
+        return new AcrossStreams(Map.of(), null, Integer.MAX_VALUE, RunSettings.DEFAULT, RunListener.NONE);
+    }
+
+    /**
+     * The spec's top-level {@code before:} hooks, before the first stream starts: each on its connection's first
+     * stream's target (by name), marked in that stream's ledger, so it runs once per run (a resume finds it marked).
+     * A failure fails every stream of the run, before any of them wrote.
+     */
+    Optional<SluiceException> runBefore() {
+        return runHooks("before", settings.before()).map(e -> e);
+    }
+
+    private Optional<SluiceException> runHooks(String phase, java.util.List<RunHook> hooks) {
+        for (int i = 0; i < hooks.size(); i++) {
+            RunHook hook = hooks.get(i);
+            String where = "the run's " + phase + " hook #" + (i + 1) + " (connection '" + hook.connection() + "')";
+            Optional<Map.Entry<String, StreamBinding>> carrier = everyTarget.entrySet().stream()
+                    .filter(e -> e.getValue().targetConnection().equals(hook.connection())
+                            && e.getValue().ledger().isPresent()).findFirst();
+            if (carrier.isEmpty()) {
+                return Optional.of(new SluiceException(ErrorKind.INVALID_SPEC, io.sluice.core.RunnerCode.PLAN009,
+                        where + ": no stream with a ledger loads into that connection", "run it on a connection a "
+                        + "stream loads into, with the ledger on"));
+            }
+            try {
+                StreamBinding binding = carrier.get().getValue();
+                LoadMarks marks = used.getOrDefault(carrier.get().getKey(), marksOf(carrier.get().getKey(), binding));
+                if (binding.target().runHook("run-" + phase + "-" + (i + 1), hook.statements(), marks)) {
+                    listener.runHookRan(phase, hook.connection(), hook.statements().size());
+                }
+            } catch (ConnectorException e) {
+                return Optional.of(new SluiceException(e.kind(), e.code(), where + ": "
+                        + run.redactor().redact(e.getMessage()), e.fix().orElse(null), e));
+            } catch (RuntimeException e) {
+                return Optional.of(PartitionAttempts.unexpected(e, where));
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -101,6 +146,12 @@ final class AcrossStreams {
             // A stream this process did not load (a resume skipped it as done): its marks are in the ledger.
             target.getValue().target().finishAfterStreams(marks != null ? marks
                     : marksOf(target.getKey(), target.getValue()));
+        }
+        // The run's after hooks: still before the last stream is recorded done, so a failure leaves it unfinished and
+        // a resume runs them again (their marks say which did).
+        Optional<SluiceException> failed = runHooks("after", settings.after());
+        if (failed.isPresent()) {
+            throw failed.get();
         }
     }
 

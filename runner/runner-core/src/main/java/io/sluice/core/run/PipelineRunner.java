@@ -53,8 +53,9 @@ public final class PipelineRunner {
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         // Streams of one source connection read one moment of it: their snapshot first, held for the run.
-        AcrossStreams acrossStreams = AcrossStreams.of(bound, identity);
-        Optional<SluiceException> notPrepared = acrossStreams.beforeStreams();
+        AcrossStreams acrossStreams = AcrossStreams.of(bound, identity, listener);
+        Optional<SluiceException> notPrepared = acrossStreams.beforeStreams()
+                .or(acrossStreams::runBefore);
         try (SharedSnapshots snapshots = SharedSnapshots.export(bound)) {
             if (parallel == 1) {
                 for (StreamPlan stream : plan.streams()) {
@@ -98,8 +99,8 @@ public final class PipelineRunner {
      * start, so here that is only told.
      */
     private static void recordPlanned(PipelinePlan plan, BoundPlan bound, RunIdentity identity, RunListener listener) {
-        if (plan.streams().size() < 2) {
-            return; // a single stream records itself as it starts
+        if (plan.streams().size() < 2 && plan.spec().run().before().isEmpty()) {
+            return; // a single stream records itself as it starts; a run's before hook needs it recorded first
         }
         for (StreamPlan stream : plan.streams()) {
             if (!stream.recorded()) {

@@ -55,6 +55,11 @@ public interface RunListener {
             }
 
             @Override
+            public void runHookRan(String phase, String connection, int statements) {
+                copy.forEach(l -> l.runHookRan(phase, connection, statements));
+            }
+
+            @Override
             public void hookRan(StreamPlan stream, String phase, int statements) {
                 copy.forEach(l -> l.hookRan(stream, phase, statements));
             }
@@ -92,6 +97,10 @@ public interface RunListener {
 
     /** A stream's {@code before:} or {@code after:} hook ran its {@code statements} on the target (once per run). */
     default void hookRan(StreamPlan stream, String phase, int statements) {
+    }
+
+    /** A top-level {@code before:} or {@code after:} hook ran its {@code statements} on {@code connection}. */
+    default void runHookRan(String phase, String connection, int statements) {
     }
 
     /** The ledger could not record something; the copy itself went on. */

@@ -102,6 +102,7 @@ final class SpecBinder {
                 }
             });
         }
+        checkRunHooks(run, connections, streams, ledger);
         connections.forEach((connectionName, c) -> {
             if (!used.contains(connectionName)) {
                 values.findings().warning(SpecCode.SPEC023, c.position(), "connection '" + connectionName
@@ -115,6 +116,31 @@ final class SpecBinder {
         connections.forEach((n, c) -> bound.put(n, c.spec().orElseThrow()));
         return Optional.of(new PipelineSpec(file, checksum, version.orElseThrow(), name.orElseThrow(), description,
                 ledger, run, bound, streams, secrets));
+    }
+
+    /**
+     * A run hook runs on a connection some stream loads into: that stream's ledger keeps the hook's mark, so it runs
+     * once per run. So the connection must be known, be a stream's target, and the ledger be on.
+     */
+    private void checkRunHooks(RunSettings run, Map<String, BoundConnection> connections, List<StreamSpec> streams,
+                               boolean ledgerOn) {
+        List<RunHook> hooks = new ArrayList<>(run.before());
+        hooks.addAll(run.after());
+        for (RunHook hook : hooks) {
+            if (!connections.containsKey(hook.connection())) {
+                values.findings().error(SpecCode.SPEC032, hook.position(), "a run hook names connection '"
+                        + hook.connection() + "', which 'connections' does not define", Suggestions.fixFor(
+                        hook.connection(), new ArrayList<>(connections.keySet()), "connections"));
+            } else if (streams.stream().noneMatch(s -> s.target().connection().equals(hook.connection()))) {
+                values.findings().error(SpecCode.SPEC032, hook.position(), "a run hook runs on connection '"
+                        + hook.connection() + "', which no stream loads into: the hook's mark lives in the ledger of "
+                        + "a stream's target", "run it on a connection a stream loads into, or as a stream's own "
+                        + "before: or after:");
+            } else if (!ledgerOn) {
+                values.findings().error(SpecCode.SPEC032, hook.position(), "a run hook runs once per run by its mark "
+                        + "in the ledger, and the spec says 'ledger: off'", "remove 'ledger: off'");
+            }
+        }
     }
 
     private Optional<Integer> version(YamlNode.Mapping root, Position top) {

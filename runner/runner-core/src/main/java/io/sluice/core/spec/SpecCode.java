@@ -83,7 +83,10 @@ public enum SpecCode {
     SPEC031("bad-check", "A `checks:` entry that cannot be evaluated as written: not exactly one of `rows`, "
             + "`not-null`, `unique`, `sql`; a custom `sql` check without a name; two checks of one name; `rows` "
             + "without a bound, with min above max, or a `min-ratio-of-last-run` outside (0, 1].", "Fix the check as "
-            + "the message says.");
+            + "the message says."),
+    SPEC032("bad-run-hook", "A top-level `before:` or `after:` entry on a connection that is not defined, that no "
+            + "stream loads into (the hook's mark lives in a stream target's ledger), or with `ledger: off`.",
+            "Run it on a connection a stream loads into, with the ledger on; or make it a stream's own hook.");
 
     private final String slug;
     private final String meaning;

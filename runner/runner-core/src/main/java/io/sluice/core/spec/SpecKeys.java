@@ -22,6 +22,7 @@ final class SpecKeys {
     static final String MAX_PARALLEL_STREAMS = "max-parallel-streams";
     static final String FAIL_FAST = "fail-fast";
     static final List<String> TOP = List.of(VERSION, NAME_KEY, DESCRIPTION, LEDGER, MAX_PARALLEL_STREAMS, FAIL_FAST,
+            SpecKeys.BEFORE, SpecKeys.AFTER,
             CONNECTIONS, DEFAULTS, STREAMS);
 
     static final String TYPE = "type";

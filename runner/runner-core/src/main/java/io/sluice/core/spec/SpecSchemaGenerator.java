@@ -70,6 +70,8 @@ public final class SpecSchemaGenerator {
         props.putObject(SpecKeys.FAIL_FAST).put("type", "boolean").put("default", RunSettings.DEFAULT.failFast())
                 .put("description", "A failed stream stops the others (running ones cancelled, waiting ones "
                         + "skipped). Default false: the others go on, and the exit code is the worst stream's.");
+        props.set(SpecKeys.BEFORE, runHooks("Run once per run before the first stream starts."));
+        props.set(SpecKeys.AFTER, runHooks("Run once per run when every stream's load is finished."));
         ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS)
                 .put("description", "Named connections, reused by streams.").put("type", "object");
         connections.putObject("additionalProperties").put("$ref", "#/$defs/connection");
@@ -209,6 +211,18 @@ public final class SpecSchemaGenerator {
         for (String kind : List.of(SpecKeys.ROWS, SpecKeys.NOT_NULL, SpecKeys.UNIQUE, SpecKeys.SQL)) {
             strings(oneOf.addObject().putArray("required"), kind);
         }
+        return list;
+    }
+
+    private ObjectNode runHooks(String when) {
+        ObjectNode list = MAPPER.createObjectNode().put("type", "array").put("description", "SQL on a connection a "
+                + "stream loads into, in one transaction with its ledger mark. " + when);
+        ObjectNode item = list.putObject("items").put("type", "object").put("additionalProperties", false);
+        strings(item.putArray("required"), SpecKeys.CONNECTION, SpecKeys.SQL);
+        ObjectNode props = item.putObject("properties");
+        props.putObject(SpecKeys.CONNECTION).put("type", "string").put("description", "A connection some stream "
+                + "loads into.");
+        props.set(SpecKeys.SQL, hook("The statements, in order."));
         return list;
     }
 
