@@ -117,6 +117,42 @@ class ShapedColumnsTest {
     }
 
     @Test
+    void whereKeepsToItsRowsOnEveryTableOfAPatternAndAcrossIncrementalRuns() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "wherepat", 0);
+        for (String t : List.of("t1", "t2")) {
+            f.sql(f.source, "CREATE TABLE " + t + " (id bigint PRIMARY KEY, kind text)", "INSERT INTO " + t
+                    + " SELECT g, CASE WHEN g % 4 = 0 THEN 'test' ELSE 'real' END FROM generate_series(1, 1000) g");
+            f.sql(f.target, "CREATE TABLE " + t + " (id bigint PRIMARY KEY, kind text)");
+        }
+        Path spec = dir.resolve("where-pattern.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: where-pattern
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: tables
+                    source: { connection: src, table: "public.t?", where: "kind <> 'test'" }
+                    target: { connection: dst, table: "public.{table}" }
+                    distribution: { method: range, key: primary-key }
+                    degree: 2
+                    batch-size: 100
+                    incremental: { cursor: id }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun first = CliRun.of("run", spec.toString());
+        assertEquals(0, first.exitCode(), first.all());
+        f.sql(f.source, "INSERT INTO t1 SELECT g, CASE WHEN g % 4 = 0 THEN 'test' ELSE 'real' END "
+                + "FROM generate_series(1001, 1200) g");
+        CliRun second = CliRun.of("run", spec.toString());
+        assertEquals(0, second.exitCode(), second.all());
+        assertEquals(900, f.scalar(f.target, "SELECT count(*) FROM t1"), "750 then 150 more, never a test row");
+        assertEquals(750, f.scalar(f.target, "SELECT count(*) FROM t2"));
+        assertEquals(0, f.scalar(f.target, "SELECT (SELECT count(*) FROM t1 WHERE kind = 'test') + (SELECT count(*) "
+                + "FROM t2 WHERE kind = 'test')"));
+    }
+
+    @Test
     void rulesOnAPatternApplyToTheTablesThatHaveTheColumn() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "shpattern", 0);
         f.sql(f.source, "CREATE SCHEMA crm", "CREATE TABLE crm.a (id bigint, email text, note text)",
