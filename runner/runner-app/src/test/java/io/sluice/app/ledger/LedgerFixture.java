@@ -91,6 +91,20 @@ final class LedgerFixture {
                 + "SELECT id, name, price FROM items) b)");
     }
 
+    /** {@code table}'s columns in {@code database}, in order, as {@code name type} with {@code not null} when so. */
+    java.util.List<String> columns(String database, String table) throws SQLException {
+        java.util.List<String> columns = new java.util.ArrayList<>();
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT attname || ' ' || format_type(atttypid, atttypmod) || CASE WHEN "
+                     + "attnotnull THEN ' not null' ELSE '' END FROM pg_attribute WHERE attrelid = '" + table
+                     + "'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
+            while (rs.next()) {
+                columns.add(rs.getString(1));
+            }
+        }
+        return columns;
+    }
+
     /** Partitions of the run that the target's ledger records as done; 0 while the ledger does not exist yet. */
     long donePartitions(String runId) throws SQLException {
         try {

@@ -419,9 +419,7 @@ class LoadModesTest {
     }
 
     private static List<String> columns(LedgerFixture f, String database, String table) throws SQLException {
-        return strings(f, database, "SELECT attname || ' ' || format_type(atttypid, atttypmod) || CASE WHEN "
-                + "attnotnull THEN ' not null' ELSE '' END FROM pg_attribute WHERE attrelid = '" + table
-                + "'::regclass AND attnum > 0 ORDER BY attnum");
+        return f.columns(database, table);
     }
 
     static List<String> indexDefinitions(LedgerFixture f, String table) throws SQLException {

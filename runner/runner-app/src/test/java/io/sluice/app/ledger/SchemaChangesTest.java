@@ -248,16 +248,7 @@ class SchemaChangesTest {
     }
 
     private static List<String> columns(LedgerFixture f, String table) throws SQLException {
-        List<String> columns = new ArrayList<>();
-        try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT attname || ' ' || format_type(atttypid, atttypmod) || CASE WHEN "
-                     + "attnotnull THEN ' not null' ELSE '' END FROM pg_attribute WHERE attrelid = '" + table
-                     + "'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum")) {
-            while (rs.next()) {
-                columns.add(rs.getString(1));
-            }
-        }
-        return columns;
+        return f.columns(f.target, table);
     }
 
     private static List<String> strings(JsonNode array) {

@@ -58,7 +58,7 @@ class ShapedColumnsTest {
             assertEquals(0, run.exitCode(), method + "\n" + run.all());
             assertFalse(run.all().contains(KEY), run.all());
             String table = "people_" + method;
-            assertEquals(List.of("id bigint", "email text", "phone text", "ssn text", "amount numeric(12,2)",
+            assertEquals(List.of("id bigint not null", "email text", "phone text", "ssn text", "amount numeric(12,2)",
                     "vip boolean", "status text"), columns(f, table), method);
             assertEquals(18000, f.scalar(f.target, "SELECT count(*) FROM " + table), method);
             assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM " + table + " WHERE status = 'test' "
@@ -237,15 +237,6 @@ class ShapedColumnsTest {
     }
 
     private static List<String> columns(LedgerFixture f, String table) throws SQLException {
-        List<String> columns = new ArrayList<>();
-        try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT attname || ' ' || format_type(atttypid, atttypmod) FROM "
-                     + "pg_attribute WHERE attrelid = '" + table + "'::regclass AND attnum > 0 AND NOT attisdropped "
-                     + "ORDER BY attnum")) {
-            while (rs.next()) {
-                columns.add(rs.getString(1));
-            }
-        }
-        return columns;
+        return f.columns(f.target, table);
     }
 }

@@ -199,7 +199,11 @@ public final class PostgresTarget implements Target {
         requireNonNull(phase, "phase is null");
         requireNonNull(statements, "statements is null");
         requireNonNull(marks, "marks is null");
-        return Hooks.run(connections, ledger, phase, statements, marks);
+        PostgresLoad planned = load;
+        if (planned == null) {
+            throw new IllegalStateException("runHook before planLoad");
+        }
+        return planned.runHook(phase, statements, marks);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.sluice.connector.postgres.copy.BeforeCopy;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.LeftoverSessions;
 import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.spi.Column;
@@ -261,6 +262,34 @@ public final class PostgresLoad {
         table.inTransaction("checking " + table.quoted(), (c, tx) -> CheckRun.mark(before != null ? before
                 : CheckRun.evaluate(c, checks, table.quoted(), "after the last partition", "the rows are loaded and "
                 + "the run is failed, not done"), marks, tx));
+    }
+
+    /**
+     * A stream's {@code before:} or {@code after:} statements (or the run's, carried by this stream), in one
+     * transaction with their mark {@code hook-<phase>}: committed together, so a hook has run exactly when its mark
+     * says so. Reading the marks takes the stream's ledger row, so two processes of a joined run cannot both find it
+     * unmarked. Returns whether it ran now. A statement PostgreSQL will not run in a transaction block (VACUUM,
+     * CREATE INDEX CONCURRENTLY) is refused by the server, with its message.
+     */
+    public boolean runHook(String phase, List<String> statements, LoadMarks marks) throws ConnectorException {
+        String mark = "hook-" + phase;
+        boolean[] ran = {false};
+        table.inTransaction("running the " + phase + " hook", (c, tx) -> {
+            if (marks.reading().apply(tx).containsKey(mark)) {
+                return;
+            }
+            for (int i = 0; i < statements.size(); i++) {
+                try {
+                    LoadTable.execute(c, statements.get(i));
+                } catch (SQLException e) {
+                    throw table.connections().errors().translate(e, PostgresErrors.Phase.COPY, phase + " hook, "
+                            + "statement " + (i + 1) + " of " + statements.size() + " (" + statements.get(i) + ")");
+                }
+            }
+            marks.writing(mark, java.time.Instant.now().toString()).apply(tx);
+            ran[0] = true;
+        });
+        return ran[0];
     }
 
     /**
