@@ -244,6 +244,77 @@ class SchemaChangesTest {
         assertEquals(3, f.scalar(f.target, "SELECT count(*) FROM events"));
     }
 
+    @Test
+    void aDuckDbSourceChangingThreeTimesIsFollowedAsEachPolicySays() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "shduck", 0);
+        for (String policy : List.of("fail", "add-columns", "widen", "ignore-new")) {
+            Path database = dir.resolve(policy + ".duckdb");
+            duck(database, "CREATE TABLE t (id INTEGER, kind VARCHAR)", "INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+            String table = "t_" + policy.replace('-', '_');
+            Path spec = dir.resolve(policy + ".yaml");
+            Files.writeString(spec, """
+                    version: 1
+                    name: duck-%s
+                    connections:
+                      lake: { type: duckdb, database: "%s" }
+                      dst: { type: postgres, url: "%s", user: "%s" }
+                    streams:
+                      - name: t
+                        source: { connection: lake, query: "select * from t" }
+                        target: { connection: dst, table: %s, create: if-missing }
+                        load-mode: truncate
+                        schema-changes: %s
+                    """.formatted(policy, database.toString().replace("\\", "/"), f.pg.jdbcUrl(f.target), f.pg.user(),
+                    table, policy));
+            assertEquals(0, CliRun.of("run", spec.toString()).exitCode(), policy);
+
+            // 1: a column added.
+            duck(database, "ALTER TABLE t ADD COLUMN amount DECIMAL(10,2)", "UPDATE t SET amount = id * 1.5");
+            CliRun added = CliRun.of("run", spec.toString());
+            // 2: a column widened past what the target holds.
+            duck(database, "ALTER TABLE t ALTER COLUMN id TYPE BIGINT", "INSERT INTO t VALUES (3000000000, 'c', 1)");
+            CliRun widened = CliRun.of("run", spec.toString());
+            // 3: a column dropped.
+            duck(database, "ALTER TABLE t DROP COLUMN kind");
+            CliRun dropped = CliRun.of("run", spec.toString());
+            switch (policy) {
+                case "fail" -> {
+                    assertEquals(4, added.exitCode(), added.all());
+                    assertTrue(added.all().contains("source column \"amount\" has no target column"), added.all());
+                    assertEquals(List.of("id integer", "kind text"), columns(f, table));
+                    assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM " + table), "the first run's rows");
+                }
+                case "add-columns", "ignore-new" -> {
+                    assertEquals(0, added.exitCode(), added.all());
+                    // Types are as today: the value does not fit, the partition fails with the exact value.
+                    assertEquals(1, widened.exitCode(), widened.all());
+                    assertTrue(widened.all().contains("3000000000"), widened.all());
+                    assertEquals(1, dropped.exitCode(), "the wide value is still there\n" + dropped.all());
+                    assertEquals(policy.equals("add-columns") ? List.of("id integer", "kind text",
+                            "amount numeric(10,2)") : List.of("id integer", "kind text"), columns(f, table));
+                }
+                default -> {
+                    assertEquals(0, added.exitCode(), added.all());
+                    assertEquals(0, widened.exitCode(), widened.all());
+                    assertEquals(0, dropped.exitCode(), dropped.all());
+                    assertEquals(List.of("id bigint", "kind text", "amount numeric(10,2)"), columns(f, table));
+                    assertEquals(3, f.scalar(f.target, "SELECT count(*) FROM " + table + " WHERE kind IS NULL"),
+                            "the dropped column loads as NULL");
+                    assertEquals(3000000000L, f.scalar(f.target, "SELECT max(id) FROM " + table));
+                }
+            }
+        }
+    }
+
+    private static void duck(Path database, String... statements) throws SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + database);
+             java.sql.Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
     private static List<String> columns(LedgerFixture f, String table) throws SQLException {
         return f.columns(f.target, table);
     }
