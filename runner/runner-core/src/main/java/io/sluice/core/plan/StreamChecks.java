@@ -31,12 +31,10 @@ public final class StreamChecks {
     private StreamChecks() {
     }
 
-    /** The checks for {@code target}; those that name columns must name columns of {@code table}. */
-    static List<LoadCheck> of(String stream, List<CheckSpec> specs, TargetTable table, Target target,
-                              History history) {
+    /** The checks for {@code target}, as queries over {@link LoadCheck#TABLE}. */
+    static List<LoadCheck> of(List<CheckSpec> specs, Target target, History history) {
         List<LoadCheck> checks = new ArrayList<>();
         for (CheckSpec spec : specs) {
-            requireColumns(stream, spec, table);
             String columns = spec.columns().stream().map(StreamChecks::quoted).collect(Collectors.joining(", "));
             checks.add(switch (spec.kind()) {
                 case SQL -> new LoadCheck(spec.name(), spec.sql().orElseThrow(), 0, 0, "0");
@@ -71,6 +69,13 @@ public final class StreamChecks {
         spec.maxRows().ifPresent(m -> said.add("at most " + m));
         return new LoadCheck(spec.name(), "SELECT count(*) FROM " + LoadCheck.TABLE, min, Math.max(min, max),
                 String.join(" and ", said) + " rows");
+    }
+
+    /** The columns {@code not-null} and {@code unique} checks name must be columns of {@code table}. */
+    static void requireColumns(String stream, List<CheckSpec> specs, TargetTable table) {
+        for (CheckSpec spec : specs) {
+            requireColumns(stream, spec, table);
+        }
     }
 
     private static void requireColumns(String stream, CheckSpec spec, TargetTable table) {

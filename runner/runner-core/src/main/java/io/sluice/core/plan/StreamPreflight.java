@@ -109,12 +109,11 @@ public final class StreamPreflight {
                     request = request.withBeforeHook();
                 }
                 if (!stream.checks().isEmpty()) {
-                    // The columns a check names are those of the table as the load leaves it: planned first.
-                    LoadPlan unchecked = target.planLoad(request, source);
-                    request = request.withChecks(StreamChecks.of(stream.name(), stream.checks(), unchecked.table(),
-                            target, history));
+                    request = request.withChecks(StreamChecks.of(stream.checks(), target, history));
                 }
                 load = target.planLoad(request, source);
+                // The columns a check names are those of the table as the load leaves it (created, changed).
+                StreamChecks.requireColumns(stream.name(), stream.checks(), load.table());
             } else {
                 target.table(); // the target's own problems, told apart from the source's
             }
