@@ -64,7 +64,7 @@ final class AcrossStreams {
      * A failure fails every stream of the run, before any of them wrote.
      */
     Optional<SluiceException> runBefore() {
-        return runHooks("before", settings.before()).map(e -> e);
+        return runHooks("before", settings.before());
     }
 
     private Optional<SluiceException> runHooks(String phase, java.util.List<RunHook> hooks) {
@@ -81,7 +81,8 @@ final class AcrossStreams {
             }
             try {
                 StreamBinding binding = carrier.get().getValue();
-                LoadMarks marks = used.getOrDefault(carrier.get().getKey(), marksOf(carrier.get().getKey(), binding));
+                LoadMarks used = this.used.get(carrier.get().getKey());
+                LoadMarks marks = used != null ? used : marksOf(carrier.get().getKey(), binding);
                 if (binding.target().runHook("run-" + phase + "-" + (i + 1), hook.statements(), marks)) {
                     listener.runHookRan(phase, hook.connection(), hook.statements().size());
                 }
