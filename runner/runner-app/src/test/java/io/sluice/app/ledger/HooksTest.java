@@ -134,4 +134,28 @@ class HooksTest {
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
         assertEquals(0, f.differences());
     }
+
+    @Test
+    void aSingleStreamRunHasItsRunHooksToo() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "onehook", 500);
+        f.sql(f.target, "CREATE TABLE hook_log (phase text, items bigint)");
+        Path spec = f.spec("one.yaml", "none", 1, 1000);
+        Files.writeString(spec, Files.readString(spec).replace("streams:\n", """
+                before:
+                  - connection: dst
+                    sql: "INSERT INTO hook_log SELECT 'before', count(*) FROM items"
+                after:
+                  - connection: dst
+                    sql: "INSERT INTO hook_log SELECT 'after', count(*) FROM items"
+                streams:
+                """));
+        for (int run = 1; run <= 2; run++) {
+            CliRun result = CliRun.of("run", spec.toString());
+            assertEquals(0, result.exitCode(), result.all());
+            assertTrue(result.all().contains("run: before hook on dst ran (1 statement)"), result.all());
+        }
+        assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
+        assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'after' AND items = 500"));
+        assertEquals(500, f.scalar(f.target, "SELECT count(*) FROM items"));
+    }
 }
