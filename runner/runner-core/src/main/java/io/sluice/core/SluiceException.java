@@ -17,6 +17,8 @@ public final class SluiceException extends RuntimeException implements CodedFail
     private final ErrorKind kind;
     private final String code;
     private final String fix;
+    /** Where in the spec the failure points, when it is about one place there (a source's where:, a rule). */
+    private final io.sluice.core.diag.Position position;
 
     public SluiceException(ErrorKind kind, ErrorCode code, String message, String fix) {
         this(kind, code.name(), message, fix, null);
@@ -36,6 +38,25 @@ public final class SluiceException extends RuntimeException implements CodedFail
         this.kind = requireNonNull(kind, "kind is null");
         this.code = requireNonNull(code, "code is null");
         this.fix = fix;
+        this.position = null;
+    }
+
+    private SluiceException(SluiceException e, io.sluice.core.diag.Position position) {
+        super(e.getMessage(), e.getCause());
+        this.kind = e.kind;
+        this.code = e.code;
+        this.fix = e.fix;
+        this.position = requireNonNull(position, "position is null");
+        setStackTrace(e.getStackTrace());
+    }
+
+    /** This failure, pointing at {@code position} in the spec (shown as {@code file:line:col:} before it). */
+    public SluiceException at(io.sluice.core.diag.Position position) {
+        return new SluiceException(this, position);
+    }
+
+    public Optional<io.sluice.core.diag.Position> position() {
+        return Optional.ofNullable(position);
     }
 
     /** Wraps a connector failure, naming where it happened, e.g. {@code stream 'orders', partition 3/8}. */

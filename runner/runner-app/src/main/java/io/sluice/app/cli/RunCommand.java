@@ -205,7 +205,8 @@ final class RunCommand implements Callable<Integer> {
                 report.runId(), report.interrupted() ? "interrupted" : report.error().isPresent() ? "failed" : "done",
                 report.rows(), report.bytes() / 1e6, seconds, report.exitCode()));
         report.error().ifPresent(e -> {
-            err.println(terminal.redact("error[" + e.code() + "] " + e.getMessage()));
+            err.println(terminal.redact(e.position().map(p -> p + ": ").orElse("") + "error[" + e.code() + "] "
+                    + e.getMessage()));
             e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));
         });
         err.flush();

@@ -69,7 +69,9 @@ public final class SluiceCommand implements Runnable {
         PrintWriter err = line.getErr();
         Terminal terminal = Terminal.current();
         if (error instanceof CodedFailure e) {
-            err.println(terminal.redact("error[" + e.code() + "] " + e.getMessage()));
+            String at = error instanceof io.sluice.core.SluiceException s
+                    ? s.position().map(p -> p + ": ").orElse("") : "";
+            err.println(terminal.redact(at + "error[" + e.code() + "] " + e.getMessage()));
             e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));
         } else {
             err.println(terminal.redact("error: " + error));

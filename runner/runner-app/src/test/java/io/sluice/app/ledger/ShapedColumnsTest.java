@@ -202,7 +202,8 @@ class ShapedColumnsTest {
                 "source: { connection: src, table: items, where: \"pricey > 3\" }"));
         CliRun run = CliRun.of("run", where.toString());
         assertTrue(run.exitCode() != 0, run.all());
-        assertTrue(run.all().contains("PG315") && run.all().contains("column \"pricey\" does not exist"), run.all());
+        assertTrue(run.all().contains("badwhere.yaml:8:5: error[PG315]")
+                && run.all().contains("column \"pricey\" does not exist"), run.all());
         CliRun lint = CliRun.of("lint", where.toString(), "--connect");
         assertTrue(lint.all().contains("PG315") && lint.all().contains("where.yaml:"), lint.all());
     }

@@ -2,6 +2,7 @@ package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.diag.Position;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.PipelineSpec;
@@ -111,10 +112,19 @@ public final class Planner {
             StreamPreflight.Checked checked = StreamPreflight.check(stream, connections, degree,
                     (target, check) -> lastCheckValue(specName, stream.name(), target, check, ledgerOn),
                     (side, subject, problem) -> {
+                        // The refusal points at the part of the spec it is about, as lint does.
+                        Position at = switch (side) {
+                            case SOURCE -> stream.source().position();
+                            case TARGET -> stream.target().position();
+                            case COLUMNS -> stream.position();
+                        };
                         if (problem instanceof ConnectorException e) {
                             // Whatever the cause (a server that is down included), nothing was written yet.
                             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
-                                    e.fix().orElse(null), e);
+                                    e.fix().orElse(null), e).at(at);
+                        }
+                        if (problem instanceof SluiceException e && e.position().isEmpty()) {
+                            throw e.at(at);
                         }
                         throw (RuntimeException) problem;
                     }).orElseThrow();
