@@ -87,8 +87,8 @@ class SchemaChangesTest {
         f.sql(f.source, "ALTER TABLE items DROP COLUMN note", "ALTER TABLE items ADD COLUMN weight numeric(8,3)",
                 "UPDATE items SET weight = id / 1000.0");
         Path report = dir.resolve("run3.html");
-        CliRun third = CliRun.of("run", spec.toString(), "--summary-json", dir.resolve("run3.json").toString(),
-                "--report", report.toString());
+        CliRun third = CliRun.of("run", spec.toString(), "--run-id", "add-3", "--summary-json",
+                dir.resolve("run3.json").toString(), "--report", report.toString());
         assertEquals(0, third.exitCode(), third.all());
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM items WHERE note IS NOT NULL"));
         assertEquals(200_000, f.scalar(f.target, "SELECT count(*) FROM items WHERE weight = id / 1000.0"));
@@ -97,6 +97,11 @@ class SchemaChangesTest {
         assertEquals(List.of("added column weight numeric(8,3) to public.items"), strings(changes));
         assertTrue(Files.readString(report).contains("added column weight numeric(8,3) to public.items"));
         assertTrue(third.all().contains("added column weight numeric(8,3) to public.items"), third.all());
+        Path fromLedger = dir.resolve("status3.html");
+        CliRun status = CliRun.of("status", spec.toString(), "add-3", "--report", fromLedger.toString());
+        assertEquals(0, status.exitCode(), status.all());
+        assertTrue(Files.readString(fromLedger).contains("added column weight numeric(8,3) to public.items"),
+                "the ledger keeps the change: the report read from it shows it");
     }
 
     @Test
