@@ -91,6 +91,30 @@ final class LedgerFixture {
                 + "SELECT id, name, price FROM items) b)");
     }
 
+    /**
+     * A spec truncating and loading DuckDB's reading of {@code csv} into the target's {@code table}; {@code extra}
+     * lines go into the stream.
+     */
+    Path csvSpec(String file, String stream, Path csv, String table, String... extra) throws java.io.IOException {
+        String yaml = """
+                version: 1
+                name: %s
+                connections:
+                  lake: { type: duckdb }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: %s
+                    source: { connection: lake, query: "select * from read_csv('%s')" }
+                    target: { connection: dst, table: %s }
+                    load-mode: truncate
+                """.formatted(file.replace(".yaml", ""), pg.jdbcUrl(target), pg.user(), stream,
+                csv.toString().replace("\\", "/"), table) + String.join("", java.util.Arrays.stream(extra)
+                .map(l -> "    " + l + "\n").toList());
+        Path spec = dir.resolve(file);
+        Files.writeString(spec, yaml);
+        return spec;
+    }
+
     /** {@code table}'s columns in {@code database}, in order, as {@code name type} with {@code not null} when so. */
     java.util.List<String> columns(String database, String table) throws SQLException {
         java.util.List<String> columns = new java.util.ArrayList<>();

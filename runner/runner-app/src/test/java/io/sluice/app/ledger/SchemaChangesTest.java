@@ -226,20 +226,7 @@ class SchemaChangesTest {
         f.sql(f.target, "CREATE TABLE events (id bigint, kind text)");
         Path csv = dir.resolve("events.csv");
         Files.writeString(csv, "id,kind\n1,a\n2,b\n");
-        Path spec = dir.resolve("files.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: files
-                connections:
-                  lake: { type: duckdb }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: events
-                    source: { connection: lake, query: "select * from read_csv('%s')" }
-                    target: { connection: dst, table: events }
-                    load-mode: truncate
-                    schema-changes: add-columns
-                """.formatted(f.pg.jdbcUrl(f.target), f.pg.user(), csv.toString().replace("\\", "/")));
+        Path spec = f.csvSpec("files.yaml", "events", csv, "events", "schema-changes: add-columns");
         assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
         Files.writeString(csv, "id,kind,amount\n1,a,1.5\n2,b,2.25\n3,c,\n");
         CliRun run = CliRun.of("run", spec.toString());

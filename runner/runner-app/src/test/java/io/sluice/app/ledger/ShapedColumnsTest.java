@@ -76,22 +76,8 @@ class ShapedColumnsTest {
         Path csv = dir.resolve("people.csv");
         Files.writeString(csv, "id,ssn\n1,ssn-1\n");
         f.sql(f.target, "CREATE TABLE people_file (id bigint, ssn text)");
-        Path fileSpec = dir.resolve("file.yaml");
-        Files.writeString(fileSpec, """
-                version: 1
-                name: file
-                connections:
-                  lake: { type: duckdb }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: people
-                    source: { connection: lake, query: "select * from read_csv('%s')" }
-                    target: { connection: dst, table: people_file }
-                    load-mode: truncate
-                    mask-key: ${file:mask.key}
-                    columns:
-                      ssn: { mask: hash }
-                """.formatted(f.pg.jdbcUrl(f.target), f.pg.user(), csv.toString().replace("\\", "/")));
+        Path fileSpec = f.csvSpec("file.yaml", "people", csv, "people_file", "mask-key: ${file:mask.key}",
+                "columns:", "  ssn: { mask: hash }");
         CliRun file = CliRun.of("run", fileSpec.toString());
         assertEquals(0, file.exitCode(), file.all());
         assertEquals(hash, text(f, "SELECT ssn FROM people_file WHERE id = 1"),
