@@ -13,9 +13,12 @@ import static java.util.Objects.requireNonNull;
  * @param notes      what a person should know about the load, e.g. that the table is missing and will be created
  * @param shapeChanges what the load changes in the table's shape for {@code schema-changes}, one line each as the
  *                     run's summary records it, e.g. {@code added column b numeric to public.t}
+ * @param rejects    the rejects table ({@code rejects:}) when it exists already: the planner refuses one the source reads
  */
-public record LoadPlan(TargetTable table, List<String> statements, List<String> notes, List<String> shapeChanges) {
+public record LoadPlan(TargetTable table, List<String> statements, List<String> notes, List<String> shapeChanges,
+                       java.util.Optional<RelationIdentity> rejects) {
     public LoadPlan {
+        requireNonNull(rejects, "rejects is null");
         requireNonNull(table, "table is null");
         statements = List.copyOf(requireNonNull(statements, "statements is null"));
         notes = List.copyOf(requireNonNull(notes, "notes is null"));
@@ -25,6 +28,10 @@ public record LoadPlan(TargetTable table, List<String> statements, List<String> 
     /** A plan that leaves the table's shape as it is. */
     public LoadPlan(TargetTable table, List<String> statements, List<String> notes) {
         this(table, statements, notes, List.of());
+    }
+
+    public LoadPlan(TargetTable table, List<String> statements, List<String> notes, List<String> shapeChanges) {
+        this(table, statements, notes, shapeChanges, java.util.Optional.empty());
     }
 
     public static LoadPlan of(TargetTable table) {
@@ -43,7 +50,7 @@ public record LoadPlan(TargetTable table, List<String> statements, List<String> 
         across.after().forEach(s -> allStatements.add("once every stream is done: " + s));
         List<String> allNotes = new java.util.ArrayList<>(notes);
         allNotes.addAll(across.notes());
-        return new LoadPlan(table, allStatements, allNotes, shapeChanges);
+        return new LoadPlan(table, allStatements, allNotes, shapeChanges, rejects);
     }
 
     /**

@@ -22,10 +22,14 @@ import static java.util.Objects.requireNonNull;
  * @param beforeHook     the stream has a {@code before:} hook, which runs before the load prepares the table and may
  *                       make what a created table needs (its schema): the plan cannot know, so it says so instead of
  *                       refusing
+ * @param rejectsTable   {@code rejects: table}: where rows that cannot be loaded go instead, with the partition's
+ *                       rows ({@link PartitionWriter#reject}); the target creates it when missing, refuses it when it
+ *                       has another shape
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
-                          int degree, SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook) {
+                          int degree, SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook,
+                          java.util.Optional<String> rejectsTable) {
     /**
      * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
      * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
@@ -73,6 +77,21 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
         }
         requireNonNull(schemaChanges, "schemaChanges is null");
         checks = List.copyOf(requireNonNull(checks, "checks is null"));
+        requireNonNull(rejectsTable, "rejectsTable is null");
+    }
+
+    /** A request that sets no rows aside. */
+    public LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
+                       boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree,
+                       SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook) {
+        this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree, schemaChanges,
+                checks, beforeHook, java.util.Optional.empty());
+    }
+
+    /** The same request, setting rows that cannot be loaded aside in {@code table}. */
+    public LoadRequest withRejects(String table) {
+        return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                degree, schemaChanges, checks, beforeHook, java.util.Optional.of(requireNonNull(table, "table is null")));
     }
 
     /** A request without checks. */
@@ -86,13 +105,13 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
     /** The same request with {@code checks}. */
     public LoadRequest withChecks(List<LoadCheck> checks) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, beforeHook);
+                degree, schemaChanges, checks, beforeHook, rejectsTable);
     }
 
     /** The same request, for a stream whose {@code before:} hook runs first. */
     public LoadRequest withBeforeHook() {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, true);
+                degree, schemaChanges, checks, true, rejectsTable);
     }
 
     /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */

@@ -12,6 +12,44 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
     void commit() throws ConnectorException;
 
     /**
+     * Names the rows this writer sets aside: called once, right after the writer opened, for a load whose request
+     * names a rejects table.
+     */
+    default void rejectsOf(RejectedRow.Origin origin) throws ConnectorException {
+        java.util.Objects.requireNonNull(origin, "origin is null");
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, "this target sets no rows aside",
+                "remove rejects: from the stream");
+    }
+
+    /**
+     * Keeps {@code row}, which the reader set aside, to be written with the partition's rows (its rejects table),
+     * in the same transaction. Only called for a load whose request names a rejects table.
+     */
+    default void reject(RejectedRow row) throws ConnectorException {
+        java.util.Objects.requireNonNull(row, "row is null");
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, "this target sets no rows aside",
+                "remove rejects: from the stream");
+    }
+
+    /**
+     * The rows this writer set aside after {@link #finish()}: those the reader gave {@link #reject} and those the
+     * target's server refused, which are not in {@link #finish()}'s count.
+     */
+    default long rejectedRows() {
+        return 0;
+    }
+
+    /** The first few rows set aside, as "code: message", for reports; the rejects table has them all. */
+    default java.util.List<String> rejectSample() {
+        return java.util.List.of();
+    }
+
+    /** Of {@link #rejectedRows()}, those the server refused (rows the reader sent that did not load). */
+    default long refusedRows() {
+        return 0;
+    }
+
+    /**
      * Runs {@code withRows} in the partition's transaction after the COPY ended, then commits: the ledger rows it
      * writes are in the target together with the partition's rows, or neither is. When it throws, everything rolls
      * back and the exception is rethrown. Targets with a ledger override this; the default is for targets without one.

@@ -13,7 +13,8 @@ public enum SpiCode implements ErrorCode {
     SPI007("the target cannot load with the stream's load mode or index handling"),
     SPI008("the source cannot describe its columns as PostgreSQL types, so a target cannot be created from it"),
     SPI009("a columns: rule asks the source to compute a column (expression, mask), and it cannot"),
-    SPI010("a stream has before: or after: hooks, and its target cannot run them");
+    SPI010("a stream has before: or after: hooks, and its target cannot run them"),
+    SPI011("a row was set aside where the stream or its target sets none aside (rejects:)");
 
     private final String summary;
 

@@ -239,4 +239,19 @@ public interface Target {
         throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010, describe() + " cannot run " + phase
                 + " hooks", "remove the stream's " + phase + ":");
     }
+
+    /**
+     * The newest {@code limit} rows of stream {@code stream} (and of the tables its pattern expanded to, named
+     * {@code <stream>.<schema>.<table>}) in the rejects table {@code table}, of run {@code runId} when given: for
+     * {@code sluice rejects}. Targets that set no rows aside have none.
+     */
+    default java.util.List<RejectedRow.Stored> rejectedRows(String table, String stream,
+                                                            java.util.Optional<String> runId, int limit)
+            throws ConnectorException {
+        java.util.Objects.requireNonNull(table, "table is null");
+        java.util.Objects.requireNonNull(stream, "stream is null");
+        java.util.Objects.requireNonNull(runId, "runId is null");
+        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, describe() + " sets no rows aside",
+                "remove rejects: from the stream");
+    }
 }

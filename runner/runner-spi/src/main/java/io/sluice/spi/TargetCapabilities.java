@@ -20,9 +20,12 @@ import static java.util.Objects.requireNonNull;
  *        ({@link Target#claimShared(String)}, {@code sluice run --join})
  * @param schemaChanges            the {@code schema-changes} policies its targets plan; {@code fail} and
  *        {@code ignore-new} ask nothing of a target that the core cannot do, so every target has them
+ * @param setsAsideRows            whether its writers take {@code rejects:} ({@link PartitionWriter#reject}, and rows
+ *        its server refuses set aside instead of failing the partition)
  */
 public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
-                                 boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges) {
+                                 boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges,
+                                 boolean setsAsideRows) {
     /** The policies every target takes: columns as they are, or new source columns left unread. */
     public static final Set<LoadRequest.SchemaChanges> KEEPS_ITS_SHAPE = Set.of(LoadRequest.SchemaChanges.FAIL,
             LoadRequest.SchemaChanges.IGNORE_NEW);
@@ -35,6 +38,12 @@ public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexe
     public TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
                               boolean joinedRuns) {
         this(loadModes, rebuildsIndexes, replacesInOneTransaction, joinedRuns, KEEPS_ITS_SHAPE);
+    }
+
+    /** Capabilities of a target that sets no rows aside. */
+    public TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
+                              boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges) {
+        this(loadModes, rebuildsIndexes, replacesInOneTransaction, joinedRuns, schemaChanges, false);
     }
 
     public TargetCapabilities {

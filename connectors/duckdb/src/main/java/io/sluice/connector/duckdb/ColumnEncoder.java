@@ -13,6 +13,12 @@ interface ColumnEncoder {
     /** Points the encoder at the vectors of a new chunk. */
     void bind(DuckDBDataChunkReader chunk);
 
+    /**
+     * The value of {@code row} as read, for a row set aside: a Number, Boolean or String (JSON shows numbers and
+     * booleans as such, the rest as text), or null. Not on the hot path.
+     */
+    Object valueAt(int row);
+
     /** Writes the value of {@code row} (NULL included). */
     void encode(int row, BinaryCopyEncoder out) throws ConnectorException;
 

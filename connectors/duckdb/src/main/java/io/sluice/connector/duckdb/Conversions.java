@@ -81,7 +81,7 @@ final class Conversions {
             case DATE -> {
                 require(from.kind() == Kind.DATE, source, target, "only a DATE is a date without losing the time",
                         "cast in the query if dropping the time is intended: CAST(col AS DATE)");
-                yield conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, false), null);
+                yield conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, false, o), null);
             }
             case TIME -> {
                 require(from.kind() == Kind.TIME || from.kind() == Kind.TIME_NS, source, target,
@@ -235,7 +235,7 @@ final class Conversions {
         String name = source.name();
         boolean zoned = to.base() == PgType.Base.TIMESTAMPTZ;
         if (from.kind() == Kind.DATE && !zoned) {
-            return conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, true), null);
+            return conversion(name, cast(c, "DATE"), (i, o) -> new TemporalEncoders.DateEncoder(i, true, o), null);
         }
         require(from.isTimestamp(), source, target, "only a TIMESTAMP is a point in time",
                 zoned && from.kind() == Kind.DATE ? "say which time zone midnight is in, in the query: "

@@ -6,6 +6,7 @@ import io.sluice.spi.ErrorKind;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK301;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK302;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK303;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK304;
 
 /** The DATA failures a value can cause while it is encoded; each names column, file and value. */
 final class DataErrors {
@@ -31,6 +32,19 @@ final class DataErrors {
         return new ConnectorException(ErrorKind.DATA, DUCK303,
                 "cannot convert value for " + target + " in " + origin + ": " + shown(value) + " (" + why + ")",
                 "fix the value at the source, or convert it in the query");
+    }
+
+    static ConnectorException dateOutOfRange(ColumnOrigin origin, String date, String target) {
+        return new ConnectorException(ErrorKind.DATA, DUCK302, "date out of range for " + target + " in " + origin
+                + ": " + date + " (PostgreSQL's " + target + " ends " + ("date".equals(target) ? "5874897-12-31"
+                : "294276-12-31") + ", and starts 4713-01-01 BC)", "filter or clamp the value in the query, or set "
+                + "rejects: to set such rows aside");
+    }
+
+    static ConnectorException nulByte(ColumnOrigin origin, String value) {
+        return new ConnectorException(ErrorKind.DATA, DUCK304, "NUL character in " + origin + ": "
+                + shown(value.replace("\u0000", "\\0")), "set nul-bytes: strip to drop NUL characters, or "
+                + "replace them in the query, e.g. replace(col, chr(0), '')");
     }
 
     static String shown(String value) {

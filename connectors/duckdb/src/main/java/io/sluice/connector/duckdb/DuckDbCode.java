@@ -45,7 +45,8 @@ public enum DuckDbCode implements ErrorCode {
     DUCK300("DuckDB cannot read the data: a corrupt or truncated file, or a conversion error"),
     DUCK301("a text value is too long for its target column"),
     DUCK302("a value is out of range for its target column (integer width, numeric digits)"),
-    DUCK303("a value cannot be converted to its target column's type");
+    DUCK303("a value cannot be converted to its target column's type"),
+    DUCK304("a text value holds a NUL character, which PostgreSQL text cannot hold (nul-bytes: reject)");
 
     private final String summary;
 

@@ -1,9 +1,11 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.BadRows;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.RejectedRow;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBConnection;
@@ -43,9 +45,26 @@ final class DuckDbPartitionReader implements PartitionReader {
 
     @Override
     public long transferTo(CopySink sink) throws ConnectorException {
+        return transferTo(sink, BadRows.FAIL);
+    }
+
+    /**
+     * With {@code badRows} setting rows aside, a row whose value fails its conversion (too long, out of range,
+     * unreadable, a NUL byte) is taken back from the COPY buffer and handed to {@link BadRows#reject} with its values
+     * as read; the partition goes on.
+     */
+    @Override
+    public long transferTo(CopySink sink, BadRows badRows) throws ConnectorException {
         requireNonNull(sink, "sink is null");
+        requireNonNull(badRows, "badRows is null");
         ChunkErrors.require(); // before anything is read: without it a failed read could end like a finished one
         ColumnEncoder[] encoders = encoders();
+        for (ColumnEncoder encoder : encoders) {
+            if (encoder instanceof TextEncoders.TextEncoder text) {
+                text.nulBytes(badRows.nulBytes());
+            }
+        }
+        boolean setsAside = badRows.setsAside();
         byte[] kinds = kinds(encoders);
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              DuckDBPreparedStatement statement = connection.prepare(sql)) {
@@ -55,6 +74,9 @@ final class DuckDbPartitionReader implements PartitionReader {
                 throw cancelledError();
             }
             BinaryCopyEncoder out = new BinaryCopyEncoder(sink, BUFFER_BYTES);
+            if (setsAside) {
+                out.keepRowsWhole();
+            }
             try (DuckDBChunkedResult result = statement.query()) {
                 int fields = encoders.length;
                 long rowsBefore = 0;
@@ -68,15 +90,26 @@ final class DuckDbPartitionReader implements PartitionReader {
                     }
                     int rows = (int) chunk.rowCount();
                     int row = 0;
-                    try {
-                        for (; row < rows; row++) {
-                            out.startRow(fields);
-                            for (int field = 0; field < fields; field++) {
-                                encode(encoders[field], kinds[field], row, out);
+                    int field = 0;
+                    while (row < rows) {
+                        try {
+                            for (; row < rows; row++) {
+                                out.startRow(fields);
+                                for (field = 0; field < fields; field++) {
+                                    encode(encoders[field], kinds[field], row, out);
+                                }
                             }
+                        } catch (ConnectorException e) {
+                            if (!setsAside || e.kind() != ErrorKind.DATA) {
+                                throw atRow(e, rowsBefore + row + 1);
+                            }
+                            out.discardRow();
+                            badRows.reject(new RejectedRow(rowsBefore + row + 1, Optional.of(RowValues.json(encoders,
+                                    row, projection.conversions())), Optional.empty(),
+                                    Optional.of(projection.conversions().get(field).sourceColumn()), e.code(),
+                                    e.getMessage()));
+                            row++;
                         }
-                    } catch (ConnectorException e) {
-                        throw atRow(e, rowsBefore + row + 1);
                     }
                     rowsBefore += rows;
                 }

@@ -181,6 +181,15 @@ final class NumberEncoders {
         }
 
         @Override
+        public Object valueAt(int row) {
+            if (cells.isNull(row)) {
+                return null;
+            }
+            return BigDecimal.valueOf(split ? cells.getLong(row) * power + fraction.getLong(row) : cells.getLong(row),
+                    scale);
+        }
+
+        @Override
         public void encode(int row, BinaryCopyEncoder out) throws ConnectorException {
             if (cells.isNull(row)) {
                 out.writeNull();

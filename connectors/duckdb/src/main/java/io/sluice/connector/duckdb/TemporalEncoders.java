@@ -30,11 +30,27 @@ final class TemporalEncoders {
 
     /** DATE into date, or into timestamp at midnight. */
     static final class DateEncoder extends VectorEncoder {
+        /** PostgreSQL's first and last date, in days since 2000-01-01 (4713-01-01 BC, 5874897-12-31). */
+        private static final long PG_FIRST_DATE = -2_451_545;
+        private static final long PG_LAST_DATE = 2_145_031_948;
+        /** The first day a PostgreSQL timestamp cannot reach (294277-01-01), in days since 2000-01-01. */
+        private static final long PG_TIMESTAMP_END_DAY = 106_751_992;
         private final boolean asTimestamp;
+        private final ColumnOrigin origin;
 
-        DateEncoder(int index, boolean asTimestamp) {
+        DateEncoder(int index, boolean asTimestamp, ColumnOrigin origin) {
             super(index, DuckDBColumnType.DATE, Integer.BYTES);
             this.asTimestamp = asTimestamp;
+            this.origin = java.util.Objects.requireNonNull(origin, "origin is null");
+        }
+
+        /** A date DuckDB holds and PostgreSQL cannot: refused here, naming it, rather than by the server. */
+        private void checkRange(long days) throws ConnectorException {
+            long pgDays = days - PG_EPOCH_DAYS;
+            if (pgDays < PG_FIRST_DATE || pgDays > (asTimestamp ? PG_TIMESTAMP_END_DAY - 1 : PG_LAST_DATE)) {
+                throw DataErrors.dateOutOfRange(origin, java.time.LocalDate.ofEpochDay(days).toString(),
+                        asTimestamp ? "timestamp" : "date");
+            }
         }
 
         @Override
@@ -57,8 +73,10 @@ final class TemporalEncoders {
                     out.writeInt4(Integer.MIN_VALUE);
                 }
             } else if (asTimestamp) {
+                checkRange(days);
                 out.writeInt8((days - PG_EPOCH_DAYS) * 86_400_000_000L);
             } else {
+                checkRange(days);
                 out.writeInt4((int) (days - PG_EPOCH_DAYS));
             }
         }
@@ -71,6 +89,20 @@ final class TemporalEncoders {
         MicrosEncoder(int index, boolean timestamp) {
             super(index, DuckDBColumnType.BIGINT, Long.BYTES);
             this.shift = timestamp ? PG_EPOCH_MICROS : 0;
+        }
+
+        @Override
+        public Object valueAt(int row) {
+            if (cells.isNull(row)) {
+                return null;
+            }
+            long micros = cells.getLong(row);
+            if (micros == Long.MAX_VALUE || micros == Long.MIN_VALUE) {
+                return micros > 0 ? "infinity" : "-infinity";
+            }
+            return shift == 0 ? java.time.LocalTime.ofNanoOfDay(Math.floorMod(micros, 86_400_000_000L) * 1000)
+                    .toString() : java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+                    (int) Math.floorMod(micros, 1_000_000L) * 1000, java.time.ZoneOffset.UTC).toString();
         }
 
         @Override
@@ -105,6 +137,15 @@ final class TemporalEncoders {
                     "datepart('day', " + column + ")",
                     "datepart('hour', " + column + ") * 3600000000 + datepart('minute', " + column
                             + ") * 60000000 + datepart('microseconds', " + column + ")"};
+        }
+
+        @Override
+        public Object valueAt(int row) {
+            if (months.isNull(row)) {
+                return null;
+            }
+            return months.getLong(row) + " months " + days.getLong(row) + " days " + micros.getLong(row)
+                    + " microseconds";
         }
 
         @Override

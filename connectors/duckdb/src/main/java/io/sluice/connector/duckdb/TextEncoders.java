@@ -29,6 +29,7 @@ final class TextEncoders {
         /** JSON of a value that may hold a NaN or infinite float ({@link JsonNonFinite}): read as a String. */
         private final boolean quoteNonFinite;
         private boolean fromCells;
+        private io.sluice.spi.BadRows.NulBytes nulBytes = io.sluice.spi.BadRows.NulBytes.FAIL;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
             this(index, target, origin, false);
@@ -49,6 +50,11 @@ final class TextEncoders {
         @Override
         protected void bound(DuckDBReadableVector vector) {
             fromCells = !quoteNonFinite && strings != null && strings.bind(vector);
+        }
+
+        /** {@code nul-bytes:}: FAIL leaves NULs to the server (no scan); STRIP and REJECT look for them here. */
+        void nulBytes(io.sluice.spi.BadRows.NulBytes policy) {
+            this.nulBytes = requireNonNull(policy, "policy is null");
         }
 
         /** Whether the current chunk is read from the string cells (for tests). */
@@ -76,7 +82,35 @@ final class TextEncoders {
                 out.buffer()[at++] = JSONB_VERSION;
             }
             strings.copy(row, length, out.buffer(), at);
+            if (nulBytes != io.sluice.spi.BadRows.NulBytes.FAIL) {
+                length = nuls(out, at, length);
+            }
             checkLength(out.buffer(), at, length);
+        }
+
+        /** Strips or refuses the NUL bytes of the value at {@code at}; returns its length after. */
+        private int nuls(BinaryCopyEncoder out, int at, int length) throws ConnectorException {
+            byte[] bytes = out.buffer();
+            int end = at + length;
+            int i = at;
+            while (i < end && bytes[i] != 0) {
+                i++;
+            }
+            if (i == end) {
+                return length;
+            }
+            if (nulBytes == io.sluice.spi.BadRows.NulBytes.REJECT) {
+                throw DataErrors.nulByte(origin, new String(bytes, at, length, StandardCharsets.UTF_8));
+            }
+            int kept = i;
+            for (; i < end; i++) {
+                if (bytes[i] != 0) {
+                    bytes[kept++] = bytes[i];
+                }
+            }
+            int stripped = kept - at;
+            out.shrinkField(at - (jsonb ? 1 : 0), stripped + (jsonb ? 1 : 0));
+            return stripped;
         }
 
         /** The public path: a String per value, encoded to UTF-8. */
@@ -95,7 +129,11 @@ final class TextEncoders {
                 out.buffer()[at++] = JSONB_VERSION;
             }
             System.arraycopy(utf8, 0, out.buffer(), at, utf8.length);
-            checkLength(out.buffer(), at, utf8.length);
+            int length = utf8.length;
+            if (nulBytes != io.sluice.spi.BadRows.NulBytes.FAIL) {
+                length = nuls(out, at, length);
+            }
+            checkLength(out.buffer(), at, length);
         }
 
         private void checkLength(byte[] utf8, int at, int length) throws ConnectorException {

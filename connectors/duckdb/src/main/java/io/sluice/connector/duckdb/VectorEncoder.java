@@ -35,6 +35,11 @@ abstract class VectorEncoder implements ColumnEncoder {
         bound(vector);
     }
 
+    @Override
+    public Object valueAt(int row) {
+        return RowValues.of(vector, row);
+    }
+
     /** For encoders that read the vector's memory themselves. */
     protected void bound(DuckDBReadableVector vector) {
     }

@@ -91,7 +91,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             Set.of(IncrementalMode.CURSOR));
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(
-            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class));
+            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class), true);
 
     @Override
     public SourceCapabilities sourceCapabilities() {

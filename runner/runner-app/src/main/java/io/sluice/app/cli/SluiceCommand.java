@@ -16,6 +16,7 @@ import java.io.PrintWriter;
                 PlanCommand.class,
                 ServeCommand.class,
                 StatusCommand.class,
+                RejectsCommand.class,
                 LintCommand.class,
                 ConnectorsCommand.class,
                 VersionCommand.class,

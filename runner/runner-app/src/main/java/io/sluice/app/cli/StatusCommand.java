@@ -80,10 +80,17 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(terminal.redact("    left behind: " + leftBehind + " (sluice run --resume "
                         + run.stream().runId() + " finishes the load; a new run of the spec cleans it up)"));
             }
+            long rejected = run.partitions().stream().mapToLong(LedgerPartition::rejected).sum();
+            if (rejected > 0) {
+                out.println(terminal.redact(String.format(Locale.ROOT, "    rejects: %,d rows set aside (sluice "
+                        + "rejects %s %s lists them)", rejected, specFile, run.stream().runId())));
+            }
             for (LedgerPartition partition : run.partitions()) {
                 out.println(terminal.redact(String.format(Locale.ROOT,
-                        "    %3d. %-7s %,12d rows  %d attempt(s)  %s%s", partition.index() + 1,
+                        "    %3d. %-7s %,12d rows%s  %d attempt(s)  %s%s", partition.index() + 1,
                         partition.state().name().toLowerCase(Locale.ROOT), partition.rows(),
+                        partition.rejected() > 0 ? String.format(Locale.ROOT, " (%,d set aside)",
+                                partition.rejected()) : "",
                         partition.attempts(), partition.predicate(), holder(partition))));
             }
         }

@@ -122,6 +122,11 @@ public final class ConsoleRunListener implements RunListener {
 
     @Override
     public void streamFinished(StreamPlan stream, StreamReport report) {
+        if (report.rowsRejected() > 0) { // told whatever the number of tables, like a change of shape
+            line("stream " + stream.name() + ": " + Numbers.count(report.rowsRejected()) + " rows set aside in "
+                    + stream.spec().rejects().map(r -> r.table()).orElse("the rejects table") + " (first: "
+                    + String.join("; ", report.rejectReasons()) + ")");
+        }
         if (!many) {
             tell(report);
             return;

@@ -117,7 +117,9 @@ public final class JunitXml {
                         "%d rows, %d bytes, %d rows deleted, %d/%d partitions, %.1f rows/s, %.3f MB/s, "
                                 + "rows read = rows written: %s",
                         stream.rows(), stream.bytes(), stream.deletedRows(), stream.partitionsDone(), stream.partitionsPlanned(),
-                        stream.rowsPerSecond(), stream.megabytesPerSecond(), stream.rowCountsMatch()))));
+                        stream.rowsPerSecond(), stream.megabytesPerSecond(), stream.rowCountsMatch())
+                        + (stream.rowsRejected() > 0 ? ", " + stream.rowsRejected() + " rows set aside (first: "
+                        + String.join("; ", stream.rejectReasons()) + ")" : ""))));
                 xml.writeEndElement();
             }
             case FAILED -> problem(xml, "failure", stream.error().map(RunError::of).orElse(

@@ -115,7 +115,7 @@ public final class LedgerTimeline {
             bytes += p.bytes();
             rows += p.rows();
             partitions.add(new RunTimeline.PartitionTimeline(p.index(), p.partitionId(), p.predicate(), state,
-                    p.rows(), p.bytes(), attempts));
+                    p.rows(), p.bytes(), attempts, p.rejected()));
         }
         int retries = (int) run.attempts().stream().filter(a -> a.outcome() == AttemptRecord.Outcome.RETRIED).count();
         Map<String, String> definition = definition(stream.definition());

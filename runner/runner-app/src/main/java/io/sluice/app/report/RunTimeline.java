@@ -49,11 +49,22 @@ public record RunTimeline(String runId, String specName, String state, Instant s
             partitions = List.copyOf(requireNonNull(partitions, "partitions is null"));
             schemaChanges = List.copyOf(requireNonNull(schemaChanges, "schemaChanges is null"));
         }
+
+        /** Rows the partitions set aside ({@code rejects:}). */
+        public long rejected() {
+            return partitions.stream().mapToLong(PartitionTimeline::rejected).sum();
+        }
     }
 
     /** One partition: its final state and every attempt, in order. */
     public record PartitionTimeline(int index, String id, String predicate, String state, long rows, long bytes,
-                                    List<Attempt> attempts) {
+                                    List<Attempt> attempts, long rejected) {
+        /** A partition that set no rows aside. */
+        public PartitionTimeline(int index, String id, String predicate, String state, long rows, long bytes,
+                                 List<Attempt> attempts) {
+            this(index, id, predicate, state, rows, bytes, attempts, 0);
+        }
+
         public PartitionTimeline {
             requireNonNull(id, "id is null");
             requireNonNull(predicate, "predicate is null");

@@ -84,6 +84,9 @@ public final class SummaryJson {
         partitions.put("done-before", stream.partitionsDoneBefore());
         ArrayNode shape = node.putArray("schema-changes");
         stream.schemaChanges().forEach(change -> shape.add(redact.apply(change)));
+        node.put("rejected-rows", stream.rowsRejected());
+        ArrayNode reasons = node.putArray("reject-reasons");
+        stream.rejectReasons().forEach(reason -> reasons.add(redact.apply(reason)));
         // An object so that further checks slot in beside these without a new summary version.
         ObjectNode verification = node.putObject("verification");
         verification.put("rows-read-equals-rows-written", stream.rowCountsMatch());
@@ -104,6 +107,7 @@ public final class SummaryJson {
             p.put("state", partition.state().name().toLowerCase(Locale.ROOT));
             p.put("rows-read", partition.rowsRead());
             p.put("rows-written", partition.rowsWritten());
+            p.put("rows-rejected", partition.rowsRejected());
             p.put("bytes", partition.bytes());
             p.put("attempts", partition.attempts());
             p.put("seconds", round(partition.duration().toNanos() / 1e9, 3));

@@ -62,6 +62,7 @@ public final class TimelineChartData {
         node.put("rows", s.rows());
         node.put("bytes", s.bytes());
         node.put("deletedRows", s.deletedRows());
+        node.put("rejectedRows", s.rejected());
         node.put("partitionsPlanned", s.partitionsPlanned());
         node.put("partitionsDoneBefore", s.partitionsDoneBefore());
         node.put("retries", s.retries());
@@ -104,6 +105,7 @@ public final class TimelineChartData {
             o.put("state", p.state());
             o.put("rows", p.rows());
             o.put("bytes", p.bytes());
+            o.put("rejected", p.rejected());
             o.put("attempts", p.attempts().size());
             o.put("seconds", p.attempts().isEmpty() ? 0 : seconds(p.attempts().getLast().start(),
                     p.attempts().getLast().end()));

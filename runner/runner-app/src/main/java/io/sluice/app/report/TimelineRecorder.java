@@ -129,7 +129,7 @@ public final class TimelineRecorder implements RunListener {
             rows += partitionRows;
             bytes += partitionBytes;
             partitions.add(new RunTimeline.PartitionTimeline(partition.index(), partition.id(), partition.predicate(),
-                    state, partitionRows, partitionBytes, tried));
+                    state, partitionRows, partitionBytes, tried, done == null ? 0 : done.rowsRejected()));
         }
         return new RunTimeline.StreamTimeline(stream.name(),
                 report.map(r -> r.state().name().toLowerCase(Locale.ROOT)).orElse("running"), stream.source(),

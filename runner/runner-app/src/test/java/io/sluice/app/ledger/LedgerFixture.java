@@ -73,6 +73,14 @@ final class LedgerFixture {
         }
     }
 
+    /** The first column of the first row of {@code query}, as text. */
+    String scalarText(String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     /** Rows in one side and not the other, both ways, counting duplicates (EXCEPT ALL); 0 means equal. */
     long differences() throws SQLException {
         // Both databases live on one server: copy the source rows next to the target to compare in one query.

@@ -312,7 +312,8 @@ public final class Ledger {
             LedgerPartition planned = recorded.orElse(LedgerPartition.planned(-1, done.partitionId(), "", ""));
             tx.writePartitions(done.stream(), List.of(new LedgerPartition(planned.index(), planned.partitionId(),
                     planned.predicate(), planned.checkpoint(), LedgerPartition.State.DONE, done.rows(), done.bytes(),
-                    done.attempts(), Optional.of(done.startedAt()), Optional.of(Instant.now()), planned.claim())));
+                    done.attempts(), Optional.of(done.startedAt()), Optional.of(Instant.now()), planned.claim(),
+                    done.rejected())));
             return null;
         };
     }

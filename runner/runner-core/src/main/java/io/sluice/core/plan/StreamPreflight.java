@@ -111,6 +111,9 @@ public final class StreamPreflight {
                 if (!stream.checks().isEmpty()) {
                     request = request.withChecks(StreamChecks.of(stream.checks(), target, history));
                 }
+                if (stream.rejects().isPresent()) {
+                    request = request.withRejects(stream.rejects().get().table());
+                }
                 load = target.planLoad(request, source);
                 // The columns a check names are those of the table as the load leaves it (created, changed).
                 StreamChecks.requireColumns(stream.name(), stream.checks(), load.table());
@@ -131,6 +134,11 @@ public final class StreamPreflight {
             writes = target.relation();
             reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT ? source.relations() : Set.of();
             refuseReadingTheTarget(stream, reads, writes);
+            if (load.rejects().isPresent()) {
+                Set<RelationIdentity> read = stream.consistency() == Consistency.SNAPSHOT || writes.isPresent()
+                        ? reads : source.relations();
+                refuseRejectsReadByTheSource(stream, read, load.rejects().get());
+            }
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.TARGET, targetSubject, e);
             return Optional.empty();
@@ -156,6 +164,19 @@ public final class StreamPreflight {
                     .map(Column::typeName).orElse(column.typeName());
         } catch (ConnectorException | RuntimeException e) {
             return column.typeName(); // only a fix's wording: the column's own type says as much
+        }
+    }
+
+    /** Rows set aside into a table the source reads would be read again (or lost to a truncate). */
+    private static void refuseRejectsReadByTheSource(StreamSpec stream, Set<RelationIdentity> reads,
+                                                     RelationIdentity rejects) {
+        for (RelationIdentity read : reads) {
+            if (read.key().equals(rejects.key())) {
+                throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.PLAN010, "stream '" + stream.name()
+                        + "': the rejects table " + rejects.display() + " is a table the source reads: rows set "
+                        + "aside would be read back", "name a rejects table of its own (the run creates it)")
+                        .at(stream.rejects().orElseThrow().position());
+            }
         }
     }
 

@@ -57,6 +57,7 @@ final class OneTransactionLoad implements Runnable {
 
         @Override
         public List<PartitionReport> run(int attempt) throws ConnectorException {
+            work.rolledBack(copied); // an earlier attempt's partitions set nothing aside after all
             copied = new ArrayList<>();
             current = null;
             committing = false;
@@ -70,10 +71,10 @@ final class OneTransactionLoad implements Runnable {
                     long started = System.nanoTime();
                     bytes[0] = 0;
                     work.listener.partitionStarted(work.plan, partition, attempt);
-                    long[] counts = work.copyOnce(readers, transaction, partition, bytes, attempt, firstStart);
-                    copied.add(work.report(partition, PartitionReport.State.DONE, counts[0], counts[1], bytes[0],
-                            attempt, started, null));
-                    work.progress.partitionCopied(counts[1]);
+                    StreamWork.Copied counts = work.copyOnce(readers, transaction, partition, bytes, attempt,
+                            firstStart);
+                    copied.add(work.report(partition, counts, bytes[0], attempt, started));
+                    work.progress.partitionCopied(counts.written());
                 }
                 current = null;
                 committing = true;

@@ -1,11 +1,15 @@
 package io.sluice.core.run;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
-/** What happened to one partition. {@code rowsRead == rowsWritten} is checked for every committed partition. */
+/**
+ * What happened to one partition. {@code rowsRead == rowsWritten + rowsRejected} is checked for every committed
+ * partition; {@code rejectReasons} are the first few rows set aside ({@code rejects:}).
+ */
 public record PartitionReport(
         int index,
         String id,
@@ -16,8 +20,16 @@ public record PartitionReport(
         long bytes,
         int attempts,
         Duration duration,
-        Optional<String> error) {
+        Optional<String> error,
+        long rowsRejected,
+        List<String> rejectReasons) {
     public enum State { DONE, FAILED, CANCELLED }
+
+    /** A partition that set no rows aside. */
+    public PartitionReport(int index, String id, String predicate, State state, long rowsRead, long rowsWritten,
+                           long bytes, int attempts, Duration duration, Optional<String> error) {
+        this(index, id, predicate, state, rowsRead, rowsWritten, bytes, attempts, duration, error, 0, List.of());
+    }
 
     public PartitionReport {
         requireNonNull(id, "id is null");
@@ -25,5 +37,6 @@ public record PartitionReport(
         requireNonNull(state, "state is null");
         requireNonNull(duration, "duration is null");
         requireNonNull(error, "error is null");
+        rejectReasons = List.copyOf(requireNonNull(rejectReasons, "rejectReasons is null"));
     }
 }

@@ -50,9 +50,9 @@ final class PartitionWorker implements Runnable {
         long started = System.nanoTime();
         Instant firstStart = Instant.now();
         long[] bytes = {0};
-        PartitionAttempts.Outcome<long[]> outcome = work.attempts.run(new PartitionAttempts.Body<>() {
+        PartitionAttempts.Outcome<StreamWork.Copied> outcome = work.attempts.run(new PartitionAttempts.Body<>() {
             @Override
-            public long[] run(int attempt) throws ConnectorException {
+            public StreamWork.Copied run(int attempt) throws ConnectorException {
                 work.listener.partitionStarted(work.plan, partition, attempt);
                 bytes[0] = 0;
                 return work.copyOnce(readers, writers, partition, bytes, attempt, firstStart);
@@ -69,21 +69,21 @@ final class PartitionWorker implements Runnable {
             }
         });
         return switch (outcome) {
-            case PartitionAttempts.Done<long[]> d -> {
-                work.progress.partitionCommitted(d.value()[1]);
-                yield work.report(partition, PartitionReport.State.DONE, d.value()[0], d.value()[1], bytes[0],
-                        d.attempts(), started, null);
+            case PartitionAttempts.Done<StreamWork.Copied> d -> {
+                work.progress.partitionCommitted(d.value().written());
+                yield work.report(partition, d.value(), bytes[0], d.attempts(), started);
             }
-            case PartitionAttempts.CommittedDespite<long[]> c -> {
+            case PartitionAttempts.CommittedDespite<StreamWork.Copied> c -> {
                 work.progress.partitionCommitted(c.ledgerRow().rows());
-                yield work.report(partition, PartitionReport.State.DONE, c.ledgerRow().rows(), c.ledgerRow().rows(),
-                        c.ledgerRow().bytes(), c.attempts(), started, null);
+                yield work.report(partition, new StreamWork.Copied(c.ledgerRow().rows() + c.ledgerRow().rejected(),
+                        c.ledgerRow().rows(), c.ledgerRow().rejected(), java.util.List.of()), c.ledgerRow().bytes(),
+                        c.attempts(), started);
             }
-            case PartitionAttempts.Failed<long[]> f -> work.report(partition, PartitionReport.State.FAILED, 0, 0,
+            case PartitionAttempts.Failed<StreamWork.Copied> f -> work.report(partition, PartitionReport.State.FAILED, 0, 0,
                     bytes[0], f.attempts(), started, f.error().getMessage());
-            case PartitionAttempts.Cancelled<long[]> c -> work.report(partition, PartitionReport.State.CANCELLED, 0,
+            case PartitionAttempts.Cancelled<StreamWork.Copied> c -> work.report(partition, PartitionReport.State.CANCELLED, 0,
                     0, bytes[0], c.attempts(), started, work.stoppedWhy());
-            case PartitionAttempts.Lost<long[]> l -> work.report(partition, PartitionReport.State.CANCELLED, 0, 0,
+            case PartitionAttempts.Lost<StreamWork.Copied> l -> work.report(partition, PartitionReport.State.CANCELLED, 0, 0,
                     bytes[0], l.attempts(), started, l.why());
         };
     }

@@ -214,9 +214,29 @@ final class StreamLedger {
 
     /** What a partition's commit runs in its transaction: its DONE row; empty without a ledger. */
     Optional<LedgerWork<Void>> markingDone(PartitionPlan partition, long rows, long bytes, int attempt,
-                                           Instant firstStart) {
+                                           Instant firstStart, long rejected) {
         return ledger.map(l -> l.markingDone(new PartitionDone(key, partition.id(), rows, bytes, attempt,
-                firstStart, run.join().map(Join::holder))));
+                firstStart, run.join().map(Join::holder), rejected)));
+    }
+
+    /** {rows loaded, rows set aside} by the partitions of this run the ledger has done (a resumed run's). */
+    long[] doneTotals() {
+        if (ledger.isEmpty()) {
+            return new long[] {0, 0};
+        }
+        try {
+            long rows = 0;
+            long rejected = 0;
+            for (LedgerPartition p : ledger.get().partitions(key)) {
+                if (p.state() == LedgerPartition.State.DONE) {
+                    rows += p.rows();
+                    rejected += p.rejected();
+                }
+            }
+            return new long[] {rows, rejected};
+        } catch (ConnectorException e) {
+            throw new SluiceException(e.kind(), e.code(), e.getMessage(), e.fix().orElse(null), e);
+        }
     }
 
     /** The partition's ledger row when the ledger says it is done, e.g. after a commit whose answer was lost. */

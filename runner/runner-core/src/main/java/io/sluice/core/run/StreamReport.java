@@ -60,10 +60,22 @@ public record StreamReport(
         return partitions.stream().filter(p -> p.state() == PartitionReport.State.FAILED).count();
     }
 
-    /** True when every committed partition wrote exactly the rows it read. */
+    /** True when every committed partition wrote exactly the rows it read, but those it set aside. */
     public boolean rowCountsMatch() {
         return partitions.stream().filter(p -> p.state() == PartitionReport.State.DONE)
-                .allMatch(p -> p.rowsRead() == p.rowsWritten());
+                .allMatch(p -> p.rowsRead() == p.rowsWritten() + p.rowsRejected());
+    }
+
+    /** Rows the committed partitions set aside ({@code rejects:}). */
+    public long rowsRejected() {
+        return partitions.stream().filter(p -> p.state() == PartitionReport.State.DONE)
+                .mapToLong(PartitionReport::rowsRejected).sum();
+    }
+
+    /** The first few reasons rows were set aside, from the first partitions that set any aside. */
+    public List<String> rejectReasons() {
+        return partitions.stream().filter(p -> p.state() == PartitionReport.State.DONE)
+                .flatMap(p -> p.rejectReasons().stream()).limit(3).toList();
     }
 
     public double rowsPerSecond() {

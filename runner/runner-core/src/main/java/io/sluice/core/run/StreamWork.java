@@ -6,11 +6,13 @@ import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.RejectedRow;
 import io.sluice.spi.ledger.LedgerWork;
 
 import java.time.Duration;
@@ -43,6 +45,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
     private final AtomicReference<SluiceException> firstError = new AtomicReference<>();
     private volatile boolean stopping;
     private volatile boolean interrupted;
+    private RejectBudget budget;
 
     StreamWork(StreamPlan plan, StreamBinding binding, RunIdentity run, RunListener listener, RunProgress progress) {
         this.plan = requireNonNull(plan, "plan is null");
@@ -112,17 +115,116 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                 bytes, attempts, Duration.ofNanos(System.nanoTime() - startedNanos), Optional.ofNullable(error));
     }
 
+    /** The report of a partition copied: its rows read, loaded and set aside. */
+    PartitionReport report(PartitionPlan partition, Copied copied, long bytes, int attempts, long startedNanos) {
+        return new PartitionReport(partition.index(), partition.id(), partition.predicate(),
+                PartitionReport.State.DONE, copied.read(), copied.written(), bytes, attempts,
+                Duration.ofNanos(System.nanoTime() - startedNanos), Optional.empty(), copied.rejected(),
+                copied.reasons());
+    }
+
+    /** One partition's copy: rows read, loaded, set aside (of those read), and the first reasons rows were set aside. */
+    record Copied(long read, long written, long rejected, List<String> reasons) {
+        Copied {
+            reasons = List.copyOf(requireNonNull(reasons, "reasons is null"));
+        }
+    }
+
+    /** The stream's {@code rejects:} limits across its partitions, made on first use (a resume counts its done ones). */
+    private Optional<RejectBudget> rejectBudget() {
+        if (plan.spec().rejects().isEmpty()) {
+            return Optional.empty();
+        }
+        synchronized (this) {
+            if (budget == null) {
+                long[] before = ledger.doneTotals();
+                budget = new RejectBudget(plan.name(), plan.spec().rejects().get(), before[1], before[0]);
+            }
+            return Optional.of(budget);
+        }
+    }
+
+    private synchronized RejectBudget budget() {
+        return budget;
+    }
+
+    /** Partitions copied in a transaction that then rolled back: what they set aside no longer counts. */
+    void rolledBack(List<PartitionReport> copied) {
+        RejectBudget limits = budget();
+        if (limits != null) {
+            for (PartitionReport report : copied) {
+                limits.release(report.rowsRejected(), report.rowsWritten());
+            }
+        }
+    }
+
+    /** What the reader does with a bad value: set its row aside (rejects:), strip NULs, or fail as before. */
+    private BadRows badRows(PartitionWriter writer, Optional<RejectBudget> budget, PartitionPlan partition) {
+        BadRows.NulBytes nul = plan.spec().nulBytes();
+        if (budget.isEmpty()) {
+            return nul == BadRows.NulBytes.FAIL ? BadRows.FAIL : new BadRows() {
+                @Override
+                public boolean setsAside() {
+                    return false;
+                }
+
+                @Override
+                public NulBytes nulBytes() {
+                    return nul;
+                }
+
+                @Override
+                public void reject(RejectedRow row) throws ConnectorException {
+                    BadRows.FAIL.reject(row);
+                }
+            };
+        }
+        RejectBudget limits = budget.get();
+        return new BadRows() {
+            private long count;
+
+            @Override
+            public boolean setsAside() {
+                return true;
+            }
+
+            @Override
+            public NulBytes nulBytes() {
+                return nul;
+            }
+
+            @Override
+            public void reject(RejectedRow row) throws ConnectorException {
+                count++;
+                if (limits.crossedBy(count)) { // no need to read the rest of a partition that cannot commit
+                    throw new ConnectorException(ErrorKind.DATA, RunnerCode.RUN060, plan.where(partition) + ": "
+                            + count + " rows set aside in this partition alone cross the stream's max-rows; it "
+                            + "was rolled back (last: " + row.code() + " " + row.message() + ")", "look at the rows "
+                            + "the source holds there, fix them or raise max-rows, then sluice run --resume");
+                }
+                writer.reject(row);
+            }
+        };
+    }
+
     /**
      * One attempt at one partition: returns {rowsRead, rowsWritten}. The writer's transaction commits only if the
      * counts agree, and agree with the partition's exact size where the source knows it; with a ledger its DONE row
      * commits in the same transaction.
      */
-    long[] copyOnce(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition, long[] bytes,
+    Copied copyOnce(PartitionReaders readers, PartitionWriters writers, PartitionPlan partition, long[] bytes,
                     int attempt, Instant firstStart) throws ConnectorException {
         PartitionWriter writer = writers.open();
         PartitionReader reader = null;
         boolean committed = false;
+        boolean reserved = false;
+        long rejected = 0;
+        long written = 0;
         try {
+            Optional<RejectBudget> budget = rejectBudget();
+            if (budget.isPresent()) {
+                writer.rejectsOf(new RejectedRow.Origin(ledger.key().runId(), plan.name(), partition.id()));
+            }
             reader = readers.open(binding.partition(partition));
             inFlight.add(reader);
             if (stopping) {
@@ -132,13 +234,17 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                 writer.write(buffer, offset, length);
                 bytes[0] += length;
                 progress.addBytes(length);
-            });
-            long written = writer.finish();
-            if (read != written) {
+            }, badRows(writer, budget, partition));
+            written = writer.finish();
+            long refused = writer.refusedRows();
+            rejected = writer.rejectedRows();
+            if (read != written + refused) {
                 throw new SluiceException(ErrorKind.VERIFICATION, RunnerCode.RUN020, plan.where(partition) + ": read "
                         + read + " rows from the source but the target took " + written
+                        + (refused > 0 ? " and set " + refused + " aside" : "")
                         + "; the partition was rolled back", "report this as a bug with the plan (sluice plan)");
             }
+            read += rejected - refused; // the rows the reader set aside were read too
             OptionalLong exact = partition.exactRows();
             if (exact.isPresent() && exact.getAsLong() != read) {
                 throw new SluiceException(ErrorKind.FAILED, RunnerCode.RUN021, plan.where(partition) + ": the source said "
@@ -147,15 +253,23 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                         "check that the source did not change since the plan (a file rewritten in place), then "
                                 + "sluice run --resume; if it did not, report it as a bug with the plan");
             }
-            Optional<LedgerWork<Void>> done = ledger.markingDone(partition, written, bytes[0], attempt, firstStart);
+            if (budget.isPresent()) {
+                budget.get().reserve(plan.where(partition), rejected, written);
+                reserved = true;
+            }
+            Optional<LedgerWork<Void>> done = ledger.markingDone(partition, written, bytes[0], attempt, firstStart,
+                    rejected);
             if (done.isPresent()) {
                 writer.commit(done.get());
             } else {
                 writer.commit();
             }
             committed = true;
-            return new long[] {read, written};
+            return new Copied(read, written, rejected, writer.rejectSample());
         } finally {
+            if (reserved && !committed) {
+                budget().release(rejected, written);
+            }
             if (reader != null) {
                 inFlight.remove(reader);
                 reader.close();

@@ -81,6 +81,30 @@ public final class RunStatus implements AutoCloseable {
         return found;
     }
 
+    /**
+     * The newest {@code limit} rows each stream with {@code rejects:} set aside (of run {@code runId} when given), as
+     * its rejects table keeps them, stream by stream.
+     */
+    public java.util.Map<String, List<io.sluice.spi.RejectedRow.Stored>> rejects(Optional<String> runId, int limit) {
+        requireNonNull(runId, "runId is null");
+        java.util.Map<String, List<io.sluice.spi.RejectedRow.Stored>> found = new java.util.LinkedHashMap<>();
+        try {
+            for (StreamSpec stream : spec.streams()) {
+                if (stream.rejects().isEmpty()) {
+                    continue;
+                }
+                Connector connector = connections.get(stream.target().connection());
+                io.sluice.spi.Target target = connector.target(connector.bindTarget(stream.target().options(),
+                        java.util.Map.of("schema", "schema", "table", "table")));
+                found.put(stream.name(), target.rejectedRows(stream.rejects().get().table(), stream.name(), runId,
+                        limit));
+            }
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "rejects table");
+        }
+        return found;
+    }
+
     private Ledger ledgerOf(StreamSpec stream) throws ConnectorException {
         // The ledger lives with the connection, whatever table a template would name.
         Connector connector = connections.get(stream.target().connection());

@@ -321,7 +321,37 @@ final class SpecBinder {
                 merged.consistency().orElse(SpecKeys.DEFAULT_CONSISTENCY),
                 verify, retry,
                 merged.lockTimeout().map(StreamSettings.Located::value).orElse(SpecKeys.DEFAULT_LOCK_TIMEOUT),
-                incremental, hooks(m, where), checks.bind(m, where), m.position()));
+                incremental, hooks(m, where), checks.bind(m, where), merged.rejects(),
+                nulBytes(merged, target.flatMap(BoundEndpoint::factory), where), m.position()));
+    }
+
+    /**
+     * {@code nul-bytes:}, defaulting to reject when rows are set aside (else today's: the target refuses them);
+     * {@code reject} needs somewhere to put the row, and {@code rejects:} a target that can.
+     */
+    private io.sluice.spi.BadRows.NulBytes nulBytes(StreamSettings merged,
+                                                    Optional<io.sluice.spi.ConnectorFactory> target, String where) {
+        io.sluice.spi.BadRows.NulBytes nul = merged.nulBytes().map(StreamSettings.Located::value)
+                .orElse(merged.rejects().isPresent() ? io.sluice.spi.BadRows.NulBytes.REJECT
+                        : io.sluice.spi.BadRows.NulBytes.FAIL);
+        if (nul == io.sluice.spi.BadRows.NulBytes.REJECT && merged.rejects().isEmpty()) {
+            values.findings().error(SpecCode.SPEC033, merged.nulBytes().orElseThrow().position(), "'nul-bytes: "
+                    + "reject' " + where + " without 'rejects:': a rejected row needs a rejects table", "add rejects: "
+                    + "{ table: ... }, or use nul-bytes: strip");
+        }
+        if (merged.rejects().isPresent() && merged.verify().orElse(SpecKeys.DEFAULT_VERIFY) != VerifyMode.NONE) {
+            values.findings().error(SpecCode.SPEC033, merged.rejects().get().position(), "'rejects' " + where
+                    + " with 'verify': verification compares the source with the target, and rows set aside make "
+                    + "them differ by design", "remove 'verify' (each partition's rows read still equal its rows "
+                    + "loaded plus those set aside), or remove 'rejects'");
+        }
+        if (merged.rejects().isPresent() && target.isPresent()
+                && !target.get().targetCapabilities().setsAsideRows()) {
+            values.findings().error(SpecCode.SPEC033, merged.rejects().get().position(), "'rejects' " + where
+                    + ": the target's connector '" + target.get().name() + "' sets no rows aside", "remove "
+                    + "'rejects', or load into a connector that can (sluice connectors)");
+        }
+        return nul;
     }
 
     private StreamHooks hooks(YamlNode.Mapping stream, String where) {

@@ -86,7 +86,12 @@ public enum SpecCode {
             + "the message says."),
     SPEC032("bad-run-hook", "A top-level `before:` or `after:` entry on a connection that is not defined, that no "
             + "stream loads into (the hook's mark lives in a stream target's ledger), or with `ledger: off`.",
-            "Run it on a connection a stream loads into, with the ledger on; or make it a stream's own hook.");
+            "Run it on a connection a stream loads into, with the ledger on; or make it a stream's own hook."),
+    SPEC033("bad-rejects", "A `rejects:` setting that cannot work as written: no `table`, `max-rows` below 1, "
+            + "`max-ratio` not above 0 and at most 1, `nul-bytes: reject` without `rejects:`, `rejects:` with "
+            + "`verify:` (rows set aside make source and target differ by design), or a target whose connector sets "
+            + "no rows aside.",
+            "Fix the setting as the message says.");
 
     private final String slug;
     private final String meaning;

@@ -47,6 +47,12 @@ final class SpecKeys {
     static final String INDEXES = "indexes";
     static final String RESET_SEQUENCES = "reset-sequences";
     static final String SCHEMA_CHANGES = "schema-changes";
+    static final String REJECTS = "rejects";
+    static final String MAX_ROWS = "max-rows";
+    static final String MAX_RATIO = "max-ratio";
+    static final String TABLE = "table";
+    static final List<String> REJECTS_KEYS = List.of(TABLE, MAX_ROWS, MAX_RATIO);
+    static final String NUL_BYTES = "nul-bytes";
     static final String COLUMNS = "columns";
     static final String MASK_KEY = "mask-key";
     static final String EXCLUDE_COLUMN = "exclude";
@@ -70,11 +76,11 @@ final class SpecKeys {
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
             CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, MERGE_KEY, ON_DUPLICATE, DELETE_MISSING, KEEP_PREVIOUS, INDEXES,
-            RESET_SEQUENCES, SCHEMA_CHANGES);
+            RESET_SEQUENCES, SCHEMA_CHANGES, REJECTS, NUL_BYTES);
     static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
             LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
             DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY,
-            BEFORE, AFTER, CHECKS);
+            BEFORE, AFTER, CHECKS, REJECTS, NUL_BYTES);
 
     static final String METHOD = "method";
     static final String KEY = "key";

@@ -171,6 +171,23 @@ public final class SpecSchemaGenerator {
                         + "difference and the ALTER TABLE that fixes it; add-columns adds new source columns to the "
                         + "target (nullable) and loads NULL into columns the source lost; widen also widens target "
                         + "types where no value is lost; ignore-new leaves new source columns unread."));
+        ObjectNode rejects = props.putObject(SpecKeys.REJECTS).put("type", "object")
+                .put("additionalProperties", false).put("description", "Rows that cannot be loaded go to this table "
+                        + "(in the target's database, created when missing) with the reason, committed with their "
+                        + "partition, instead of failing it; past max-rows or max-ratio the run fails.");
+        rejects.putArray("required").add(SpecKeys.TABLE);
+        ObjectNode rejectProps = rejects.putObject("properties");
+        rejectProps.putObject(SpecKeys.TABLE).put("type", "string").put("minLength", 1)
+                .put("description", "The rejects table, e.g. public.orders_rejects (unqualified: the target "
+                        + "table's schema).");
+        rejectProps.set(SpecKeys.MAX_ROWS, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
+                .put("minimum", 1)).put("description", "The most rows the stream may set aside in a run."));
+        rejectProps.putObject(SpecKeys.MAX_RATIO).put("type", "number").put("exclusiveMinimum", 0).put("maximum", 1)
+                .put("description", "The largest share of the rows read so far that may be set aside, judged at "
+                        + "each partition's commit, e.g. 0.001.");
+        props.set(SpecKeys.NUL_BYTES, choice(SpecKeys.spellings(io.sluice.spi.BadRows.NulBytes.class), "reject",
+                "A NUL character in a text value: strip removes it, reject sets the row aside (the default with "
+                        + "rejects:), fail leaves it to the server (the default without)."));
         props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),
                 SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING),
                 "name: match columns by name; position: by order."));

@@ -26,11 +26,13 @@ record StreamSettings(
         Optional<VerifyMode> verify,
         RetrySettings retry,
         Optional<Located<Duration>> lockTimeout,
-        LoadSettings load) {
+        LoadSettings load,
+        Optional<RejectsSpec> rejects,
+        Optional<Located<io.sluice.spi.BadRows.NulBytes>> nulBytes) {
 
     static final StreamSettings NONE = new StreamSettings(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE, Optional.empty(),
-            LoadSettings.NONE);
+            LoadSettings.NONE, Optional.empty(), Optional.empty());
 
     StreamSettings {
         requireNonNull(distribution, "distribution is null");
@@ -43,6 +45,8 @@ record StreamSettings(
         requireNonNull(retry, "retry is null");
         requireNonNull(lockTimeout, "lockTimeout is null");
         requireNonNull(load, "load is null");
+        requireNonNull(rejects, "rejects is null");
+        requireNonNull(nulBytes, "nulBytes is null");
     }
 
     /** These settings over {@code defaults}: whole values, except {@code retry}, which merges key by key. */
@@ -57,7 +61,9 @@ record StreamSettings(
                 verify.or(defaults::verify),
                 retry.over(defaults.retry),
                 lockTimeout.or(defaults::lockTimeout),
-                load.over(defaults.load));
+                load.over(defaults.load),
+                rejects.or(defaults::rejects),
+                nulBytes.or(defaults::nulBytes));
     }
 
     record Located<T>(T value, Position position) {

@@ -36,7 +36,60 @@ final class StreamSettingsReader {
                 mapping.entry(SpecKeys.RETRY).map(e -> retry(e, where)).orElse(StreamSettings.RetrySettings.NONE),
                 mapping.get(SpecKeys.LOCK_TIMEOUT).flatMap(n -> values.duration(n, SpecKeys.LOCK_TIMEOUT, where)
                         .map(d -> new StreamSettings.Located<>(d, n.position()))),
-                load(mapping, where));
+                load(mapping, where),
+                mapping.entry(SpecKeys.REJECTS).flatMap(e -> rejects(e, where)),
+                mapping.get(SpecKeys.NUL_BYTES).flatMap(n -> choice(n, SpecKeys.NUL_BYTES, where,
+                        io.sluice.spi.BadRows.NulBytes.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
+    }
+
+    /** {@code rejects: { table, max-rows, max-ratio }}; a threshold out of range is SPEC033 at its value. */
+    private Optional<RejectsSpec> rejects(YamlNode.Entry entry, String where) {
+        String inside = ValueReader.nested(SpecKeys.REJECTS, where);
+        Optional<YamlNode.Mapping> mapping = values.mapping(entry.value(), SpecKeys.REJECTS, where);
+        if (mapping.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlNode.Mapping m = mapping.get();
+        values.rejectUnknownKeys(m, SpecKeys.REJECTS_KEYS, inside);
+        boolean valid = values.require(m, entry.keyPosition(), SpecKeys.TABLE, inside,
+                "add 'table:', e.g. rejects: { table: public.orders_rejects, max-rows: 1000 }");
+        Optional<String> table = m.get(SpecKeys.TABLE).flatMap(n -> values.string(n, SpecKeys.TABLE, inside));
+        java.util.OptionalLong maxRows = java.util.OptionalLong.empty();
+        if (m.get(SpecKeys.MAX_ROWS).isPresent()) {
+            YamlNode n = m.get(SpecKeys.MAX_ROWS).orElseThrow();
+            Optional<Long> rows = values.integer(n, SpecKeys.MAX_ROWS, inside);
+            if (rows.isPresent() && rows.get() < 1) {
+                values.findings().error(SpecCode.SPEC033, n.position(), "'" + SpecKeys.MAX_ROWS + "'" + in(inside)
+                        + " must be at least 1, not " + rows.get(), "use the most rows the stream may set aside in a "
+                        + "run, e.g. 1000; to set none aside, remove 'rejects'");
+                valid = false;
+            } else if (rows.isPresent()) {
+                maxRows = java.util.OptionalLong.of(rows.get());
+            } else {
+                valid = false;
+            }
+        }
+        java.util.OptionalDouble maxRatio = java.util.OptionalDouble.empty();
+        if (m.get(SpecKeys.MAX_RATIO).isPresent()) {
+            YamlNode n = m.get(SpecKeys.MAX_RATIO).orElseThrow();
+            if (n instanceof YamlNode.Scalar s && (s.value() instanceof Double || s.value() instanceof Long)
+                    && ((Number) s.value()).doubleValue() > 0 && ((Number) s.value()).doubleValue() <= 1) {
+                maxRatio = java.util.OptionalDouble.of(((Number) s.value()).doubleValue());
+            } else {
+                values.findings().error(SpecCode.SPEC033, n.position(), "'" + SpecKeys.MAX_RATIO + "'" + in(inside)
+                        + " must be a number above 0 and at most 1", "e.g. 0.001: at most one row in a thousand");
+                valid = false;
+            }
+        }
+        if (!valid || table.isEmpty()) {
+            return Optional.empty();
+        }
+        if (table.get().isBlank()) {
+            values.findings().error(SpecCode.SPEC033, m.get(SpecKeys.TABLE).orElseThrow().position(),
+                    "'table'" + in(inside) + " is empty", "name the rejects table, e.g. public.orders_rejects");
+            return Optional.empty();
+        }
+        return Optional.of(new RejectsSpec(table.get(), maxRows, maxRatio, entry.keyPosition()));
     }
 
     private StreamSettings.LoadSettings load(YamlNode.Mapping mapping, String where) {

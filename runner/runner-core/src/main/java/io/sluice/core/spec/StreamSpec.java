@@ -43,6 +43,8 @@ public record StreamSpec(
         Optional<IncrementalSpec> incremental,
         StreamHooks hooks,
         List<CheckSpec> checks,
+        Optional<RejectsSpec> rejects,
+        io.sluice.spi.BadRows.NulBytes nulBytes,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");
@@ -59,6 +61,8 @@ public record StreamSpec(
         requireNonNull(incremental, "incremental is null");
         requireNonNull(hooks, "hooks is null");
         checks = List.copyOf(requireNonNull(checks, "checks is null"));
+        requireNonNull(rejects, "rejects is null");
+        requireNonNull(nulBytes, "nulBytes is null");
         requireNonNull(position, "position is null");
         if (degree == 0) {
             throw new IllegalArgumentException("degree must not be 0");
@@ -77,7 +81,7 @@ public record StreamSpec(
         return new StreamSpec(objectName, objectSource, objectTarget, objectDistribution, degree, rowsPerPartition,
                 rowsPerPartitionPlanned, load, columnMapping, columnRules.forPatternTable(), consistency, verify,
                 retry, lockTimeout,
-                incremental, hooks, checks, position);
+                incremental, hooks, checks, rejects, nulBytes, position);
     }
 
     /** The number of partitions that run at once on this machine. */

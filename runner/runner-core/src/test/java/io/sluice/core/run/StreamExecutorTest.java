@@ -151,7 +151,7 @@ class StreamExecutorTest {
                 io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME,
                 io.sluice.core.spec.ColumnRules.NONE, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
                 java.util.Optional.empty(), io.sluice.core.spec.StreamHooks.NONE,
-                java.util.List.of(), HERE);
+                java.util.List.of(), java.util.Optional.empty(), io.sluice.spi.BadRows.NulBytes.FAIL, HERE);
         Source source = memory.source(Options.empty());
         Target target = memory.target(Options.empty());
         List<SourcePartition> planned = new ArrayList<>(source.plan(null));

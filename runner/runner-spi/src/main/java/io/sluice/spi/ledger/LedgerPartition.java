@@ -13,11 +13,19 @@ import static java.util.Objects.requireNonNull;
  * @param startedAt when its first attempt started, once one did
  * @param finishedAt when it was committed, once it was
  * @param claim     in a joined run, the process that holds (or held) it
+ * @param rejected  the rows it set aside ({@code rejects:}); {@code rows} are those it loaded
  */
 public record LedgerPartition(int index, String partitionId, String predicate, String checkpoint, State state,
                               long rows, long bytes, int attempts, Optional<Instant> startedAt,
-                              Optional<Instant> finishedAt, Optional<PartitionClaim> claim) {
+                              Optional<Instant> finishedAt, Optional<PartitionClaim> claim, long rejected) {
     public enum State { PLANNED, DONE }
+
+    /** A partition that set no rows aside. */
+    public LedgerPartition(int index, String partitionId, String predicate, String checkpoint, State state,
+                           long rows, long bytes, int attempts, Optional<Instant> startedAt,
+                           Optional<Instant> finishedAt, Optional<PartitionClaim> claim) {
+        this(index, partitionId, predicate, checkpoint, state, rows, bytes, attempts, startedAt, finishedAt, claim, 0);
+    }
 
     public LedgerPartition {
         requireNonNull(partitionId, "partitionId is null");
@@ -40,7 +48,7 @@ public record LedgerPartition(int index, String partitionId, String predicate, S
     /** The same partition, held by {@code claim}. */
     public LedgerPartition claimedBy(PartitionClaim claim) {
         return new LedgerPartition(index, partitionId, predicate, checkpoint, state, rows, bytes, attempts, startedAt,
-                finishedAt, Optional.of(requireNonNull(claim, "claim is null")));
+                finishedAt, Optional.of(requireNonNull(claim, "claim is null")), rejected);
     }
 
     /** A partition as a plan records it: planned, nothing copied or tried yet. */

@@ -22,7 +22,7 @@ public interface LedgerStore {
      * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}), 4 indexes for
      * {@link #streamInRuns}.
      */
-    int VERSION = 4;
+    int VERSION = 5;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();

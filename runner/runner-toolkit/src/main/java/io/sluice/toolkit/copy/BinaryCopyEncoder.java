@@ -22,6 +22,8 @@ public final class BinaryCopyEncoder {
     private int position;
     private long rows;
     private int fieldsLeft;
+    private int rowStart; // where the current row began in the buffer
+    private boolean rowAtomic;
 
     public BinaryCopyEncoder(CopySink sink) {
         this(sink, DEFAULT_BUFFER_BYTES);
@@ -44,9 +46,37 @@ public final class BinaryCopyEncoder {
             throw new IllegalStateException("previous row is missing " + fieldsLeft + " field(s)");
         }
         ensure(2);
+        rowStart = position;
         putShort(fieldCount);
         fieldsLeft = fieldCount;
         rows++;
+    }
+
+    /**
+     * Keeps each row whole in the buffer until it is complete, so {@link #discardRow()} can take it back: for a
+     * reader that sets rows with a bad value aside. Costs a copy of the partial row at each flush.
+     */
+    public void keepRowsWhole() {
+        rowAtomic = true;
+    }
+
+    /** Takes back the row being written (after a value failed); needs {@link #keepRowsWhole()}. */
+    public void discardRow() {
+        if (!rowAtomic) {
+            throw new IllegalStateException("discardRow needs keepRowsWhole()");
+        }
+        position = rowStart;
+        fieldsLeft = 0;
+        rows--;
+    }
+
+    /** Shortens the field written by {@link #reserveField} at {@code at} to {@code length} bytes (NULs stripped). */
+    public void shrinkField(int at, int length) {
+        position = at + length;
+        buffer[at - 4] = (byte) (length >>> 24);
+        buffer[at - 3] = (byte) (length >>> 16);
+        buffer[at - 2] = (byte) (length >>> 8);
+        buffer[at - 1] = (byte) length;
     }
 
     public void writeNull() throws ConnectorException {
@@ -203,6 +233,20 @@ public final class BinaryCopyEncoder {
 
     private void ensure(int bytes) throws ConnectorException {
         if (position + bytes <= buffer.length) {
+            return;
+        }
+        if (rowAtomic) {
+            // only the rows before the current one go out; it moves to the front, whole
+            if (rowStart > 0) {
+                sink.write(buffer, 0, rowStart);
+                int partial = position - rowStart;
+                System.arraycopy(buffer, rowStart, buffer, 0, partial);
+                position = partial;
+                rowStart = 0;
+            }
+            if (position + bytes > buffer.length) {
+                buffer = java.util.Arrays.copyOf(buffer, Math.max(position + bytes, buffer.length * 2));
+            }
             return;
         }
         flush();

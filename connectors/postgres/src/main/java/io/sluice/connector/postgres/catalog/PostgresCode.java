@@ -50,6 +50,8 @@ public enum PostgresCode implements ErrorCode {
     PG226("a check failed before the data went live (a replace's new table, a truncate's transaction) or after the "
             + "last partition (append, merge)"),
     PG227("a check's query cannot be evaluated (it does not parse, names what the table lacks, or fails)"),
+    PG228("rejects: the rejects table is the target table or a table the source reads, has another shape than a "
+            + "rejects table's, or its name does not parse"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

@@ -35,7 +35,8 @@ public final class CopyInWriter implements PartitionWriter {
 
     private final ConnectionSlot slot;
     private final Connection connection;
-    private final CopyIn copy;
+    private final CopyIn copy; // null when rows are set aside: rejecting has the COPY
+    private final RejectingCopy rejecting;
     private final PostgresErrors errors;
     private final String what;
     private final PostgresLedgerStore ledger;
@@ -45,11 +46,16 @@ public final class CopyInWriter implements PartitionWriter {
     private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile boolean committed;
 
-    private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, PostgresErrors errors, String what,
-                         PostgresLedgerStore ledger, boolean commitsTransaction, AfterCopy after) {
+    private CopyInWriter(ConnectionSlot slot, Connection connection, CopyIn copy, RejectingCopy rejecting,
+                         PostgresErrors errors, String what, PostgresLedgerStore ledger, boolean commitsTransaction,
+                         AfterCopy after) {
         this.slot = requireNonNull(slot, "slot is null");
         this.connection = requireNonNull(connection, "connection is null");
-        this.copy = requireNonNull(copy, "copy is null");
+        if ((copy == null) == (rejecting == null)) {
+            throw new IllegalArgumentException("a writer has a plain COPY or a rejecting one");
+        }
+        this.copy = copy;
+        this.rejecting = rejecting;
         this.errors = requireNonNull(errors, "errors is null");
         this.what = requireNonNull(what, "what is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
@@ -60,32 +66,48 @@ public final class CopyInWriter implements PartitionWriter {
     /** A writer whose commit commits its partition's transaction. */
     public static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                                 BeforeCopy before) throws ConnectorException {
-        return open(slot, copySql, what, ledger, true, before, AfterCopy.NOTHING);
+        return open(slot, copySql, what, ledger, true, before, AfterCopy.NOTHING, java.util.Optional.empty());
     }
 
     /** A writer whose commit runs {@code after} (e.g. a merge's apply) in the partition's transaction first. */
     public static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
                                 BeforeCopy before, AfterCopy after) throws ConnectorException {
-        return open(slot, copySql, what, ledger, true, before, after);
+        return open(slot, copySql, what, ledger, true, before, after, java.util.Optional.empty());
+    }
+
+    /** As above; with {@code rejects}, rows the server refuses (and rows the reader sets aside) go there. */
+    public static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
+                                       BeforeCopy before, AfterCopy after, java.util.Optional<RejectsTable> rejects)
+            throws ConnectorException {
+        return open(slot, copySql, what, ledger, true, before, after, rejects);
     }
 
     /** A writer in the transaction {@code slot} holds: its commit records the partition, the load commits. */
     public static PartitionWriter openInTransaction(ConnectionSlot slot, String copySql, String what,
-                                             PostgresLedgerStore ledger) throws ConnectorException {
-        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING, AfterCopy.NOTHING);
+                                             PostgresLedgerStore ledger, java.util.Optional<RejectsTable> rejects)
+            throws ConnectorException {
+        return open(slot, copySql, what, ledger, false, BeforeCopy.NOTHING, AfterCopy.NOTHING, rejects);
     }
 
     private static PartitionWriter open(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
-                                        boolean commitsTransaction, BeforeCopy before, AfterCopy after)
+                                        boolean commitsTransaction, BeforeCopy before, AfterCopy after,
+                                        java.util.Optional<RejectsTable> rejects)
             throws ConnectorException {
         PostgresConnections connections = slot.connections();
         Connection connection = slot.take(what);
         try {
             connection.setAutoCommit(false);
             before.run(connection);
+            if (rejects.isPresent()) {
+                RejectingCopy rejecting = new RejectingCopy(connection, copySql, rejects.get(), connections.errors(),
+                        what);
+                rejecting.start();
+                return new CopyInWriter(slot, connection, null, rejecting, connections.errors(), what, ledger,
+                        commitsTransaction, after);
+            }
             CopyIn copy = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
-            return new CopyInWriter(slot, connection, copy, connections.errors(), what, ledger, commitsTransaction,
-                    after);
+            return new CopyInWriter(slot, connection, copy, null, connections.errors(), what, ledger,
+                    commitsTransaction, after);
         } catch (SQLException e) {
             rollbackQuietly(connection);
             PostgresConnections.closeQuietly(connection);
@@ -101,7 +123,11 @@ public final class CopyInWriter implements PartitionWriter {
     public void write(byte[] buffer, int offset, int length) throws ConnectorException {
         enter();
         try {
-            copy.writeToCopy(buffer, offset, length);
+            if (rejecting != null) {
+                rejecting.write(buffer, offset, length);
+            } else {
+                copy.writeToCopy(buffer, offset, length);
+            }
         } catch (SQLException e) {
             throw failure(e);
         } finally {
@@ -113,12 +139,51 @@ public final class CopyInWriter implements PartitionWriter {
     public long finish() throws ConnectorException {
         enter();
         try {
-            return copy.endCopy();
+            return rejecting != null ? rejecting.finish() : copy.endCopy();
         } catch (SQLException e) {
             throw failure(e);
         } finally {
             callsUnderWay.decrementAndGet();
         }
+    }
+
+    @Override
+    public void rejectsOf(io.sluice.spi.RejectedRow.Origin origin) throws ConnectorException {
+        requireNonNull(origin, "origin is null");
+        if (rejecting == null) {
+            PartitionWriter.super.rejectsOf(origin);
+            return;
+        }
+        rejecting.origin(origin);
+    }
+
+    @Override
+    public void reject(io.sluice.spi.RejectedRow row) throws ConnectorException {
+        requireNonNull(row, "row is null");
+        if (rejecting == null) {
+            PartitionWriter.super.reject(row);
+            return;
+        }
+        rejecting.reject(row);
+    }
+
+    @Override
+    public long rejectedRows() {
+        return rejecting == null ? 0 : rejecting.rejected();
+    }
+
+    @Override
+    public java.util.List<String> rejectSample() {
+        return rejecting == null ? java.util.List.of() : rejecting.sample();
+    }
+
+    @Override
+    public long refusedRows() {
+        return rejecting == null ? 0 : rejecting.refused();
+    }
+
+    private boolean copyActive() {
+        return rejecting != null ? rejecting.copyActive() : copy.isActive();
     }
 
     @Override
@@ -148,7 +213,7 @@ public final class CopyInWriter implements PartitionWriter {
     @Override
     public void commit(LedgerWork<?> withRows) throws ConnectorException {
         requireNonNull(withRows, "withRows is null");
-        if (copy.isActive()) {
+        if (copyActive()) {
             // Left for abort() to cancel: committing now would commit without the rows.
             throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": commit before finish(); the COPY is "
                     + "still open", "report this as a bug");
@@ -190,8 +255,9 @@ public final class CopyInWriter implements PartitionWriter {
             return;
         }
         try {
-            if (copy.isActive()) {
-                copy.cancelCopy();
+            CopyIn open = rejecting != null ? rejecting.activeCopy() : copy;
+            if (open != null && open.isActive()) {
+                open.cancelCopy();
             }
         } catch (SQLException | RuntimeException ignored) {
             // rolled back or dropped next

@@ -57,7 +57,8 @@ public final class LedgerQueries {
     /** The columns of a partition's row; {@link #PARTITION_ORDER} is plan order. */
     String partitionSelect() {
         return "SELECT partition_index, partition_id, predicate, checkpoint, state, row_count, byte_count, "
-                + "attempts, started_at, finished_at, claimed_by, lease_until FROM " + table("run_partitions") + " ";
+                + "attempts, started_at, finished_at, claimed_by, lease_until, rows_rejected FROM "
+                + table("run_partitions") + " ";
     }
 
     static final String PARTITION_ORDER = " ORDER BY partition_index NULLS LAST, partition_id";
@@ -70,7 +71,7 @@ public final class LedgerQueries {
                 : Optional.of(new PartitionClaim(holder, instant(rs, 12).orElseThrow()));
         return new LedgerPartition(position, rs.getString(2), rs.getString(3), rs.getString(4),
                 LedgerPartition.State.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)), rs.getLong(6),
-                rs.getLong(7), rs.getInt(8), instant(rs, 9), instant(rs, 10), claim);
+                rs.getLong(7), rs.getInt(8), instant(rs, 9), instant(rs, 10), claim, rs.getLong(13));
     }
 
     List<LedgerStream> streamsOfSpec(String specName, int limit) throws ConnectorException {

@@ -153,13 +153,14 @@ public final class LedgerRows implements LedgerTransaction {
         requireNonNull(partitions, "partitions is null");
         String sql = "INSERT INTO " + tables.table("run_partitions") + " (run_id, stream, partition_index, "
                 + "partition_id, predicate, checkpoint, state, row_count, byte_count, attempts, started_at, "
-                + "finished_at, claimed_by, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "finished_at, claimed_by, lease_until, rows_rejected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 + "ON CONFLICT (run_id, stream, partition_id) DO UPDATE SET "
                 + "partition_index = EXCLUDED.partition_index, predicate = EXCLUDED.predicate, "
                 + "checkpoint = EXCLUDED.checkpoint, state = EXCLUDED.state, row_count = EXCLUDED.row_count, "
                 + "byte_count = EXCLUDED.byte_count, attempts = EXCLUDED.attempts, "
                 + "started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, "
-                + "claimed_by = EXCLUDED.claimed_by, lease_until = EXCLUDED.lease_until";
+                + "claimed_by = EXCLUDED.claimed_by, lease_until = EXCLUDED.lease_until, "
+                + "rows_rejected = EXCLUDED.rows_rejected";
         try (PreparedStatement p = connection.prepareStatement(sql)) {
             int batched = 0;
             for (LedgerPartition partition : partitions) {
@@ -181,6 +182,7 @@ public final class LedgerRows implements LedgerTransaction {
                 setInstant(p, 12, partition.finishedAt());
                 setNullable(p, 13, partition.claim().map(PartitionClaim::holder));
                 setInstant(p, 14, partition.claim().map(PartitionClaim::leaseUntil));
+                p.setLong(15, partition.rejected());
                 p.addBatch();
                 if (++batched % BATCH_ROWS == 0) {
                     p.executeBatch();

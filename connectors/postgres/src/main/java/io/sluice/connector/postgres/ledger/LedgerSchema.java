@@ -116,7 +116,10 @@ public final class LedgerSchema {
                 List.of("CREATE INDEX IF NOT EXISTS run_streams_by_stream ON " + streams
                                 + " (spec_name, stream, started_at DESC)",
                         "CREATE INDEX IF NOT EXISTS run_streams_unfinished ON " + streams
-                                + " (run_id) WHERE state <> 'done'"));
+                                + " (run_id) WHERE state <> 'done'"),
+                // 5: rows a partition set aside (rejects:), committed with it
+                List.of("ALTER TABLE " + partitions + " ADD COLUMN IF NOT EXISTS rows_rejected bigint NOT NULL "
+                        + "DEFAULT 0"));
     }
 
     void ensureReady() throws ConnectorException {

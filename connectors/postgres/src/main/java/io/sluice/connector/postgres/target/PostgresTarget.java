@@ -7,6 +7,7 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.copy.AfterCopy;
 import io.sluice.connector.postgres.copy.BeforeCopy;
 import io.sluice.connector.postgres.copy.CopyInWriter;
+import io.sluice.connector.postgres.copy.RejectsTable;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.ControlConnection;
@@ -393,9 +394,45 @@ public final class PostgresTarget implements Target {
         PostgresLoad planned = load;
         // A replace empties and fills its new table, never the target.
         QualifiedName emptied = planned == null ? name : planned.shadow().orElse(name);
-        return ReplacingLoad.begin(connections, emptied, ledger, first, replacingWriteStatement(columns, format),
+        java.util.Optional<RejectsTable> rejects = rejectsTable(columns);
+        // COPY FREEZE needs the truncation in its own subtransaction; rows set aside need savepoints
+        return ReplacingLoad.begin(connections, emptied, ledger, first, rejects.isPresent()
+                        ? writeStatement(columns, format) : replacingWriteStatement(columns, format),
                 writeStatement(columns, format), "COPY into " + describe(), locks,
-                planned == null ? ReplacingLoad.BeforeCommit.NOTHING : planned::beforeCommit);
+                planned == null ? ReplacingLoad.BeforeCommit.NOTHING : planned::beforeCommit, rejects);
+    }
+
+    @Override
+    public java.util.List<io.sluice.spi.RejectedRow.Stored> rejectedRows(String table, String stream,
+                                                                         java.util.Optional<String> runId, int limit)
+            throws ConnectorException {
+        requireNonNull(table, "table is null");
+        requireNonNull(stream, "stream is null");
+        requireNonNull(runId, "runId is null");
+        QualifiedName written;
+        try {
+            written = QualifiedName.parse(table);
+        } catch (IllegalArgumentException e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, io.sluice.connector.postgres.catalog.PostgresCode
+                    .PG228, "rejects table: " + e.getMessage(), "write schema.table, e.g. public.orders_rejects");
+        }
+        // an unqualified rejects table lives in the target table's schema, as the load made it
+        String schema = written.schema().orElseGet(() -> resolved().map(ResolvedTable::schema)
+                .orElse(name.schema().orElse("public")));
+        QualifiedName rejects = QualifiedName.of(schema, written.name());
+        try (ControlConnection control = connections.control("reading " + rejects.quoted())) {
+            return RejectsTable.read(control.connection(), rejects.quoted(), stream, runId, limit);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the rejects table "
+                    + rejects.quoted());
+        }
+    }
+
+    /** The rejects table with the COPY's columns, when the planned load sets rows aside. */
+    private java.util.Optional<RejectsTable> rejectsTable(List<Column> columns) {
+        PostgresLoad planned = load;
+        return planned == null ? java.util.Optional.empty()
+                : planned.rejectsTable().map(quoted -> new RejectsTable(quoted, columns));
     }
 
     /**
@@ -416,7 +453,7 @@ public final class PostgresTarget implements Target {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
         return CopyInWriter.open(ConnectionSlot.oneOff(connections), writeStatement(columns, format),
-                "COPY into " + describe(), ledger, beforeCopy(columns), afterCopy(columns));
+                "COPY into " + describe(), ledger, beforeCopy(columns), afterCopy(columns), rejectsTable(columns));
     }
 
     /**
@@ -469,7 +506,7 @@ public final class PostgresTarget implements Target {
             @Override
             public PartitionWriter open() throws ConnectorException {
                 return CopyInWriter.open(slot, copySql, "COPY into " + describe(), ledger, beforeCopy(columns),
-                        afterCopy(columns));
+                        afterCopy(columns), rejectsTable(columns));
             }
 
             @Override

@@ -2,6 +2,7 @@ package io.sluice.connector.postgres.target;
 
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.copy.CopyInWriter;
+import io.sluice.connector.postgres.copy.RejectsTable;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
@@ -35,11 +36,13 @@ public final class ReplacingLoad implements ReplacingTransaction {
     private final PostgresLedgerStore ledger;
     private final boolean truncated;
     private final BeforeCommit beforeCommit;
+    private final Optional<RejectsTable> rejects;
     private boolean committed;
 
     private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
-                          boolean truncated, BeforeCommit beforeCommit) {
+                          boolean truncated, BeforeCommit beforeCommit, Optional<RejectsTable> rejects) {
         this.beforeCommit = requireNonNull(beforeCommit, "beforeCommit is null");
+        this.rejects = requireNonNull(rejects, "rejects is null");
         this.slot = requireNonNull(slot, "slot is null");
         this.copySql = requireNonNull(copySql, "copySql is null");
         this.what = requireNonNull(what, "what is null");
@@ -62,7 +65,8 @@ public final class ReplacingLoad implements ReplacingTransaction {
 
     static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
                                Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
-                               String what, TableLocks locks, BeforeCommit beforeCommit)
+                               String what, TableLocks locks, BeforeCommit beforeCommit,
+                               Optional<RejectsTable> rejects)
             throws ConnectorException {
         requireNonNull(first, "first is null");
         Connection connection = connections.open(what);
@@ -73,7 +77,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
                 Truncation.truncate(connection, table, locks);
             }
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
-                    truncated ? copySql : plainCopySql, what, ledger, truncated, beforeCommit);
+                    truncated ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw Truncation.failure(connections, table, e);
@@ -94,7 +98,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
             throw new ConnectorException(ErrorKind.FAILED, PG213, what + ": the load was already committed",
                     "report this as a bug");
         }
-        return CopyInWriter.openInTransaction(slot, copySql, what, ledger);
+        return CopyInWriter.openInTransaction(slot, copySql, what, ledger, rejects);
     }
 
     @Override

@@ -55,13 +55,19 @@ public final class PostgresLoad {
     private final List<String> notes;
 
     private final List<String> shapeChanges;
+    private final Optional<RejectsStep> rejects;
     /** The checks' values when a truncate in one transaction ran them before its commit; marked at the finish. */
     private volatile java.util.Map<String, Long> checkedBeforeCommit;
 
     private PostgresLoad(LoadTable table, List<LoadStep> steps, RunForeignKeys runKeys, Optional<ShadowSwap> replace,
-                         Optional<MergeStaging> merge, List<String> notes, List<String> shapeChanges) {
+                         Optional<MergeStaging> merge, List<String> notes, List<String> shapeChanges,
+                         Optional<RejectsStep> rejects) {
         this.table = requireNonNull(table, "table is null");
-        this.steps = List.copyOf(requireNonNull(steps, "steps is null"));
+        this.rejects = requireNonNull(rejects, "rejects is null");
+        List<LoadStep> all = new ArrayList<>();
+        rejects.ifPresent(all::add); // made before anything else, so a partition always finds it
+        all.addAll(requireNonNull(steps, "steps is null"));
+        this.steps = List.copyOf(all);
         this.runKeys = requireNonNull(runKeys, "runKeys is null");
         this.replace = requireNonNull(replace, "replace is null");
         this.merge = requireNonNull(merge, "merge is null");
@@ -147,7 +153,13 @@ public final class PostgresLoad {
             case MERGE -> List.of(shapeChange, create, merge.orElseThrow(), indexRebuild, new SequenceReset(table));
             case APPEND, TRUNCATE -> List.of(shapeChange, create, indexRebuild, new SequenceReset(table));
         };
-        return new PostgresLoad(table, steps, runKeys, replace, merge, notes, shapeChange.summary());
+        Optional<RejectsStep> rejects = request.rejectsTable().isEmpty() ? Optional.empty()
+                : Optional.of(RejectsStep.plan(request.rejectsTable().get(), schema, tableName, c));
+        if (rejects.isPresent() && mode == LoadMode.MERGE) {
+            notes.add("rejects: a merge sets aside the rows its COPY into the staging table refuses and those the "
+                    + "reader finds; a row the merge's INSERT refuses (a constraint) still fails its partition");
+        }
+        return new PostgresLoad(table, steps, runKeys, replace, merge, notes, shapeChange.summary(), rejects);
     }
 
     public String quoted() {
@@ -170,7 +182,13 @@ public final class PostgresLoad {
     }
 
     public LoadPlan loadPlan() {
-        return new LoadPlan(new TargetTable(table.quoted(), table.columns()), statements, notes, shapeChanges);
+        return new LoadPlan(new TargetTable(table.quoted(), table.columns()), statements, notes, shapeChanges,
+                rejects.flatMap(RejectsStep::identity));
+    }
+
+    /** The rejects table, quoted, when the load sets rows aside. */
+    public Optional<String> rejectsTable() {
+        return rejects.map(RejectsStep::quoted);
     }
 
     public void waitForLocks(TableLocks locks) {

@@ -1,0 +1,433 @@
+package io.sluice.connector.postgres.copy;
+
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.RejectedRow;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG211;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A partition's binary COPY that sets rows the server refuses aside ({@code rejects:}) instead of failing. The
+ * tuples are cut out of the byte stream and kept for the current segment (at most {@link #SEGMENT_BYTES}, so memory
+ * stays bounded), sent as they come inside a savepoint. When the server refuses a row, the COPY's error names its
+ * line: the segment rolls back to the savepoint, the rows before it are sent again, the row goes to the rejects
+ * table, and the rest continues in a new COPY. An error without a line (a constraint checked at the end of the
+ * statement) splits the rows in halves until the refused ones are alone. Only errors that a row's values cause
+ * (SQLSTATE classes 22 and 23, and a trigger's {@code RAISE}) set a row aside; anything else fails the partition.
+ * Rejects are inserted between COPYs, in the partition's transaction, so they commit with its rows or not at all.
+ */
+final class RejectingCopy {
+    /** Rows sent and not yet past a savepoint's release: what a refused row makes the writer send again. */
+    static final int SEGMENT_BYTES = 8 << 20;
+    private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
+            0, 0, 0, 0, 0, 0, 0, 0};
+    private static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
+    private static final Pattern COPY_LINE = Pattern.compile("COPY [^\\n]*?, line (\\d+)");
+    private static final String SAVEPOINT = "sluice_rows";
+
+    private final Connection connection;
+    private final String copySql;
+    private final RejectsTable rejects;
+    private final PostgresErrors errors;
+    private final String what;
+
+    private RejectedRow.Origin origin;
+    private CopyIn copy;
+    // the segment: whole tuples from segment start, their offsets; bytes after the last whole tuple are partial
+    private byte[] segment = new byte[1 << 16];
+    private int length;
+    private int[] starts = new int[1024];
+    private int tuples;
+    private int scanned; // byte offset of the next tuple to cut
+    private int sentTo; // bytes of the segment the current COPY has
+    private int copyFirst; // the current COPY's first tuple
+    private int headerLeft = HEADER.length; // bytes of the incoming header still to skip (then its extension)
+    private int headerSeen;
+    private int extension;
+    private boolean ended;
+    private long tuplesBefore; // tuples of earlier segments
+    private long refused;
+    private final List<RejectedRow> pending = new ArrayList<>(); // the reader's, written at the next segment end
+    private long clientRejected;
+    private long[] clientRows = new long[16]; // their row numbers as read, ascending
+    private int clientCount;
+    private final List<String> sample = new ArrayList<>();
+    private static final int SAMPLE_ROWS = 3;
+
+    RejectingCopy(Connection connection, String copySql, RejectsTable rejects, PostgresErrors errors, String what) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.copySql = requireNonNull(copySql, "copySql is null");
+        this.rejects = requireNonNull(rejects, "rejects is null");
+        this.errors = requireNonNull(errors, "errors is null");
+        this.what = requireNonNull(what, "what is null");
+    }
+
+    void origin(RejectedRow.Origin origin) {
+        this.origin = requireNonNull(origin, "origin is null");
+    }
+
+    /** Starts the first segment. */
+    void start() throws SQLException {
+        execute("SAVEPOINT " + SAVEPOINT);
+        copy = openCopy();
+    }
+
+    boolean copyActive() {
+        return copy != null && copy.isActive();
+    }
+
+    CopyIn activeCopy() {
+        return copy;
+    }
+
+    void reject(RejectedRow row) {
+        requireNonNull(row, "row is null");
+        pending.add(row);
+        clientRejected++;
+        sampled(row.code(), row.message(), row.column());
+        if (row.rowNumber() > 0) {
+            if (clientCount == clientRows.length) {
+                clientRows = Arrays.copyOf(clientRows, clientCount * 2);
+            }
+            clientRows[clientCount++] = row.rowNumber();
+        }
+    }
+
+    private void sampled(String code, String message, Optional<String> column) {
+        if (sample.size() < SAMPLE_ROWS) {
+            sample.add(code + ": " + message + column.map(c -> " (" + c + ")").orElse(""));
+        }
+    }
+
+    List<String> sample() {
+        return List.copyOf(sample);
+    }
+
+    long rejected() {
+        return clientRejected + refused;
+    }
+
+    long refused() {
+        return refused;
+    }
+
+    void write(byte[] buffer, int offset, int count) throws ConnectorException, SQLException {
+        if (ended) {
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": bytes after the COPY trailer",
+                    "report this as a bug");
+        }
+        int from = offset;
+        int end = offset + count;
+        while (headerLeft > 0 && from < end) { // the reader's header: each COPY gets the writer's own
+            if (headerSeen < HEADER.length) {
+                if (headerSeen >= HEADER.length - 4) { // the last four bytes: the header extension's length
+                    extension = (extension << 8) | (buffer[from] & 0xFF);
+                }
+                headerSeen++;
+                headerLeft--;
+                from++;
+                if (headerSeen == HEADER.length) {
+                    headerLeft = extension;
+                }
+                continue;
+            }
+            int skip = Math.min(headerLeft, end - from);
+            headerLeft -= skip;
+            from += skip;
+        }
+        if (from >= end) {
+            return;
+        }
+        append(buffer, from, end - from);
+        cut();
+        if (sentTo < scannedWhole()) {
+            send();
+        }
+        if (scannedWhole() >= SEGMENT_BYTES && !ended) {
+            endSegment();
+        }
+    }
+
+    /** Ends the last segment: returns the rows the target took. */
+    long finish() throws ConnectorException, SQLException {
+        if (!ended) {
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": the stream ended without its trailer",
+                    "report this as a bug");
+        }
+        endSegment();
+        execute("RELEASE SAVEPOINT " + SAVEPOINT);
+        copy = null;
+        return tuplesBefore - refused;
+    }
+
+    private int scannedWhole() {
+        return scanned;
+    }
+
+    private void append(byte[] buffer, int from, int count) {
+        if (length + count > segment.length) {
+            segment = Arrays.copyOf(segment, Math.max(length + count, segment.length * 2));
+        }
+        System.arraycopy(buffer, from, segment, length, count);
+        length += count;
+    }
+
+    /** Finds the whole tuples among the bytes appended; stops at a partial one, or at the trailer. */
+    private void cut() throws ConnectorException {
+        int at = scanned;
+        while (at + 2 <= length) {
+            int fields = (short) (((segment[at] & 0xFF) << 8) | (segment[at + 1] & 0xFF));
+            if (fields == -1) {
+                ended = true;
+                length = at; // the trailer is the writer's to send
+                break;
+            }
+            int p = at + 2;
+            boolean whole = true;
+            for (int f = 0; f < fields; f++) {
+                if (p + 4 > length) {
+                    whole = false;
+                    break;
+                }
+                int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
+                        | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
+                p += 4;
+                if (size > 0) {
+                    p += size;
+                }
+                if (p > length) {
+                    whole = false;
+                    break;
+                }
+            }
+            if (!whole) {
+                break;
+            }
+            if (tuples == starts.length) {
+                starts = Arrays.copyOf(starts, tuples * 2);
+            }
+            starts[tuples++] = at;
+            at = p;
+        }
+        scanned = at;
+    }
+
+    private int tupleEnd(int tuple) {
+        return tuple + 1 < tuples ? starts[tuple + 1] : scanned;
+    }
+
+    /** Sends the whole tuples the current COPY lacks; a refusal is handled where it comes up. */
+    private void send() throws ConnectorException, SQLException {
+        int from = sentTo;
+        int to = scannedWhole();
+        try {
+            copy.writeToCopy(segment, from, to - from);
+            sentTo = to;
+        } catch (SQLException e) {
+            refusedWhileStreaming(e);
+        }
+    }
+
+    /** Ends the current COPY and releases its savepoint; the next segment starts empty. */
+    private void endSegment() throws ConnectorException, SQLException {
+        boolean done = copy == null;
+        while (!done) {
+            try {
+                if (sentTo < scannedWhole()) {
+                    copy.writeToCopy(segment, sentTo, scannedWhole() - sentTo);
+                    sentTo = scannedWhole();
+                }
+                copy.writeToCopy(TRAILER, 0, TRAILER.length);
+                copy.endCopy();
+                done = true;
+            } catch (SQLException e) {
+                refusedWhileStreaming(e); // then the rest, in the COPY it opened
+            }
+        }
+        execute("RELEASE SAVEPOINT " + SAVEPOINT);
+        writePending();
+        tuplesBefore += tuples;
+        int carried = length - scanned;
+        System.arraycopy(segment, scanned, segment, 0, carried);
+        length = carried;
+        tuples = 0;
+        scanned = 0;
+        sentTo = 0;
+        copyFirst = 0;
+        if (segment.length > SEGMENT_BYTES * 2) {
+            segment = Arrays.copyOf(segment, Math.max(carried, 1 << 16));
+        }
+        execute("SAVEPOINT " + SAVEPOINT);
+        copy = ended ? null : openCopy();
+    }
+
+    /**
+     * The current COPY failed: roll back to the segment's savepoint; a row the error names is set aside after the
+     * rows before it are loaded again, and a new COPY carries on with the rows after it; without a line, the
+     * segment's rows so far are loaded piece by piece.
+     */
+    private void refusedWhileStreaming(SQLException e) throws ConnectorException, SQLException {
+        requireRowError(e);
+        cancelQuietly();
+        execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+        Optional<Integer> line = line(e);
+        if (line.isPresent() && copyFirst + line.get() - 1 < tuples) {
+            int bad = copyFirst + line.get() - 1;
+            loadPieces(copyFirst, bad);
+            setAside(bad, e);
+            copyFirst = bad + 1;
+            sentTo = tupleEnd(bad);
+        } else {
+            // no line (a check at the statement's end): every whole row so far, in pieces
+            loadPieces(copyFirst, tuples);
+            copyFirst = tuples;
+            sentTo = scanned;
+        }
+        execute("RELEASE SAVEPOINT " + SAVEPOINT);
+        execute("SAVEPOINT " + SAVEPOINT);
+        copy = openCopy();
+    }
+
+    /**
+     * Loads tuples {@code [from, to)} of the segment, each attempt in a savepoint of its own inside the segment's,
+     * setting aside what the server refuses.
+     */
+    private void loadPieces(int from, int to) throws ConnectorException, SQLException {
+        while (from < to) {
+            execute("SAVEPOINT sluice_piece");
+            CopyIn piece = null;
+            try {
+                piece = openCopy();
+                piece.writeToCopy(segment, starts[from], tupleEnd(to - 1) - starts[from]);
+                piece.writeToCopy(TRAILER, 0, TRAILER.length);
+                piece.endCopy();
+                execute("RELEASE SAVEPOINT sluice_piece");
+                return;
+            } catch (SQLException e) {
+                requireRowError(e);
+                if (piece != null && piece.isActive()) {
+                    try {
+                        piece.cancelCopy();
+                    } catch (SQLException ignored) {
+                        // rolled back next
+                    }
+                }
+                execute("ROLLBACK TO SAVEPOINT sluice_piece");
+                execute("RELEASE SAVEPOINT sluice_piece");
+                Optional<Integer> line = line(e);
+                if (line.isPresent() && from + line.get() - 1 < to) {
+                    int bad = from + line.get() - 1;
+                    loadPieces(from, bad);
+                    setAside(bad, e);
+                    from = bad + 1;
+                } else if (to - from == 1) {
+                    setAside(from, e);
+                    return;
+                } else {
+                    int middle = (from + to) >>> 1;
+                    loadPieces(from, middle);
+                    loadPieces(middle, to);
+                    return;
+                }
+            }
+        }
+    }
+
+    private void setAside(int tuple, SQLException e) throws ConnectorException, SQLException {
+        refused++;
+        long sent = tuplesBefore + tuple + 1;
+        ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+        Optional<String> column = Optional.ofNullable(server == null ? null : server.getColumn())
+                .or(() -> Optional.ofNullable(server == null ? null : server.getConstraint())
+                        .map(c -> "constraint " + c));
+        String message = errors.scrub(server != null && server.getMessage() != null ? server.getMessage()
+                : String.valueOf(e.getMessage()));
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        sampled(state, message, column);
+        rejects.insertRefused(connection, requireOrigin(), asRead(sent), segment, starts[tuple],
+                tupleEnd(tuple) - starts[tuple], column, state, message);
+    }
+
+    /** A row's number as read: its number among the rows sent, plus the reader's rows set aside before it. */
+    private long asRead(long sent) {
+        long row = sent;
+        for (int i = 0; i < clientCount && clientRows[i] <= row; i++) {
+            row++;
+        }
+        return row;
+    }
+
+    private void writePending() throws ConnectorException, SQLException {
+        if (!pending.isEmpty()) {
+            rejects.insert(connection, requireOrigin(), pending);
+            pending.clear();
+        }
+    }
+
+    private RejectedRow.Origin requireOrigin() throws ConnectorException {
+        if (origin == null) {
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": rows set aside before the writer was "
+                    + "told whose they are", "report this as a bug");
+        }
+        return origin;
+    }
+
+    private CopyIn openCopy() throws SQLException {
+        CopyIn opened = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
+        opened.writeToCopy(HEADER, 0, HEADER.length);
+        return opened;
+    }
+
+    private void cancelQuietly() {
+        try {
+            if (copy != null && copy.isActive()) {
+                copy.cancelCopy();
+            }
+        } catch (SQLException ignored) {
+            // the rollback to the savepoint follows
+        }
+    }
+
+    /** Rows are set aside only for what their values cause; the rest fails the partition as before. */
+    private void requireRowError(SQLException e) throws SQLException {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (!(state.startsWith("22") || state.startsWith("23") || state.equals("P0001"))) {
+            throw e;
+        }
+    }
+
+    static Optional<Integer> line(SQLException e) {
+        if (e instanceof PSQLException p && p.getServerErrorMessage() != null) {
+            String where = p.getServerErrorMessage().getWhere();
+            if (where != null) {
+                Matcher m = COPY_LINE.matcher(where);
+                if (m.find()) {
+                    return Optional.of(Integer.parseInt(m.group(1)));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
