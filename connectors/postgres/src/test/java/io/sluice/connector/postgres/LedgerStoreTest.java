@@ -123,11 +123,11 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1,2,3,4", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
         assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("4", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("5", q("SELECT count(*) FROM race_ledger.ledger_version"));
     }
 
     @Test
@@ -140,12 +140,13 @@ class LedgerStoreTest {
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v1", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
         harness.targetSql("DROP TABLE v1_ledger.run_marks",
-                "ALTER TABLE v1_ledger.run_partitions DROP COLUMN claimed_by, DROP COLUMN lease_until",
+                "ALTER TABLE v1_ledger.run_partitions DROP COLUMN claimed_by, DROP COLUMN lease_until, "
+                        + "DROP COLUMN rows_rejected",
                 "DELETE FROM v1_ledger.ledger_version WHERE version > 1");
 
         LedgerStore upgraded = ledger(target("v1_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
         assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
         assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
         assertEquals(Map.of(), upgraded.marks(key));
@@ -161,6 +162,34 @@ class LedgerStoreTest {
             return held;
         });
         assertEquals(List.of(claimed), upgraded.partitions(key), "and the new columns");
+    }
+
+    @Test
+    void upgradesALedgerOfTheCurrentReleaseToRowsSetAsideKeepingItsPartitions() throws Exception {
+        // A version-4 ledger (the release before rejects:) with a done partition: version 5 adds rows_rejected.
+        LedgerStore ledger = ledger(target("v4_ledger", "items"));
+        ledger.ensureReady();
+        StreamKey key = new StreamKey("run-v4", "s");
+        LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v4", "spec", "c", "s", "d", "none"));
+        LedgerWrites.plan(ledger, key, List.of(planned(0, "p0"), planned(1, "p1")));
+        harness.targetSql("ALTER TABLE v4_ledger.run_partitions DROP COLUMN rows_rejected",
+                "UPDATE v4_ledger.run_partitions SET state = 'done', row_count = 42 WHERE partition_id = 'p0'",
+                "DELETE FROM v4_ledger.ledger_version WHERE version > 4");
+
+        LedgerStore upgraded = ledger(target("v4_ledger", "items"));
+        upgraded.ensureReady();
+        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v4_ledger.ledger_version"));
+        List<LedgerPartition> partitions = upgraded.partitions(key);
+        assertEquals(42, partitions.get(0).rows(), "what it recorded before");
+        assertEquals(0, partitions.get(0).rejected(), "a partition of before set nothing aside");
+        LedgerPartition done = new LedgerPartition(1, "p1", partitions.get(1).predicate(),
+                partitions.get(1).checkpoint(), LedgerPartition.State.DONE, 990, 1000, 1, Optional.empty(),
+                Optional.empty(), Optional.empty(), 10);
+        upgraded.inTransaction(tx -> {
+            tx.writePartitions(key, List.of(done));
+            return null;
+        });
+        assertEquals(10, upgraded.partitions(key).get(1).rejected(), "and the new column works");
     }
 
     @Test
