@@ -47,6 +47,13 @@ final class DataErrors {
                 + "replace them in the query, e.g. replace(col, chr(0), '')");
     }
 
+    /** Whether {@code e} is one of these: a value its conversion refused, which a row set aside can carry. */
+    static boolean isValueError(ConnectorException e) {
+        String code = e.code();
+        return e.kind() == ErrorKind.DATA && (code.equals(DUCK301.name()) || code.equals(DUCK302.name())
+                || code.equals(DUCK303.name()) || code.equals(DUCK304.name()));
+    }
+
     static String shown(String value) {
         if (value.length() <= SHOWN_CHARS) {
             return "'" + value + "'";

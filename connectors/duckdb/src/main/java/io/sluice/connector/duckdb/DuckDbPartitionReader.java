@@ -100,7 +100,7 @@ final class DuckDbPartitionReader implements PartitionReader {
                                 }
                             }
                         } catch (ConnectorException e) {
-                            if (!setsAside || e.kind() != ErrorKind.DATA) {
+                            if (!setsAside || !DataErrors.isValueError(e)) { // e.g. the writer's own failure
                                 throw atRow(e, rowsBefore + row + 1);
                             }
                             out.discardRow();

@@ -97,7 +97,7 @@ public final class MetricsRunListener implements RunListener {
             Counter.builder("sluice.copied.bytes").baseUnit("bytes").description("COPY bytes committed")
                     .tags(tags).register(registry).increment(report.bytes());
             if (stream.spec().rejects().isPresent()) { // present (at 0) for every stream that sets rows aside
-                Counter.builder("sluice.rows.rejected").baseUnit("rows").description("Rows set aside in the rejects "
+                Counter.builder("sluice.rows.rejected").description("Rows set aside in the rejects "
                         + "table (rejects:), committed with their partition").tags(tags).register(registry)
                         .increment(report.rowsRejected());
             }

@@ -44,7 +44,7 @@ class RejectsTest {
         Path four = spec(f, "four.yaml", ROWS, "modulo", 4, "rejects: { table: orders_rejects }");
         Path summary = dir.resolve("four.json");
         CliRun again = CliRun.of("run", four.toString(), "--run-id", "four", "--summary-json", summary.toString(),
-                "--junit-xml", dir.resolve("four.xml").toString());
+                "--junit-xml", dir.resolve("four.xml").toString(), "--report", dir.resolve("four.html").toString());
         assertEquals(0, again.exitCode(), again.all());
         assertExact(f, "four");
         tools.jackson.databind.JsonNode stream = tools.jackson.databind.json.JsonMapper.builder().build()
@@ -58,6 +58,8 @@ class RejectsTest {
         }
         assertEquals(BAD, perPartition);
         assertTrue(Files.readString(dir.resolve("four.xml")).contains(BAD + " rows set aside"));
+        String html = Files.readString(dir.resolve("four.html"));
+        assertTrue(html.contains("Rows set aside") && html.contains("\"rejectedRows\":" + BAD), "the HTML report");
 
         CliRun status = CliRun.of("status", four.toString(), "four");
         assertTrue(status.out().contains(String.format(java.util.Locale.ROOT, "rejects: %,d rows set aside", BAD)),
@@ -143,6 +145,29 @@ class RejectsTest {
         CliRun within = CliRun.of("run", enough.toString(), "--run-id", "enough");
         assertEquals(0, within.exitCode(), within.all());
         assertEquals(160, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'enough'"));
+    }
+
+    @Test
+    void aForeignKeyCheckedAtTheEndOfTheCopyIsFoundByHalvingTheRows() throws Exception {
+        // A foreign key is checked when the COPY ends, so its error names no line: the rows are split in halves
+        // until the refused ones are alone.
+        LedgerFixture f = fixture("rj4");
+        f.sql(f.target, "CREATE TABLE customers (id integer PRIMARY KEY)",
+                "INSERT INTO customers SELECT g FROM generate_series(0, 49) g",
+                "ALTER TABLE orders ADD CONSTRAINT orders_customer FOREIGN KEY (qty) REFERENCES customers (id)",
+                "ALTER TABLE orders DROP CONSTRAINT orders_qty_check");
+        int rows = 50_000;
+        Path spec = spec(f, "fk.yaml", rows, "modulo", 2, "rejects: { table: orders_rejects }");
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "fk");
+        assertEquals(0, run.exitCode(), run.all());
+        // qty -1 (one row in 1,000) now breaks the foreign key instead of the check
+        assertEquals(rows / 1000, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'fk' AND "
+                + "error_code = '23503' AND row_data->>'qty' = '-1' AND column_name = 'constraint orders_customer'"));
+        assertEquals(rows, f.scalar(f.target, "SELECT count(*) FROM orders") + f.scalar(f.target, "SELECT count(*) "
+                + "FROM orders_rejects WHERE run_id = 'fk'"));
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM customers c "
+                + "WHERE c.id = o.qty)"));
+        consistentWithLedger(f, "fk");
     }
 
     /** Every partition the ledger has done has exactly its rows set aside in the rejects table, no more. */
