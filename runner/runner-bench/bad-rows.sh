@@ -66,7 +66,7 @@ spec ten-bad "$(feed "i % $five = 7" "i % $five = 8")" "    rejects: { table: pu
 variants="clean rejects-clean client-0.1% server-0.1% mixed-0.1% ten-bad"
 state="$work/state"
 echo "bad-rows: $rows rows, degree $degree, $runs run(s) of: $variants" >&2
-"$root/sluice" run "$work/clean.yaml" --state-dir "$state" >/dev/null # warm-up: builds, starts, creates
+"$root/sluice" run "$work/clean.yaml" --state-dir "$state" >/dev/null 2>&1 # warm-up: builds, starts, creates
 for run in $(seq 1 "$runs"); do
   for v in $variants; do
     start=$(date +%s.%N)
@@ -74,7 +74,7 @@ for run in $(seq 1 "$runs"); do
       || { echo "bad-rows: $v failed:" >&2; tail -20 "$work/$v-$run.log" >&2; exit 1; }
     end=$(date +%s.%N)
     seconds=$(echo "$end - $start" | bc)
-    aside=$(grep -o '[0-9,]* rows set aside' "$work/$v-$run.log" | head -1 | tr -d ',' | cut -d' ' -f1)
+    aside=$( { grep -o '[0-9,]* rows set aside' "$work/$v-$run.log" || true; } | head -1 | tr -d ',' | cut -d' ' -f1)
     echo "run $run  $v  ${seconds}s  set aside: ${aside:-0}"
     echo "$v $seconds" >> "$work/times"
   done

@@ -34,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  */
 final class RejectingCopy {
     /** Rows sent and not yet past a savepoint's release: what a refused row makes the writer send again. */
-    static final int SEGMENT_BYTES = 8 << 20;
+    static final int SEGMENT_BYTES = 2 << 20;
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
     private static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
@@ -64,6 +64,7 @@ final class RejectingCopy {
     private long tuplesBefore; // tuples of earlier segments
     private long refused;
     private final List<RejectedRow> pending = new ArrayList<>(); // the reader's, written at the next segment end
+    private final List<RejectsTable.Refused> refusedPending = new ArrayList<>(); // the server's, likewise
     private long clientRejected;
     private long[] clientRows = new long[16]; // their row numbers as read, ascending
     private int clientCount;
@@ -299,8 +300,7 @@ final class RejectingCopy {
             copyFirst = tuples;
             sentTo = scanned;
         }
-        execute("RELEASE SAVEPOINT " + SAVEPOINT);
-        execute("SAVEPOINT " + SAVEPOINT);
+        execute("RELEASE SAVEPOINT " + SAVEPOINT + "; SAVEPOINT " + SAVEPOINT); // one round trip
         copy = openCopy();
     }
 
@@ -360,8 +360,9 @@ final class RejectingCopy {
                 : String.valueOf(e.getMessage()));
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         sampled(state, message, column);
-        rejects.insertRefused(connection, requireOrigin(), asRead(sent), segment, starts[tuple],
-                tupleEnd(tuple) - starts[tuple], column, state, message);
+        // kept until the segment's end, then decoded and written together: a round trip per row costs more
+        refusedPending.add(new RejectsTable.Refused(asRead(sent), Arrays.copyOfRange(segment, starts[tuple],
+                tupleEnd(tuple)), column, state, message));
     }
 
     /** A row's number as read: its number among the rows sent, plus the reader's rows set aside before it. */
@@ -377,6 +378,10 @@ final class RejectingCopy {
         if (!pending.isEmpty()) {
             rejects.insert(connection, requireOrigin(), pending);
             pending.clear();
+        }
+        if (!refusedPending.isEmpty()) {
+            rejects.insertRefused(connection, requireOrigin(), refusedPending);
+            refusedPending.clear();
         }
     }
 
