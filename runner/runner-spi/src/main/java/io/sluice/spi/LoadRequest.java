@@ -55,7 +55,9 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
         /** Fail the partition, naming the key. */
         ERROR,
         /** The row read last wins. */
-        LAST
+        LAST,
+        /** Every row of the key goes to the rejects table ({@code rejectsTable}), none loads. */
+        REJECT
     }
 
     /** What happens to the target's indexes around a load. */

@@ -170,6 +170,25 @@ class RejectsTest {
         consistentWithLedger(f, "fk");
     }
 
+    @Test
+    void aMergeSetsEveryRowOfADuplicatedKeyAsideWithOnDuplicateReject() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "rj5", 1000);
+        f.sql(f.source, "INSERT INTO items SELECT g, 'again ' || g, 1 FROM generate_series(1, 1000, 100) g");
+        f.sql(f.target, "ALTER TABLE items ADD PRIMARY KEY (id)", "INSERT INTO items VALUES (1, 'kept', 9)");
+        Path spec = LoadModesTest.spec(dir, "dup.yaml", "items", "{ connection: dst, table: items }", f,
+                "load-mode: merge", "on-duplicate: reject", "rejects: { table: items_rejects }",
+                "distribution: { method: range, key: id }", "degree: 2", "batch-size: 300");
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "dup");
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(20, f.scalar(f.target, "SELECT count(*) FROM items_rejects WHERE run_id = 'dup' AND "
+                + "error_code = 'PG217' AND column_name = 'merge-key (id)' AND (row_data->>'id')::int % 100 = 1"),
+                "both rows of each of the ten keys");
+        assertEquals(991, f.scalar(f.target, "SELECT count(*) FROM items"), "990 keys loaded, and row 1 kept");
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM items WHERE id = 1 AND name = 'kept'"),
+                "a key set aside leaves the target's row as it was");
+        assertTrue(run.all().contains("20 rows set aside in items_rejects"), run.all());
+    }
+
     /** Every partition the ledger has done has exactly its rows set aside in the rejects table, no more. */
     private static void consistentWithLedger(LedgerFixture f, String runId) throws SQLException {
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM (SELECT p.partition_id, p.rows_rejected, "

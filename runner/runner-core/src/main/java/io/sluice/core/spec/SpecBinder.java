@@ -339,6 +339,12 @@ final class SpecBinder {
                     + "reject' " + where + " without 'rejects:': a rejected row needs a rejects table", "add rejects: "
                     + "{ table: ... }, or use nul-bytes: strip");
         }
+        if (merged.rejects().isEmpty() && merged.load().onDuplicate().map(StreamSettings.Located::value)
+                .orElse(null) == io.sluice.spi.LoadRequest.OnDuplicate.REJECT) {
+            values.findings().error(SpecCode.SPEC033, merged.load().onDuplicate().orElseThrow().position(),
+                    "'on-duplicate: reject' " + where + " without 'rejects:': the rows need a rejects table",
+                    "add rejects: { table: ... }, or use on-duplicate: error or last");
+        }
         if (merged.rejects().isPresent() && merged.verify().orElse(SpecKeys.DEFAULT_VERIFY) != VerifyMode.NONE) {
             values.findings().error(SpecCode.SPEC033, merged.rejects().get().position(), "'rejects' " + where
                     + " with 'verify': verification compares the source with the target, and rows set aside make "

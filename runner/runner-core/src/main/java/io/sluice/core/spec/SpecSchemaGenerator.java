@@ -153,8 +153,9 @@ public final class SpecSchemaGenerator {
         props.set(SpecKeys.MERGE_KEY, stringList("Columns a merge matches rows on; default: the target's primary "
                 + "key. The target needs a unique index on exactly these columns."));
         props.set(SpecKeys.ON_DUPLICATE, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.OnDuplicate.class),
-                "error", "Merge: two source rows with one key in one partition fail the partition (error) or the "
-                        + "one read last wins (last)."));
+                "error", "Merge: two source rows with one key in one partition fail the partition (error), the "
+                        + "one read last wins (last), or every row of the key goes to the rejects table (reject, with "
+                        + "rejects:)."));
         props.set(SpecKeys.DELETE_MISSING, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
                 .put("description", "Merge: at the end, when every partition is done, delete the target rows "
                         + "whose key the source did not have.").put("default", false));

@@ -15,4 +15,14 @@ interface AfterCopy {
     };
 
     void run(Connection c) throws SQLException, ConnectorException;
+
+    /**
+     * With {@code rejects:}, before the partition's counts are taken: moves rows the load will not take into the
+     * rejects table as {@code origin}'s and returns how many (a merge's rows of a duplicated key under
+     * {@code on-duplicate: reject}). Nothing by default.
+     */
+    default long setAside(Connection c, io.sluice.spi.RejectedRow.Origin origin)
+            throws SQLException, ConnectorException {
+        return 0;
+    }
 }

@@ -139,7 +139,13 @@ public final class CopyInWriter implements PartitionWriter {
     public long finish() throws ConnectorException {
         enter();
         try {
-            return rejecting != null ? rejecting.finish() : copy.endCopy();
+            if (rejecting == null) {
+                return copy.endCopy();
+            }
+            long taken = rejecting.finish();
+            long moved = after.setAside(connection, rejecting.origin());
+            rejecting.movedAside(moved, "PG217: two or more source rows with one merge key (on-duplicate: reject)");
+            return taken - moved;
         } catch (SQLException e) {
             throw failure(e);
         } finally {

@@ -33,8 +33,14 @@ import static java.util.Objects.requireNonNull;
  * Rejects are inserted between COPYs, in the partition's transaction, so they commit with its rows or not at all.
  */
 final class RejectingCopy {
-    /** Rows sent and not yet past a savepoint's release: what a refused row makes the writer send again. */
-    static final int SEGMENT_BYTES = 2 << 20;
+    /**
+     * The most bytes of rows sent and not yet past a savepoint's release: what a refused row makes the writer send
+     * again. Each segment costs three round trips (end the COPY, release and take the savepoint, start a COPY), which
+     * a busy server makes dear, so a clean load uses large segments; a refused row shrinks them (less to send again
+     * when the next one comes soon), and each clean segment doubles them back.
+     */
+    static final int SEGMENT_BYTES = 8 << 20;
+    static final int SMALL_SEGMENT_BYTES = 256 << 10;
     private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
     private static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
@@ -63,6 +69,8 @@ final class RejectingCopy {
     private boolean ended;
     private long tuplesBefore; // tuples of earlier segments
     private long refused;
+    private int segmentLimit = SEGMENT_BYTES;
+    private boolean refusedInSegment;
     private final List<RejectedRow> pending = new ArrayList<>(); // the reader's, written at the next segment end
     private final List<RejectsTable.Refused> refusedPending = new ArrayList<>(); // the server's, likewise
     private long clientRejected;
@@ -81,6 +89,20 @@ final class RejectingCopy {
 
     void origin(RejectedRow.Origin origin) {
         this.origin = requireNonNull(origin, "origin is null");
+    }
+
+    RejectedRow.Origin origin() throws ConnectorException {
+        return requireOrigin();
+    }
+
+    /** Rows the load's own step set aside after the COPY ({@link AfterCopy#setAside}): counted as refused. */
+    void movedAside(long rows, String reason) {
+        if (rows > 0) {
+            refused += rows;
+            if (sample.size() < SAMPLE_ROWS) {
+                sample.add(reason);
+            }
+        }
     }
 
     /** Starts the first segment. */
@@ -160,7 +182,7 @@ final class RejectingCopy {
         if (sentTo < scannedWhole()) {
             send();
         }
-        if (scannedWhole() >= SEGMENT_BYTES && !ended) {
+        if (scannedWhole() >= segmentLimit && !ended) {
             endSegment();
         }
     }
@@ -261,8 +283,15 @@ final class RejectingCopy {
                 refusedWhileStreaming(e); // then the rest, in the COPY it opened
             }
         }
-        execute("RELEASE SAVEPOINT " + SAVEPOINT);
-        writePending();
+        if (pending.isEmpty() && refusedPending.isEmpty()) {
+            execute("RELEASE SAVEPOINT " + SAVEPOINT + "; SAVEPOINT " + SAVEPOINT); // one round trip
+        } else {
+            execute("RELEASE SAVEPOINT " + SAVEPOINT);
+            writePending();
+            execute("SAVEPOINT " + SAVEPOINT);
+        }
+        segmentLimit = refusedInSegment ? SMALL_SEGMENT_BYTES : Math.min(SEGMENT_BYTES, segmentLimit * 2);
+        refusedInSegment = false;
         tuplesBefore += tuples;
         int carried = length - scanned;
         System.arraycopy(segment, scanned, segment, 0, carried);
@@ -274,7 +303,6 @@ final class RejectingCopy {
         if (segment.length > SEGMENT_BYTES * 2) {
             segment = Arrays.copyOf(segment, Math.max(carried, 1 << 16));
         }
-        execute("SAVEPOINT " + SAVEPOINT);
         copy = ended ? null : openCopy();
     }
 
@@ -351,6 +379,8 @@ final class RejectingCopy {
 
     private void setAside(int tuple, SQLException e) throws ConnectorException, SQLException {
         refused++;
+        refusedInSegment = true;
+        segmentLimit = SMALL_SEGMENT_BYTES; // the segment under way ends at the next write past it
         long sent = tuplesBefore + tuple + 1;
         ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
         Optional<String> column = Optional.ofNullable(server == null ? null : server.getColumn())

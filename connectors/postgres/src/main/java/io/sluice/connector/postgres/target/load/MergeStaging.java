@@ -51,7 +51,7 @@ public final class MergeStaging implements LoadStep {
         this.key = List.copyOf(requireNonNull(key, "key is null"));
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.statements = new MergeStatements(table.quoted(), table.keysQuoted(), key, nullableKey, table.request(),
-                table::locks);
+                table::locks, table.request().rejectsTable().map(t -> RejectsStep.quotedName(t, table.schema())));
     }
 
     /**

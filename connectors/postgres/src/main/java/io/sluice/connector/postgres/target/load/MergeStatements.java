@@ -11,6 +11,7 @@ import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadRequest;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -43,7 +44,8 @@ public final class MergeStatements {
      * {@code locks} as the stream's lock-timeout says at the time.
      */
     MergeStatements(String target, String keys, List<String> mergeKey, List<String> nullableKey, LoadRequest request,
-                    Supplier<TableLocks> locks) {
+                    Supplier<TableLocks> locks, java.util.Optional<String> rejects) {
+        this.rejects = requireNonNull(rejects, "rejects is null");
         this.target = requireNonNull(target, "target is null");
         this.keys = requireNonNull(keys, "keys is null");
         this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
@@ -51,6 +53,8 @@ public final class MergeStatements {
         this.request = requireNonNull(request, "request is null");
         this.locks = requireNonNull(locks, "locks is null");
     }
+
+    private final java.util.Optional<String> rejects;
 
     String keyList(String prefix) {
         return mergeKey.stream().map(k -> prefix + SqlQuote.identifier(k)).collect(Collectors.joining(", "));
@@ -114,7 +118,37 @@ public final class MergeStatements {
         String keep = "INSERT INTO " + keys + " SELECT " + keyList("") + " FROM " + STAGING;
         String nullKeys = nullableKey.isEmpty() ? "" : "SELECT count(*) FROM " + STAGING + " WHERE "
                 + nullableKey.stream().map(k -> SqlQuote.identifier(k) + " IS NULL").collect(Collectors.joining(" OR "));
-        return c -> {
+        String duplicatesAside = request.onDuplicate() == LoadRequest.OnDuplicate.REJECT && rejects.isPresent()
+                ? "WITH d AS (DELETE FROM " + STAGING + " s WHERE (" + keyList("s.") + ") IN (SELECT " + keyList("")
+                + " FROM " + STAGING + " GROUP BY " + keyList("") + " HAVING count(*) > 1) RETURNING s.*) INSERT INTO "
+                + rejects.get() + " (run_id, stream, partition_id, row_data, column_name, error_code, error_message) "
+                + "SELECT ?, ?, ?, to_jsonb(d), " + SqlQuote.literal("merge-key (" + String.join(", ", mergeKey) + ")")
+                + ", 'PG217', 'two or more source rows with this merge key in the partition (on-duplicate: reject)' "
+                + "FROM d" : "";
+        return new AfterCopy() {
+            @Override
+            public long setAside(Connection c, io.sluice.spi.RejectedRow.Origin origin) throws SQLException {
+                if (duplicatesAside.isEmpty()) {
+                    return 0;
+                }
+                try (java.sql.PreparedStatement p = c.prepareStatement(duplicatesAside)) {
+                    p.setString(1, origin.runId());
+                    p.setString(2, origin.stream());
+                    p.setString(3, origin.partitionId());
+                    return p.executeUpdate();
+                }
+            }
+
+            @Override
+            public void run(Connection c) throws SQLException, ConnectorException {
+                applyTo(c, insert, keep, nullKeys, apply, intoEmpty);
+            }
+        };
+    }
+
+    private void applyTo(Connection c, String insert, String keep, String nullKeys, String apply, boolean intoEmpty)
+            throws SQLException, ConnectorException {
+        {
             try (Statement s = c.createStatement()) {
                 if (!nullKeys.isEmpty()) {
                     refuseNullKeys(s, nullKeys);
@@ -152,7 +186,7 @@ public final class MergeStatements {
                     s.execute(keep);
                 }
             }
-        };
+        }
     }
 
     /** A row whose key holds NULL matches no row: ON CONFLICT would insert it again on every run. */

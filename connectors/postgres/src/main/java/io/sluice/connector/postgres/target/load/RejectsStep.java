@@ -67,6 +67,12 @@ final class RejectsStep implements LoadStep {
         return new RejectsStep(quoted, oid.isPresent(), identity);
     }
 
+    /** The rejects table {@code written} names, quoted: an unqualified name is in {@code targetSchema}. */
+    static String quotedName(String written, String targetSchema) {
+        QualifiedName name = QualifiedName.parse(written);
+        return SqlQuote.identifier(name.schema().orElse(targetSchema)) + "." + SqlQuote.identifier(name.name());
+    }
+
     private static Optional<Long> oid(Connection c, String schema, String name) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("SELECT t.oid FROM pg_class t JOIN pg_namespace n ON n.oid = "
                 + "t.relnamespace WHERE n.nspname = ? AND t.relname = ?")) {
