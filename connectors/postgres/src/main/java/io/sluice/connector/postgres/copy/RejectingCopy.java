@@ -41,9 +41,10 @@ final class RejectingCopy {
      */
     static final int SEGMENT_BYTES = 8 << 20;
     static final int SMALL_SEGMENT_BYTES = 256 << 10;
-    private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
+    /** A binary COPY's header (no flags, no extension) and trailer, which each COPY this package starts sends. */
+    static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
-    private static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
+    static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
     private static final Pattern COPY_LINE = Pattern.compile("COPY [^\\n]*?, line (\\d+)");
     private static final String SAVEPOINT = "sluice_rows";
 

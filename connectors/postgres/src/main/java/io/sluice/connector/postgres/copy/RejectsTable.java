@@ -35,9 +35,6 @@ public final class RejectsTable {
     /** The columns a rejects table has, in order, with their types as {@code format_type} shows them. */
     public static final Map<String, String> SHAPE = shape();
     private static final Pattern TYPMOD = Pattern.compile("\\(\\s*\\d+\\s*(,\\s*-?\\d+\\s*)?\\)");
-    private static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
-            0, 0, 0, 0, 0, 0, 0, 0};
-    private static final byte[] TRAILER = {(byte) 0xFF, (byte) 0xFF};
     /** The probe's own column numbering the refused rows in COPY order. */
     private static final String ORDINAL = "sluice_probe_n";
 
@@ -130,11 +127,11 @@ public final class RejectsTable {
             execute(c, "TRUNCATE pg_temp." + probe + " RESTART IDENTITY");
             CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY pg_temp." + probe + " ("
                     + columnList() + ") FROM STDIN (FORMAT binary)");
-            copy.writeToCopy(HEADER, 0, HEADER.length);
+            copy.writeToCopy(RejectingCopy.HEADER, 0, RejectingCopy.HEADER.length);
             for (Refused r : refused) {
                 copy.writeToCopy(r.tuple(), 0, r.tuple().length);
             }
-            copy.writeToCopy(TRAILER, 0, TRAILER.length);
+            copy.writeToCopy(RejectingCopy.TRAILER, 0, RejectingCopy.TRAILER.length);
             copy.endCopy();
             try (PreparedStatement p = c.prepareStatement("INSERT INTO " + quoted + " (run_id, stream, "
                     + "partition_id, row_number, row_data, column_name, error_code, error_message) SELECT ?, ?, ?, "
@@ -172,9 +169,9 @@ public final class RejectsTable {
             execute(c, "TRUNCATE pg_temp." + probe);
             CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY pg_temp." + probe + " ("
                     + columnList() + ") FROM STDIN (FORMAT binary)");
-            copy.writeToCopy(HEADER, 0, HEADER.length);
+            copy.writeToCopy(RejectingCopy.HEADER, 0, RejectingCopy.HEADER.length);
             copy.writeToCopy(tuple, offset, length);
-            copy.writeToCopy(TRAILER, 0, TRAILER.length);
+            copy.writeToCopy(RejectingCopy.TRAILER, 0, RejectingCopy.TRAILER.length);
             copy.endCopy();
             try (PreparedStatement p = c.prepareStatement("INSERT INTO " + quoted + " (run_id, stream, "
                     + "partition_id, row_number, row_data, column_name, error_code, error_message) SELECT ?, ?, ?, ?, "
