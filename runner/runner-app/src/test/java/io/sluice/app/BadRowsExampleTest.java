@@ -30,6 +30,8 @@ class BadRowsExampleTest {
         CliRun run = CliRun.of("run", EXAMPLE.toString(), "--state-dir", state.toString());
         assertEquals(0, run.exitCode(), run.all());
         assertTrue(run.all().contains("700 rows set aside in public.orders_rejects"), run.all());
+        assertTrue(run.all().contains("99,300 rows") && run.all().contains("rows read = rows written + rows set "
+                + "aside"), run.all());
         int port = Integer.parseInt(Files.readString(state.resolve("postgres-18/port")).trim());
         try (Connection dwh = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/bad_rows_dwh",
                 "postgres", ""); Statement s = dwh.createStatement()) {

@@ -170,7 +170,8 @@ public final class ConsoleRunListener implements RunListener {
                     + Numbers.megabytes(report.bytes()) + " in " + Numbers.seconds(report.duration().toMillis())
                     + " (" + Numbers.rate(report.rowsPerSecond(), "rows") + ", "
                     + String.format(java.util.Locale.ROOT, "%.1f MB/s", report.megabytesPerSecond()) + "), "
-                    + counts + (report.rowCountsMatch() ? ", rows read = rows written" : "")
+                    + counts + (!report.rowCountsMatch() ? "" : report.rowsRejected() > 0
+                    ? ", rows read = rows written + rows set aside" : ", rows read = rows written")
                     + (report.deletedRows() > 0 ? "; " + Numbers.count(report.deletedRows()) + " rows the source "
                     + "lacks deleted (delete-missing)" : ""));
             case FAILED -> line("stream " + report.name() + ": FAILED after " + counts + "; committed partitions "
