@@ -180,10 +180,10 @@ final class RejectingCopy {
         }
         append(buffer, from, end - from);
         cut();
-        if (sentTo < scannedWhole()) {
+        if (sentTo < scanned) {
             send();
         }
-        if (scannedWhole() >= segmentLimit && !ended) {
+        if (scanned >= segmentLimit && !ended) {
             endSegment();
         }
     }
@@ -198,10 +198,6 @@ final class RejectingCopy {
         execute("RELEASE SAVEPOINT " + SAVEPOINT);
         copy = null;
         return tuplesBefore - refused;
-    }
-
-    private int scannedWhole() {
-        return scanned;
     }
 
     private void append(byte[] buffer, int from, int count) {
@@ -259,7 +255,7 @@ final class RejectingCopy {
     /** Sends the whole tuples the current COPY lacks; a refusal is handled where it comes up. */
     private void send() throws ConnectorException, SQLException {
         int from = sentTo;
-        int to = scannedWhole();
+        int to = scanned;
         try {
             copy.writeToCopy(segment, from, to - from);
             sentTo = to;
@@ -273,9 +269,9 @@ final class RejectingCopy {
         boolean done = copy == null;
         while (!done) {
             try {
-                if (sentTo < scannedWhole()) {
-                    copy.writeToCopy(segment, sentTo, scannedWhole() - sentTo);
-                    sentTo = scannedWhole();
+                if (sentTo < scanned) {
+                    copy.writeToCopy(segment, sentTo, scanned - sentTo);
+                    sentTo = scanned;
                 }
                 copy.writeToCopy(TRAILER, 0, TRAILER.length);
                 copy.endCopy();
