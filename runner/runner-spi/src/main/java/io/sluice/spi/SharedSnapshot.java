@@ -9,6 +9,14 @@ public interface SharedSnapshot extends AutoCloseable {
     /** For plans and the ledger, e.g. {@code 00000003-0000001B-1}. */
     String id();
 
+    /**
+     * Where the changes after this snapshot start, when it was exported by {@link Source#startChanges}: the
+     * position a change feed opened from applies exactly the changes the copy did not see.
+     */
+    default java.util.Optional<String> changesFrom() {
+        return java.util.Optional.empty();
+    }
+
     /** Ends the snapshot: no session can read in it afterwards. Never fails. */
     @Override
     void close();

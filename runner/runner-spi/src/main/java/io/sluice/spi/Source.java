@@ -62,6 +62,41 @@ public interface Source {
     }
 
     /**
+     * The change feed this source's table follows ({@code changes:}, for PostgreSQL its slot's name); empty (the
+     * default) when it follows none. Sources of one {@link #snapshotGroup()} with one feed share it.
+     */
+    default java.util.Optional<String> changeFeed() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Creates this source's change feed for {@code sources} (its group's sources with the same feed), replacing one
+     * left by a copy that never finished, and exports the snapshot it starts at ({@link SharedSnapshot#changesFrom}),
+     * after taking what keeps each table from changing under it: the copy read in it and the feed meet exactly.
+     */
+    default SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " has no change feed",
+                "remove changes: from the stream");
+    }
+
+    /**
+     * Opens the change feed of {@code sources} at {@code from} (a position the ledger recorded): the transactions
+     * that end after it, of their tables.
+     */
+    default ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " has no change feed",
+                "remove changes: from the stream");
+    }
+
+    /**
+     * Checks, before anything is copied, that this source's change feed can start or go on: the source's settings
+     * (e.g. PostgreSQL's {@code wal_level}), the user's privileges, a key on every table, the feed itself when
+     * {@code established} (it must still exist and hold the changes since the recorded position).
+     */
+    default void checkChanges(boolean established) throws ConnectorException {
+    }
+
+    /**
      * The stored relations this source reads (a table, or the tables and views a query reads), for the runner's
      * same-table check. Empty when the source cannot tell (files, say).
      */

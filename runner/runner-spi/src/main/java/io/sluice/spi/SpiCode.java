@@ -14,7 +14,8 @@ public enum SpiCode implements ErrorCode {
     SPI008("the source cannot describe its columns as PostgreSQL types, so a target cannot be created from it"),
     SPI009("a columns: rule asks the source to compute a column (expression, mask), and it cannot"),
     SPI010("a stream has before: or after: hooks, and its target cannot run them"),
-    SPI011("a row was set aside where the stream or its target sets none aside (rejects:)");
+    SPI011("a row was set aside where the stream or its target sets none aside (rejects:)"),
+    SPI012("a stream follows changes (changes:) where its source or target cannot");
 
     private final String summary;
 

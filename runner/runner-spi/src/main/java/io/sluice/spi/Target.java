@@ -254,4 +254,18 @@ public interface Target {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, describe() + " sets no rows aside",
                 "remove rejects: from the stream");
     }
+
+    /** Whether {@link #openChangeApplier} works for this target (a table with a key, in a database it writes). */
+    default boolean appliesChanges() {
+        return false;
+    }
+
+    /**
+     * Opens one applier for the changes of {@code routes}, whose targets are this one and others of its connector
+     * that share its database, so a batch that touches several tables commits once.
+     */
+    default ChangeApplier openChangeApplier(List<ChangeRoute> routes) throws ConnectorException {
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " cannot apply changes",
+                "load the stream into a PostgreSQL table, or remove changes: from its source");
+    }
 }

@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres;
 
+import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.TableNames;
 import io.sluice.connector.postgres.session.ControlConnection;
@@ -49,10 +50,18 @@ public final class PostgresConnector implements Connector {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, "table pattern " + table.get() + " names "
                     + "many tables; the runner plans one stream per table (expandSource)", "report this as a bug");
         }
+        Optional<io.sluice.connector.postgres.changes.ChangeSlot> changes = sourceOptions
+                .find(PostgresOptions.CHANGES).map(c -> new io.sluice.connector.postgres.changes.ChangeSlot(
+                        c.get(PostgresOptions.SLOT), c.find(PostgresOptions.PUBLICATION)
+                        .orElse(c.get(PostgresOptions.SLOT))));
         if (table.isPresent()) {
             return PostgresSource.ofTable(connections, parse(table.get()),
                     sourceOptions.find(PostgresOptions.INHERITED).orElse(true),
-                    sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()));
+                    sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()), changes);
+        }
+        if (changes.isPresent()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG109, "changes: follows a table's "
+                    + "changes, and this source is a query", "read a table (a pattern for many), or remove changes:");
         }
         if (sourceOptions.isSet(PostgresOptions.WHERE)) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PG108, "where filters a table source, and this "

@@ -16,6 +16,7 @@ import java.util.Optional;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG108;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG109;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG107;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG103;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
@@ -80,6 +81,17 @@ public final class PostgresLint {
             problems.add(Problem.error(PG108, "where", "where filters a table source, and this source is a query",
                     "put the condition in the query's own WHERE, or read a table"));
         }
+        options.find(PostgresOptions.CHANGES).ifPresent(changes -> {
+            if (query.isPresent()) {
+                problems.add(Problem.error(PG109, "changes", "changes: follows a table's changes, and this source "
+                        + "is a query", "read a table (a pattern for many), or remove changes:"));
+            }
+            changes.find(PostgresOptions.SLOT).filter(slot -> !slot.isEmpty()
+                    && !slot.matches("[a-z0-9_]{1,63}")).ifPresent(slot -> problems.add(Problem.error(PG109,
+                    "changes", "slot '" + slot + "' is not a name PostgreSQL takes for a replication slot",
+                    "use lower case letters, digits and _ only, at most 63 of them, e.g. "
+                            + slot.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_]", "_"))));
+        });
         DistributionMethod method = stream.distribution().method();
         if (method == DistributionMethod.CTID && query.isPresent()) {
             problems.add(Problem.error(PG103, "query", "distribution ctid splits a table's heap and "

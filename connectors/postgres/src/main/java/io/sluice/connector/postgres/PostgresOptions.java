@@ -42,7 +42,18 @@ public final class PostgresOptions {
             .describedAs("With a table: a condition every row read must meet, SQL over the table's columns (e.g. "
                     + "status <> 'test'), applied by the source server with any distribution method, pattern or "
                     + "incremental cursor; part of the stream's definition (source only).");
-    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY, INHERITED, WHERE);
+    static final Option<String> SLOT = Option.string("slot").required()
+            .describedAs("The logical replication slot (pgoutput) the stream's changes are read from: created by the "
+                    + "first run, with the snapshot the copy reads in; lower case letters, digits and _.");
+    static final Option<String> PUBLICATION = Option.string("publication")
+            .describedAs("The publication the slot reads; created for the stream's tables when missing. Default: "
+                    + "the slot's name.");
+    static final Option<io.sluice.spi.Options> CHANGES = Option.object("changes",
+                    OptionSchema.of(SLOT, PUBLICATION))
+            .describedAs("Follow the table's changes after the copy: the first run copies in the slot's snapshot, "
+                    + "every later run (or run --follow) applies the inserts, updates, deletes and truncates since "
+                    + "(source only, tables only).");
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY, INHERITED, WHERE, CHANGES);
     static final Option<String> CREATE = Option.string("create").oneOf("never", "if-missing")
             .withDefault("never").describedAs("if-missing: create the target table when it does not exist, with "
                     + "the source's columns and types (target only).");

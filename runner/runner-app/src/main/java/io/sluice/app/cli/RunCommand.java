@@ -71,6 +71,21 @@ final class RunCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int leaseSeconds;
 
+    @CommandLine.Option(names = "--follow",
+            description = "Streams that follow changes (changes:) keep applying them after the copy, until SIGTERM "
+                    + "or Ctrl-C (the batch under way is committed and confirmed, then exit 0).")
+    boolean follow;
+
+    @CommandLine.Option(names = "--until-lag", paramLabel = "BYTES",
+            description = "With --follow: stop once caught up with the source (0 is the one value taken: quiesce "
+                    + "the source first, then this is the cut-over).")
+    Long untilLag;
+
+    @CommandLine.Option(names = "--restart-changes",
+            description = "Forget where this spec's change feeds got and start them again: a new slot, and every "
+                    + "table copied afresh in its snapshot (after a slot was dropped or lost its WAL).")
+    boolean restartChanges;
+
     @CommandLine.Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "5",
             description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}).")
     int progressSeconds;
@@ -93,6 +108,10 @@ final class RunCommand implements Callable<Integer> {
         if (runId != null && resume != null && !resume.isEmpty() && !runId.equals(resume)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--run-id " + runId + " and --resume " + resume + " name different runs");
+        }
+        if (untilLag != null && (untilLag != 0 || !follow)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--until-lag takes 0 only, with --follow "
+                    + "(stop once caught up with the source)");
         }
         if (join && leaseSeconds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--lease-seconds must be at least 1");
@@ -154,6 +173,8 @@ final class RunCommand implements Callable<Integer> {
 
                     @Override
                     public RunSession.Running started(PipelineRunner runner) {
+                        runner.follow(new io.sluice.core.run.ChangeFollow(follow, untilLag != null,
+                                restartChanges));
                         onInterrupt(() -> interrupt(runner, err));
                         RunOutputOptions.Progress progress = outputs.progress(runner.progress(), err,
                                 Duration.ofSeconds(Math.max(1, progressSeconds)));

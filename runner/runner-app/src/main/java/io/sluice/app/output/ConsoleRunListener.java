@@ -182,6 +182,42 @@ public final class ConsoleRunListener implements RunListener {
         }
     }
 
+    @Override
+    public void changesStarted(String feed, String mode, String from, java.util.Optional<String> upTo) {
+        line("changes " + feed + ": applying " + mode + ", from " + from + upTo.map(p -> " up to " + p)
+                .orElse(" on until stopped (--follow)"));
+    }
+
+    private volatile long lastChangesNanos = System.nanoTime();
+
+    @Override
+    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
+                               io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+        long now = System.nanoTime();
+        if (now - lastChangesNanos < java.util.concurrent.TimeUnit.SECONDS.toNanos(5)) {
+            return; // a line every few seconds, however many batches
+        }
+        lastChangesNanos = now;
+        line("changes " + feed + ": at " + batch.end() + ", " + Numbers.megabytes(bytesBehind) + " behind the "
+                + "source");
+    }
+
+    @Override
+    public void changesFinished(io.sluice.core.run.ChangeReport report) {
+        io.sluice.spi.ChangeApplier.Applied a = report.applied();
+        String counts = Numbers.count(report.transactions()) + " source transactions (" + Numbers.count(a.inserts())
+                + " inserts, " + Numbers.count(a.updates()) + " updates, " + Numbers.count(a.deletes()) + " deletes, "
+                + Numbers.count(a.truncates()) + " truncates)";
+        if (report.error().isPresent()) {
+            line("changes " + report.feed() + ": FAILED after " + counts + ", applied up to " + report.to()
+                    + "; what was applied stays, the ledger holds its position");
+            return;
+        }
+        line("changes " + report.feed() + ": " + counts + " applied in " + Numbers.seconds(report.duration()
+                .toMillis()) + ", up to " + report.to() + (report.bytesBehind() == 0 ? ", caught up" : ", "
+                + Numbers.megabytes(report.bytesBehind()) + " behind"));
+    }
+
     private static String mode(Verification v) {
         return v.mode().name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -437,4 +437,54 @@ public final class Ledger {
                 + key.stream() + " of run " + key.runId(), "the runner must record the stream's start first; "
                 + "report this as a bug");
     }
+
+    /** The spec's record of change feed {@code feed}; empty when it never started (or was dropped). */
+    public Optional<io.sluice.spi.ledger.ChangeFeedRecord> changeFeed(String specName, String feed)
+            throws ConnectorException {
+        requireNonNull(feed, "feed is null");
+        return store.changeFeeds(specName).stream().filter(f -> f.feed().equals(feed)).findFirst();
+    }
+
+    /** Writes a change feed's record in a short transaction of the store's own. */
+    public void writeChangeFeed(io.sluice.spi.ledger.ChangeFeedRecord feed) throws ConnectorException {
+        requireNonNull(feed, "feed is null");
+        store.inTransaction(t -> {
+            t.writeChangeFeed(feed);
+            return null;
+        });
+    }
+
+    /** Forgets a change feed (its next run starts it again, with a full copy). */
+    public void dropChangeFeed(String specName, String feed) throws ConnectorException {
+        store.inTransaction(t -> {
+            t.deleteChangeFeed(specName, feed);
+            return null;
+        });
+    }
+
+    /**
+     * The ledger's part of a change batch's transaction: the feed's record must still say {@code expected} (no other
+     * run applied since, which would apply changes twice), and then says {@code position}, applying.
+     */
+    public LedgerWork<Void> advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position,
+                                          String runId) {
+        requireNonNull(expected, "expected is null");
+        requireNonNull(position, "position is null");
+        requireNonNull(runId, "runId is null");
+        return t -> {
+            Optional<io.sluice.spi.ledger.ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(),
+                    expected.feed());
+            if (now.isEmpty() || !now.get().position().equals(expected.position())
+                    || now.get().state() != expected.state()) {
+                throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, io.sluice.core.RunnerCode.RUN071,
+                        "change feed " + expected.feed() + " is at " + now.map(r -> r.state().name().toLowerCase(
+                        java.util.Locale.ROOT) + " " + r.position() + " (run " + r.runId() + ")").orElse("nothing")
+                        + " in the ledger, and this run read it at " + expected.position() + ": another run "
+                        + "applied its changes meanwhile; nothing of this batch was committed",
+                        "run one process per change feed at a time; run again to go on from the ledger's position");
+            }
+            t.writeChangeFeed(expected.at(io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, position, runId));
+            return null;
+        };
+    }
 }

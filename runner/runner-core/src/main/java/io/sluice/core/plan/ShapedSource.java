@@ -209,6 +209,26 @@ public final class ShapedSource implements Source {
     }
 
     @Override
+    public Optional<String> changeFeed() {
+        return source.changeFeed();
+    }
+
+    @Override
+    public SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
+        return source.startChanges(sources.stream().map(ShapedSource::unwrap).toList());
+    }
+
+    @Override
+    public io.sluice.spi.ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
+        return source.openChanges(sources.stream().map(ShapedSource::unwrap).toList(), from);
+    }
+
+    @Override
+    public void checkChanges(boolean established) throws ConnectorException {
+        source.checkChanges(established);
+    }
+
+    @Override
     public Set<RelationIdentity> relations() throws ConnectorException {
         return source.relations();
     }

@@ -27,10 +27,15 @@ public final class SnapshotSharing {
      * @param connection the spec's name of their source connection
      * @param streams    their names, in the plan's order
      */
-    public record Group(String connection, List<String> streams) {
+    public record Group(String connection, List<String> streams, Optional<String> feed) {
         public Group {
             requireNonNull(connection, "connection is null");
             streams = List.copyOf(requireNonNull(streams, "streams is null"));
+            requireNonNull(feed, "feed is null");
+        }
+
+        public Group(String connection, List<String> streams) {
+            this(connection, streams, Optional.empty());
         }
     }
 
@@ -50,13 +55,16 @@ public final class SnapshotSharing {
                     || binding.reads().stream().anyMatch(r -> written.contains(r.key()))) {
                 continue;
             }
-            byGroup.computeIfAbsent(group.get(), g -> new ArrayList<>()).add(stream);
+            // Streams that follow one change feed read the snapshot its slot exported; others share their own.
+            byGroup.computeIfAbsent(List.of(group.get(), binding.source().changeFeed().orElse("")),
+                    g -> new ArrayList<>()).add(stream);
         }
         List<Group> groups = new ArrayList<>();
         for (List<StreamPlan> members : byGroup.values()) {
-            if (members.size() > 1) {
+            Optional<String> feed = bound.binding(members.getFirst()).source().changeFeed();
+            if (members.size() > 1 || feed.isPresent()) {
                 groups.add(new Group(members.getFirst().spec().source().connection(),
-                        members.stream().map(StreamPlan::name).toList()));
+                        members.stream().map(StreamPlan::name).toList(), feed));
             }
         }
         return groups;

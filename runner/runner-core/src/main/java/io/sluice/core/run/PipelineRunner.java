@@ -32,6 +32,15 @@ public final class PipelineRunner {
     private final Set<StreamExecutor> running = ConcurrentHashMap.newKeySet();
     private volatile boolean interrupted;
     private volatile boolean stopped;
+    private volatile ChangeFollow follow = ChangeFollow.ONCE;
+    /** Set once the streams are done and changes apply: an interrupt then stops following, it cancels nothing. */
+    private volatile boolean applyingChanges;
+    private volatile boolean stopFollowing;
+
+    /** How this run applies changes after its copy ({@code --follow}, {@code --restart-changes}); call before run. */
+    public void follow(ChangeFollow follow) {
+        this.follow = requireNonNull(follow, "follow is null");
+    }
 
     public RunReport run(BoundPlan bound, String runId, RunListener listener) {
         return run(bound, runId, listener, Optional.empty());
@@ -49,18 +58,19 @@ public final class PipelineRunner {
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
                 new Redactor(plan.spec().secrets()), join);
         listener.runStarted(plan, runId);
-        recordPlanned(plan, bound, identity, listener);
+        ChangeFeeds feeds = ChangeFeeds.prepare(bound, identity, follow);
+        recordPlanned(plan, bound, identity, listener, feeds);
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         // Streams of one source connection read one moment of it: their snapshot first, held for the run.
         AcrossStreams acrossStreams = AcrossStreams.of(bound, identity, listener);
         Optional<SluiceException> notPrepared = acrossStreams.beforeStreams()
                 .or(acrossStreams::runBefore);
-        try (SharedSnapshots snapshots = SharedSnapshots.export(bound)) {
+        try (SharedSnapshots snapshots = SharedSnapshots.export(bound, feeds)) {
             if (parallel == 1) {
                 for (StreamPlan stream : plan.streams()) {
                     reports.put(stream.name(), runOne(stream, bound, identity, listener, settings, snapshots,
-                            acrossStreams, notPrepared));
+                            acrossStreams, notPrepared, feeds));
                 }
             } else {
                 progress.acrossStreams(plan.streams().stream().mapToInt(s -> s.partitions().size()).sum(),
@@ -73,7 +83,7 @@ public final class PipelineRunner {
                         pool.submit(() -> {
                             try {
                                 reports.put(stream.name(), runOne(stream, bound, identity, listener, settings,
-                                        snapshots, acrossStreams, notPrepared));
+                                        snapshots, acrossStreams, notPrepared, feeds));
                             } catch (Throwable e) { // the executor reports everything; a bug must not lose a stream
                                 reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
                                         stream.where())));
@@ -83,12 +93,18 @@ public final class PipelineRunner {
                 }
             }
         }
+        List<ChangeReport> changes = List.of();
+        if (!interrupted && !stopped) {
+            applyingChanges = true;
+            changes = feeds.apply(reports, listener, follow, () -> stopFollowing || interrupted);
+        }
         List<StreamReport> inSpecOrder = plan.streams().stream().map(s -> reports.get(s.name())).toList();
-        Optional<SluiceException> worst = inSpecOrder.stream().filter(r -> r.state() != StreamReport.State.DONE)
-                .flatMap(r -> r.error().stream())
+        Optional<SluiceException> worst = java.util.stream.Stream.concat(inSpecOrder.stream()
+                        .filter(r -> r.state() != StreamReport.State.DONE).flatMap(r -> r.error().stream()),
+                        changes.stream().flatMap(c -> c.error().stream()))
                 .max(Comparator.comparingInt(SluiceException::exitCode));
         RunReport report = new RunReport(runId, plan.spec().name(), plan.spec().checksum(), started, Instant.now(),
-                inSpecOrder, interrupted, worst);
+                inSpecOrder, interrupted, worst, changes);
         listener.runFinished(report);
         return report;
     }
@@ -98,12 +114,13 @@ public final class PipelineRunner {
      * streams not yet started are what --resume copies. A stream whose ledger cannot take this now fails on its own
      * start, so here that is only told.
      */
-    private static void recordPlanned(PipelinePlan plan, BoundPlan bound, RunIdentity identity, RunListener listener) {
+    private static void recordPlanned(PipelinePlan plan, BoundPlan bound, RunIdentity identity, RunListener listener,
+                                      ChangeFeeds feeds) {
         if (plan.streams().size() < 2 && plan.spec().run().before().isEmpty()) {
             return; // a single stream records itself as it starts; a run's before hook needs it recorded first
         }
         for (StreamPlan stream : plan.streams()) {
-            if (!stream.recorded()) {
+            if (!stream.recorded() || feeds.changesOnly(stream)) {
                 continue;
             }
             try {
@@ -118,11 +135,19 @@ public final class PipelineRunner {
     /** One stream, or its SKIPPED report when the run was stopped before it began. */
     private StreamReport runOne(StreamPlan stream, BoundPlan bound, RunIdentity identity, RunListener listener,
                                 RunSettings settings, SharedSnapshots snapshots, AcrossStreams acrossStreams,
-                                Optional<SluiceException> notPrepared) {
+                                Optional<SluiceException> notPrepared, ChangeFeeds feeds) {
         if (stopped || interrupted) {
             return skipped(stream);
         }
-        Optional<SluiceException> noSnapshot = notPrepared.or(() -> snapshots.failure(stream));
+        if (feeds.changesOnly(stream) && notPrepared.isEmpty()) {
+            // Copied by an earlier run: its rows change only through the feed, applied after the streams.
+            StreamReport report = new StreamReport(stream.name(), StreamReport.State.DONE, stream.degree(), 0, 0,
+                    Duration.ZERO, List.of(), 0, 0, Optional.empty(), Verification.notRequested(), 0, 0);
+            listener.streamFinished(stream, report);
+            return report;
+        }
+        Optional<SluiceException> noSnapshot = notPrepared.or(() -> feeds.failure(stream))
+                .or(() -> snapshots.failure(stream));
         if (noSnapshot.isPresent()) {
             StreamReport report = failed(stream, noSnapshot.get());
             listener.streamFinished(stream, report);
@@ -157,8 +182,15 @@ public final class PipelineRunner {
                 List.of(), stream.partitions().size(), 0, Optional.empty(), Verification.notRequested(), 0, 0);
     }
 
-    /** Cancels in-flight copies (rolled back) and skips what is left. */
+    /**
+     * Cancels in-flight copies (rolled back) and skips what is left; once the copy is done and changes apply, it
+     * only stops applying after the batch under way (committed and confirmed): a followed run ends cleanly.
+     */
     public void interrupt() {
+        if (applyingChanges) {
+            stopFollowing = true;
+            return;
+        }
         interrupted = true;
         running.forEach(StreamExecutor::interrupt);
     }

@@ -24,6 +24,22 @@ public interface RunListener {
             }
 
             @Override
+            public void changesStarted(String feed, String mode, String from, java.util.Optional<String> upTo) {
+                copy.forEach(l -> l.changesStarted(feed, mode, from, upTo));
+            }
+
+            @Override
+            public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
+                                       io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+                copy.forEach(l -> l.changesApplied(feed, batch, applied, bytesBehind));
+            }
+
+            @Override
+            public void changesFinished(ChangeReport report) {
+                copy.forEach(l -> l.changesFinished(report));
+            }
+
+            @Override
             public void streamStarted(StreamPlan stream, String snapshotMode) {
                 copy.forEach(l -> l.streamStarted(stream, snapshotMode));
             }
@@ -112,6 +128,22 @@ public interface RunListener {
      * the lock and its holder, e.g. {@code lock on "public"."t" (ROW EXCLUSIVE), held by pid 4242 ...}.
      */
     default void lockWait(StreamPlan stream, String what, boolean waiting) {
+    }
+
+    /**
+     * A change feed begins applying ({@code mode}: after the copy that started it, or only changes), from
+     * {@code from} up to {@code upTo} (empty: until stopped, {@code --follow}).
+     */
+    default void changesStarted(String feed, String mode, String from, java.util.Optional<String> upTo) {
+    }
+
+    /** A batch of changes committed; {@code bytesBehind}: how far the source is ahead now. */
+    default void changesApplied(String feed, io.sluice.spi.ChangeBatch batch, io.sluice.spi.ChangeApplier.Applied applied,
+                                long bytesBehind) {
+    }
+
+    /** A change feed stopped applying (caught up, stopped, or failed). */
+    default void changesFinished(ChangeReport report) {
     }
 
     default void runFinished(RunReport report) {

@@ -19,8 +19,15 @@ public record RunReport(
         Instant finished,
         List<StreamReport> streams,
         boolean interrupted,
-        Optional<SluiceException> error) {
+        Optional<SluiceException> error,
+        List<ChangeReport> changes) {
     public static final int EXIT_INTERRUPTED = 130;
+
+    /** A run whose streams follow no changes. */
+    public RunReport(String runId, String specName, String specChecksum, Instant started, Instant finished,
+                     List<StreamReport> streams, boolean interrupted, Optional<SluiceException> error) {
+        this(runId, specName, specChecksum, started, finished, streams, interrupted, error, List.of());
+    }
 
     public RunReport {
         requireNonNull(runId, "runId is null");
@@ -30,6 +37,7 @@ public record RunReport(
         requireNonNull(finished, "finished is null");
         streams = List.copyOf(requireNonNull(streams, "streams is null"));
         requireNonNull(error, "error is null");
+        changes = List.copyOf(requireNonNull(changes, "changes is null"));
     }
 
     public int exitCode() {
@@ -38,7 +46,8 @@ public record RunReport(
         }
         int code = error.map(SluiceException::exitCode).orElse(0);
         // 3 and 4 promise that nothing was written: a stream that failed so after others committed rows says 1.
-        boolean written = streams.stream().anyMatch(s -> s.partitionsDone() > 0 || s.deletedRows() > 0);
+        boolean written = streams.stream().anyMatch(s -> s.partitionsDone() > 0 || s.deletedRows() > 0)
+                || changes.stream().anyMatch(c -> c.applied().total() > 0);
         return (code == ErrorKind.INVALID_SPEC.exitCode() || code == ErrorKind.PREFLIGHT.exitCode()) && written
                 ? ErrorKind.FAILED.exitCode() : code;
     }

@@ -28,6 +28,14 @@ final class SharedSnapshots implements AutoCloseable {
     private final List<SharedSnapshot> opened = new ArrayList<>();
 
     static SharedSnapshots export(BoundPlan bound) {
+        return export(bound, null);
+    }
+
+    /**
+     * With {@code feeds}: a group whose change feed this run starts reads the snapshot its new slot exported (and the
+     * feed's start is recorded before anything is copied); a group whose feed only applies changes copies nothing.
+     */
+    static SharedSnapshots export(BoundPlan bound, ChangeFeeds feeds) {
         requireNonNull(bound, "bound is null");
         SharedSnapshots snapshots = new SharedSnapshots();
         Map<String, StreamPlan> streams = new HashMap<>();
@@ -35,11 +43,25 @@ final class SharedSnapshots implements AutoCloseable {
         for (SnapshotSharing.Group group : SnapshotSharing.of(bound)) {
             List<Source> sources = group.streams().stream().map(name -> bound.binding(streams.get(name)).source())
                     .toList();
+            StreamPlan first = streams.get(group.streams().getFirst());
+            Optional<ChangeFeeds.Feed> feed = feeds == null ? Optional.empty() : feeds.of(first);
+            if (feeds != null && (feeds.failure(first).isPresent() || feeds.changesOnly(first))) {
+                continue; // failed before, or nothing to copy
+            }
             try {
                 // A connector is handed its own sources, never one seen through columns: rules.
                 List<Source> own = sources.stream().map(io.sluice.core.plan.ShapedSource::unwrap).toList();
-                SharedSnapshot snapshot = own.getFirst().exportSnapshot(own);
-                snapshots.opened.add(snapshot);
+                SharedSnapshot snapshot;
+                if (feed.isPresent() && feed.get().mode() == ChangeFeeds.Mode.START) {
+                    snapshot = own.getFirst().startChanges(own);
+                    snapshots.opened.add(snapshot);
+                    feeds.started(feed.get(), snapshot);
+                } else {
+                    snapshot = own.getFirst().exportSnapshot(own);
+                }
+                if (!snapshots.opened.contains(snapshot)) {
+                    snapshots.opened.add(snapshot);
+                }
                 group.streams().forEach(name -> snapshots.byStream.put(name, snapshot));
             } catch (ConnectorException e) {
                 SluiceException error = new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT

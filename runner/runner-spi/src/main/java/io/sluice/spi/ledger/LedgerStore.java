@@ -20,9 +20,9 @@ public interface LedgerStore {
     /**
      * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
      * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}), 4 indexes for
-     * {@link #streamInRuns}.
+     * {@link #streamInRuns}, 5 rows set aside per partition, 6 change feeds ({@link ChangeFeedRecord}).
      */
-    int VERSION = 5;
+    int VERSION = 6;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();
@@ -77,5 +77,11 @@ public interface LedgerStore {
         java.util.Objects.requireNonNull(holder, "holder is null");
         java.util.Objects.requireNonNull(patience, "patience is null");
         return 0;
+    }
+
+    /** The change feeds this spec's runs recorded, by feed name. Empty when none, or the ledger keeps none. */
+    default List<ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+        java.util.Objects.requireNonNull(specName, "specName is null");
+        return List.of();
     }
 }

@@ -53,4 +53,22 @@ public interface LedgerTransaction {
      * an incremental load read), overwriting one of that name.
      */
     void writeMark(StreamKey key, String name, String value) throws ConnectorException;
+
+    /** The spec's row for change feed {@code feed}, locked; empty when the feed never started. */
+    default Optional<ChangeFeedRecord> lockChangeFeed(String specName, String feed) throws ConnectorException {
+        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    }
+
+    /** Writes (adds or overwrites) a change feed's row. */
+    default void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
+        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    }
+
+    /** Removes a change feed's row (its feed was dropped); nothing when there is none. */
+    default void deleteChangeFeed(String specName, String feed) throws ConnectorException {
+        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    }
 }

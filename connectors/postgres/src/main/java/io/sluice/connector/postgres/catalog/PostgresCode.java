@@ -16,6 +16,7 @@ public enum PostgresCode implements ErrorCode {
     PG104("a target without a table"),
     PG107("exclude on a source whose table is not a pattern"),
     PG108("where on a query source"),
+    PG109("changes: on a query source, or a slot name PostgreSQL does not take"),
     // connecting and describing; translated from the server's SQLSTATE
     PG201("cannot connect to the server (SQLSTATE 08xxx)"),
     PG202("the server refused the user or password (SQLSTATE 28xxx)"),
@@ -80,7 +81,16 @@ public enum PostgresCode implements ErrorCode {
     PG421("another Sluice run owns the target table"),
     // the run ledger (PostgresLedgerStore)
     PG501("the run ledger cannot be created or used (privileges, schema name)"),
-    PG502("the run ledger was written by a newer Sluice");
+    PG502("the run ledger was written by a newer Sluice"),
+    // following changes (changes:)
+    PG601("the source cannot feed changes: wal_level is not logical, or no replication slot is free"),
+    PG602("a table whose changes are followed has no primary key or replica identity"),
+    PG603("the change feed's slot is gone or lost the changes since the recorded position"),
+    PG604("the publication named by changes: does not publish every table the stream reads"),
+    PG605("the source user may not create a replication slot or the publication"),
+    PG606("the change stream broke off or carried something Sluice cannot read"),
+    PG607("a target table the changes go to has no primary key matching the source's key"),
+    PG608("the change feed's slot is in use by another session");
 
     private final String summary;
 

@@ -219,4 +219,31 @@ public final class LedgerQueries {
             throw tables.failure(e, "cannot read the marks of stream " + key.stream() + " of run " + key.runId());
         }
     }
+
+    static io.sluice.spi.ledger.ChangeFeedRecord changeFeed(ResultSet rs) throws SQLException {
+        return new io.sluice.spi.ledger.ChangeFeedRecord(rs.getString(1), rs.getString(2),
+                io.sluice.spi.ledger.ChangeFeedRecord.State.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)),
+                rs.getString(4), rs.getString(5), instant(rs, 6));
+    }
+
+    List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        try (ControlConnection control = tables.reading();
+             PreparedStatement p = control.connection().prepareStatement("SELECT spec_name, feed, state, position, "
+                     + "run_id, updated_at FROM " + table("change_feeds") + " WHERE spec_name = ? ORDER BY feed")) {
+            p.setString(1, specName);
+            List<io.sluice.spi.ledger.ChangeFeedRecord> feeds = new ArrayList<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    feeds.add(changeFeed(rs));
+                }
+            }
+            return feeds;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return List.of();
+            }
+            throw tables.failure(e, "cannot read the change feeds of spec " + specName);
+        }
+    }
 }

@@ -277,6 +277,55 @@ public final class LedgerRows implements LedgerTransaction {
         }
     }
 
+    @Override
+    public Optional<io.sluice.spi.ledger.ChangeFeedRecord> lockChangeFeed(String specName, String feed)
+            throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(feed, "feed is null");
+        try (PreparedStatement p = connection.prepareStatement("SELECT spec_name, feed, state, position, run_id, "
+                + "updated_at FROM " + tables.table("change_feeds") + " WHERE spec_name = ? AND feed = ? FOR UPDATE")) {
+            p.setString(1, specName);
+            p.setString(2, feed);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? Optional.of(LedgerQueries.changeFeed(rs)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot read change feed " + feed + " of spec " + specName);
+        }
+    }
+
+    @Override
+    public void writeChangeFeed(io.sluice.spi.ledger.ChangeFeedRecord feed) throws ConnectorException {
+        requireNonNull(feed, "feed is null");
+        try (PreparedStatement p = connection.prepareStatement("INSERT INTO " + tables.table("change_feeds")
+                + " (spec_name, feed, state, position, run_id, updated_at) VALUES (?, ?, ?, ?, ?, clock_timestamp()) "
+                + "ON CONFLICT (spec_name, feed) DO UPDATE SET state = EXCLUDED.state, position = EXCLUDED.position, "
+                + "run_id = EXCLUDED.run_id, updated_at = EXCLUDED.updated_at")) {
+            p.setString(1, feed.specName());
+            p.setString(2, feed.feed());
+            p.setString(3, feed.state().name().toLowerCase(java.util.Locale.ROOT));
+            p.setString(4, feed.position());
+            p.setString(5, feed.runId());
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot record change feed " + feed.feed() + " of spec " + feed.specName());
+        }
+    }
+
+    @Override
+    public void deleteChangeFeed(String specName, String feed) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(feed, "feed is null");
+        try (PreparedStatement p = connection.prepareStatement("DELETE FROM " + tables.table("change_feeds")
+                + " WHERE spec_name = ? AND feed = ?")) {
+            p.setString(1, specName);
+            p.setString(2, feed);
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot remove change feed " + feed + " of spec " + specName);
+        }
+    }
+
     private static void setInstant(PreparedStatement p, int index, Optional<Instant> value) throws SQLException {
         if (value.isPresent()) {
             p.setObject(index, timestamp(value.get()));

@@ -119,7 +119,18 @@ public final class LedgerSchema {
                                 + " (run_id) WHERE state <> 'done'"),
                 // 5: rows a partition set aside (rejects:), committed with it
                 List.of("ALTER TABLE " + partitions + " ADD COLUMN IF NOT EXISTS rows_rejected bigint NOT NULL "
-                        + "DEFAULT 0"));
+                        + "DEFAULT 0"),
+                // 6: how far each change feed (changes:) got; the applied position commits with the applied rows
+                List.of("CREATE TABLE IF NOT EXISTS " + table("change_feeds") + " ("
+                                + "spec_name text NOT NULL, "
+                                + "feed text NOT NULL, "
+                                + "state text NOT NULL CHECK (state IN ('copying', 'applying')), "
+                                + "position text NOT NULL, "
+                                + "run_id text NOT NULL, "
+                                + "updated_at timestamptz NOT NULL DEFAULT now(), "
+                                + "PRIMARY KEY (spec_name, feed))",
+                        "COMMENT ON TABLE " + table("change_feeds") + " IS 'Sluice run ledger: how far each change "
+                                + "feed got; position commits with the changes applied'"));
     }
 
     void ensureReady() throws ConnectorException {

@@ -228,4 +228,9 @@ public final class PostgresLedgerStore implements LedgerStore {
     public java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
         return queries.marks(key);
     }
+
+    @Override
+    public List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+        return queries.changeFeeds(specName);
+    }
 }

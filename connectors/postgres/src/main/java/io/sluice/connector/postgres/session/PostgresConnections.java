@@ -124,6 +124,34 @@ public final class PostgresConnections implements AutoCloseable {
     }
 
     /**
+     * A new replication connection ({@code replication=database}, simple queries only), for the replication
+     * commands and stream of a logical slot; {@code purpose} names it in error messages.
+     */
+    public Connection openReplication(String purpose) throws ConnectorException {
+        String url = endpoint.jdbcUrl();
+        Properties session = new Properties();
+        session.putAll(properties);
+        String name = sessionName;
+        if (name != null) {
+            session.setProperty("ApplicationName", name);
+        }
+        session.setProperty("replication", "database");
+        session.setProperty("assumeMinServerVersion", "10");
+        session.setProperty("preferQueryMode", "simple");
+        try {
+            Connection connection = DRIVER.connect(url, session);
+            if (connection == null) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG206, "the url is not a PostgreSQL JDBC URL",
+                        "write it as jdbc:postgresql://host:port/database");
+            }
+            return connection;
+        } catch (SQLException e) {
+            throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot open a replication connection for "
+                    + purpose);
+        }
+    }
+
+    /**
      * A connection for describing, planning, preflight, truncation and the ledger, in autocommit mode with ISO dates
      * and {@code postgres} intervals (so boundary literals read the same everywhere): the kept one when it is idle
      * and still answers, else a new one. Closing the lease keeps the connection for the next control use when it

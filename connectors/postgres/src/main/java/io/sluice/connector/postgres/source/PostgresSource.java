@@ -1,6 +1,8 @@
 package io.sluice.connector.postgres.source;
 
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
+import io.sluice.connector.postgres.changes.ChangeSlot;
+import io.sluice.connector.postgres.changes.PostgresChangeFeed;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
@@ -57,14 +59,17 @@ public final class PostgresSource implements Source {
     private final boolean inherited;
     /** {@code where:} the condition every row read meets, applied to every partition (and the cursor's maximum). */
     private final Optional<String> filter;
+    /** {@code changes:} the slot that follows the table's changes after the copy. */
+    private final Optional<ChangeSlot> changes;
     private final ReentrantLock lock = new ReentrantLock();
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
-                           boolean inherited, Optional<String> filter) {
+                           boolean inherited, Optional<String> filter, Optional<ChangeSlot> changes) {
         this.inherited = inherited;
+        this.changes = requireNonNull(changes, "changes is null");
         this.filter = requireNonNull(filter, "filter is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
@@ -83,12 +88,18 @@ public final class PostgresSource implements Source {
     /** {@code filter}: {@code where:}, the condition every row read meets. */
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
                                          Optional<String> filter) {
-        return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited, filter);
+        return ofTable(connections, table, inherited, filter, Optional.empty());
+    }
+
+    /** {@code changes}: the slot that follows the table's changes after the copy ({@code changes:}). */
+    public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
+                                         Optional<String> filter, Optional<ChangeSlot> changes) {
+        return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited, filter, changes);
     }
 
     public static PostgresSource ofQuery(PostgresConnections connections, String query) {
         return new PostgresSource(connections, Optional.empty(), Optional.of(SourceQuery.strip(query)), true,
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     @Override
@@ -288,6 +299,99 @@ public final class PostgresSource implements Source {
                 PostgresConnections.closeQuietly(exported.coordinator()); // ends the transaction and the snapshot
             }
         };
+    }
+
+    @Override
+    public Optional<String> changeFeed() {
+        return changes.map(ChangeSlot::slot);
+    }
+
+    /** The lockable tables of {@code sources}, each once, checked to be of this source's group. */
+    private java.util.Set<ResolvedTable> tablesOf(List<Source> sources) throws ConnectorException {
+        java.util.Set<ResolvedTable> tables = new java.util.LinkedHashSet<>();
+        for (Source source : sources) {
+            if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
+                throw new IllegalArgumentException(source.describe() + " is not of this source's snapshot group");
+            }
+            pg.tablesRead().stream().filter(TableLocks::lockable).forEach(tables::add);
+        }
+        return tables;
+    }
+
+    private ChangeSlot slot() {
+        return changes.orElseThrow(() -> new IllegalStateException(describe() + " follows no changes"));
+    }
+
+    @Override
+    public void checkChanges(boolean established) throws ConnectorException {
+        try (ControlConnection control = connections.control("checking the change feed of " + describe())) {
+            slot().check(control.connection(), tablesRead(), established);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot check the change feed "
+                    + "of " + describe());
+        }
+    }
+
+    /**
+     * The publication (when missing), then ACCESS SHARE on every table, then the slot, whose exported snapshot the
+     * copy reads: no DDL slips between the two, and the slot's first change is the first one the copy did not see.
+     * The replication connection stays idle until the snapshot closes, which keeps the snapshot importable.
+     */
+    @Override
+    public SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
+        requireNonNull(sources, "sources is null");
+        ChangeSlot slot = slot();
+        List<ResolvedTable> tables = List.copyOf(tablesOf(sources));
+        requireLockRoom(tables.size(), sources.size());
+        Connection coordinator = null;
+        Connection replication = null;
+        try (ControlConnection control = connections.control("starting the change feed of slot " + slot.slot())) {
+            slot.check(control.connection(), tables, false);
+            slot.ensurePublication(control.connection(), tables);
+            slot.dropIfIdle(control.connection());
+            int major = control.connection().getMetaData().getDatabaseMajorVersion();
+            coordinator = connections.open("the locks of the change feed of slot " + slot.slot());
+            coordinator.setAutoCommit(false);
+            new TableLocks(connections, lockWaits).lock(coordinator, tables.stream().map(ResolvedTable::quoted)
+                    .toList(), TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.PREFLIGHT);
+            replication = connections.openReplication("creating slot " + slot.slot());
+            ChangeSlot.Created created = slot.create(replication, major);
+            Connection heldLocks = coordinator;
+            Connection heldSnapshot = replication;
+            return new SharedSnapshot() {
+                @Override
+                public String id() {
+                    return created.snapshot();
+                }
+
+                @Override
+                public Optional<String> changesFrom() {
+                    return Optional.of(created.consistentPoint());
+                }
+
+                @Override
+                public void close() {
+                    PostgresConnections.closeQuietly(heldSnapshot);
+                    PostgresConnections.closeQuietly(heldLocks);
+                }
+            };
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(replication);
+            PostgresConnections.closeQuietly(coordinator);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start the change feed "
+                    + "of slot " + slot.slot());
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(replication);
+            PostgresConnections.closeQuietly(coordinator);
+            throw e;
+        }
+    }
+
+    @Override
+    public io.sluice.spi.ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
+        requireNonNull(sources, "sources is null");
+        tablesOf(sources);
+        return PostgresChangeFeed.open(connections, slot(), from);
     }
 
     /**

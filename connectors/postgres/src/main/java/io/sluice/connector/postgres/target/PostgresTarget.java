@@ -515,4 +515,26 @@ public final class PostgresTarget implements Target {
             }
         };
     }
+
+    @Override
+    public boolean appliesChanges() {
+        return true;
+    }
+
+    /** One applier on this target's database for every route; the other routes' targets must share it. */
+    @Override
+    public io.sluice.spi.ChangeApplier openChangeApplier(List<io.sluice.spi.ChangeRoute> routes)
+            throws ConnectorException {
+        requireNonNull(routes, "routes is null");
+        List<io.sluice.connector.postgres.changes.PostgresChangeApplier.Route> own = new java.util.ArrayList<>();
+        for (io.sluice.spi.ChangeRoute route : routes) {
+            if (!(route.target() instanceof PostgresTarget pg) || pg.connections != connections) {
+                throw new IllegalArgumentException(route.target().describe() + " is not in the database of "
+                        + describe());
+            }
+            own.add(new io.sluice.connector.postgres.changes.PostgresChangeApplier.Route(route.source(),
+                    pg.name.quoted(), route.columns()));
+        }
+        return new io.sluice.connector.postgres.changes.PostgresChangeApplier(connections, ledger, own);
+    }
 }

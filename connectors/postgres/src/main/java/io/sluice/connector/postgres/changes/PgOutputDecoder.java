@@ -1,0 +1,186 @@
+package io.sluice.connector.postgres.changes;
+
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.spi.ChangeRelation;
+import io.sluice.spi.RowChange;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads pgoutput's messages (protocol version 1, PostgreSQL's "Logical Replication Message Formats"): relations as
+ * they are described, row changes in text form, transaction boundaries. One decoder per stream, used by one thread.
+ */
+final class PgOutputDecoder {
+    /** A message this decoder turned into something the feed acts on. */
+    sealed interface Message permits Begin, Commit, Change, Other {
+    }
+
+    record Begin(long finalLsn) implements Message {
+    }
+
+    /** {@code endLsn}: where the transaction's commit record ends, the position a feed confirms. */
+    record Commit(long commitLsn, long endLsn) implements Message {
+    }
+
+    /** One or, for a TRUNCATE of several tables, more changes. */
+    record Change(List<RowChange> changes) implements Message {
+    }
+
+    record Other(char type) implements Message {
+    }
+
+    private final Map<Integer, ChangeRelation> relations = new HashMap<>();
+
+    Message decode(ByteBuffer buffer) {
+        char type = (char) buffer.get();
+        return switch (type) {
+            case 'B' -> new Begin(buffer.getLong());
+            case 'C' -> {
+                buffer.get(); // flags, unused
+                long commit = buffer.getLong();
+                yield new Commit(commit, buffer.getLong());
+            }
+            case 'R' -> {
+                relation(buffer);
+                yield new Other(type);
+            }
+            case 'I' -> {
+                ChangeRelation relation = relationOf(buffer.getInt());
+                expect(buffer, 'N');
+                Tuple tuple = tuple(buffer, relation);
+                yield one(new RowChange(RowChange.Kind.INSERT, relation, List.of(), tuple.values, null));
+            }
+            case 'U' -> {
+                ChangeRelation relation = relationOf(buffer.getInt());
+                char next = (char) buffer.get();
+                List<String> oldKey = List.of();
+                if (next == 'K' || next == 'O') {
+                    oldKey = tuple(buffer, relation).values;
+                    next = (char) buffer.get();
+                }
+                if (next != 'N') {
+                    throw new IllegalStateException("an UPDATE of " + relation.name() + " without its new row ('"
+                            + next + "')");
+                }
+                Tuple tuple = tuple(buffer, relation);
+                yield one(new RowChange(RowChange.Kind.UPDATE, relation, oldKey, tuple.values, tuple.unchanged));
+            }
+            case 'D' -> {
+                ChangeRelation relation = relationOf(buffer.getInt());
+                char next = (char) buffer.get();
+                if (next != 'K' && next != 'O') {
+                    throw new IllegalStateException("a DELETE of " + relation.name() + " without its key ('" + next
+                            + "')");
+                }
+                yield one(new RowChange(RowChange.Kind.DELETE, relation, tuple(buffer, relation).values, List.of(),
+                        null));
+            }
+            case 'T' -> {
+                int count = buffer.getInt();
+                buffer.get(); // options: CASCADE, RESTART IDENTITY; the target truncates what the run routes
+                List<RowChange> truncated = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    truncated.add(new RowChange(RowChange.Kind.TRUNCATE, relationOf(buffer.getInt()), List.of(),
+                            List.of(), null));
+                }
+                yield new Change(truncated);
+            }
+            default -> new Other(type); // Origin, Type, Message: nothing to apply
+        };
+    }
+
+    Optional<ChangeRelation> relation(int oid) {
+        return Optional.ofNullable(relations.get(oid));
+    }
+
+    private static Change one(RowChange change) {
+        return new Change(List.of(change));
+    }
+
+    private ChangeRelation relationOf(int oid) {
+        ChangeRelation relation = relations.get(oid);
+        if (relation == null) {
+            throw new IllegalStateException("a change of relation " + Integer.toUnsignedString(oid)
+                    + " before its description");
+        }
+        return relation;
+    }
+
+    private void relation(ByteBuffer buffer) {
+        int oid = buffer.getInt();
+        String namespace = string(buffer);
+        String name = string(buffer);
+        buffer.get(); // replica identity setting
+        int columns = Short.toUnsignedInt(buffer.getShort());
+        List<String> names = new ArrayList<>(columns);
+        List<Boolean> key = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            key.add((buffer.get() & 1) != 0);
+            names.add(string(buffer));
+            buffer.getInt(); // type oid
+            buffer.getInt(); // type modifier
+        }
+        String schema = namespace.isEmpty() ? "pg_catalog" : namespace;
+        relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,
+                key));
+    }
+
+    private record Tuple(List<String> values, boolean[] unchanged) {
+    }
+
+    private static Tuple tuple(ByteBuffer buffer, ChangeRelation relation) {
+        int columns = Short.toUnsignedInt(buffer.getShort());
+        if (columns != relation.columns().size()) {
+            throw new IllegalStateException("a row of " + relation.name() + " with " + columns + " values, and its "
+                    + "description has " + relation.columns().size() + " columns");
+        }
+        String[] values = new String[columns];
+        boolean[] unchanged = null;
+        for (int i = 0; i < columns; i++) {
+            char kind = (char) buffer.get();
+            switch (kind) {
+                case 'n' -> values[i] = null;
+                case 'u' -> {
+                    if (unchanged == null) {
+                        unchanged = new boolean[columns];
+                    }
+                    unchanged[i] = true;
+                }
+                case 't' -> {
+                    int length = buffer.getInt();
+                    values[i] = new String(buffer.array(), buffer.arrayOffset() + buffer.position(), length,
+                            StandardCharsets.UTF_8);
+                    buffer.position(buffer.position() + length);
+                }
+                default -> throw new IllegalStateException("a value of " + relation.name() + "."
+                        + relation.columns().get(i) + " in format '" + kind + "', which text mode never sends");
+            }
+        }
+        return new Tuple(Arrays.asList(values), unchanged);
+    }
+
+    private static void expect(ByteBuffer buffer, char wanted) {
+        char got = (char) buffer.get();
+        if (got != wanted) {
+            throw new IllegalStateException("expected '" + wanted + "' in a change message, got '" + got + "'");
+        }
+    }
+
+    private static String string(ByteBuffer buffer) {
+        int start = buffer.position();
+        int end = start;
+        while (buffer.get(end) != 0) {
+            end++;
+        }
+        String text = new String(buffer.array(), buffer.arrayOffset() + start, end - start, StandardCharsets.UTF_8);
+        buffer.position(end + 1);
+        return text;
+    }
+}

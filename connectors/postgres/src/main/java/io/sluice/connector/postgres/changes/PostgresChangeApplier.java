@@ -1,0 +1,232 @@
+package io.sluice.connector.postgres.changes;
+
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.ChangeRelation;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.RowChange;
+import io.sluice.spi.ledger.LedgerWork;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Applies change batches to PostgreSQL tables of one database, each batch in one transaction with the ledger's
+ * position: a crash before the commit applies the batch again from the recorded position, after it never.
+ */
+public final class PostgresChangeApplier implements ChangeApplier {
+    /** Where one source table's changes go, by the source's name for it (as {@link ChangeRelation#name()}). */
+    public record Route(String source, String target, Map<String, String> columns) {
+        public Route {
+            requireNonNull(source, "source is null");
+            requireNonNull(target, "target is null");
+            columns = Map.copyOf(requireNonNull(columns, "columns is null"));
+        }
+    }
+
+    private final PostgresConnections connections;
+    private final PostgresLedgerStore ledger;
+    private final Map<String, Route> routes = new HashMap<>();
+    private final Map<String, TableChanges.Table> tables = new HashMap<>();
+    private final Map<ChangeRelation, TableChanges.Mapping> mappings = new HashMap<>();
+    private final Connection connection;
+
+    public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
+            throws ConnectorException {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        requireNonNull(routes, "routes is null").forEach(r -> this.routes.put(r.source(), r));
+        this.connection = connections.open("applying changes");
+        try {
+            connection.setAutoCommit(false);
+            for (Route route : routes) {
+                tables.put(route.source(), describe(route));
+            }
+            connection.commit();
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe the tables the "
+                    + "changes go to");
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    /** The target table's columns (those the route carries), their types and its primary key. */
+    private TableChanges.Table describe(Route route) throws SQLException, ConnectorException {
+        List<String> columns = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        List<Integer> key = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement("SELECT a.attname, format_type(a.atttypid, "
+                + "a.atttypmod), EXISTS (SELECT 1 FROM pg_index x WHERE x.indrelid = a.attrelid AND "
+                + "x.indisprimary AND a.attnum = ANY (x.indkey)) FROM pg_attribute a WHERE a.attrelid = "
+                + "to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' "
+                + "ORDER BY a.attnum")) {
+            p.setString(1, route.target());
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    if (!route.columns().containsValue(rs.getString(1))) {
+                        continue;
+                    }
+                    if (rs.getBoolean(3)) {
+                        key.add(columns.size());
+                    }
+                    columns.add(rs.getString(1));
+                    types.add(rs.getString(2));
+                }
+            }
+        }
+        if (key.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG607, "the changes of " + route.source()
+                    + " cannot be applied to " + route.target() + ": it has no primary key over columns the stream "
+                    + "carries, so no change finds its row", "give " + route.target() + " the source table's "
+                    + "primary key (create: if-missing with definition: full does), then run again");
+        }
+        return new TableChanges.Table(route.target(), columns, types, key);
+    }
+
+    private TableChanges.Mapping mapping(ChangeRelation relation) throws ConnectorException {
+        TableChanges.Mapping known = mappings.get(relation);
+        if (known != null) {
+            return known;
+        }
+        Route route = routes.get(relation.name());
+        TableChanges.Table table = tables.get(relation.name());
+        int[] targetOf = new int[relation.columns().size()];
+        Map<String, Integer> sourceIndex = new HashMap<>();
+        for (int i = 0; i < targetOf.length; i++) {
+            String to = route.columns().get(relation.columns().get(i));
+            targetOf[i] = to == null ? -1 : table.columns().indexOf(to);
+            sourceIndex.put(to == null ? "" : to, i);
+        }
+        int[] keySource = new int[table.keyColumns().size()];
+        for (int k = 0; k < keySource.length; k++) {
+            Integer from = sourceIndex.get(table.columns().get(table.keyColumns().get(k)));
+            if (from == null || !relation.key().get(from)) {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG607, "the primary key of "
+                        + table.quoted() + " is not the key the source sends for " + relation.name() + " (its "
+                        + "columns " + keyNames(relation) + "): a change could not find its row", "give both "
+                        + "tables the same primary key, or set the source table's REPLICA IDENTITY to an index over "
+                        + "the target's key columns");
+            }
+            keySource[k] = from;
+        }
+        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource);
+        mappings.put(relation, mapping);
+        return mapping;
+    }
+
+    private static String keyNames(ChangeRelation relation) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < relation.columns().size(); i++) {
+            if (relation.key().get(i)) {
+                names.add(relation.columns().get(i));
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    @Override
+    public Applied apply(ChangeBatch batch, LedgerWork<?> withPosition) throws ConnectorException {
+        requireNonNull(batch, "batch is null");
+        requireNonNull(withPosition, "withPosition is null");
+        long inserts = 0;
+        long updates = 0;
+        long deletes = 0;
+        long truncates = 0;
+        Map<String, TableChanges> pending = new LinkedHashMap<>();
+        try {
+            for (RowChange change : batch.changes()) {
+                String source = change.relation().name();
+                if (!routes.containsKey(source)) {
+                    continue; // a table the publication holds and no stream of the run copied
+                }
+                TableChanges.Mapping mapping = mapping(change.relation());
+                TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s)));
+                switch (change.kind()) {
+                    case INSERT -> {
+                        changes.add(change, mapping);
+                        inserts++;
+                    }
+                    case DELETE -> {
+                        changes.add(change, mapping);
+                        deletes++;
+                    }
+                    case UPDATE -> {
+                        if (movesKey(change, mapping)) {
+                            flush(pending);
+                            changes.moveKey(connection, change, mapping);
+                        } else {
+                            changes.add(change, mapping);
+                        }
+                        updates++;
+                    }
+                    case TRUNCATE -> {
+                        flush(pending);
+                        changes.truncate(connection);
+                        truncates++;
+                    }
+                }
+            }
+            flush(pending);
+            withPosition.apply(ledger.rowsOn(connection));
+            connection.commit();
+            return new Applied(inserts, updates, deletes, truncates);
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot apply " + batch.changes()
+                    .size() + " changes (" + batch.transactions() + " source transactions up to " + batch.end()
+                    + ")");
+        } catch (ConnectorException | RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    private static boolean movesKey(RowChange change, TableChanges.Mapping mapping) {
+        if (change.oldKey().isEmpty()) {
+            return false;
+        }
+        for (int k : mapping.keySource()) {
+            if (!java.util.Objects.equals(change.oldKey().get(k), change.values().get(k))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void flush(Map<String, TableChanges> pending) throws SQLException {
+        for (TableChanges changes : pending.values()) {
+            changes.flush(connection);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is closed with the applier
+        }
+    }
+
+    @Override
+    public void close() {
+        rollbackQuietly();
+        PostgresConnections.closeQuietly(connection);
+    }
+}

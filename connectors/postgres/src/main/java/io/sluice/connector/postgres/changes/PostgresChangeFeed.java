@@ -1,0 +1,207 @@
+package io.sluice.connector.postgres.changes;
+
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.RowChange;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A slot's pgoutput stream read from a position: whole transactions, those that ended at or before the position
+ * skipped (the slot may hand them out again when its confirmation lagged the ledger's), a transaction held until its
+ * COMMIT arrives.
+ */
+public final class PostgresChangeFeed implements ChangeFeed {
+    /** How long one wait for the server sleeps; the stream has no blocking read with a deadline. */
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final PostgresConnections connections;
+    private final ChangeSlot slot;
+    private final Connection replication;
+    private final PGReplicationStream stream;
+    private final PgOutputDecoder decoder = new PgOutputDecoder();
+    private final long from;
+    /** The transaction being read, until its COMMIT; null between transactions. */
+    private List<RowChange> open;
+    /** The end of the last whole transaction read (or {@link #from}). */
+    private long handedOut;
+
+    private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
+                               PGReplicationStream stream, long from) {
+        this.connections = connections;
+        this.slot = slot;
+        this.replication = replication;
+        this.stream = stream;
+        this.from = from;
+        this.handedOut = from;
+    }
+
+    /** Starts streaming {@code slot} from {@code from} (an LSN the ledger recorded). */
+    public static PostgresChangeFeed open(PostgresConnections connections, ChangeSlot slot, String from)
+            throws ConnectorException {
+        requireNonNull(connections, "connections is null");
+        requireNonNull(slot, "slot is null");
+        LogSequenceNumber start = LogSequenceNumber.valueOf(requireNonNull(from, "from is null"));
+        if (start == LogSequenceNumber.INVALID_LSN) {
+            throw new IllegalArgumentException("not a position: " + from);
+        }
+        Connection replication = connections.openReplication("the changes of slot " + slot.slot());
+        try {
+            PGReplicationStream stream = replication.unwrap(PGConnection.class).getReplicationAPI()
+                    .replicationStream().logical()
+                    .withSlotName(slot.slot())
+                    .withStartPosition(start)
+                    .withSlotOption("proto_version", "1")
+                    .withSlotOption("publication_names", SqlQuote.identifier(slot.publication()))
+                    .withStatusInterval(10, TimeUnit.SECONDS)
+                    .start();
+            return new PostgresChangeFeed(connections, slot, replication, stream, start.asLong());
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(replication);
+            if ("55006".equals(e.getSQLState())) {
+                throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG608, "the slot " + slot.slot()
+                        + " is in use by another session: another run of this spec is following its changes",
+                        "let that run finish (a --follow run stops on SIGTERM), or end its session");
+            }
+            if ("42704".equals(e.getSQLState())) {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG603, "the slot " + slot.slot()
+                        + " no longer exists on the source: " + e.getMessage(), "copy again from a new slot: "
+                        + "sluice run <spec> --restart-changes");
+            }
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot read the changes of slot "
+                    + slot.slot());
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "slot " + slot.slot();
+    }
+
+    @Override
+    public String currentPosition() throws ConnectorException {
+        try (ControlConnection control = connections.control("reading the source's position");
+             Statement s = control.connection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_current_wal_flush_lsn()::text")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the source's "
+                    + "position");
+        }
+    }
+
+    @Override
+    public ChangeBatch next(int maxChanges, Duration wait) throws ConnectorException {
+        requireNonNull(wait, "wait is null");
+        List<RowChange> batch = new ArrayList<>();
+        int transactions = 0;
+        long end = handedOut;
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (true) {
+                ByteBuffer message = stream.readPending();
+                if (message == null) {
+                    // Hand out what is whole rather than wait for more; wait only while nothing is.
+                    if (transactions > 0 || System.nanoTime() - deadline >= 0) {
+                        break;
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
+                    continue;
+                }
+                PgOutputDecoder.Message decoded = decoder.decode(message);
+                switch (decoded) {
+                    case PgOutputDecoder.Begin begin -> open = new ArrayList<>();
+                    case PgOutputDecoder.Change change -> {
+                        if (open == null) {
+                            throw new IllegalStateException("a change outside a transaction");
+                        }
+                        open.addAll(change.changes());
+                    }
+                    case PgOutputDecoder.Commit commit -> {
+                        if (open == null) {
+                            throw new IllegalStateException("a COMMIT without its BEGIN");
+                        }
+                        if (commit.endLsn() > from && commit.endLsn() > handedOut) {
+                            batch.addAll(open);
+                            transactions++;
+                            end = commit.endLsn();
+                            handedOut = end;
+                        }
+                        open = null;
+                        if (batch.size() >= maxChanges) {
+                            return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
+                        }
+                    }
+                    case PgOutputDecoder.Other other -> {
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "the change stream of slot "
+                    + slot.slot() + " broke off");
+        } catch (RuntimeException e) {
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG606, "the change stream of slot "
+                    + slot.slot() + " carried what Sluice cannot read: " + e.getMessage(), "report this as a bug, "
+                    + "with the source's PostgreSQL version", e);
+        }
+        return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
+    }
+
+    @Override
+    public boolean reached(String position) {
+        long wanted = LogSequenceNumber.valueOf(position).asLong();
+        // The stream's last received position also moves on keepalives: the server says it sent everything up to
+        // there. Only a position between transactions counts.
+        return open == null && (handedOut >= wanted || stream.getLastReceiveLSN().asLong() >= wanted);
+    }
+
+    @Override
+    public long bytesBehind(String position) {
+        long wanted = LogSequenceNumber.valueOf(position).asLong();
+        return Math.max(0, wanted - Math.max(handedOut, open == null ? stream.getLastReceiveLSN().asLong() : 0));
+    }
+
+    @Override
+    public void confirm(String position) throws ConnectorException {
+        LogSequenceNumber lsn = LogSequenceNumber.valueOf(position);
+        stream.setFlushedLSN(lsn);
+        stream.setAppliedLSN(lsn);
+        try {
+            stream.forceUpdateStatus();
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot confirm position " + position
+                    + " to slot " + slot.slot());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            stream.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // closing the connection ends the stream anyway
+        }
+        PostgresConnections.closeQuietly(replication);
+    }
+}

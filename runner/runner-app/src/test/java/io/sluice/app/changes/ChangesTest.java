@@ -1,0 +1,341 @@
+package io.sluice.app.changes;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code changes:} on a real server with {@code wal_level = logical}: the copy reads in the slot's snapshot and the
+ * changes after it apply exactly once, whatever a writer does meanwhile (inserts, updates that move keys or leave a
+ * large TOASTed value alone, deletes, a truncate), across a SIGKILL, a dropped slot, and a followed run stopped by
+ * SIGTERM. Equality is an ordered md5 of every table on both sides.
+ */
+class ChangesTest {
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        pg = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "10",
+                "max_wal_senders", "10"));
+    }
+
+    @AfterAll
+    static void stop() {
+        pg.close();
+    }
+
+    private record Databases(String source, String target) {
+    }
+
+    private Databases databases(String prefix, int rows) throws SQLException {
+        String source = pg.createDatabase(prefix + "_src");
+        String target = pg.createDatabase(prefix + "_dst");
+        sql(source, "CREATE TABLE orders (id bigint PRIMARY KEY, customer text NOT NULL, amount numeric(12,2), "
+                        + "note text, placed timestamptz DEFAULT now())",
+                // Out of line and uncompressed: an UPDATE that leaves it alone sends it as unchanged ('u').
+                "ALTER TABLE orders ALTER note SET STORAGE EXTERNAL",
+                "CREATE TABLE lines (order_id bigint, line int, qty int, PRIMARY KEY (order_id, line))",
+                "INSERT INTO orders SELECT g, 'c' || (g % 97), g / 3.0, CASE WHEN g % 50 = 0 THEN repeat(md5(g::text), "
+                        + "400) END FROM generate_series(1, " + rows + ") g",
+                "INSERT INTO lines SELECT g, l, l * 2 FROM generate_series(1, " + rows + ") g, generate_series(1, 2) l",
+                "ANALYZE");
+        return new Databases(source, target);
+    }
+
+    private Path spec(Databases db, String slot, String... extra) throws Exception {
+        Path spec = dir.resolve(slot + ".yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: changes-%s
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: src, table: "public.*", changes: { slot: %s } }
+                    target: { connection: dst, table: "public.{table}", create: if-missing }
+                    distribution: { method: ctid }
+                    degree: 2
+                    batch-size: 2000
+                    load-mode: truncate
+                """.formatted(slot, pg.jdbcUrl(db.source()), pg.user(), pg.jdbcUrl(db.target()), pg.user(), slot)
+                + String.join("", java.util.Arrays.stream(extra).map(l -> l + "\n").toList()));
+        return spec;
+    }
+
+    /** One writer transaction of every kind of change, over ids near {@code n}. */
+    private static void writeSome(Statement s, long n) throws SQLException {
+        s.execute("INSERT INTO orders (id, customer, amount) VALUES (" + (1_000_000 + n) + ", 'new', 1.5)");
+        s.execute("INSERT INTO lines VALUES (" + (1_000_000 + n) + ", 1, 7)");
+        long id = 1 + (n * 7) % 900;
+        // Leaves the large note alone: pgoutput sends it as unchanged, the target must keep its own.
+        s.execute("UPDATE orders SET amount = amount + 1 WHERE id = " + (id - id % 50 + 50));
+        s.execute("UPDATE orders SET customer = customer || '!' WHERE id = " + id);
+        s.execute("UPDATE lines SET line = line + 10 WHERE order_id = " + (id + 1) + " AND line < 10"); // key moves
+        s.execute("DELETE FROM lines WHERE order_id = " + (id + 2));
+        s.execute("DELETE FROM orders WHERE id = " + (id + 3) + " AND id % 50 <> 0");
+    }
+
+    private Thread writer(Databases db, AtomicBoolean writing, AtomicReference<Throwable> failed) {
+        return Thread.ofVirtual().start(() -> {
+            try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                long n = 0;
+                while (writing.get()) {
+                    writeSome(s, n++);
+                    c.commit();
+                }
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        });
+    }
+
+    @Test
+    void theCopyAndTheChangesMeetExactlyWhileAWriterWrites() throws Exception {
+        Databases db = databases("chg_exact", 60_000);
+        Path spec = spec(db, "sluice_exact");
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread writer = writer(db, writing, failed);
+        CliRun first = CliRun.of("run", spec.toString());
+        assertEquals(0, first.exitCode(), first.all());
+        assertTrue(first.err().contains("changes sluice_exact: applying after the copy"), first.err());
+        CliRun second = CliRun.of("run", spec.toString());
+        assertEquals(0, second.exitCode(), second.all());
+        assertTrue(second.err().contains("changes sluice_exact: applying changes only"), second.err());
+        writing.set(false);
+        writer.join();
+        assertEquals(null, failed.get());
+        sql(db.source(), "TRUNCATE lines", "INSERT INTO lines SELECT g, 1, 1 FROM generate_series(1, 500) g",
+                "UPDATE orders SET note = 'short' WHERE id = 100");
+        CliRun third = CliRun.of("run", spec.toString());
+        assertEquals(0, third.exitCode(), third.all());
+        assertTrue(third.err().contains("1 truncates"), third.err());
+        assertEqual(db, "orders", "lines");
+        // The slot is confirmed up to what the ledger holds: the source keeps no WAL for changes already applied.
+        assertEquals(text(db.target(), "SELECT position FROM sluice.change_feeds"),
+                text(db.source(), "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = "
+                        + "'sluice_exact'"));
+    }
+
+    @Test
+    void aRunKilledWhileApplyingGoesOnFromTheLedgerAndAppliesNothingTwice() throws Exception {
+        Databases db = databases("chg_kill", 5_000);
+        Path spec = spec(db, "sluice_kill");
+        CliRun copy = CliRun.of("run", spec.toString());
+        assertEquals(0, copy.exitCode(), copy.all());
+        try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            for (int n = 0; n < 4_000; n++) {
+                writeSome(s, n);
+                c.commit();
+            }
+        }
+        String start = text(db.target(), "SELECT position FROM sluice.change_feeds");
+        Path log = dir.resolve("kill.log");
+        Process child = startSluice(log, "run", spec.toString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (text(db.target(), "SELECT position FROM sluice.change_feeds").equals(start)) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        child.destroyForcibly(); // after its first batch committed, likely inside the next
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        String kept = text(db.target(), "SELECT position FROM sluice.change_feeds");
+        CliRun again = CliRun.of("run", spec.toString());
+        assertEquals(0, again.exitCode(), again.all());
+        assertTrue(again.err().contains("from " + kept + " up to"), again.err()); // on from the ledger, not before
+        assertEqual(db, "orders", "lines");
+    }
+
+    @Test
+    void aRunKilledDuringTheCopyIsResumedOrRunAfreshToTheSameEnd() throws Exception {
+        Databases db = databases("chg_copykill", 200_000);
+        Path spec = spec(db, "sluice_copykill");
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread writer = writer(db, writing, failed);
+        Path log = dir.resolve("copykill.log");
+        Process child = startSluice(log, "run", spec.toString(), "--run-id", "copykill-1");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (donePartitions(db, "copykill-1") < 3) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        child.destroyForcibly();
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "copykill-1");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertTrue(resumed.err().contains("applying after the resumed copy"), resumed.err());
+        writing.set(false);
+        writer.join();
+        assertEquals(null, failed.get());
+        CliRun caughtUp = CliRun.of("run", spec.toString());
+        assertEquals(0, caughtUp.exitCode(), caughtUp.all());
+        assertEqual(db, "orders", "lines");
+
+        // A fresh run after a copy killed half-way: a new slot, a full copy in its snapshot, the same end.
+        sql(db.target(), "DELETE FROM sluice.change_feeds");
+        Process again = startSluice(dir.resolve("copykill2.log"), "run", spec.toString(), "--run-id", "copykill-2");
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (donePartitions(db, "copykill-2") < 3) {
+            assertTrue(again.isAlive(), () -> read(dir.resolve("copykill2.log")));
+            assertTrue(System.nanoTime() < deadline);
+            Thread.sleep(5);
+        }
+        again.destroyForcibly();
+        assertTrue(again.waitFor(30, TimeUnit.SECONDS));
+        try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
+            for (int n = 0; n < 200; n++) {
+                writeSome(s, 50_000 + n);
+            }
+        }
+        CliRun fresh = CliRun.of("run", spec.toString(), "--discard-unfinished");
+        assertEquals(0, fresh.exitCode(), fresh.all());
+        assertTrue(fresh.err().contains("applying after the copy"), fresh.err());
+        assertEqual(db, "orders", "lines");
+    }
+
+    @Test
+    void aDroppedSlotIsAClearErrorAndRestartChangesCopiesAgain() throws Exception {
+        Databases db = databases("chg_dropped", 2_000);
+        Path spec = spec(db, "sluice_dropped");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "SELECT pg_drop_replication_slot('sluice_dropped')", "DELETE FROM orders WHERE id < 10");
+        CliRun lost = CliRun.of("run", spec.toString());
+        assertEquals(4, lost.exitCode(), lost.all());
+        assertTrue(lost.err().contains("PG603") && lost.err().contains("no longer exists")
+                && lost.err().contains("--restart-changes"), lost.err());
+        CliRun restarted = CliRun.of("run", spec.toString(), "--restart-changes");
+        assertEquals(0, restarted.exitCode(), restarted.all());
+        assertEqual(db, "orders", "lines");
+    }
+
+    @Test
+    void aTableWithoutAKeyIsRefusedBeforeAnythingIsCopied() throws Exception {
+        Databases db = databases("chg_nokey", 100);
+        sql(db.source(), "CREATE TABLE notes (body text)");
+        Path spec = spec(db, "sluice_nokey");
+        CliRun refused = CliRun.of("run", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.err().contains("PG602") && refused.err().contains("\"public\".\"notes\"")
+                && refused.err().contains("REPLICA IDENTITY"), refused.err());
+        assertEquals(0, scalar(db.source(), "SELECT count(*) FROM pg_replication_slots WHERE slot_name = "
+                + "'sluice_nokey'"));
+    }
+
+    @Test
+    void aFollowedRunAppliesUntilSigtermThenEndsCleanly() throws Exception {
+        Databases db = databases("chg_follow", 3_000);
+        Path spec = spec(db, "sluice_follow");
+        Path log = dir.resolve("follow.log");
+        Process child = startSluice(log, "run", spec.toString(), "--follow");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!read(log).contains("on until stopped")) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
+            for (int n = 0; n < 300; n++) {
+                writeSome(s, n);
+            }
+        }
+        long wanted = scalar(db.source(), "SELECT count(*) FROM orders");
+        while (scalarOrZero(db.target(), "SELECT count(*) FROM orders") != wanted) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        child.destroy(); // SIGTERM
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, child.exitValue(), read(log));
+        assertEqual(db, "orders", "lines");
+        CliRun after = CliRun.of("run", spec.toString());
+        assertEquals(0, after.exitCode(), after.all());
+        assertTrue(after.err().contains("0 source transactions"), after.err());
+    }
+
+    private long donePartitions(Databases db, String runId) throws SQLException {
+        try {
+            return scalar(db.target(), "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
+                    + "' AND state = 'done'");
+        } catch (SQLException e) {
+            return 0;
+        }
+    }
+
+    private void assertEqual(Databases db, String... tables) throws SQLException {
+        for (String table : tables) {
+            String md5 = "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) || ':' || count(*) "
+                    + "FROM " + table + " t";
+            assertEquals(text(db.source(), md5), text(db.target(), md5), table);
+        }
+    }
+
+    private static long scalarOrZero(String database, String query) {
+        try {
+            return scalar(database, query);
+        } catch (SQLException e) {
+            return 0;
+        }
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    private static Process startSluice(Path log, String... args) throws java.io.IOException {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+        command.addAll(java.util.List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void sql(String database, String... statements) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static long scalar(String database, String query) throws SQLException {
+        return Long.parseLong(text(database, query));
+    }
+
+    private static String text(String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package io.sluice.core.run;
+
+import io.sluice.core.RunnerCode;
+import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.Ledger;
+import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.ShapedSource;
+import io.sluice.core.plan.SnapshotSharing;
+import io.sluice.core.plan.StreamBinding;
+import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ChangeRoute;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.SharedSnapshot;
+import io.sluice.spi.Source;
+import io.sluice.spi.Target;
+import io.sluice.spi.ledger.ChangeFeedRecord;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The change feeds of a run ({@code changes:}): which streams follow which feed, whether this run starts the feed
+ * (a new slot whose snapshot the copy reads), finishes a copy it started before (resume), or only applies changes
+ * (every run after the copy), and, after the streams, the changes applied, each batch with the ledger's position.
+ */
+final class ChangeFeeds {
+    /** What this run does with a feed. */
+    enum Mode {
+        /** Start the feed: its slot exports the snapshot the copy reads. */
+        START,
+        /** The copy this run began is resumed; the slot made then goes on. */
+        RESUME_COPY,
+        /** The copy was done by an earlier run: only changes. */
+        CHANGES_ONLY;
+
+        String label() {
+            return switch (this) {
+                case START -> "after the copy";
+                case RESUME_COPY -> "after the resumed copy";
+                case CHANGES_ONLY -> "changes only";
+            };
+        }
+    }
+
+    /** One feed of the run and the streams whose tables it carries. */
+    record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams) {
+    }
+
+    /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
+    private static final int BATCH_CHANGES = 20_000;
+    private static final Duration WAIT = Duration.ofMillis(500);
+
+    private final Map<String, Feed> byStream = new HashMap<>();
+    private final Map<String, SluiceException> failed = new HashMap<>();
+    private final List<Feed> feeds = new ArrayList<>();
+    private final BoundPlan bound;
+    private final RunIdentity identity;
+
+    private ChangeFeeds(BoundPlan bound, RunIdentity identity) {
+        this.bound = bound;
+        this.identity = identity;
+    }
+
+    /** Reads each feed's record and checks it can start or go on; a feed that cannot fails its streams. */
+    static ChangeFeeds prepare(BoundPlan bound, RunIdentity identity, ChangeFollow follow) {
+        requireNonNull(bound, "bound is null");
+        requireNonNull(identity, "identity is null");
+        requireNonNull(follow, "follow is null");
+        ChangeFeeds feeds = new ChangeFeeds(bound, identity);
+        Map<String, StreamPlan> streams = new HashMap<>();
+        bound.plan().streams().forEach(s -> streams.put(s.name(), s));
+        for (SnapshotSharing.Group group : SnapshotSharing.of(bound)) {
+            if (group.feed().isEmpty()) {
+                continue;
+            }
+            List<StreamPlan> members = group.streams().stream().map(streams::get).toList();
+            try {
+                Feed feed = feeds.prepare(group.feed().get(), members, follow);
+                feeds.feeds.add(feed);
+                members.forEach(s -> feeds.byStream.put(s.name(), feed));
+            } catch (ConnectorException e) {
+                SluiceException error = new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT
+                        : e.kind(), e.code(), "change feed " + group.feed().get() + ": "
+                        + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
+                members.forEach(s -> feeds.failed.put(s.name(), error));
+            } catch (SluiceException e) {
+                members.forEach(s -> feeds.failed.put(s.name(), e));
+            } catch (RuntimeException e) {
+                SluiceException error = PartitionAttempts.unexpected(e, "change feed " + group.feed().get());
+                members.forEach(s -> feeds.failed.put(s.name(), error));
+            }
+        }
+        // A stream with a feed outside every group reads no PostgreSQL snapshot: consistency none.
+        for (StreamPlan stream : bound.plan().streams()) {
+            StreamBinding binding = bound.binding(stream);
+            if (binding.source().changeFeed().isPresent() && !feeds.byStream.containsKey(stream.name())
+                    && !feeds.failed.containsKey(stream.name())) {
+                feeds.failed.put(stream.name(), refused(stream, "it reads with consistency: none (or reads a "
+                        + "table another stream writes), and changes meet the copy only in the slot's snapshot",
+                        "set consistency: snapshot on the stream"));
+            }
+        }
+        return feeds;
+    }
+
+    private Feed prepare(String name, List<StreamPlan> streams, ChangeFollow follow)
+            throws ConnectorException, SluiceException {
+        Optional<Ledger> ledger = Optional.empty();
+        for (StreamPlan stream : streams) {
+            check(stream);
+            ledger = ledger.or(() -> bound.binding(stream).ledger());
+        }
+        Ledger kept = ledger.orElseThrow(() -> refused(streams.getFirst(), "its run keeps no ledger (ledger: off), "
+                + "and the feed's position lives there", "remove ledger: off"));
+        kept.ensureReady();
+        String spec = identity.specName();
+        Optional<ChangeFeedRecord> record = kept.changeFeed(spec, name);
+        if (follow.restart() && record.isPresent()) {
+            kept.dropChangeFeed(spec, name);
+            record = Optional.empty();
+        }
+        Mode mode;
+        if (record.isEmpty()) {
+            mode = Mode.START;
+        } else if (record.get().state() == ChangeFeedRecord.State.APPLYING) {
+            mode = Mode.CHANGES_ONLY;
+        } else if (record.get().runId().equals(identity.runId())) {
+            mode = Mode.RESUME_COPY;
+        } else {
+            mode = Mode.START; // a copy another run began and never finished: this fresh run copies anew
+        }
+        Source source = bound.binding(streams.getFirst()).source();
+        source.checkChanges(mode != Mode.START);
+        return new Feed(name, mode, kept, streams);
+    }
+
+    /** What cannot follow changes: settings whose result the applied changes would not keep. */
+    private void check(StreamPlan stream) throws SluiceException {
+        StreamBinding binding = bound.binding(stream);
+        if (!binding.target().appliesChanges()) {
+            throw refused(stream, "its target " + binding.target().describe() + " cannot apply changes",
+                    "load it into a PostgreSQL table, or remove changes:");
+        }
+        if (stream.spec().columnRules().rules().stream().anyMatch(r -> r.expression().isPresent()
+                || r.mask().isPresent())) {
+            throw refused(stream, "its columns: compute or mask values, and changes carry the source's values as "
+                    + "they are", "leave expression and mask out of a stream that follows changes");
+        }
+        if (stream.spec().incremental().isPresent()) {
+            throw refused(stream, "it is incremental, and a feed already carries every change after the copy",
+                    "remove incremental: (or changes:)");
+        }
+        if (stream.spec().rejects().isPresent()) {
+            throw refused(stream, "it sets rows aside (rejects:), and a change of a row left out would have nowhere "
+                    + "to go", "remove rejects: from a stream that follows changes");
+        }
+    }
+
+    private static SluiceException refused(StreamPlan stream, String why, String fix) {
+        return new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.RUN070, "stream '" + stream.name()
+                + "' follows changes, but " + why, fix);
+    }
+
+    Optional<SluiceException> failure(StreamPlan stream) {
+        return Optional.ofNullable(failed.get(stream.name()));
+    }
+
+    Optional<Feed> of(StreamPlan stream) {
+        return Optional.ofNullable(byStream.get(stream.name()));
+    }
+
+    /** Whether the stream's table was copied by an earlier run: this one applies its changes only. */
+    boolean changesOnly(StreamPlan stream) {
+        Feed feed = byStream.get(stream.name());
+        return feed != null && feed.mode() == Mode.CHANGES_ONLY;
+    }
+
+    /** Records where the feed this run started begins, before anything is copied: a resume goes on from it. */
+    void started(Feed feed, SharedSnapshot snapshot) throws ConnectorException {
+        String from = snapshot.changesFrom().orElseThrow(() -> new IllegalStateException(feed.name()
+                + ": the snapshot of a started feed names no position"));
+        feed.ledger().writeChangeFeed(new ChangeFeedRecord(identity.specName(), feed.name(),
+                ChangeFeedRecord.State.COPYING, from, identity.runId()));
+    }
+
+    /**
+     * Applies each feed whose copy is done ({@code reports}: the run's stream reports), one thread per feed, until
+     * caught up with the source's position at the start or, following, until {@code stop} says so.
+     */
+    List<ChangeReport> apply(Map<String, StreamReport> reports, RunListener listener, ChangeFollow follow,
+                             BooleanSupplier stop) {
+        List<ChangeReport> done = new ArrayList<>();
+        Map<Feed, Thread> threads = new LinkedHashMap<>();
+        Map<Feed, ChangeReport> results = new java.util.concurrent.ConcurrentHashMap<>();
+        for (Feed feed : feeds) {
+            List<String> unfinished = feed.streams().stream().filter(s -> !changesOnly(s))
+                    .filter(s -> reports.get(s.name()) == null
+                            || reports.get(s.name()).state() != StreamReport.State.DONE)
+                    .map(StreamPlan::name).toList();
+            if (!unfinished.isEmpty()) {
+                ChangeReport report = new ChangeReport(feed.name(), names(feed), "", "", 0,
+                        ChangeApplier.Applied.NONE, Duration.ZERO, 0, Optional.of(new SluiceException(
+                        ErrorKind.FAILED, RunnerCode.RUN072, "change feed " + feed.name() + " applied nothing: "
+                        + "the copy of " + String.join(", ", unfinished) + " did not finish", "fix what failed "
+                        + "the copy, then run with --resume: the changes apply once every table is copied")));
+                listener.changesFinished(report);
+                results.put(feed, report);
+                continue;
+            }
+            threads.put(feed, Thread.ofVirtual().name("sluice-changes-" + feed.name()).start(() -> {
+                ChangeReport report = applyOne(feed, listener, follow, stop);
+                results.put(feed, report);
+                listener.changesFinished(report);
+            }));
+        }
+        for (Thread thread : threads.values()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (Feed feed : feeds) {
+            Optional.ofNullable(results.get(feed)).ifPresent(done::add);
+        }
+        return done;
+    }
+
+    private static List<String> names(Feed feed) {
+        return feed.streams().stream().map(StreamPlan::name).toList();
+    }
+
+    private ChangeReport applyOne(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop) {
+        Instant started = Instant.now();
+        String from = "";
+        String at = "";
+        long transactions = 0;
+        long behind = 0;
+        ChangeApplier.Applied applied = ChangeApplier.Applied.NONE;
+        List<Source> sources = feed.streams().stream().map(s -> ShapedSource.unwrap(bound.binding(s).source()))
+                .toList();
+        try {
+            ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
+                    new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
+                            + " has no record in the ledger any more", "run again: the feed starts anew"));
+            from = record.position();
+            at = from;
+            List<ChangeRoute> routes = new ArrayList<>();
+            for (StreamPlan stream : feed.streams()) {
+                routes.add(route(stream));
+            }
+            Target first = bound.binding(feed.streams().getFirst()).target();
+            try (ChangeFeed changes = sources.getFirst().openChanges(sources, from);
+                 ChangeApplier applier = first.openChangeApplier(routes)) {
+                Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
+                listener.changesStarted(feed.name(), feed.mode().label(), from, upTo);
+                String target = upTo.orElse(null);
+                while (true) {
+                    if (target == null && (stop.getAsBoolean() || follow.untilCaughtUp())) {
+                        target = changes.currentPosition(); // stop at what the source has now
+                    }
+                    if (target != null && changes.reached(target)) {
+                        break;
+                    }
+                    ChangeBatch batch = changes.next(BATCH_CHANGES, WAIT);
+                    if (batch.isEmpty()) {
+                        if (target == null && follow.follow() && !stop.getAsBoolean()) {
+                            behind = changes.bytesBehind(changes.currentPosition());
+                        }
+                        continue;
+                    }
+                    ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
+                            batch.end(), identity.runId()));
+                    record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
+                    changes.confirm(batch.end());
+                    at = batch.end();
+                    transactions += batch.transactions();
+                    applied = applied.plus(one);
+                    behind = target == null ? 0 : changes.bytesBehind(target);
+                    listener.changesApplied(feed.name(), batch, one, behind);
+                }
+                if (record.state() == ChangeFeedRecord.State.COPYING) {
+                    // Nothing changed since the copy's snapshot: the copy is done, changes go on from its position.
+                    feed.ledger().writeChangeFeed(record.at(ChangeFeedRecord.State.APPLYING, record.position(),
+                            identity.runId()));
+                }
+                behind = 0;
+            }
+            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
+                    Duration.between(started, Instant.now()), behind, Optional.empty());
+        } catch (ConnectorException e) {
+            SluiceException error = new SluiceException(e.kind(), e.code(), "change feed " + feed.name() + ": "
+                    + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
+            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
+                    Duration.between(started, Instant.now()), behind, Optional.of(error));
+        } catch (RuntimeException e) {
+            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
+                    Duration.between(started, Instant.now()), behind, Optional.of(PartitionAttempts.unexpected(e,
+                    "change feed " + feed.name())));
+        }
+    }
+
+    /** The stream's table, as the feed names it, and where each carried column lands. */
+    private ChangeRoute route(StreamPlan stream) throws ConnectorException {
+        StreamBinding binding = bound.binding(stream);
+        Source source = ShapedSource.unwrap(binding.source());
+        String name = source.copiedTable().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT,
+                RunnerCode.RUN070, "stream '" + stream.name() + "' follows changes and reads no table",
+                "read a table")).display();
+        Map<String, String> columns = new LinkedHashMap<>();
+        for (ColumnPair pair : stream.columns()) {
+            columns.put(pair.source().name(), pair.target().name());
+        }
+        return new ChangeRoute(name, binding.target(), columns);
+    }
+}

@@ -1,0 +1,31 @@
+package io.sluice.spi;
+
+/**
+ * Applies change batches to a target's tables ({@link Target#openChangeApplier}): each batch in one transaction
+ * that also runs the runner's ledger work, so the applied position commits with the rows. Used by one thread.
+ */
+public interface ChangeApplier extends AutoCloseable {
+    /**
+     * Applies {@code batch} and runs {@code withPosition} in the same transaction, then commits. When either fails
+     * nothing of it is committed and the failure is thrown.
+     */
+    Applied apply(ChangeBatch batch, io.sluice.spi.ledger.LedgerWork<?> withPosition) throws ConnectorException;
+
+    /** What one batch did to the target's rows, by kind of change. */
+    record Applied(long inserts, long updates, long deletes, long truncates) {
+        public static final Applied NONE = new Applied(0, 0, 0, 0);
+
+        public Applied plus(Applied other) {
+            return new Applied(inserts + other.inserts, updates + other.updates, deletes + other.deletes,
+                    truncates + other.truncates);
+        }
+
+        public long total() {
+            return inserts + updates + deletes + truncates;
+        }
+    }
+
+    /** Closes the connection; a batch not committed is rolled back. Never fails. */
+    @Override
+    void close();
+}

@@ -1,0 +1,37 @@
+package io.sluice.spi;
+
+import java.time.Duration;
+
+/**
+ * The row changes of a source's tables since a position, read in commit order (for PostgreSQL: a logical replication
+ * slot's pgoutput stream). Whole transactions only; a transaction that ended at or before the position the feed was
+ * opened from is never handed out again, so a position recorded with the applied rows makes every change apply once.
+ * Used by one thread.
+ */
+public interface ChangeFeed extends AutoCloseable {
+    /** For people, e.g. {@code slot sluice_orders}. No secrets. */
+    String describe();
+
+    /** Where the source is now: a run that catches up applies every change committed up to it. */
+    String currentPosition() throws ConnectorException;
+
+    /**
+     * The next whole transactions, about {@code maxChanges} changes (a bigger transaction comes whole), waiting at
+     * most {@code wait} for the first; an empty batch when none came. Never returns a transaction that ends after
+     * {@code upTo} when that is given... it simply reads in order: the caller stops once {@link #reached} says so.
+     */
+    ChangeBatch next(int maxChanges, Duration wait) throws ConnectorException;
+
+    /** Whether everything the source committed up to {@code position} has been handed out. */
+    boolean reached(String position);
+
+    /** How many bytes of the source's log lie between what was handed out and {@code position}; 0 when reached. */
+    long bytesBehind(String position);
+
+    /** Tells the source the changes up to {@code position} are applied and kept: it may forget them. */
+    void confirm(String position) throws ConnectorException;
+
+    /** Ends reading. Never fails. */
+    @Override
+    void close();
+}

@@ -1,0 +1,25 @@
+package io.sluice.spi;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table whose row changes a {@link ChangeFeed} reads, as the source describes it when its first change arrives.
+ *
+ * @param name    the table as the source names it, quoted as {@link Source#describe()} gives a table source
+ *                (e.g. {@code public.orders}), so a change finds the stream that copied its table
+ * @param columns its columns as the changes carry them, in order
+ * @param key     for each column, whether it is part of the row's identity (its primary key or replica identity)
+ */
+public record ChangeRelation(String name, List<String> columns, List<Boolean> key) {
+    public ChangeRelation {
+        requireNonNull(name, "name is null");
+        columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        key = List.copyOf(requireNonNull(key, "key is null"));
+        if (columns.size() != key.size()) {
+            throw new IllegalArgumentException("columns and key differ in length: " + columns.size() + " and "
+                    + key.size());
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.sluice.spi;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One row change read from a source's change feed, its values as the source's text form of each type (the form
+ * PostgreSQL's {@code COPY ... (FORMAT text)} and type input functions read); a {@code null} value is SQL NULL.
+ *
+ * @param oldKey   for an UPDATE that changed the row's identity and for a DELETE: the old row's values, where only
+ *                 the identity columns count (the others may be null); empty otherwise
+ * @param values   for an INSERT and an UPDATE: the new row, one value per {@link ChangeRelation#columns()} entry;
+ *                 empty for a DELETE and a TRUNCATE
+ * @param unchanged for an UPDATE: which values the source did not send because they did not change (a large
+ *                 out-of-line value, PostgreSQL's TOAST): the target keeps its own; null when every value came
+ */
+public record RowChange(Kind kind, ChangeRelation relation, List<String> oldKey, List<String> values,
+                        boolean[] unchanged) {
+    public enum Kind { INSERT, UPDATE, DELETE, TRUNCATE }
+
+    public RowChange {
+        requireNonNull(kind, "kind is null");
+        requireNonNull(relation, "relation is null");
+        requireNonNull(oldKey, "oldKey is null");
+        requireNonNull(values, "values is null");
+    }
+
+    /** Whether value {@code column} was left out as unchanged. */
+    public boolean isUnchanged(int column) {
+        return unchanged != null && unchanged[column];
+    }
+
+    /** Whether any value was left out as unchanged. */
+    public boolean hasUnchanged() {
+        if (unchanged == null) {
+            return false;
+        }
+        for (boolean u : unchanged) {
+            if (u) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return kind + " " + relation.name() + " " + oldKey + " " + values
+                + (unchanged == null ? "" : " unchanged " + Arrays.toString(unchanged));
+    }
+}
