@@ -123,11 +123,11 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
-        assertEquals("ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
+        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("change_feeds,ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("5", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("6", q("SELECT count(*) FROM race_ledger.ledger_version"));
     }
 
     @Test
@@ -139,14 +139,14 @@ class LedgerStoreTest {
         StreamKey key = new StreamKey("run-v1", "s");
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v1", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
-        harness.targetSql("DROP TABLE v1_ledger.run_marks",
+        harness.targetSql("DROP TABLE v1_ledger.run_marks", "DROP TABLE v1_ledger.change_feeds",
                 "ALTER TABLE v1_ledger.run_partitions DROP COLUMN claimed_by, DROP COLUMN lease_until, "
                         + "DROP COLUMN rows_rejected",
                 "DELETE FROM v1_ledger.ledger_version WHERE version > 1");
 
         LedgerStore upgraded = ledger(target("v1_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
         assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
         assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
         assertEquals(Map.of(), upgraded.marks(key));
@@ -173,12 +173,13 @@ class LedgerStoreTest {
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v4", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0"), planned(1, "p1")));
         harness.targetSql("ALTER TABLE v4_ledger.run_partitions DROP COLUMN rows_rejected",
+                "DROP TABLE v4_ledger.change_feeds",
                 "UPDATE v4_ledger.run_partitions SET state = 'done', row_count = 42 WHERE partition_id = 'p0'",
                 "DELETE FROM v4_ledger.ledger_version WHERE version > 4");
 
         LedgerStore upgraded = ledger(target("v4_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4,5", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v4_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v4_ledger.ledger_version"));
         List<LedgerPartition> partitions = upgraded.partitions(key);
         assertEquals(42, partitions.get(0).rows(), "what it recorded before");
         assertEquals(0, partitions.get(0).rejected(), "a partition of before set nothing aside");
@@ -190,6 +191,47 @@ class LedgerStoreTest {
             return null;
         });
         assertEquals(10, upgraded.partitions(key).get(1).rejected(), "and the new column works");
+    }
+
+    @Test
+    void upgradesALedgerOfTheCurrentReleaseToChangeFeedsKeepingWhatItRecorded() throws Exception {
+        // A version-5 ledger (the release before changes:) with a done partition: version 6 adds change_feeds.
+        LedgerStore ledger = ledger(target("v5_ledger", "items"));
+        ledger.ensureReady();
+        StreamKey key = new StreamKey("run-v5", "s");
+        LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v5", "spec", "c", "s", "d", "none"));
+        LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
+        harness.targetSql("DROP TABLE v5_ledger.change_feeds",
+                "UPDATE v5_ledger.run_partitions SET state = 'done', row_count = 42, rows_rejected = 3",
+                "DELETE FROM v5_ledger.ledger_version WHERE version > 5");
+        assertEquals(List.of(), ledger.changeFeeds("spec"), "a ledger without the table has no feeds");
+
+        LedgerStore upgraded = ledger(target("v5_ledger", "items"));
+        upgraded.ensureReady();
+        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM "
+                + "v5_ledger.ledger_version"));
+        assertEquals(42, upgraded.partitions(key).get(0).rows(), "what it recorded before");
+        assertEquals(3, upgraded.partitions(key).get(0).rejected());
+        io.sluice.spi.ledger.ChangeFeedRecord copying = new io.sluice.spi.ledger.ChangeFeedRecord("spec", "slot_a",
+                io.sluice.spi.ledger.ChangeFeedRecord.State.COPYING, "0/16B3748", "run-v5");
+        upgraded.inTransaction(tx -> {
+            assertEquals(Optional.empty(), tx.lockChangeFeed("spec", "slot_a"));
+            tx.writeChangeFeed(copying);
+            return null;
+        });
+        upgraded.inTransaction(tx -> {
+            tx.writeChangeFeed(tx.lockChangeFeed("spec", "slot_a").orElseThrow().at(
+                    io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, "0/16B37F0", "run-v6"));
+            return null;
+        });
+        io.sluice.spi.ledger.ChangeFeedRecord applying = upgraded.changeFeeds("spec").getFirst();
+        assertEquals(List.of("slot_a", "APPLYING", "0/16B37F0", "run-v6"), List.of(applying.feed(),
+                applying.state().name(), applying.position(), applying.runId()), "and the new table works");
+        upgraded.inTransaction(tx -> {
+            tx.deleteChangeFeed("spec", "slot_a");
+            return null;
+        });
+        assertEquals(List.of(), upgraded.changeFeeds("spec"));
     }
 
     @Test
