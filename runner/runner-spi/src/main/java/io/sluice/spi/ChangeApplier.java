@@ -7,7 +7,9 @@ package io.sluice.spi;
 public interface ChangeApplier extends AutoCloseable {
     /**
      * Applies {@code batch} and runs {@code withPosition} in the same transaction, then commits. When either fails
-     * nothing of it is committed and the failure is thrown.
+     * nothing of it is committed (nor of the partial batches before it) and the failure is thrown. A
+     * {@link ChangeBatch#partial() partial} batch is applied without committing and without {@code withPosition}:
+     * the batch that ends its transaction commits them together.
      */
     Applied apply(ChangeBatch batch, io.sluice.spi.ledger.LedgerWork<?> withPosition) throws ConnectorException;
 

@@ -11,15 +11,18 @@ import static java.util.Objects.requireNonNull;
  *                (e.g. {@code public.orders}), so a change finds the stream that copied its table
  * @param columns its columns as the changes carry them, in order
  * @param key     for each column, whether it is part of the row's identity (its primary key or replica identity)
+ * @param types   for each column, its type as the source writes it in DDL (e.g. {@code numeric(12,2)}), so a
+ *                column added at the source can be added to the target
  */
-public record ChangeRelation(String name, List<String> columns, List<Boolean> key) {
+public record ChangeRelation(String name, List<String> columns, List<Boolean> key, List<String> types) {
     public ChangeRelation {
         requireNonNull(name, "name is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         key = List.copyOf(requireNonNull(key, "key is null"));
-        if (columns.size() != key.size()) {
-            throw new IllegalArgumentException("columns and key differ in length: " + columns.size() + " and "
-                    + key.size());
+        types = List.copyOf(requireNonNull(types, "types is null"));
+        if (columns.size() != key.size() || columns.size() != types.size()) {
+            throw new IllegalArgumentException("columns, key and types differ in length: " + columns.size() + ", "
+                    + key.size() + " and " + types.size());
         }
     }
 }

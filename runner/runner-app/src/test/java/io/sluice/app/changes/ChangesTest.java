@@ -141,12 +141,15 @@ class ChangesTest {
 
     @Test
     void aRunKilledWhileApplyingGoesOnFromTheLedgerAndAppliesNothingTwice() throws Exception {
-        Databases db = databases("chg_kill", 5_000);
+        Databases db = databases("chg_kill", 15_000);
         Path spec = spec(db, "sluice_kill");
         CliRun copy = CliRun.of("run", spec.toString());
         assertEquals(0, copy.exitCode(), copy.all());
         try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
+            // One transaction bigger than a batch (30,000 changes): applied in parts, committed with its last.
+            s.execute("UPDATE lines SET qty = qty + 1");
+            c.commit();
             for (int n = 0; n < 4_000; n++) {
                 writeSome(s, n);
                 c.commit();
@@ -231,6 +234,52 @@ class ChangesTest {
                 && lost.err().contains("--restart-changes"), lost.err());
         CliRun restarted = CliRun.of("run", spec.toString(), "--restart-changes");
         assertEquals(0, restarted.exitCode(), restarted.all());
+        assertEqual(db, "orders", "lines");
+    }
+
+    @Test
+    void aColumnAddedAtTheSourceIsRefusedByDefaultAndAddedWithAddColumns() throws Exception {
+        Databases db = databases("chg_added", 1_000);
+        Path spec = spec(db, "sluice_added");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "ALTER TABLE orders ADD COLUMN tag varchar(12) DEFAULT 'x'",
+                "UPDATE orders SET tag = 'vip' WHERE id < 20", "INSERT INTO orders (id, customer, tag) VALUES "
+                        + "(5000, 'late', 'new')");
+        CliRun refused = CliRun.of("run", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all()); // found when planning: nothing applied
+        assertTrue(refused.err().contains("MAP001") && refused.err().contains("schema-changes: add-columns"),
+                refused.err());
+        Path adding = spec(db, "sluice_added", "    schema-changes: add-columns");
+        CliRun added = CliRun.of("run", adding.toString());
+        assertEquals(0, added.exitCode(), added.all());
+        assertEquals("character varying(12)", text(db.target(), "SELECT format_type(atttypid, atttypmod) FROM "
+                + "pg_attribute WHERE attrelid = 'orders'::regclass AND attname = 'tag'"));
+        assertEquals("vip", text(db.target(), "SELECT tag FROM orders WHERE id = 5"));
+        assertEquals("new", text(db.target(), "SELECT tag FROM orders WHERE id = 5000"));
+        assertEquals(scalar(db.source(), "SELECT count(*) FROM orders"), scalar(db.target(),
+                "SELECT count(*) FROM orders"));
+    }
+
+    @Test
+    void aColumnAddedWhileARunFollowsFailsItUnlessTheStreamAddsColumns() throws Exception {
+        Databases db = databases("chg_addfollow", 1_000);
+        Path spec = spec(db, "sluice_addfollow");
+        Path log = dir.resolve("addfollow.log");
+        Process child = startSluice(log, "run", spec.toString(), "--follow");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!read(log).contains("on until stopped")) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        sql(db.source(), "ALTER TABLE lines ADD COLUMN note text", "INSERT INTO lines VALUES (1, 99, 1, 'new')");
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
+        assertEquals(1, child.exitValue(), read(log));
+        assertTrue(read(log).contains("PG609") && read(log).contains("(note)")
+                && read(log).contains("ADD COLUMN IF NOT EXISTS \"note\" text"), read(log));
+        assertEquals(0, scalar(db.target(), "SELECT count(*) FROM lines WHERE line = 99"), "nothing of the batch");
+        CliRun added = CliRun.of("run", spec(db, "sluice_addfollow", "    schema-changes: add-columns").toString());
+        assertEquals(0, added.exitCode(), added.all());
         assertEqual(db, "orders", "lines");
     }
 

@@ -283,6 +283,11 @@ final class ChangeFeeds {
                         }
                         continue;
                     }
+                    if (batch.partial()) {
+                        // Part of a transaction too big for one batch: applied, committed with its last part.
+                        applied = applied.plus(applier.apply(batch, t -> null));
+                        continue;
+                    }
                     ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
                             batch.end(), identity.runId()));
                     record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
@@ -325,6 +330,8 @@ final class ChangeFeeds {
         for (ColumnPair pair : stream.columns()) {
             columns.put(pair.source().name(), pair.target().name());
         }
-        return new ChangeRoute(name, binding.target(), columns);
+        java.util.Set<String> known = new java.util.HashSet<>(columns.keySet());
+        source.columns().forEach(c -> known.add(c.name()));
+        return new ChangeRoute(name, binding.target(), columns, known, stream.spec().load().schemaChanges());
     }
 }

@@ -90,7 +90,8 @@ public enum PostgresCode implements ErrorCode {
     PG605("the source user may not create a replication slot or the publication"),
     PG606("the change stream broke off or carried something Sluice cannot read"),
     PG607("a target table the changes go to has no primary key matching the source's key"),
-    PG608("the change feed's slot is in use by another session");
+    PG608("the change feed's slot is in use by another session"),
+    PG609("a column was added to a source table whose changes are followed, and schema-changes is fail");
 
     private final String summary;
 

@@ -36,7 +36,18 @@ final class PgOutputDecoder {
     record Other(char type) implements Message {
     }
 
+    /** The DDL name of a type, by oid and modifier, e.g. {@code numeric(12,2)}: the source's format_type. */
+    @FunctionalInterface
+    interface TypeNames {
+        String of(int oid, int modifier);
+    }
+
     private final Map<Integer, ChangeRelation> relations = new HashMap<>();
+    private final TypeNames typeNames;
+
+    PgOutputDecoder(TypeNames typeNames) {
+        this.typeNames = java.util.Objects.requireNonNull(typeNames, "typeNames is null");
+    }
 
     Message decode(ByteBuffer buffer) {
         char type = (char) buffer.get();
@@ -121,15 +132,16 @@ final class PgOutputDecoder {
         int columns = Short.toUnsignedInt(buffer.getShort());
         List<String> names = new ArrayList<>(columns);
         List<Boolean> key = new ArrayList<>(columns);
+        List<String> types = new ArrayList<>(columns);
         for (int i = 0; i < columns; i++) {
             key.add((buffer.get() & 1) != 0);
             names.add(string(buffer));
-            buffer.getInt(); // type oid
-            buffer.getInt(); // type modifier
+            int type = buffer.getInt();
+            types.add(typeNames.of(type, buffer.getInt()));
         }
         String schema = namespace.isEmpty() ? "pg_catalog" : namespace;
         relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,
-                key));
+                key, types));
     }
 
     private record Tuple(List<String> values, boolean[] unchanged) {

@@ -9,6 +9,7 @@ import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRelation;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.RowChange;
 import io.sluice.spi.ledger.LedgerWork;
 
@@ -30,17 +31,30 @@ import static java.util.Objects.requireNonNull;
  */
 public final class PostgresChangeApplier implements ChangeApplier {
     /** Where one source table's changes go, by the source's name for it (as {@link ChangeRelation#name()}). */
-    public record Route(String source, String target, Map<String, String> columns) {
+    public record Route(String source, String target, Map<String, String> columns,
+                        java.util.Set<String> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
         public Route {
             requireNonNull(source, "source is null");
             requireNonNull(target, "target is null");
             columns = Map.copyOf(requireNonNull(columns, "columns is null"));
+            sourceColumns = java.util.Set.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
+            requireNonNull(schemaChanges, "schemaChanges is null");
+        }
+
+        Route carrying(String column) {
+            Map<String, String> more = new HashMap<>(columns);
+            more.put(column, column);
+            java.util.Set<String> known = new java.util.HashSet<>(sourceColumns);
+            known.add(column);
+            return new Route(source, target, more, known, schemaChanges);
         }
     }
 
     private final PostgresConnections connections;
     private final PostgresLedgerStore ledger;
     private final Map<String, Route> routes = new HashMap<>();
+    /** The routes as of the last commit: a batch rolled back takes back the columns it added. */
+    private final Map<String, Route> committedRoutes = new HashMap<>();
     private final Map<String, TableChanges.Table> tables = new HashMap<>();
     private final Map<ChangeRelation, TableChanges.Mapping> mappings = new HashMap<>();
     private final Connection connection;
@@ -50,6 +64,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         requireNonNull(routes, "routes is null").forEach(r -> this.routes.put(r.source(), r));
+        committedRoutes.putAll(this.routes);
         this.connection = connections.open("applying changes");
         try {
             connection.setAutoCommit(false);
@@ -100,12 +115,27 @@ public final class PostgresChangeApplier implements ChangeApplier {
         return new TableChanges.Table(route.target(), columns, types, key);
     }
 
-    private TableChanges.Mapping mapping(ChangeRelation relation) throws ConnectorException {
+    private TableChanges.Mapping mapping(ChangeRelation relation, Map<String, TableChanges> pending)
+            throws ConnectorException, SQLException {
         TableChanges.Mapping known = mappings.get(relation);
         if (known != null) {
             return known;
         }
         Route route = routes.get(relation.name());
+        List<Integer> added = new ArrayList<>();
+        TableChanges.Table described = tables.get(relation.name());
+        for (int i = 0; i < relation.columns().size(); i++) {
+            String column = relation.columns().get(i);
+            String to = route.columns().get(column);
+            // New since the stream was planned, or carried and not in the target yet (a run that only applies
+            // changes ran no load step that adds it).
+            if (!route.sourceColumns().contains(column) || (to != null && !described.columns().contains(to))) {
+                added.add(i);
+            }
+        }
+        if (!added.isEmpty() && route.schemaChanges() != LoadRequest.SchemaChanges.IGNORE_NEW) {
+            route = addColumns(route, relation, added, pending);
+        }
         TableChanges.Table table = tables.get(relation.name());
         int[] targetOf = new int[relation.columns().size()];
         Map<String, Integer> sourceIndex = new HashMap<>();
@@ -113,6 +143,13 @@ public final class PostgresChangeApplier implements ChangeApplier {
             String to = route.columns().get(relation.columns().get(i));
             targetOf[i] = to == null ? -1 : table.columns().indexOf(to);
             sourceIndex.put(to == null ? "" : to, i);
+        }
+        boolean[] unfed = new boolean[table.columns().size()];
+        java.util.Arrays.fill(unfed, true);
+        for (int to : targetOf) {
+            if (to >= 0) {
+                unfed[to] = false;
+            }
         }
         int[] keySource = new int[table.keyColumns().size()];
         for (int k = 0; k < keySource.length; k++) {
@@ -126,9 +163,49 @@ public final class PostgresChangeApplier implements ChangeApplier {
             }
             keySource[k] = from;
         }
-        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource);
+        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource, unfed);
         mappings.put(relation, mapping);
         return mapping;
+    }
+
+    /**
+     * Columns added at the source: added to the target in the batch's transaction (schema-changes: add-columns or
+     * widen), or the batch fails saying how to go on (fail, the default).
+     */
+    private Route addColumns(Route route, ChangeRelation relation, List<Integer> added,
+                             Map<String, TableChanges> pending) throws ConnectorException, SQLException {
+        List<String> statements = new ArrayList<>();
+        for (int i : added) {
+            String column = route.columns().getOrDefault(relation.columns().get(i), relation.columns().get(i));
+            statements.add("ALTER TABLE " + route.target() + " ADD COLUMN IF NOT EXISTS "
+                    + io.sluice.connector.postgres.catalog.SqlQuote.identifier(column) + " "
+                    + relation.types().get(i));
+        }
+        if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG609, relation.name() + " has "
+                    + added.size() + " column(s) the copy did not have ("
+                    + String.join(", ", added.stream().map(i -> relation.columns().get(i)).toList()) + "), and "
+                    + "schema-changes is fail: nothing of this batch was applied", "set schema-changes: "
+                    + "add-columns on the stream (they are added to " + route.target() + " as they come), or add "
+                    + "them yourself: " + String.join("; ", statements) + "; then run again");
+        }
+        flush(pending); // the rows before the change of shape, with the old shape
+        pending.remove(route.source());
+        try (java.sql.Statement s = connection.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+        Route wider = route;
+        for (int i : added) {
+            if (!route.columns().containsKey(relation.columns().get(i))) {
+                wider = wider.carrying(relation.columns().get(i));
+            }
+        }
+        routes.put(route.source(), wider);
+        tables.put(route.source(), describe(wider));
+        mappings.keySet().removeIf(r -> r.name().equals(route.source()));
+        return wider;
     }
 
     private static String keyNames(ChangeRelation relation) {
@@ -156,7 +233,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                 if (!routes.containsKey(source)) {
                     continue; // a table the publication holds and no stream of the run copied
                 }
-                TableChanges.Mapping mapping = mapping(change.relation());
+                TableChanges.Mapping mapping = mapping(change.relation(), pending);
                 TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s)));
                 switch (change.kind()) {
                     case INSERT -> {
@@ -184,8 +261,12 @@ public final class PostgresChangeApplier implements ChangeApplier {
                 }
             }
             flush(pending);
+            if (batch.partial()) {
+                return new Applied(inserts, updates, deletes, truncates); // the transaction's last part commits
+            }
             withPosition.apply(ledger.rowsOn(connection));
             connection.commit();
+            committedRoutes.putAll(routes);
             return new Applied(inserts, updates, deletes, truncates);
         } catch (SQLException e) {
             rollbackQuietly();
@@ -221,6 +302,20 @@ public final class PostgresChangeApplier implements ChangeApplier {
             connection.rollback();
         } catch (SQLException ignored) {
             // the connection is closed with the applier
+        }
+        if (!routes.equals(committedRoutes)) {
+            // Columns this batch added were rolled back with it: describe the tables as they are again.
+            routes.clear();
+            routes.putAll(committedRoutes);
+            mappings.clear();
+            try {
+                for (Route route : routes.values()) {
+                    tables.put(route.source(), describe(route));
+                }
+                connection.rollback();
+            } catch (SQLException | ConnectorException ignored) {
+                // the next batch fails on its own
+            }
         }
     }
 

@@ -39,12 +39,17 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final ChangeSlot slot;
     private final Connection replication;
     private final PGReplicationStream stream;
-    private final PgOutputDecoder decoder = new PgOutputDecoder();
+    private final PgOutputDecoder decoder = new PgOutputDecoder(this::typeName);
+    private final java.util.Map<Long, String> typeNames = new java.util.HashMap<>();
     private final long from;
     /** The transaction being read, until its COMMIT; null between transactions. */
     private List<RowChange> open;
     /** The end of the last whole transaction read (or {@link #from}). */
     private long handedOut;
+    /** Parts of the open transaction were handed out already: its COMMIT ends a partial run of batches. */
+    private boolean inPart;
+    /** 1 while the open transaction is one applied before (skipped whole), else 0. */
+    private int skipping;
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
                                PGReplicationStream stream, long from) {
@@ -93,6 +98,24 @@ public final class PostgresChangeFeed implements ChangeFeed {
         }
     }
 
+    /** The source's name for a type, asked once per type and modifier (a relation is described rarely). */
+    private String typeName(int oid, int modifier) {
+        return typeNames.computeIfAbsent(((long) oid << 32) | (modifier & 0xffffffffL), k -> {
+            try (ControlConnection control = connections.control("naming a type of the change stream");
+                 java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT format_type(?::oid, ?)")) {
+                p.setLong(1, Integer.toUnsignedLong(oid));
+                p.setInt(2, modifier);
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            } catch (SQLException | ConnectorException e) {
+                throw new IllegalStateException("cannot name type " + Integer.toUnsignedString(oid) + ": "
+                        + e.getMessage(), e);
+            }
+        });
+    }
+
     @Override
     public String describe() {
         return "slot " + slot.slot();
@@ -131,24 +154,45 @@ public final class PostgresChangeFeed implements ChangeFeed {
                 }
                 PgOutputDecoder.Message decoded = decoder.decode(message);
                 switch (decoded) {
-                    case PgOutputDecoder.Begin begin -> open = new ArrayList<>();
+                    case PgOutputDecoder.Begin begin -> {
+                        open = new ArrayList<>();
+                        // A transaction that ends at or before the position was applied: its parts are not handed
+                        // out (its COMMIT drops it); begin.finalLsn is its commit record's start.
+                        skipping = begin.finalLsn() < Math.max(from, handedOut) ? 1 : 0;
+                    }
                     case PgOutputDecoder.Change change -> {
                         if (open == null) {
                             throw new IllegalStateException("a change outside a transaction");
                         }
+                        if (skipping == 1) {
+                            continue; // applied before: its COMMIT drops it
+                        }
                         open.addAll(change.changes());
+                        if (open.size() >= maxChanges) {
+                            if (!batch.isEmpty()) {
+                                // The whole transactions first; the big one goes on in the next batches.
+                                return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(),
+                                        transactions);
+                            }
+                            // Memory stays bounded: a transaction bigger than a batch is handed out in parts.
+                            List<RowChange> part = open;
+                            open = new ArrayList<>();
+                            inPart = true;
+                            return new ChangeBatch(part, LogSequenceNumber.valueOf(end).asString(), 0, true);
+                        }
                     }
                     case PgOutputDecoder.Commit commit -> {
                         if (open == null) {
                             throw new IllegalStateException("a COMMIT without its BEGIN");
                         }
-                        if (commit.endLsn() > from && commit.endLsn() > handedOut) {
+                        if (inPart || (commit.endLsn() > from && commit.endLsn() > handedOut)) {
                             batch.addAll(open);
                             transactions++;
                             end = commit.endLsn();
                             handedOut = end;
                         }
                         open = null;
+                        inPart = false;
                         if (batch.size() >= maxChanges) {
                             return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
                         }

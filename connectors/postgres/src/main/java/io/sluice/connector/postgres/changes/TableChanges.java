@@ -34,8 +34,11 @@ final class TableChanges {
         }
     }
 
-    /** Where each of a source relation's columns lands in {@link Table#columns()}; -1 for one not carried. */
-    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource) {
+    /**
+     * Where each of a source relation's columns lands in {@link Table#columns()} (-1 for one not carried), and
+     * which target columns no source column feeds (dropped at the source: written NULL from then on).
+     */
+    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource, boolean[] unfed) {
     }
 
     private enum Kind { DELETE, PATCH, UPSERT }
@@ -70,7 +73,7 @@ final class TableChanges {
             }
             case INSERT, UPDATE -> {
                 String[] values = new String[table.columns().size()];
-                boolean[] known = new boolean[values.length];
+                boolean[] known = mapping.unfed().clone();
                 for (int i = 0; i < mapping.targetOf().length; i++) {
                     int to = mapping.targetOf()[i];
                     if (to >= 0 && !change.isUnchanged(i)) {
@@ -136,7 +139,7 @@ final class TableChanges {
     void moveKey(Connection connection, RowChange change, Mapping mapping) throws SQLException {
         List<String> oldKey = key(mapping, change.oldKey());
         String[] values = new String[table.columns().size()];
-        boolean[] known = new boolean[values.length];
+        boolean[] known = mapping.unfed().clone();
         for (int i = 0; i < mapping.targetOf().length; i++) {
             int to = mapping.targetOf()[i];
             if (to >= 0 && !change.isUnchanged(i)) {

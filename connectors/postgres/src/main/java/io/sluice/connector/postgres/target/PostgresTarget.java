@@ -533,7 +533,7 @@ public final class PostgresTarget implements Target {
                         + describe());
             }
             own.add(new io.sluice.connector.postgres.changes.PostgresChangeApplier.Route(route.source(),
-                    pg.name.quoted(), route.columns()));
+                    pg.name.quoted(), route.columns(), route.sourceColumns(), route.schemaChanges()));
         }
         return new io.sluice.connector.postgres.changes.PostgresChangeApplier(connections, ledger, own);
     }
