@@ -52,6 +52,15 @@ public interface Connector extends AutoCloseable {
         return java.util.OptionalInt.empty();
     }
 
+    /**
+     * The change feed a stream source with these options follows ({@code changes:}), as the source holds it now;
+     * empty when the options name none or the connector follows no changes.
+     */
+    default java.util.Optional<ChangeFeedState> changeFeedState(Options sourceOptions) throws ConnectorException {
+        java.util.Objects.requireNonNull(sourceOptions, "sourceOptions is null");
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

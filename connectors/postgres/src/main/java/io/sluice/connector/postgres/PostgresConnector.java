@@ -205,6 +205,27 @@ public final class PostgresConnector implements Connector {
     }
 
     @Override
+    public Optional<io.sluice.spi.ChangeFeedState> changeFeedState(Options sourceOptions) throws ConnectorException {
+        Optional<io.sluice.spi.Options> changes = sourceOptions.find(PostgresOptions.CHANGES);
+        if (changes.isEmpty() || !changes.get().isSet(PostgresOptions.SLOT)) {
+            return Optional.empty();
+        }
+        String slot = changes.get().get(PostgresOptions.SLOT);
+        long warnAbove = changes.get().find(PostgresOptions.RETAINED_WARNING_MB).orElse(1024L) * 1024 * 1024;
+        try (io.sluice.connector.postgres.session.ControlConnection control = connections.control("reading slot "
+                + slot)) {
+            return Optional.of(new io.sluice.connector.postgres.changes.ChangeSlot(slot, slot)
+                    .state(control.connection()).map(s -> new io.sluice.spi.ChangeFeedState(slot, true, s.active(),
+                            s.walStatus(), Optional.of(s.confirmedFlush()).filter(c -> !c.isEmpty()), s.behindBytes(),
+                            s.retainedBytes(), warnAbove))
+                    .orElse(io.sluice.spi.ChangeFeedState.gone(slot)));
+        } catch (java.sql.SQLException e) {
+            throw connections.errors().translate(e, io.sluice.connector.postgres.session.PostgresErrors.Phase.DESCRIBE,
+                    "cannot read slot " + slot);
+        }
+    }
+
+    @Override
     public List<String> notices() {
         return notices;
     }

@@ -48,8 +48,11 @@ public final class PostgresOptions {
     static final Option<String> PUBLICATION = Option.string("publication")
             .describedAs("The publication the slot reads; created for the stream's tables when missing. Default: "
                     + "the slot's name.");
+    static final Option<Long> RETAINED_WARNING_MB = Option.integer("retained-warning-mb").withDefault(1024L)
+            .describedAs("sluice plan and status warn when the slot keeps more WAL than this on the source (a run "
+                    + "that applies and confirms frees it).");
     static final Option<io.sluice.spi.Options> CHANGES = Option.object("changes",
-                    OptionSchema.of(SLOT, PUBLICATION))
+                    OptionSchema.of(SLOT, PUBLICATION, RETAINED_WARNING_MB))
             .describedAs("Follow the table's changes after the copy: the first run copies in the slot's snapshot, "
                     + "every later run (or run --follow) applies the inserts, updates, deletes and truncates since "
                     + "(source only, tables only).");

@@ -44,7 +44,7 @@ final class PlanCommand implements Callable<Integer> {
                 text = PlanJson.render(plan, planned.sharedSnapshots());
             } else {
                 StringWriter buffer = new StringWriter();
-                PlanText.print(plan, planned.sharedSnapshots(), new PrintWriter(buffer));
+                PlanText.print(plan, planned.sharedSnapshots(), planned.changeFeeds(), new PrintWriter(buffer));
                 text = buffer.toString();
             }
             PrintWriter out = spec.commandLine().getOut();

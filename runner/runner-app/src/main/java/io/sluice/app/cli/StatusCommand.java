@@ -62,8 +62,13 @@ final class StatusCommand implements Callable<Integer> {
                     + "one run (sluice status " + specFile + " shows the runs and their ids)");
         }
         List<RunStatus.StreamRun> runs;
+        List<RunStatus.FeedStatus> feeds;
         try (RunStatus status = sluice.status(pipeline)) {
             runs = status.runs(Optional.ofNullable(runId), RUNS_SHOWN);
+            feeds = runId == null ? status.feeds() : List.of();
+        }
+        for (RunStatus.FeedStatus feed : feeds) {
+            feedLines(pipeline.name(), feed).forEach(l -> out.println(terminal.redact(l)));
         }
         for (RunStatus.StreamRun run : runs) {
             out.println(terminal.redact(line(run.stream())));
@@ -110,6 +115,47 @@ final class StatusCommand implements Callable<Integer> {
         }
         out.flush();
         return !runs.isEmpty() || runId == null ? ExitCodes.OK : ExitCodes.USAGE;
+    }
+
+    /** A change feed: how far the ledger says it got, and what its slot holds on the source. */
+    private List<String> feedLines(String specName, RunStatus.FeedStatus feed) {
+        List<String> lines = new java.util.ArrayList<>();
+        String recorded = feed.record().map(r -> switch (r.state()) {
+            case COPYING -> "copying (run " + r.runId() + "): changes apply from " + r.position() + " once the copy "
+                    + "is done";
+            case APPLYING -> "applied up to " + r.position() + " (run " + r.runId() + r.updatedAt().map(at -> ", "
+                    + at).orElse("") + ")";
+        }).orElse("not started: the next run copies in its snapshot");
+        if (feed.streams().isEmpty()) {
+            lines.add("changes " + feed.feed() + ": " + recorded + "; no stream of the spec follows it any more");
+            lines.add("    its slot keeps WAL on the source until dropped: SELECT pg_drop_replication_slot('"
+                    + feed.feed() + "') on the source, then DELETE FROM <ledger-schema>.change_feeds WHERE spec_name "
+                    + "= '" + specName + "' AND feed = '" + feed.feed() + "' on the target");
+            return lines;
+        }
+        lines.add("changes " + feed.feed() + " (" + String.join(", ", feed.streams()) + "): " + recorded);
+        feed.state().ifPresent(state -> {
+            if (!state.exists()) {
+                lines.add(feed.record().isPresent() ? "    slot: gone from the source; the changes since cannot be "
+                        + "read: sluice run " + specFile + " --restart-changes copies again from a new slot"
+                        : "    slot: not created yet");
+                return;
+            }
+            lines.add(String.format(Locale.ROOT, "    slot: %s, %s behind the source, %s of WAL retained on it "
+                            + "(wal_status %s)%s", state.active() ? "read by a run now" : "idle",
+                    mb(state.behindBytes()), mb(state.retainedBytes()), state.health(),
+                    "lost".equals(state.health()) ? "; the changes since are lost: sluice run " + specFile
+                            + " --restart-changes copies again" : ""));
+            if (state.retainsTooMuch()) {
+                lines.add("    warning: more WAL retained than the stream's retained-warning-mb: run the spec (or run "
+                        + "--follow) to apply and confirm the changes, which frees it");
+            }
+        });
+        return lines;
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1_000_000.0);
     }
 
     /** In a joined run, which process copied the partition, or holds it (until when) while it copies. */

@@ -18,6 +18,26 @@ public final class PlanText {
         print(plan, List.of(), out);
     }
 
+    private static String feedState(List<io.sluice.core.service.RunStatus.FeedStatus> feeds, String feed) {
+        io.sluice.core.service.RunStatus.FeedStatus status = feeds.stream().filter(f -> f.feed().equals(feed))
+                .findFirst().orElse(null);
+        if (status == null || status.record().isEmpty()) {
+            return "the run creates the slot (and its publication when missing), copies in the slot's snapshot, "
+                    + "then applies the changes since; later runs apply the changes only";
+        }
+        io.sluice.spi.ledger.ChangeFeedRecord record = status.record().get();
+        String text = record.state() == io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING
+                ? "copied; the run applies the changes since " + record.position()
+                : "a copy begun by run " + record.runId() + " is unfinished: --resume finishes it, a fresh run "
+                + "copies anew from a new slot";
+        if (status.state().isPresent() && status.state().get().retainsTooMuch()) {
+            text += String.format(java.util.Locale.ROOT, "\nwarning: slot %s keeps %.1f MB of WAL on the source, "
+                    + "more than its retained-warning-mb: run the spec (or run --follow) to apply and confirm the "
+                    + "changes, which frees it", feed, status.state().get().retainedBytes() / 1_000_000.0);
+        }
+        return text;
+    }
+
     /** The first {@code shown} names, and how many more. */
     private static String names(List<String> names, int shown) {
         return names.size() <= shown ? String.join(", ", names)
@@ -26,11 +46,23 @@ public final class PlanText {
 
     /** With the groups of streams that read one snapshot together ({@link SnapshotSharing}). */
     public static void print(PipelinePlan plan, List<SnapshotSharing.Group> shared, PrintWriter out) {
+        print(plan, shared, List.of(), out);
+    }
+
+    /** With the spec's change feeds too. */
+    public static void print(PipelinePlan plan, List<SnapshotSharing.Group> shared,
+                             List<io.sluice.core.service.RunStatus.FeedStatus> feeds, PrintWriter out) {
         out.println("spec " + plan.spec().name() + " (" + plan.spec().file() + ", sha256 "
                 + plan.spec().checksum().substring(0, 12) + ")");
         java.util.Map<String, SnapshotSharing.Group> groupOf = new java.util.HashMap<>();
         for (SnapshotSharing.Group group : shared) {
             group.streams().forEach(s -> groupOf.put(s, group));
+            if (group.feed().isPresent()) {
+                out.println("changes: slot " + group.feed().get() + " follows the " + group.streams().size()
+                        + " stream(s) reading connection '" + group.connection() + "' (" + names(group.streams(), 10)
+                        + "): " + feedState(feeds, group.feed().get()));
+                continue;
+            }
             out.println("one snapshot: the " + group.streams().size() + " streams reading connection '"
                     + group.connection() + "' read one moment of it, exported when the run starts and held until it "
                     + "ends (" + names(group.streams(), 10) + ")");
@@ -44,7 +76,9 @@ public final class PlanText {
                     + ", degree " + stream.degree() + ", " + stream.partitions().size() + " partition(s)");
             out.println("  load mode:   " + stream.spec().load().spelled());
             SnapshotSharing.Group group = groupOf.get(stream.name());
-            out.println("  snapshot:    " + (group == null ? stream.snapshotMode() : "snapshot, shared with the "
+            out.println("  snapshot:    " + (group == null ? stream.snapshotMode() : group.feed().isPresent()
+                    ? "the snapshot slot " + group.feed().get() + " exports when it is created (a run that only "
+                    + "applies changes copies nothing)" : "snapshot, shared with the "
                     + (group.streams().size() - 1) + " other stream(s) reading connection '" + group.connection()
                     + "'"));
             stream.window().ifPresent(w -> out.println("  incremental: rows with " + w.cursor()

@@ -284,6 +284,40 @@ class ChangesTest {
     }
 
     @Test
+    void planAndStatusShowTheFeedItsSlotAndALeftOverOne() throws Exception {
+        Databases db = databases("chg_status", 2_000);
+        Path spec = spec(db, "sluice_status");
+        CliRun before = CliRun.of("plan", spec.toString());
+        assertEquals(0, before.exitCode(), before.all());
+        assertTrue(before.out().contains("changes: slot sluice_status follows the 2 stream(s) reading connection "
+                + "'src'") && before.out().contains("the run creates the slot"), before.out());
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "INSERT INTO orders (id, customer, note) SELECT g, 'bulk', repeat('x', 2000) FROM "
+                + "generate_series(100000, 102000) g");
+        Path warned = dir.resolve("warned.yaml");
+        Files.writeString(warned, Files.readString(spec).replace("changes: { slot: sluice_status }",
+                "changes: { slot: sluice_status, retained-warning-mb: 1 }"));
+        CliRun plan = CliRun.of("plan", warned.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("copied; the run applies the changes since ")
+                && plan.out().contains("warning: slot sluice_status keeps"), plan.out());
+        CliRun status = CliRun.of("status", warned.toString());
+        assertEquals(0, status.exitCode(), status.all());
+        assertTrue(status.out().contains("changes sluice_status (shop): applied up to ")
+                && status.out().contains("slot: idle, ") && status.out().contains("of WAL retained on it")
+                && status.out().contains("warning: more WAL retained"), status.out());
+        // The spec renamed its slot: the old one is left on the source, and status says how to drop it.
+        Path renamed = dir.resolve("renamed.yaml");
+        Files.writeString(renamed, Files.readString(spec).replace("changes: { slot: sluice_status }",
+                "changes: { slot: sluice_status_2 }"));
+        CliRun left = CliRun.of("status", renamed.toString());
+        assertTrue(left.out().contains("changes sluice_status: applied up to")
+                && left.out().contains("no stream of the spec follows it any more")
+                && left.out().contains("SELECT pg_drop_replication_slot('sluice_status')"), left.out());
+        assertTrue(left.out().contains("changes sluice_status_2 (shop): not started"), left.out());
+    }
+
+    @Test
     void aTableWithoutAKeyIsRefusedBeforeAnythingIsCopied() throws Exception {
         Databases db = databases("chg_nokey", 100);
         sql(db.source(), "CREATE TABLE notes (body text)");

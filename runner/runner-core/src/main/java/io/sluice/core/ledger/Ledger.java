@@ -438,6 +438,11 @@ public final class Ledger {
                 + "report this as a bug");
     }
 
+    /** Every change feed the spec's runs recorded in this ledger. */
+    public List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+        return store.changeFeeds(requireNonNull(specName, "specName is null"));
+    }
+
     /** The spec's record of change feed {@code feed}; empty when it never started (or was dropped). */
     public Optional<io.sluice.spi.ledger.ChangeFeedRecord> changeFeed(String specName, String feed)
             throws ConnectorException {

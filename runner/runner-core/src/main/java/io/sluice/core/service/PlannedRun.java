@@ -51,6 +51,11 @@ public final class PlannedRun implements AutoCloseable {
         return io.sluice.core.plan.SnapshotSharing.of(plan);
     }
 
+    /** The spec's change feeds ({@code changes:}): what the ledger recorded and what the source holds now. */
+    public List<RunStatus.FeedStatus> changeFeeds() {
+        return new RunStatus(spec, connections).feeds(); // not closed: the connections are this plan's
+    }
+
     /** What the connectors want a person to know, e.g. how to reach an embedded server. */
     public List<String> notices() {
         return connections.notices();

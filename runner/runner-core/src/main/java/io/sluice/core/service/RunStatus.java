@@ -105,6 +105,63 @@ public final class RunStatus implements AutoCloseable {
         return found;
     }
 
+    /**
+     * One change feed of the spec: what the ledger recorded of it and what the source holds now.
+     *
+     * @param streams  the spec's streams that follow it; empty for a feed the ledger holds and no stream follows any
+     *                 more (a spec changed or renamed: its slot still keeps WAL on the source)
+     */
+    public record FeedStatus(String feed, List<String> streams, Optional<io.sluice.spi.ledger.ChangeFeedRecord> record,
+                             Optional<io.sluice.spi.ChangeFeedState> state) {
+        public FeedStatus {
+            requireNonNull(feed, "feed is null");
+            streams = List.copyOf(requireNonNull(streams, "streams is null"));
+            requireNonNull(record, "record is null");
+            requireNonNull(state, "state is null");
+        }
+    }
+
+    /** The spec's change feeds, those its streams follow first, then those only its ledgers remember. */
+    public List<FeedStatus> feeds() {
+        if (!spec.ledger()) {
+            return List.of();
+        }
+        java.util.Map<String, FeedStatus> found = new java.util.LinkedHashMap<>();
+        java.util.Set<String> remembered = new java.util.LinkedHashSet<>();
+        java.util.Map<String, io.sluice.spi.ledger.ChangeFeedRecord> records = new java.util.HashMap<>();
+        try {
+            for (StreamSpec stream : spec.streams()) {
+                Ledger ledger = ledgerOf(stream);
+                for (io.sluice.spi.ledger.ChangeFeedRecord record : ledger.changeFeeds(spec.name())) {
+                    records.putIfAbsent(record.feed(), record);
+                    remembered.add(record.feed());
+                }
+                Optional<io.sluice.spi.ChangeFeedState> state = connections.get(stream.source().connection())
+                        .changeFeedState(stream.source().options());
+                if (state.isPresent()) {
+                    String feed = state.get().feed();
+                    FeedStatus before = found.get(feed);
+                    List<String> streams = new ArrayList<>(before == null ? List.of() : before.streams());
+                    streams.add(stream.name());
+                    found.put(feed, new FeedStatus(feed, streams, Optional.empty(), state));
+                }
+            }
+        } catch (ConnectorException e) {
+            throw SluiceException.from(e, "change feed");
+        }
+        List<FeedStatus> feeds = new ArrayList<>();
+        for (FeedStatus feed : found.values()) {
+            feeds.add(new FeedStatus(feed.feed(), feed.streams(), Optional.ofNullable(records.get(feed.feed())),
+                    feed.state()));
+        }
+        for (String feed : remembered) {
+            if (!found.containsKey(feed)) {
+                feeds.add(new FeedStatus(feed, List.of(), Optional.of(records.get(feed)), Optional.empty()));
+            }
+        }
+        return feeds;
+    }
+
     private Ledger ledgerOf(StreamSpec stream) throws ConnectorException {
         // The ledger lives with the connection, whatever table a template would name.
         Connector connector = connections.get(stream.target().connection());
