@@ -28,11 +28,14 @@ import static java.util.Objects.requireNonNull;
  * <p>Meters (Prometheus names in docs/operations.md): {@code sluice.copied.rows}, {@code sluice.copied.bytes},
  * {@code sluice.partitions} (by state), {@code sluice.partitions.planned}, {@code sluice.partitions.running},
  * {@code sluice.partition.duration}, {@code sluice.partition.retries}, {@code sluice.throughput.rows.per.second},
- * {@code sluice.throughput.bytes.per.second}.
+ * {@code sluice.throughput.bytes.per.second}; for change feeds (tags pipeline, feed, run_id)
+ * {@code sluice.changes.applied} (by kind), {@code sluice.changes.transactions} and {@code sluice.changes.lag.bytes}.
  */
 public final class MetricsRunListener implements RunListener {
     private final MeterRegistry registry;
     private final Map<String, StreamGauges> streams = new ConcurrentHashMap<>();
+    /** Bytes of source log each change feed is behind, by feed. */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> lags = new ConcurrentHashMap<>();
     private volatile PipelinePlan plan;
     private volatile String runId = "";
 
@@ -102,6 +105,50 @@ public final class MetricsRunListener implements RunListener {
                         .increment(report.rowsRejected());
             }
         }
+    }
+
+    @Override
+    public void changesStarted(String feed, String mode, String from, java.util.Optional<String> upTo) {
+        lag(feed);
+        for (String kind : new String[]{"insert", "update", "delete", "truncate"}) {
+            changes(feed, kind).increment(0); // present from the start, at 0
+        }
+    }
+
+    @Override
+    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
+                               io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+        changes(feed, "insert").increment(applied.inserts());
+        changes(feed, "update").increment(applied.updates());
+        changes(feed, "delete").increment(applied.deletes());
+        changes(feed, "truncate").increment(applied.truncates());
+        Counter.builder("sluice.changes.transactions").baseUnit("transactions").description("Source transactions "
+                + "applied to the target").tags(feedTags(feed)).register(registry).increment(batch.transactions());
+        lag(feed).set(bytesBehind);
+    }
+
+    @Override
+    public void changesFinished(io.sluice.core.run.ChangeReport report) {
+        lag(report.feed()).set(report.bytesBehind());
+    }
+
+    private Counter changes(String feed, String kind) {
+        return Counter.builder("sluice.changes.applied").description("Row changes applied to "
+                + "the target, by kind").tags(feedTags(feed).and("kind", kind)).register(registry);
+    }
+
+    private java.util.concurrent.atomic.AtomicLong lag(String feed) {
+        return lags.computeIfAbsent(feed, f -> {
+            java.util.concurrent.atomic.AtomicLong value = new java.util.concurrent.atomic.AtomicLong();
+            Gauge.builder("sluice.changes.lag.bytes", value, java.util.concurrent.atomic.AtomicLong::get)
+                    .strongReference(true).baseUnit("bytes").description("Source log (WAL) not yet applied to the "
+                            + "target").tags(feedTags(f)).register(registry);
+            return value;
+        });
+    }
+
+    private Tags feedTags(String feed) {
+        return Tags.of("pipeline", plan.spec().name(), "feed", feed, "run_id", runId);
     }
 
     @Override

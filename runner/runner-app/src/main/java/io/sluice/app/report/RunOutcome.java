@@ -22,8 +22,16 @@ public record RunOutcome(
         List<StreamReport> streams,
         boolean interrupted,
         Optional<RunError> error,
-        int exitCode) {
+        int exitCode,
+        List<io.sluice.core.run.ChangeReport> changes) {
+    /** A run without change feeds. */
+    public RunOutcome(Optional<String> runId, SpecIdentity spec, Instant started, Instant finished,
+                      List<StreamReport> streams, boolean interrupted, Optional<RunError> error, int exitCode) {
+        this(runId, spec, started, finished, streams, interrupted, error, exitCode, List.of());
+    }
+
     public RunOutcome {
+        changes = List.copyOf(requireNonNull(changes, "changes is null"));
         requireNonNull(runId, "runId is null");
         requireNonNull(spec, "spec is null");
         requireNonNull(started, "started is null");
@@ -41,7 +49,8 @@ public record RunOutcome(
     public static RunOutcome of(SpecIdentity spec, RunReport report) {
         requireNonNull(report, "report is null");
         return new RunOutcome(Optional.of(report.runId()), spec, report.started(), report.finished(),
-                report.streams(), report.interrupted(), report.error().map(RunError::of), report.exitCode());
+                report.streams(), report.interrupted(), report.error().map(RunError::of), report.exitCode(),
+                report.changes());
     }
 
     /** A run that failed before its first stream: no stream reports, just the error and its exit code. */

@@ -59,9 +59,29 @@ public final class SummaryJson {
         root.put("bytes", outcome.bytes());
         ArrayNode streams = root.putArray("streams");
         outcome.streams().forEach(s -> stream(streams.addObject(), s));
+        if (!outcome.changes().isEmpty()) {
+            ArrayNode changes = root.putArray("changes");
+            outcome.changes().forEach(c -> changes(changes.addObject(), c));
+        }
         error(root, "error", outcome.error().map(e -> afterWrites(e, outcome.exitCode() == 1)));
         htmlReport.ifPresent(r -> root.put("report", redact.apply(r)));
         return root;
+    }
+
+    private void changes(ObjectNode node, io.sluice.core.run.ChangeReport feed) {
+        node.put("feed", feed.feed());
+        ArrayNode streams = node.putArray("streams");
+        feed.streams().forEach(s -> streams.add(redact.apply(s)));
+        node.put("state", feed.error().isPresent() ? "failed" : "done");
+        node.put("from", feed.from());
+        node.put("to", feed.to());
+        node.put("transactions", feed.transactions());
+        node.put("inserts", feed.applied().inserts());
+        node.put("updates", feed.applied().updates());
+        node.put("deletes", feed.applied().deletes());
+        node.put("truncates", feed.applied().truncates());
+        node.put("seconds", round(feed.duration().toNanos() / 1e9, 3));
+        node.put("bytes-behind", feed.bytesBehind());
     }
 
     private void stream(ObjectNode node, StreamReport stream) {
