@@ -13,6 +13,16 @@ public interface ChangeApplier extends AutoCloseable {
      */
     Applied apply(ChangeBatch batch, io.sluice.spi.ledger.LedgerWork<?> withPosition) throws ConnectorException;
 
+    /**
+     * For a cut-over: sets each target sequence behind a routed column past the source's value for it
+     * ({@link ChangeFeed#sequenceValues()}) and past the column's largest value, so inserts on the target after the
+     * switch take new values. Returns how many sequences it set.
+     */
+    default int resetSequences(java.util.Map<String, java.util.Map<String, Long>> sourceValues)
+            throws ConnectorException {
+        return 0;
+    }
+
     /** What one batch did to the target's rows, by kind of change. */
     record Applied(long inserts, long updates, long deletes, long truncates) {
         public static final Applied NONE = new Applied(0, 0, 0, 0);

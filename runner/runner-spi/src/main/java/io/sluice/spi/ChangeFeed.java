@@ -31,6 +31,15 @@ public interface ChangeFeed extends AutoCloseable {
     /** Tells the source the changes up to {@code position} are applied and kept: it may forget them. */
     void confirm(String position) throws ConnectorException;
 
+    /**
+     * The values the source's sequences behind its tables' columns reached (serial and identity columns), by table
+     * (as {@link ChangeRelation#name()}) and column: for a cut-over, the target's are set past them. Empty when the
+     * source has none to tell.
+     */
+    default java.util.Map<String, java.util.Map<String, Long>> sequenceValues() throws ConnectorException {
+        return java.util.Map.of();
+    }
+
     /** Ends reading. Never fails. */
     @Override
     void close();

@@ -215,7 +215,9 @@ public final class ConsoleRunListener implements RunListener {
         }
         line("changes " + report.feed() + ": " + counts + " applied in " + Numbers.seconds(report.duration()
                 .toMillis()) + ", up to " + report.to() + (report.bytesBehind() == 0 ? ", caught up" : ", "
-                + Numbers.megabytes(report.bytesBehind()) + " behind"));
+                + Numbers.megabytes(report.bytesBehind()) + " behind")
+                + (report.sequencesReset() > 0 ? "; cut-over: " + report.sequencesReset() + " target sequence(s) set "
+                + "past the source's" : ""));
     }
 
     private static String mode(Verification v) {

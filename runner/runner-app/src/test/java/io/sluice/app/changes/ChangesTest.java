@@ -362,6 +362,23 @@ class ChangesTest {
         assertTrue(after.err().contains("0 source transactions"), after.err());
     }
 
+    @Test
+    void aCutOverCatchesUpThenSetsTheTargetSequencesPastTheSources() throws Exception {
+        Databases db = databases("chg_cutover", 100);
+        sql(db.source(), "CREATE TABLE tickets (id serial PRIMARY KEY, v text)",
+                "INSERT INTO tickets (v) SELECT 'old' FROM generate_series(1, 10)");
+        Path spec = spec(db, "sluice_cutover");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "INSERT INTO tickets (v) SELECT 'new' FROM generate_series(1, 5)",
+                "SELECT setval('tickets_id_seq', 100)");
+        CliRun cutOver = CliRun.of("run", spec.toString(), "--follow", "--until-lag", "0");
+        assertEquals(0, cutOver.exitCode(), cutOver.all());
+        assertTrue(cutOver.err().contains("cut-over: ") && cutOver.err().contains("caught up"), cutOver.err());
+        assertEqual(db, "orders", "lines", "tickets");
+        sql(db.target(), "INSERT INTO tickets (v) VALUES ('after the switch')");
+        assertEquals(101, scalar(db.target(), "SELECT max(id) FROM tickets"));
+    }
+
     private long donePartitions(Databases db, String runId) throws SQLException {
         try {
             return scalar(db.target(), "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId

@@ -216,7 +216,7 @@ final class ChangeFeeds {
                         ChangeApplier.Applied.NONE, Duration.ZERO, 0, Optional.of(new SluiceException(
                         ErrorKind.FAILED, RunnerCode.RUN072, "change feed " + feed.name() + " applied nothing: "
                         + "the copy of " + String.join(", ", unfinished) + " did not finish", "fix what failed "
-                        + "the copy, then run with --resume: the changes apply once every table is copied")));
+                        + "the copy, then run with --resume: the changes apply once every table is copied")), 0);
                 listener.changesFinished(report);
                 results.put(feed, report);
                 continue;
@@ -250,6 +250,7 @@ final class ChangeFeeds {
         String at = "";
         long transactions = 0;
         long behind = 0;
+        int sequences = 0;
         ChangeApplier.Applied applied = ChangeApplier.Applied.NONE;
         List<Source> sources = feed.streams().stream().map(s -> ShapedSource.unwrap(bound.binding(s).source()))
                 .toList();
@@ -274,6 +275,14 @@ final class ChangeFeeds {
                         target = changes.currentPosition(); // stop at what the source has now
                     }
                     if (target != null && changes.reached(target)) {
+                        if (follow.follow() && follow.untilCaughtUp() && !stop.getAsBoolean()) {
+                            // Caught up with where the source was: done when it has not moved on since.
+                            String now = changes.currentPosition();
+                            if (!changes.reached(now)) {
+                                target = now;
+                                continue;
+                            }
+                        }
                         break;
                     }
                     ChangeBatch batch = changes.next(BATCH_CHANGES, WAIT);
@@ -304,18 +313,23 @@ final class ChangeFeeds {
                             identity.runId()));
                 }
                 behind = 0;
+                if (follow.follow() && follow.untilCaughtUp()) {
+                    // The cut-over: the source is quiet and every change is applied; the target's sequences go
+                    // past the source's so inserts on the target after the switch take new values.
+                    sequences = applier.resetSequences(changes.sequenceValues());
+                }
             }
             return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
-                    Duration.between(started, Instant.now()), behind, Optional.empty());
+                    Duration.between(started, Instant.now()), behind, Optional.empty(), sequences);
         } catch (ConnectorException e) {
             SluiceException error = new SluiceException(e.kind(), e.code(), "change feed " + feed.name() + ": "
                     + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
             return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
-                    Duration.between(started, Instant.now()), behind, Optional.of(error));
+                    Duration.between(started, Instant.now()), behind, Optional.of(error), sequences);
         } catch (RuntimeException e) {
             return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
                     Duration.between(started, Instant.now()), behind, Optional.of(PartitionAttempts.unexpected(e,
-                    "change feed " + feed.name())));
+                    "change feed " + feed.name())), sequences);
         }
     }
 

@@ -17,10 +17,11 @@ import static java.util.Objects.requireNonNull;
  * @param to           the position the ledger holds now
  * @param transactions source transactions applied
  * @param bytesBehind  how far the source was ahead when the run stopped applying (0: caught up)
+ * @param sequencesReset after a cut-over ({@code --follow --until-lag 0}): target sequences set past the source's
  */
 public record ChangeReport(String feed, List<String> streams, String from, String to, long transactions,
                            ChangeApplier.Applied applied, Duration duration, long bytesBehind,
-                           Optional<SluiceException> error) {
+                           Optional<SluiceException> error, int sequencesReset) {
     public ChangeReport {
         requireNonNull(feed, "feed is null");
         streams = List.copyOf(requireNonNull(streams, "streams is null"));

@@ -279,6 +279,46 @@ public final class PostgresChangeApplier implements ChangeApplier {
         }
     }
 
+    @Override
+    public int resetSequences(Map<String, Map<String, Long>> sourceValues) throws ConnectorException {
+        requireNonNull(sourceValues, "sourceValues is null");
+        int reset = 0;
+        try (PreparedStatement sequence = connection.prepareStatement("SELECT pg_get_serial_sequence(?, ?)")) {
+            for (Route route : routes.values()) {
+                for (Map.Entry<String, Long> value : sourceValues.getOrDefault(route.source(), Map.of()).entrySet()) {
+                    String column = route.columns().get(value.getKey());
+                    if (column == null) {
+                        continue;
+                    }
+                    sequence.setString(1, route.target());
+                    sequence.setString(2, column);
+                    String name;
+                    try (ResultSet rs = sequence.executeQuery()) {
+                        rs.next();
+                        name = rs.getString(1);
+                    }
+                    if (name == null) {
+                        continue; // the target's column has no sequence: nothing hands out values there
+                    }
+                    try (PreparedStatement set = connection.prepareStatement("SELECT setval(?::regclass, "
+                            + "greatest(?, (SELECT max(" + io.sluice.connector.postgres.catalog.SqlQuote.identifier(
+                            column) + ") FROM " + route.target() + ")::bigint, 1))")) {
+                        set.setString(1, name);
+                        set.setLong(2, value.getValue());
+                        set.execute();
+                    }
+                    reset++;
+                }
+            }
+            connection.commit();
+            return reset;
+        } catch (SQLException e) {
+            rollbackQuietly();
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot set the target's sequences "
+                    + "past the source's");
+        }
+    }
+
     private static boolean movesKey(RowChange change, TableChanges.Mapping mapping) {
         if (change.oldKey().isEmpty()) {
             return false;

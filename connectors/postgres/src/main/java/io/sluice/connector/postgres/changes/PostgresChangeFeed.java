@@ -42,6 +42,8 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final PgOutputDecoder decoder = new PgOutputDecoder(this::typeName);
     private final java.util.Map<Long, String> typeNames = new java.util.HashMap<>();
     private final long from;
+    /** The tables the feed carries (their sequences are read for a cut-over). */
+    private final List<io.sluice.connector.postgres.catalog.ResolvedTable> tables;
     /** The transaction being read, until its COMMIT; null between transactions. */
     private List<RowChange> open;
     /** The end of the last whole transaction read (or {@link #from}). */
@@ -52,8 +54,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private int skipping;
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
-                               PGReplicationStream stream, long from) {
+                               PGReplicationStream stream, long from,
+                               List<io.sluice.connector.postgres.catalog.ResolvedTable> tables) {
         this.connections = connections;
+        this.tables = List.copyOf(tables);
         this.slot = slot;
         this.replication = replication;
         this.stream = stream;
@@ -62,7 +66,8 @@ public final class PostgresChangeFeed implements ChangeFeed {
     }
 
     /** Starts streaming {@code slot} from {@code from} (an LSN the ledger recorded). */
-    public static PostgresChangeFeed open(PostgresConnections connections, ChangeSlot slot, String from)
+    public static PostgresChangeFeed open(PostgresConnections connections, ChangeSlot slot, String from,
+                                          List<io.sluice.connector.postgres.catalog.ResolvedTable> tables)
             throws ConnectorException {
         requireNonNull(connections, "connections is null");
         requireNonNull(slot, "slot is null");
@@ -80,7 +85,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                     .withSlotOption("publication_names", SqlQuote.identifier(slot.publication()))
                     .withStatusInterval(10, TimeUnit.SECONDS)
                     .start();
-            return new PostgresChangeFeed(connections, slot, replication, stream, start.asLong());
+            return new PostgresChangeFeed(connections, slot, replication, stream, start.asLong(), tables);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(replication);
             if ("55006".equals(e.getSQLState())) {
@@ -131,6 +136,35 @@ public final class PostgresChangeFeed implements ChangeFeed {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the source's "
                     + "position");
+        }
+    }
+
+    @Override
+    public java.util.Map<String, java.util.Map<String, Long>> sequenceValues() throws ConnectorException {
+        java.util.Map<String, java.util.Map<String, Long>> values = new java.util.LinkedHashMap<>();
+        try (ControlConnection control = connections.control("reading the source's sequences");
+             java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT a.attname, "
+                     + "pg_sequence_last_value(pg_get_serial_sequence(?, a.attname)::regclass) FROM pg_attribute a "
+                     + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
+                     + "AND pg_get_serial_sequence(?, a.attname) IS NOT NULL")) {
+            for (io.sluice.connector.postgres.catalog.ResolvedTable table : tables) {
+                p.setString(1, table.quoted());
+                p.setLong(2, table.oid());
+                p.setString(3, table.quoted());
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        long value = rs.getLong(2);
+                        if (!rs.wasNull()) {
+                            values.computeIfAbsent(table.quoted(), t -> new java.util.LinkedHashMap<>())
+                                    .put(rs.getString(1), value);
+                        }
+                    }
+                }
+            }
+            return values;
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the source's "
+                    + "sequences");
         }
     }
 

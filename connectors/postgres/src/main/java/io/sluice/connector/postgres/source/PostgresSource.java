@@ -390,8 +390,7 @@ public final class PostgresSource implements Source {
     @Override
     public io.sluice.spi.ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
         requireNonNull(sources, "sources is null");
-        tablesOf(sources);
-        return PostgresChangeFeed.open(connections, slot(), from);
+        return PostgresChangeFeed.open(connections, slot(), from, List.copyOf(tablesOf(sources)));
     }
 
     /**
