@@ -379,6 +379,29 @@ class ChangesTest {
         assertEquals(101, scalar(db.target(), "SELECT max(id) FROM tickets"));
     }
 
+    @Test
+    void theMigrationExampleCopiesFollowsAndCutsOver() throws Exception {
+        String source = pg.createDatabase("chg_example_src");
+        String target = pg.createDatabase("chg_example_dst");
+        sql(source, "CREATE SCHEMA shop", "CREATE TABLE shop.customers (id serial PRIMARY KEY, name text)",
+                "CREATE TABLE shop.orders (id bigserial PRIMARY KEY, customer int REFERENCES shop.customers, "
+                        + "total numeric(10,2))",
+                "INSERT INTO shop.customers (name) SELECT 'c' || g FROM generate_series(1, 200) g",
+                "INSERT INTO shop.orders (customer, total) SELECT 1 + g % 200, g FROM generate_series(1, 5000) g");
+        sql(target, "CREATE SCHEMA shop");
+        Path spec = dir.resolve("migrate-with-changes.yaml");
+        Files.writeString(spec, Files.readString(Path.of("../../examples/migrate-with-changes.yaml"))
+                .replace("${SRC_URL}", pg.jdbcUrl(source)).replace("${DST_URL}", pg.jdbcUrl(target))
+                .replace("${SRC_USER:-postgres}", pg.user()).replace("${DST_USER:-postgres}", pg.user())
+                .replace("${SRC_PASSWORD:-}", pg.password()).replace("${DST_PASSWORD:-}", pg.password()));
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(source, "INSERT INTO shop.orders (customer, total) VALUES (7, 1.5)", "DELETE FROM shop.orders WHERE id = 3",
+                "ALTER TABLE shop.customers ADD COLUMN email text", "UPDATE shop.customers SET email = 'a@b' WHERE id = 1");
+        CliRun cutOver = CliRun.of("run", spec.toString(), "--follow", "--until-lag", "0");
+        assertEquals(0, cutOver.exitCode(), cutOver.all());
+        assertEqual(new Databases(source, target), "shop.customers", "shop.orders");
+    }
+
     private long donePartitions(Databases db, String runId) throws SQLException {
         try {
             return scalar(db.target(), "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId

@@ -47,10 +47,22 @@ final class AcrossStreams {
     }
 
     static AcrossStreams of(BoundPlan bound, RunIdentity run, RunListener listener) {
+        return of(bound, run, listener, java.util.Set.of());
+    }
+
+    /**
+     * Without the streams in {@code notLoaded}: streams whose tables an earlier run copied and whose changes this run
+     * only applies (their keys stay as they are, and the ledger does not record them as streams of this run).
+     */
+    static AcrossStreams of(BoundPlan bound, RunIdentity run, RunListener listener,
+                            java.util.Set<String> notLoaded) {
         requireNonNull(bound, "bound is null");
         requireNonNull(run, "run is null");
-        return new AcrossStreams(bound.bindings(), run, bound.plan().streams().size(), bound.plan().spec().run(),
-                listener);
+        requireNonNull(notLoaded, "notLoaded is null");
+        Map<String, StreamBinding> loaded = new java.util.HashMap<>(bound.bindings());
+        loaded.keySet().removeAll(notLoaded);
+        return new AcrossStreams(loaded, run, bound.plan().streams().size() - notLoaded.size(),
+                bound.plan().spec().run(), listener);
     }
 
     /** For a stream run on its own (tests, tools): nothing waits for others. */

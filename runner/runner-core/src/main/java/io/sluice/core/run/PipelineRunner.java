@@ -63,7 +63,8 @@ public final class PipelineRunner {
         Map<String, StreamReport> reports = new ConcurrentHashMap<>();
         int parallel = Math.min(settings.maxParallelStreams(), Math.max(1, plan.streams().size()));
         // Streams of one source connection read one moment of it: their snapshot first, held for the run.
-        AcrossStreams acrossStreams = AcrossStreams.of(bound, identity, listener);
+        AcrossStreams acrossStreams = AcrossStreams.of(bound, identity, listener, plan.streams().stream()
+                .filter(feeds::changesOnly).map(StreamPlan::name).collect(java.util.stream.Collectors.toSet()));
         Optional<SluiceException> notPrepared = acrossStreams.beforeStreams()
                 .or(acrossStreams::runBefore);
         try (SharedSnapshots snapshots = SharedSnapshots.export(bound, feeds)) {
