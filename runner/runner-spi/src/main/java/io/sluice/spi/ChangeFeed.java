@@ -6,7 +6,7 @@ import java.time.Duration;
  * The row changes of a source's tables since a position, read in commit order (for PostgreSQL: a logical replication
  * slot's pgoutput stream). Whole transactions only; a transaction that ended at or before the position the feed was
  * opened from is never handed out again, so a position recorded with the applied rows makes every change apply once.
- * Used by one thread.
+ * Read by one thread; {@link #confirm} may come from another (the applier's), and takes effect with the reading.
  */
 public interface ChangeFeed extends AutoCloseable {
     /** For people, e.g. {@code slot sluice_orders}. No secrets. */
@@ -28,7 +28,10 @@ public interface ChangeFeed extends AutoCloseable {
     /** How many bytes of the source's log lie between what was handed out and {@code position}; 0 when reached. */
     long bytesBehind(String position);
 
-    /** Tells the source the changes up to {@code position} are applied and kept: it may forget them. */
+    /**
+     * Tells the source the changes up to {@code position} are applied and kept: it may forget them. Thread-safe: the
+     * reading thread passes it on with its next read, or when the feed closes.
+     */
     void confirm(String position) throws ConnectorException;
 
     /**

@@ -133,10 +133,11 @@ class ChangesTest {
         assertEquals(0, third.exitCode(), third.all());
         assertTrue(third.err().contains("1 truncates"), third.err());
         assertEqual(db, "orders", "lines");
-        // The slot is confirmed up to what the ledger holds: the source keeps no WAL for changes already applied.
-        assertEquals(text(db.target(), "SELECT position FROM sluice.change_feeds"),
-                text(db.source(), "SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = "
-                        + "'sluice_exact'"));
+        // The slot is confirmed at least up to what the ledger holds (past it only over WAL holding nothing for the
+        // feed): the source keeps no WAL for changes already applied.
+        String applied = text(db.target(), "SELECT position FROM sluice.change_feeds");
+        assertEquals("t", text(db.source(), "SELECT confirmed_flush_lsn >= '" + applied + "'::pg_lsn FROM "
+                + "pg_replication_slots WHERE slot_name = 'sluice_exact'"));
     }
 
     @Test

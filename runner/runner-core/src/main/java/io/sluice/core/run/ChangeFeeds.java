@@ -38,6 +38,10 @@ import static java.util.Objects.requireNonNull;
  * (every run after the copy), and, after the streams, the changes applied, each batch with the ledger's position.
  */
 final class ChangeFeeds {
+    /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
+    private static final int BATCH_CHANGES = 20_000;
+    private static final Duration WAIT = Duration.ofMillis(500);
+
     /** What this run does with a feed. */
     enum Mode {
         /** Start the feed: its slot exports the snapshot the copy reads. */
@@ -59,10 +63,6 @@ final class ChangeFeeds {
     /** One feed of the run and the streams whose tables it carries. */
     record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams) {
     }
-
-    /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
-    private static final int BATCH_CHANGES = 20_000;
-    private static final Duration WAIT = Duration.ofMillis(500);
 
     private final Map<String, Feed> byStream = new HashMap<>();
     private final Map<String, SluiceException> failed = new HashMap<>();
@@ -287,9 +287,6 @@ final class ChangeFeeds {
                     }
                     ChangeBatch batch = changes.next(BATCH_CHANGES, WAIT);
                     if (batch.isEmpty()) {
-                        if (target == null && follow.follow() && !stop.getAsBoolean()) {
-                            behind = changes.bytesBehind(changes.currentPosition());
-                        }
                         continue;
                     }
                     if (batch.partial()) {

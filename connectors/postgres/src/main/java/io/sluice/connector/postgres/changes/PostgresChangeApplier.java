@@ -56,7 +56,8 @@ public final class PostgresChangeApplier implements ChangeApplier {
     /** The routes as of the last commit: a batch rolled back takes back the columns it added. */
     private final Map<String, Route> committedRoutes = new HashMap<>();
     private final Map<String, TableChanges.Table> tables = new HashMap<>();
-    private final Map<ChangeRelation, TableChanges.Mapping> mappings = new HashMap<>();
+    /** By the decoder's relation object (one per description of a table): hashing its lists for every change cost. */
+    private final Map<ChangeRelation, TableChanges.Mapping> mappings = new java.util.IdentityHashMap<>();
     private final Connection connection;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)

@@ -52,6 +52,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private boolean inPart;
     /** 1 while the open transaction is one applied before (skipped whole), else 0. */
     private int skipping;
+    /** What the applier confirmed last (any thread). */
+    private volatile LogSequenceNumber confirmed;
+    /** What was passed on to the server last (the reading thread). */
+    private long sent;
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
                                PGReplicationStream stream, long from,
@@ -176,11 +180,15 @@ public final class PostgresChangeFeed implements ChangeFeed {
         long end = handedOut;
         long deadline = System.nanoTime() + wait.toNanos();
         try {
+            passConfirmations(false);
             while (true) {
                 ByteBuffer message = stream.readPending();
                 if (message == null) {
                     // Hand out what is whole rather than wait for more; wait only while nothing is.
                     if (transactions > 0 || System.nanoTime() - deadline >= 0) {
+                        if (transactions == 0) {
+                            passConfirmations(true);
+                        }
                         break;
                     }
                     java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
@@ -260,21 +268,36 @@ public final class PostgresChangeFeed implements ChangeFeed {
         return Math.max(0, wanted - Math.max(handedOut, open == null ? stream.getLastReceiveLSN().asLong() : 0));
     }
 
+    /** Confirmed by the applier, passed on to the server by the reading thread (the stream is not thread-safe). */
     @Override
-    public void confirm(String position) throws ConnectorException {
-        LogSequenceNumber lsn = LogSequenceNumber.valueOf(position);
-        stream.setFlushedLSN(lsn);
-        stream.setAppliedLSN(lsn);
-        try {
+    public void confirm(String position) {
+        confirmed = LogSequenceNumber.valueOf(position);
+    }
+
+    /** On the reading thread: what the applier confirmed since, and when nothing is pending, all that was read. */
+    private void passConfirmations(boolean idle) throws SQLException {
+        LogSequenceNumber lsn = confirmed;
+        if (idle && open == null && stream.getLastReceiveLSN().asLong() > handedOut && lsn != null
+                && lsn.asLong() >= handedOut) {
+            // Every transaction read is applied and nothing is open: what lies between (other databases' WAL, say)
+            // holds nothing for this feed, and the slot need not keep it.
+            lsn = stream.getLastReceiveLSN();
+        }
+        if (lsn != null && lsn.asLong() > sent) {
+            stream.setFlushedLSN(lsn);
+            stream.setAppliedLSN(lsn);
             stream.forceUpdateStatus();
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot confirm position " + position
-                    + " to slot " + slot.slot());
+            sent = lsn.asLong();
         }
     }
 
     @Override
     public void close() {
+        try {
+            passConfirmations(false); // the last batch's confirmation, when the reading ended before it came
+        } catch (SQLException | RuntimeException ignored) {
+            // the next run reads from the ledger's position; the slot may hand out again what it applied
+        }
         try {
             stream.close();
         } catch (SQLException | RuntimeException ignored) {
