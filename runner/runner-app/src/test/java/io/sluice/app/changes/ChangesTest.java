@@ -35,8 +35,9 @@ class ChangesTest {
 
     @BeforeAll
     static void start() {
-        pg = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "10",
-                "max_wal_senders", "10"));
+        // A slot per test, each left in place (as a user's would be).
+        pg = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "30",
+                "max_wal_senders", "30"));
     }
 
     @AfterAll
@@ -266,13 +267,7 @@ class ChangesTest {
         Databases db = databases("chg_addfollow", 1_000);
         Path spec = spec(db, "sluice_addfollow");
         Path log = dir.resolve("addfollow.log");
-        Process child = startSluice(log, "run", spec.toString(), "--follow");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!read(log).contains("on until stopped")) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
-            Thread.sleep(5);
-        }
+        Process child = following(spec, log);
         sql(db.source(), "ALTER TABLE lines ADD COLUMN note text", "INSERT INTO lines VALUES (1, 99, 1, 'new')");
         assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
         assertEquals(1, child.exitValue(), read(log));
@@ -336,13 +331,8 @@ class ChangesTest {
         Databases db = databases("chg_follow", 3_000);
         Path spec = spec(db, "sluice_follow");
         Path log = dir.resolve("follow.log");
-        Process child = startSluice(log, "run", spec.toString(), "--follow");
+        Process child = following(spec, log);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!read(log).contains("on until stopped")) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
-            Thread.sleep(5);
-        }
         try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
             for (int n = 0; n < 300; n++) {
                 writeSome(s, n);
@@ -401,6 +391,18 @@ class ChangesTest {
         CliRun cutOver = CliRun.of("run", spec.toString(), "--follow", "--until-lag", "0");
         assertEquals(0, cutOver.exitCode(), cutOver.all());
         assertEqual(new Databases(source, target), "shop.customers", "shop.orders");
+    }
+
+    /** {@code sluice run SPEC --follow} in a child JVM, once it applies changes (its copy done). */
+    private static Process following(Path spec, Path log) throws Exception {
+        Process child = startSluice(log, "run", spec.toString(), "--follow");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!read(log).contains("on until stopped")) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5);
+        }
+        return child;
     }
 
     private long donePartitions(Databases db, String runId) throws SQLException {

@@ -258,6 +258,12 @@ final class ChangeFeeds {
             ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
                     new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
                             + " has no record in the ledger any more", "run again: the feed starts anew"));
+            if (record.state() == ChangeFeedRecord.State.COPYING) {
+                // Every stream of the feed is copied: from now on a run only applies changes, even when this one
+                // fails before its first batch.
+                record = record.at(ChangeFeedRecord.State.APPLYING, record.position(), identity.runId());
+                feed.ledger().writeChangeFeed(record);
+            }
             from = record.position();
             at = from;
             List<ChangeRoute> routes = new ArrayList<>();
@@ -303,11 +309,6 @@ final class ChangeFeeds {
                     applied = applied.plus(one);
                     behind = target == null ? 0 : changes.bytesBehind(target);
                     listener.changesApplied(feed.name(), batch, one, behind);
-                }
-                if (record.state() == ChangeFeedRecord.State.COPYING) {
-                    // Nothing changed since the copy's snapshot: the copy is done, changes go on from its position.
-                    feed.ledger().writeChangeFeed(record.at(ChangeFeedRecord.State.APPLYING, record.position(),
-                            identity.runId()));
                 }
                 behind = 0;
                 if (follow.follow() && follow.untilCaughtUp()) {

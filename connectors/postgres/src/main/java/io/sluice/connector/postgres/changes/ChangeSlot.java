@@ -72,11 +72,13 @@ public final class ChangeSlot {
      */
     public void check(Connection control, List<ResolvedTable> tables, boolean established)
             throws SQLException, ConnectorException {
-        try (Statement s = control.createStatement();
-             ResultSet rs = s.executeQuery("SELECT current_setting('wal_level'), "
+        // The feed's own slot, left by a copy that never finished, is dropped and made again: it takes no new one.
+        try (PreparedStatement s = control.prepareStatement("SELECT current_setting('wal_level'), "
                      + "current_setting('max_replication_slots')::int, "
-                     + "(SELECT count(*) FROM pg_replication_slots)::int, "
+                     + "(SELECT count(*) FROM pg_replication_slots WHERE slot_name <> ?)::int, "
                      + "(SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user)")) {
+            s.setString(1, slot);
+            ResultSet rs = s.executeQuery();
             rs.next();
             if (!"logical".equals(rs.getString(1))) {
                 throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG601, "the source's wal_level is "

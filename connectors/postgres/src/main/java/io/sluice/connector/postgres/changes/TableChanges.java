@@ -154,7 +154,7 @@ final class TableChanges {
             sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c))).append(" = CAST(? AS ")
                     .append(table.types().get(c)).append(")");
         }
-        sql.append(" WHERE ").append(keyMatch("?"));
+        sql.append(" WHERE ").append(keyMatch(c -> "CAST(? AS " + table.types().get(c) + ")"));
         try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
             int at = 1;
             for (int c : set) {
@@ -174,33 +174,40 @@ final class TableChanges {
         }
     }
 
-    private String keyMatch(String parameter) {
+    /** {@code t.<key column> = <value of it>} for every key column, joined by AND. */
+    private String keyMatch(java.util.function.IntFunction<String> value) {
         StringBuilder match = new StringBuilder();
         for (int i = 0; i < table.keyColumns().size(); i++) {
             int c = table.keyColumns().get(i);
             match.append(i == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
-                    .append(" = CAST(").append(parameter).append(" AS ").append(table.types().get(c)).append(")");
+                    .append(" = ").append(value.apply(c));
         }
         return match.toString();
     }
 
-    private void delete(Connection connection, List<List<String>> keys) throws SQLException {
-        int width = table.keyColumns().size();
-        StringBuilder sql = new StringBuilder("DELETE FROM ").append(table.quoted()).append(" t USING unnest(");
-        for (int i = 0; i < width; i++) {
+    /** {@code unnest(?::text[], ...) AS u(c<i>, ...)}: one text array parameter per column, named by its index. */
+    private static String unnest(List<Integer> columns) {
+        StringBuilder sql = new StringBuilder("unnest(");
+        for (int i = 0; i < columns.size(); i++) {
             sql.append(i == 0 ? "" : ", ").append("?::text[]");
         }
-        sql.append(") AS k(");
-        for (int i = 0; i < width; i++) {
-            sql.append(i == 0 ? "" : ", ").append("k").append(i);
+        sql.append(") AS u(");
+        for (int i = 0; i < columns.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("c").append(columns.get(i));
         }
-        sql.append(") WHERE ");
-        for (int i = 0; i < width; i++) {
-            int c = table.keyColumns().get(i);
-            sql.append(i == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
-                    .append(" = k.k").append(i).append("::").append(table.types().get(c));
-        }
-        try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
+        return sql.append(")").toString();
+    }
+
+    /** Column {@code c}'s value from {@link #unnest}, as the target's type. */
+    private String fromUnnest(int c) {
+        return "u.c" + c + "::" + table.types().get(c);
+    }
+
+    private void delete(Connection connection, List<List<String>> keys) throws SQLException {
+        int width = table.keyColumns().size();
+        String sql = "DELETE FROM " + table.quoted() + " t USING " + unnest(table.keyColumns()) + " WHERE "
+                + keyMatch(this::fromUnnest);
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
             for (int i = 0; i < width; i++) {
                 String[] column = new String[keys.size()];
                 for (int r = 0; r < keys.size(); r++) {
@@ -217,23 +224,10 @@ final class TableChanges {
         StringBuilder sql = new StringBuilder("UPDATE ").append(table.quoted()).append(" t SET ");
         for (int i = 0; i < set.size(); i++) {
             int c = set.get(i);
-            sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c))).append(" = u.c")
-                    .append(c).append("::").append(table.types().get(c));
+            sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c))).append(" = ")
+                    .append(fromUnnest(c));
         }
-        sql.append(" FROM unnest(");
-        for (int i = 0; i < set.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("?::text[]");
-        }
-        sql.append(") AS u(");
-        for (int i = 0; i < set.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("c").append(set.get(i));
-        }
-        sql.append(") WHERE ");
-        for (int i = 0; i < table.keyColumns().size(); i++) {
-            int c = table.keyColumns().get(i);
-            sql.append(i == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
-                    .append(" = u.c").append(c).append("::").append(table.types().get(c));
-        }
+        sql.append(" FROM ").append(unnest(set)).append(" WHERE ").append(keyMatch(this::fromUnnest));
         try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
             bindColumns(connection, p, rows, set);
             p.executeUpdate();
@@ -252,17 +246,10 @@ final class TableChanges {
         }
         sql.append(") SELECT ");
         for (int c = 0; c < width; c++) {
-            sql.append(c == 0 ? "" : ", ").append("u.c").append(c).append("::").append(table.types().get(c));
+            sql.append(c == 0 ? "" : ", ").append(fromUnnest(c));
         }
-        sql.append(" FROM unnest(");
-        for (int c = 0; c < width; c++) {
-            sql.append(c == 0 ? "" : ", ").append("?::text[]");
-        }
-        sql.append(") AS u(");
-        for (int c = 0; c < width; c++) {
-            sql.append(c == 0 ? "" : ", ").append("c").append(c);
-        }
-        sql.append(") ON CONFLICT (");
+        sql.append(" FROM ").append(unnest(all));
+        sql.append(" ON CONFLICT (");
         for (int i = 0; i < table.keyColumns().size(); i++) {
             sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(table.keyColumns().get(i))));
         }
