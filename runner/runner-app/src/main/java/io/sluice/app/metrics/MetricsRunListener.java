@@ -9,9 +9,12 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.ChangeReport;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.StreamReport;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -116,8 +119,8 @@ public final class MetricsRunListener implements RunListener {
     }
 
     @Override
-    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
-                               io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+    public void changesApplied(String feed, ChangeBatch batch,
+                               ChangeApplier.Applied applied, long bytesBehind) {
         changes(feed, "insert").increment(applied.inserts());
         changes(feed, "update").increment(applied.updates());
         changes(feed, "delete").increment(applied.deletes());
@@ -128,7 +131,7 @@ public final class MetricsRunListener implements RunListener {
     }
 
     @Override
-    public void changesFinished(io.sluice.core.run.ChangeReport report) {
+    public void changesFinished(ChangeReport report) {
         lag(report.feed()).set(report.bytesBehind());
     }
 

@@ -4,10 +4,13 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.ChangeReport;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.StreamReport;
 import io.sluice.core.run.Verification;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -191,8 +194,8 @@ public final class ConsoleRunListener implements RunListener {
     private volatile long lastChangesNanos = System.nanoTime();
 
     @Override
-    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
-                               io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+    public void changesApplied(String feed, ChangeBatch batch,
+                               ChangeApplier.Applied applied, long bytesBehind) {
         long now = System.nanoTime();
         if (now - lastChangesNanos < java.util.concurrent.TimeUnit.SECONDS.toNanos(5)) {
             return; // a line every few seconds, however many batches
@@ -203,8 +206,8 @@ public final class ConsoleRunListener implements RunListener {
     }
 
     @Override
-    public void changesFinished(io.sluice.core.run.ChangeReport report) {
-        io.sluice.spi.ChangeApplier.Applied a = report.applied();
+    public void changesFinished(ChangeReport report) {
+        ChangeApplier.Applied a = report.applied();
         String counts = Numbers.count(report.transactions()) + " source transactions (" + Numbers.count(a.inserts())
                 + " inserts, " + Numbers.count(a.updates()) + " updates, " + Numbers.count(a.deletes()) + " deletes, "
                 + Numbers.count(a.truncates()) + " truncates)";

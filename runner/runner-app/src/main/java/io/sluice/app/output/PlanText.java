@@ -4,7 +4,9 @@ import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.service.RunStatus;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -18,15 +20,15 @@ public final class PlanText {
         print(plan, List.of(), out);
     }
 
-    private static String feedState(List<io.sluice.core.service.RunStatus.FeedStatus> feeds, String feed) {
-        io.sluice.core.service.RunStatus.FeedStatus status = feeds.stream().filter(f -> f.feed().equals(feed))
+    private static String feedState(List<RunStatus.FeedStatus> feeds, String feed) {
+        RunStatus.FeedStatus status = feeds.stream().filter(f -> f.feed().equals(feed))
                 .findFirst().orElse(null);
         if (status == null || status.record().isEmpty()) {
             return "the run creates the slot (and its publication when missing), copies in the slot's snapshot, "
                     + "then applies the changes since; later runs apply the changes only";
         }
-        io.sluice.spi.ledger.ChangeFeedRecord record = status.record().get();
-        String text = record.state() == io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING
+        ChangeFeedRecord record = status.record().get();
+        String text = record.state() == ChangeFeedRecord.State.APPLYING
                 ? "copied; the run applies the changes since " + record.position()
                 : "a copy begun by run " + record.runId() + " is unfinished: --resume finishes it, a fresh run "
                 + "copies anew from a new slot";
@@ -51,7 +53,7 @@ public final class PlanText {
 
     /** With the spec's change feeds too. */
     public static void print(PipelinePlan plan, List<SnapshotSharing.Group> shared,
-                             List<io.sluice.core.service.RunStatus.FeedStatus> feeds, PrintWriter out) {
+                             List<RunStatus.FeedStatus> feeds, PrintWriter out) {
         out.println("spec " + plan.spec().name() + " (" + plan.spec().file() + ", sha256 "
                 + plan.spec().checksum().substring(0, 12) + ")");
         java.util.Map<String, SnapshotSharing.Group> groupOf = new java.util.HashMap<>();

@@ -287,6 +287,8 @@ class ChangesTest {
         assertEquals(0, before.exitCode(), before.all());
         assertTrue(before.out().contains("changes: slot sluice_status follows the 2 stream(s) reading connection "
                 + "'src'") && before.out().contains("the run creates the slot"), before.out());
+        assertEquals(0, scalar(db.target(), "SELECT count(*) FROM pg_namespace WHERE nspname = 'sluice'"),
+                "plan wrote nothing: no ledger");
         assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
         sql(db.source(), "INSERT INTO orders (id, customer, note) SELECT g, 'bulk', repeat('x', 2000) FROM "
                 + "generate_series(100000, 102000) g");

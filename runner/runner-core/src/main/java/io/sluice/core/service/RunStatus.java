@@ -121,7 +121,11 @@ public final class RunStatus implements AutoCloseable {
         }
     }
 
-    /** The spec's change feeds, those its streams follow first, then those only its ledgers remember. */
+    /**
+     * The spec's change feeds, those its streams follow first, then those only its ledgers remember. Reads only: a
+     * ledger that does not exist yet (or predates change feeds) is not created, it just holds none ({@code sluice
+     * plan} writes nothing).
+     */
     public List<FeedStatus> feeds() {
         if (!spec.ledger()) {
             return List.of();
@@ -131,7 +135,7 @@ public final class RunStatus implements AutoCloseable {
         java.util.Map<String, io.sluice.spi.ledger.ChangeFeedRecord> records = new java.util.HashMap<>();
         try {
             for (StreamSpec stream : spec.streams()) {
-                Ledger ledger = ledgerOf(stream);
+                Ledger ledger = ledgerOf(stream, false);
                 for (io.sluice.spi.ledger.ChangeFeedRecord record : ledger.changeFeeds(spec.name())) {
                     records.putIfAbsent(record.feed(), record);
                     remembered.add(record.feed());
@@ -163,6 +167,11 @@ public final class RunStatus implements AutoCloseable {
     }
 
     private Ledger ledgerOf(StreamSpec stream) throws ConnectorException {
+        return ledgerOf(stream, true);
+    }
+
+    /** {@code ready}: created or migrated first (to record or read runs), else as it is (to read feeds). */
+    private Ledger ledgerOf(StreamSpec stream, boolean ready) throws ConnectorException {
         // The ledger lives with the connection, whatever table a template would name.
         Connector connector = connections.get(stream.target().connection());
         Ledger ledger = connector.target(connector.bindTarget(stream.target().options(),
@@ -170,7 +179,9 @@ public final class RunStatus implements AutoCloseable {
                 .ledgerStore().map(Ledger::new)
                 .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS002, "the target of stream '"
                         + stream.name() + "' keeps no ledger", null));
-        ledger.ensureReady();
+        if (ready) {
+            ledger.ensureReady();
+        }
         return ledger;
     }
 
