@@ -5,7 +5,10 @@
 #                                       [--writer-rate 500]
 # Needs a PostgreSQL server with wal_level = logical it may create databases, publications, slots and subscriptions on
 # (PGHOST, PGPORT, PGUSER: a superuser; trust or PGPASSWORD), psql and pgbench on the PATH, and python3 (DuckDB's
-# dbgen makes TPC-H lineitem, once, cached under .ci/cache/bench-changes).
+# dbgen makes TPC-H lineitem, once, cached under .ci/cache/bench-changes). The two targets (the subscriber's database
+# and Sluice's) go to TARGET_PGHOST/TARGET_PGPORT, by default the same server: give them a server of their own, as
+# in a real migration, or the source's walsenders read the targets' WAL too (every database of a cluster shares it),
+# and whichever applies second reads through the other's.
 # 1. Initial copy of lineitem: a subscription with copy_data (its table sync, one stream per table, into the table
 #    created as its users create it, primary key included), timed from CREATE SUBSCRIPTION until the table is ready;
 #    then `./sluice run` with changes: at --degree, create: if-missing (key built after the load), timed whole.
@@ -40,7 +43,19 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-psql_() { psql -X -q -v ON_ERROR_STOP=1 -h "$host" -p "$port" -U "$role" "$@"; }
+thost="${TARGET_PGHOST:-$host}" tport="${TARGET_PGPORT:-$port}"
+# The targets' databases are on the target server; everything else on the source.
+psql_() {
+  local h="$host" p="$port" a args=()
+  for a in "$@"; do
+    case "$a" in
+      sluice_chg_native|sluice_chg_sluice) h="$thost" p="$tport" ;;
+      target:postgres) h="$thost" p="$tport" a=postgres ;;
+    esac
+    args+=("$a")
+  done
+  psql -X -q -v ON_ERROR_STOP=1 -h "$h" -p "$p" -U "$role" "${args[@]}"
+}
 at() { psql_ -At "$@"; }
 now() { date +%s.%N; }
 # The last source transaction sets a marker on one row; the subscriber has applied everything before once it shows
@@ -74,16 +89,18 @@ PY
   mv "$parquet.tmp" "$parquet"
 fi
 echo "changes: databases, lineitem loaded into the source (untimed)" >&2
-for sub in $(at -d postgres -c "SELECT subname FROM pg_subscription"); do
+for sub in $(at -d target:postgres -c "SELECT subname FROM pg_subscription"); do
   psql_ -d sluice_chg_native -c "ALTER SUBSCRIPTION $sub DISABLE" -c "ALTER SUBSCRIPTION $sub SET (slot_name = NONE)" \
     -c "DROP SUBSCRIPTION $sub" 2>/dev/null || true
 done
 at -d postgres -c "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN
   ('sub_bench', 'sluice_bench')" >/dev/null
-for db in sluice_chg_src sluice_chg_native sluice_chg_sluice; do
-  psql_ -d postgres -c "DROP DATABASE IF EXISTS $db (FORCE)" -c "CREATE DATABASE $db"
+psql_ -d postgres -c "DROP DATABASE IF EXISTS sluice_chg_src (FORCE)" -c "CREATE DATABASE sluice_chg_src"
+for db in sluice_chg_native sluice_chg_sluice; do
+  psql_ -d target:postgres -c "DROP DATABASE IF EXISTS $db (FORCE)" -c "CREATE DATABASE $db"
 done
 url="jdbc:postgresql://$host:$port"
+turl="jdbc:postgresql://$thost:$tport"
 cat > "$work/load.yaml" <<EOF
 version: 1
 name: changes-bench-load
@@ -106,7 +123,7 @@ version: 1
 name: changes-bench
 connections:
   src: { type: postgres, url: "$url/sluice_chg_src", user: "$role" }
-  dst: { type: postgres, url: "$url/sluice_chg_sluice", user: "$role" }
+  dst: { type: postgres, url: "$turl/sluice_chg_sluice", user: "$role" }
 streams:
   - name: lineitem
     source: { connection: src, table: public.lineitem, changes: { slot: sluice_bench, publication: pub_bench } }

@@ -13,10 +13,24 @@ import static java.util.Objects.requireNonNull;
  * @param key     for each column, whether it is part of the row's identity (its primary key or replica identity)
  * @param types   for each column, its type as the source writes it in DDL (e.g. {@code numeric(12,2)}), so a
  *                column added at the source can be added to the target
+ * @param format  how the values of its changes are written
  */
-public record ChangeRelation(String name, List<String> columns, List<Boolean> key, List<String> types) {
+public record ChangeRelation(String name, List<String> columns, List<Boolean> key, List<String> types,
+                             ValueFormat format) {
+    /** How a change's values are written. */
+    public enum ValueFormat {
+        /** UTF-8 text in the form the type's input reads (PostgreSQL's {@code COPY ... (FORMAT text)} values). */
+        TEXT,
+        /**
+         * PostgreSQL's binary form of the type named in {@link #types()} (its send function's output, a
+         * {@code COPY ... (FORMAT binary)} field): only a PostgreSQL target reads it, into the same type.
+         */
+        POSTGRESQL_BINARY
+    }
+
     public ChangeRelation {
         requireNonNull(name, "name is null");
+        requireNonNull(format, "format is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         key = List.copyOf(requireNonNull(key, "key is null"));
         types = List.copyOf(requireNonNull(types, "types is null"));

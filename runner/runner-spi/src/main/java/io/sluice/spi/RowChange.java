@@ -6,8 +6,8 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One row change read from a source's change feed, its values as the source's text form of each type (the form
- * PostgreSQL's {@code COPY ... (FORMAT text)} and type input functions read); a {@code null} value is SQL NULL.
+ * One row change read from a source's change feed, each value as bytes in its relation's
+ * {@link ChangeRelation#format()}; a {@code null} value is SQL NULL.
  *
  * @param oldKey   for an UPDATE that changed the row's identity and for a DELETE: the old row's values, where only
  *                 the identity columns count (the others may be null); empty otherwise
@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * @param unchanged for an UPDATE: which values the source did not send because they did not change (a large
  *                 out-of-line value, PostgreSQL's TOAST): the target keeps its own; null when every value came
  */
-public record RowChange(Kind kind, ChangeRelation relation, List<String> oldKey, List<String> values,
+public record RowChange(Kind kind, ChangeRelation relation, List<byte[]> oldKey, List<byte[]> values,
                         boolean[] unchanged) {
     public enum Kind { INSERT, UPDATE, DELETE, TRUNCATE }
 
@@ -45,9 +45,14 @@ public record RowChange(Kind kind, ChangeRelation relation, List<String> oldKey,
         return false;
     }
 
+    /** Whether the old key's value {@code column} equals the new row's (an UPDATE that keeps it). */
+    public boolean keeps(int column) {
+        return Arrays.equals(oldKey.get(column), values.get(column));
+    }
+
     @Override
     public String toString() {
-        return kind + " " + relation.name() + " " + oldKey + " " + values
+        return kind + " " + relation.name() + " " + oldKey.size() + " old key values, " + values.size() + " values"
                 + (unchanged == null ? "" : " unchanged " + Arrays.toString(unchanged));
     }
 }

@@ -275,40 +275,26 @@ final class ChangeFeeds {
                  ChangeApplier applier = first.openChangeApplier(routes)) {
                 Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
                 listener.changesStarted(feed.name(), feed.mode().label(), from, upTo);
-                String target = upTo.orElse(null);
-                while (true) {
-                    if (target == null && (stop.getAsBoolean() || follow.untilCaughtUp())) {
-                        target = changes.currentPosition(); // stop at what the source has now
-                    }
-                    if (target != null && changes.reached(target)) {
-                        if (follow.follow() && follow.untilCaughtUp() && !stop.getAsBoolean()) {
-                            // Caught up with where the source was: done when it has not moved on since.
-                            String now = changes.currentPosition();
-                            if (!changes.reached(now)) {
-                                target = now;
-                                continue;
-                            }
+                try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
+                        upTo, follow.follow() && follow.untilCaughtUp(), stop, BATCH_CHANGES, WAIT)) {
+                    Optional<ChangeReadAhead.Read> read;
+                    while ((read = reading.next()).isPresent()) {
+                        ChangeBatch batch = read.get().batch();
+                        if (batch.partial()) {
+                            // Part of a transaction too big for one batch: applied, committed with its last part.
+                            applied = applied.plus(applier.apply(batch, t -> null));
+                            continue;
                         }
-                        break;
+                        ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
+                                batch.end(), identity.runId()));
+                        record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
+                        changes.confirm(batch.end());
+                        at = batch.end();
+                        transactions += batch.transactions();
+                        applied = applied.plus(one);
+                        behind = read.get().behindBytes();
+                        listener.changesApplied(feed.name(), batch, one, behind);
                     }
-                    ChangeBatch batch = changes.next(BATCH_CHANGES, WAIT);
-                    if (batch.isEmpty()) {
-                        continue;
-                    }
-                    if (batch.partial()) {
-                        // Part of a transaction too big for one batch: applied, committed with its last part.
-                        applied = applied.plus(applier.apply(batch, t -> null));
-                        continue;
-                    }
-                    ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
-                            batch.end(), identity.runId()));
-                    record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
-                    changes.confirm(batch.end());
-                    at = batch.end();
-                    transactions += batch.transactions();
-                    applied = applied.plus(one);
-                    behind = target == null ? 0 : changes.bytesBehind(target);
-                    listener.changesApplied(feed.name(), batch, one, behind);
                 }
                 behind = 0;
                 if (follow.follow() && follow.untilCaughtUp()) {

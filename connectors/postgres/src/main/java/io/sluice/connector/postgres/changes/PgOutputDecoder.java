@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * Reads pgoutput's messages (protocol version 1, PostgreSQL's "Logical Replication Message Formats"): relations as
- * they are described, row changes in text form, transaction boundaries. One decoder per stream, used by one thread.
+ * they are described, row changes (values in text form, or binary when the stream was started with {@code binary}),
+ * transaction boundaries. One decoder per stream, used by one thread.
  */
 final class PgOutputDecoder {
     /** A message this decoder turned into something the feed acts on. */
@@ -44,9 +45,11 @@ final class PgOutputDecoder {
 
     private final Map<Integer, ChangeRelation> relations = new HashMap<>();
     private final TypeNames typeNames;
+    private final ChangeRelation.ValueFormat format;
 
-    PgOutputDecoder(TypeNames typeNames) {
+    PgOutputDecoder(TypeNames typeNames, ChangeRelation.ValueFormat format) {
         this.typeNames = java.util.Objects.requireNonNull(typeNames, "typeNames is null");
+        this.format = java.util.Objects.requireNonNull(format, "format is null");
     }
 
     Message decode(ByteBuffer buffer) {
@@ -71,7 +74,7 @@ final class PgOutputDecoder {
             case 'U' -> {
                 ChangeRelation relation = relationOf(buffer.getInt());
                 char next = (char) buffer.get();
-                List<String> oldKey = List.of();
+                List<byte[]> oldKey = List.of();
                 if (next == 'K' || next == 'O') {
                     oldKey = tuple(buffer, relation).values;
                     next = (char) buffer.get();
@@ -141,10 +144,10 @@ final class PgOutputDecoder {
         }
         String schema = namespace.isEmpty() ? "pg_catalog" : namespace;
         relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,
-                key, types));
+                key, types, format));
     }
 
-    private record Tuple(List<String> values, boolean[] unchanged) {
+    private record Tuple(List<byte[]> values, boolean[] unchanged) {
     }
 
     private static Tuple tuple(ByteBuffer buffer, ChangeRelation relation) {
@@ -153,7 +156,7 @@ final class PgOutputDecoder {
             throw new IllegalStateException("a row of " + relation.name() + " with " + columns + " values, and its "
                     + "description has " + relation.columns().size() + " columns");
         }
-        String[] values = new String[columns];
+        byte[][] values = new byte[columns][];
         boolean[] unchanged = null;
         for (int i = 0; i < columns; i++) {
             char kind = (char) buffer.get();
@@ -165,14 +168,19 @@ final class PgOutputDecoder {
                     }
                     unchanged[i] = true;
                 }
-                case 't' -> {
+                case 't', 'b' -> {
+                    if ((kind == 'b') != (relation.format() == ChangeRelation.ValueFormat.POSTGRESQL_BINARY)) {
+                        throw new IllegalStateException("a value of " + relation.name() + "."
+                                + relation.columns().get(i) + " in format '" + kind + "', and the stream was started "
+                                + "for " + relation.format());
+                    }
                     int length = buffer.getInt();
-                    values[i] = new String(buffer.array(), buffer.arrayOffset() + buffer.position(), length,
-                            StandardCharsets.UTF_8);
-                    buffer.position(buffer.position() + length);
+                    byte[] value = new byte[length];
+                    buffer.get(value);
+                    values[i] = value;
                 }
                 default -> throw new IllegalStateException("a value of " + relation.name() + "."
-                        + relation.columns().get(i) + " in format '" + kind + "', which text mode never sends");
+                        + relation.columns().get(i) + " in format '" + kind + "', which pgoutput v1 never sends");
             }
         }
         return new Tuple(Arrays.asList(values), unchanged);

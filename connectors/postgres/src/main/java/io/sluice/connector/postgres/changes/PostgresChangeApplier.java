@@ -59,6 +59,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
     /** By the decoder's relation object (one per description of a table): hashing its lists for every change cost. */
     private final Map<ChangeRelation, TableChanges.Mapping> mappings = new java.util.IdentityHashMap<>();
     private final Connection connection;
+    private final ChangeStage stage;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
             throws ConnectorException {
@@ -67,6 +68,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         requireNonNull(routes, "routes is null").forEach(r -> this.routes.put(r.source(), r));
         committedRoutes.putAll(this.routes);
         this.connection = connections.open("applying changes");
+        this.stage = new ChangeStage(connection);
         try {
             connection.setAutoCommit(false);
             for (Route route : routes) {
@@ -164,7 +166,13 @@ public final class PostgresChangeApplier implements ChangeApplier {
             }
             keySource[k] = from;
         }
-        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource, unfed);
+        List<String> stageTypes = new ArrayList<>();
+        for (int c = 0; c < table.columns().size(); c++) {
+            Integer from = sourceIndex.get(table.columns().get(c));
+            boolean binary = relation.format() == ChangeRelation.ValueFormat.POSTGRESQL_BINARY;
+            stageTypes.add(binary && from != null && !unfed[c] ? relation.types().get(from) : "text");
+        }
+        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource, unfed, stageTypes);
         mappings.put(relation, mapping);
         return mapping;
     }
@@ -235,7 +243,8 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     continue; // a table the publication holds and no stream of the run copied
                 }
                 TableChanges.Mapping mapping = mapping(change.relation(), pending);
-                TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s)));
+                TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s), connection,
+                        stage));
                 switch (change.kind()) {
                     case INSERT -> {
                         changes.add(change, mapping);
@@ -248,7 +257,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     case UPDATE -> {
                         if (movesKey(change, mapping)) {
                             flush(pending);
-                            changes.moveKey(connection, change, mapping);
+                            changes.moveKey(change, mapping);
                         } else {
                             changes.add(change, mapping);
                         }
@@ -256,7 +265,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     }
                     case TRUNCATE -> {
                         flush(pending);
-                        changes.truncate(connection);
+                        changes.truncate();
                         truncates++;
                     }
                 }
@@ -325,7 +334,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             return false;
         }
         for (int k : mapping.keySource()) {
-            if (!java.util.Objects.equals(change.oldKey().get(k), change.values().get(k))) {
+            if (!change.keeps(k)) {
                 return true;
             }
         }
@@ -334,7 +343,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
 
     private void flush(Map<String, TableChanges> pending) throws SQLException {
         for (TableChanges changes : pending.values()) {
-            changes.flush(connection);
+            changes.flush();
         }
     }
 
@@ -344,6 +353,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         } catch (SQLException ignored) {
             // the connection is closed with the applier
         }
+        stage.forget();
         if (!routes.equals(committedRoutes)) {
             // Columns this batch added were rolled back with it: describe the tables as they are again.
             routes.clear();

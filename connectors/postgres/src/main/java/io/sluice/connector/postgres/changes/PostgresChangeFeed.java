@@ -7,6 +7,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ChangeRelation;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.RowChange;
@@ -39,7 +40,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final ChangeSlot slot;
     private final Connection replication;
     private final PGReplicationStream stream;
-    private final PgOutputDecoder decoder = new PgOutputDecoder(this::typeName);
+    private final PgOutputDecoder decoder;
     private final java.util.Map<Long, String> typeNames = new java.util.HashMap<>();
     private final long from;
     /** The tables the feed carries (their sequences are read for a cut-over). */
@@ -59,7 +60,9 @@ public final class PostgresChangeFeed implements ChangeFeed {
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
                                PGReplicationStream stream, long from,
-                               List<io.sluice.connector.postgres.catalog.ResolvedTable> tables) {
+                               List<io.sluice.connector.postgres.catalog.ResolvedTable> tables,
+                               ChangeRelation.ValueFormat format) {
+        this.decoder = new PgOutputDecoder(this::typeName, format);
         this.connections = connections;
         this.tables = List.copyOf(tables);
         this.slot = slot;
@@ -79,17 +82,21 @@ public final class PostgresChangeFeed implements ChangeFeed {
         if (start == LogSequenceNumber.INVALID_LSN) {
             throw new IllegalArgumentException("not a position: " + from);
         }
+        ChangeRelation.ValueFormat format = format(connections, tables);
         Connection replication = connections.openReplication("the changes of slot " + slot.slot());
         try {
-            PGReplicationStream stream = replication.unwrap(PGConnection.class).getReplicationAPI()
+            var builder = replication.unwrap(PGConnection.class).getReplicationAPI()
                     .replicationStream().logical()
                     .withSlotName(slot.slot())
                     .withStartPosition(start)
                     .withSlotOption("proto_version", "1")
                     .withSlotOption("publication_names", SqlQuote.identifier(slot.publication()))
-                    .withStatusInterval(10, TimeUnit.SECONDS)
-                    .start();
-            return new PostgresChangeFeed(connections, slot, replication, stream, start.asLong(), tables);
+                    .withStatusInterval(10, TimeUnit.SECONDS);
+            if (format == ChangeRelation.ValueFormat.POSTGRESQL_BINARY) {
+                builder = builder.withSlotOption("binary", "true");
+            }
+            PGReplicationStream stream = builder.start();
+            return new PostgresChangeFeed(connections, slot, replication, stream, start.asLong(), tables, format);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(replication);
             if ("55006".equals(e.getSQLState())) {
@@ -104,6 +111,35 @@ public final class PostgresChangeFeed implements ChangeFeed {
             }
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot read the changes of slot "
                     + slot.slot());
+        }
+    }
+
+    /**
+     * Binary values when the source sends them (PostgreSQL 14 and later) and every column of the feed's tables is of a
+     * built-in type with a binary form: the walsender skips the types' output functions, the target their input
+     * functions, the client every conversion. A user type (an enum, a domain, a composite) may differ between the two
+     * databases, and its binary form can carry the source's type oids: text then, as PostgreSQL's own subscriptions
+     * do by default.
+     */
+    private static ChangeRelation.ValueFormat format(PostgresConnections connections,
+                                                     List<io.sluice.connector.postgres.catalog.ResolvedTable> tables)
+            throws ConnectorException {
+        StringBuilder oids = new StringBuilder("ARRAY[0");
+        for (io.sluice.connector.postgres.catalog.ResolvedTable table : tables) {
+            oids.append(", ").append(table.oid());
+        }
+        oids.append("]::oid[]");
+        try (ControlConnection control = connections.control("choosing the change stream's format");
+             Statement s = control.connection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int >= 140000 AND NOT "
+                     + "EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid "
+                     + "= ANY (" + oids + ") AND a.attnum > 0 AND NOT a.attisdropped AND (a.atttypid >= 16384 "
+                     + "OR t.typsend = 0 OR t.typreceive = 0))")) {
+            rs.next();
+            return rs.getBoolean(1) ? ChangeRelation.ValueFormat.POSTGRESQL_BINARY : ChangeRelation.ValueFormat.TEXT;
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the types of the "
+                    + "tables the changes come from");
         }
     }
 

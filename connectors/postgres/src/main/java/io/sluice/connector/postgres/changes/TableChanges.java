@@ -4,24 +4,25 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.spi.ChangeRelation;
 import io.sluice.spi.RowChange;
 
-import java.sql.Array;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * The changes of one target table within a stretch of a batch that holds no key change or TRUNCATE, folded to one
- * final state per key (the row deleted, the row as a whole, or some columns of it), then applied set-wise: one
- * statement per kind over arrays of text values that the target casts to its columns' types. Rows of different keys
- * do not depend on each other, so deletes, then partial updates, then upserts give the same end state as the changes
- * one by one.
+ * final state per key (the row deleted, inserted, upserted, or some columns of it patched), then applied set-wise:
+ * the rows are copied into a {@link ChangeStage} and one statement per kind moves them into the table. Rows of
+ * different keys do not depend on each other, so deletes, then patches, then inserts and upserts give the same end
+ * state as the changes one by one.
  */
 final class TableChanges {
     /** A target table the changes go to, and how source columns land in it. */
@@ -35,61 +36,83 @@ final class TableChanges {
     }
 
     /**
-     * Where each of a source relation's columns lands in {@link Table#columns()} (-1 for one not carried), and
-     * which target columns no source column feeds (dropped at the source: written NULL from then on).
+     * Where each of a source relation's columns lands in {@link Table#columns()} (-1 for one not carried), which
+     * target columns no source column feeds (dropped at the source: written NULL from then on), and the type each
+     * target column's values arrive as (the source's type for binary values, else text).
      */
-    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource, boolean[] unfed) {
+    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource, boolean[] unfed, List<String> stageTypes) {
+        Mapping {
+            stageTypes = List.copyOf(stageTypes);
+        }
     }
 
-    private enum Kind { DELETE, PATCH, UPSERT }
+    /** A row's key values, compared by content. */
+    private record Key(byte[][] values) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key other && Arrays.deepEquals(values, other.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.deepHashCode(values);
+        }
+    }
 
     /** A key's final state; {@code values} in target column order, {@code known} which of them were sent. */
     private static final class Pending {
-        Kind kind;
-        String[] values;
+        /** 'D' delete, 'I' insert (the batch saw the row first inserted), 'U' upsert, 'P' patch. */
+        char op;
+        byte[][] values;
         boolean[] known;
     }
 
     private final Table table;
-    private final Map<List<String>, Pending> byKey = new LinkedHashMap<>();
+    private final Connection connection;
+    private final ChangeStage stage;
+    private final Map<Key, Pending> byKey = new LinkedHashMap<>();
+    /** The stage types of the rows pending: rows of another shape flush them first. */
+    private List<String> stageTypes;
 
-    TableChanges(Table table) {
+    TableChanges(Table table, Connection connection, ChangeStage stage) {
         this.table = requireNonNull(table, "table is null");
-    }
-
-    boolean isEmpty() {
-        return byKey.isEmpty();
+        this.connection = requireNonNull(connection, "connection is null");
+        this.stage = requireNonNull(stage, "stage is null");
     }
 
     /** Folds an INSERT, an UPDATE that keeps its key, or a DELETE into the key's final state. */
-    void add(RowChange change, Mapping mapping) {
+    void add(RowChange change, Mapping mapping) throws SQLException {
+        if (stageTypes != null && !stageTypes.equals(mapping.stageTypes())) {
+            flush(); // the source described the table anew, with other types
+        }
+        stageTypes = mapping.stageTypes();
         switch (change.kind()) {
             case DELETE -> {
-                List<String> key = key(mapping, change.oldKey());
-                Pending pending = byKey.computeIfAbsent(key, k -> new Pending());
-                pending.kind = Kind.DELETE;
+                Pending pending = byKey.computeIfAbsent(key(mapping, change.oldKey()), k -> new Pending());
+                pending.op = 'D';
                 pending.values = null;
                 pending.known = null;
             }
             case INSERT, UPDATE -> {
-                String[] values = new String[table.columns().size()];
+                byte[][] values = new byte[table.columns().size()][];
                 boolean[] known = mapping.unfed().clone();
-                for (int i = 0; i < mapping.targetOf().length; i++) {
-                    int to = mapping.targetOf()[i];
-                    if (to >= 0 && !change.isUnchanged(i)) {
-                        values[to] = change.values().get(i);
-                        known[to] = true;
-                    }
-                }
-                List<String> key = key(mapping, change.values());
+                fill(change, mapping, values, known);
+                Key key = key(mapping, change.values());
                 Pending pending = byKey.get(key);
                 boolean whole = allKnown(known);
-                if (pending == null || pending.kind == Kind.DELETE || whole) {
-                    pending = pending == null ? new Pending() : pending;
-                    pending.kind = whole ? Kind.UPSERT : Kind.PATCH;
+                if (pending == null || pending.op == 'D' || whole) {
+                    char op;
+                    if (pending == null) {
+                        // First seen as an insert: the row is not in the table (unless a replay meets it again).
+                        op = change.kind() == RowChange.Kind.INSERT ? 'I' : whole ? 'U' : 'P';
+                        pending = new Pending();
+                        byKey.put(key, pending);
+                    } else {
+                        op = pending.op == 'I' ? 'I' : whole ? 'U' : 'P';
+                    }
+                    pending.op = op;
                     pending.values = values;
                     pending.known = known;
-                    byKey.put(key, pending);
                 } else {
                     // Earlier values of this key fill the ones this change left out (unchanged TOAST values).
                     for (int c = 0; c < values.length; c++) {
@@ -100,46 +123,143 @@ final class TableChanges {
                     }
                     pending.values = values;
                     pending.known = known;
-                    pending.kind = allKnown(known) ? Kind.UPSERT : Kind.PATCH;
+                    if (pending.op != 'I') {
+                        pending.op = allKnown(known) ? 'U' : 'P';
+                    }
                 }
             }
             default -> throw new IllegalArgumentException("not folded: " + change.kind());
         }
     }
 
-    /** Applies the folded changes on {@code connection} (in its open transaction) and forgets them. */
-    void flush(Connection connection) throws SQLException {
+    /** Applies the folded changes (in the connection's open transaction) and forgets them. */
+    void flush() throws SQLException {
         if (byKey.isEmpty()) {
             return;
         }
-        List<List<String>> deletes = new ArrayList<>();
-        List<Pending> upserts = new ArrayList<>();
-        Map<String, List<Pending>> patches = new LinkedHashMap<>();
-        for (Map.Entry<List<String>, Pending> entry : byKey.entrySet()) {
+        int width = table.columns().size();
+        // Rows to insert whose values are binary in the table's own types skip the stage: copied straight in.
+        boolean direct = stageTypes.equals(table.types());
+        List<ChangeStage.Row> rows = new ArrayList<>(byKey.size());
+        List<ChangeStage.Row> insertRows = new ArrayList<>();
+        boolean deletes = false;
+        boolean patches = false;
+        boolean inserts = false;
+        int upserts = 0;
+        for (Map.Entry<Key, Pending> entry : byKey.entrySet()) {
             Pending p = entry.getValue();
-            switch (p.kind) {
-                case DELETE -> deletes.add(entry.getKey());
-                case UPSERT -> upserts.add(p);
-                case PATCH -> patches.computeIfAbsent(Arrays.toString(p.known), k -> new ArrayList<>()).add(p);
+            switch (p.op) {
+                case 'D' -> {
+                    byte[][] values = new byte[width][];
+                    byte[][] key = entry.getKey().values();
+                    for (int k = 0; k < key.length; k++) {
+                        values[table.keyColumns().get(k)] = key[k];
+                    }
+                    rows.add(new ChangeStage.Row('D', null, values, null));
+                    deletes = true;
+                }
+                case 'P' -> {
+                    rows.add(new ChangeStage.Row('P', p.known, p.values, null));
+                    patches = true;
+                }
+                case 'I' -> {
+                    (direct ? insertRows : rows).add(new ChangeStage.Row('I', null, p.values, null));
+                    inserts = true;
+                }
+                default -> {
+                    rows.add(new ChangeStage.Row('U', null, p.values, null));
+                    upserts++;
+                }
             }
         }
         byKey.clear();
-        if (!deletes.isEmpty()) {
-            delete(connection, deletes);
+        String staged = stage.ready(stageTypes, List.of());
+        if (!rows.isEmpty()) {
+            stage.copy(staged, rows, width, 0);
         }
-        for (List<Pending> group : patches.values()) {
-            patch(connection, group);
+        try (Statement s = connection.createStatement()) {
+            if (deletes) {
+                s.executeUpdate("DELETE FROM " + table.quoted() + " t USING " + staged + " s WHERE s.o = 'D' AND "
+                        + keyMatch(this::staged));
+            }
+            if (patches) {
+                String set = patchSet(c -> !table.keyColumns().contains(c), true);
+                if (!set.isEmpty()) {
+                    s.executeUpdate("UPDATE " + table.quoted() + " t SET " + set + " FROM " + staged + " s WHERE "
+                            + "s.o = 'P' AND " + keyMatch(this::staged));
+                }
+            }
+            if (upserts > 0) {
+                // A plain UPDATE: ON CONFLICT DO UPDATE would lock each row before updating it (a WAL record more
+                // per row). A row that is not there (a resumed copy's replay window) is inserted after.
+                String set = patchSet(c -> !table.keyColumns().contains(c), false);
+                int updated = set.isEmpty() ? 0 : s.executeUpdate("UPDATE " + table.quoted() + " t SET " + set
+                        + " FROM " + staged + " s WHERE s.o = 'U' AND " + keyMatch(this::staged));
+                if (updated < upserts) {
+                    s.executeUpdate(insert(staged, 'U') + onConflict(false));
+                }
+            }
+            if (inserts) {
+                // A plain INSERT skips ON CONFLICT's checks; a row that is there already (a resumed copy's replay
+                // window) makes it fail, and the upsert takes over.
+                Savepoint before = connection.setSavepoint();
+                try {
+                    if (direct) {
+                        stage.copyInto(table.quoted() + " (" + columnList() + ")", insertRows, width);
+                    } else {
+                        s.executeUpdate(insert(staged, 'I'));
+                    }
+                    connection.releaseSavepoint(before);
+                } catch (SQLException e) {
+                    if (!"23505".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    connection.rollback(before);
+                    if (direct) {
+                        stage.copy(staged, insertRows, width, 0);
+                    }
+                    s.executeUpdate(insert(staged, 'I') + onConflict(true));
+                }
+            }
         }
-        if (!upserts.isEmpty()) {
-            upsert(connection, upserts);
-        }
+        stage.clear(staged);
     }
 
     /** An UPDATE that moved a row to another key: applied at once, in its place among the other changes. */
-    void moveKey(Connection connection, RowChange change, Mapping mapping) throws SQLException {
-        List<String> oldKey = key(mapping, change.oldKey());
-        String[] values = new String[table.columns().size()];
+    void moveKey(RowChange change, Mapping mapping) throws SQLException {
+        flush();
+        byte[][] values = new byte[table.columns().size()][];
         boolean[] known = mapping.unfed().clone();
+        fill(change, mapping, values, known);
+        byte[][] oldKey = key(mapping, change.oldKey()).values();
+        List<String> keyTypes = new ArrayList<>();
+        for (int c : table.keyColumns()) {
+            keyTypes.add(mapping.stageTypes().get(c));
+        }
+        String staged = stage.ready(mapping.stageTypes(), keyTypes);
+        stage.copy(staged, List.of(new ChangeStage.Row('M', known, values, oldKey)), values.length, oldKey.length);
+        StringBuilder oldMatch = new StringBuilder();
+        for (int k = 0; k < table.keyColumns().size(); k++) {
+            int c = table.keyColumns().get(k);
+            oldMatch.append(k == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
+                    .append(" = s.k").append(k).append("::").append(table.types().get(c));
+        }
+        try (Statement s = connection.createStatement()) {
+            s.executeUpdate("UPDATE " + table.quoted() + " t SET " + patchSet(c -> true, true) + " FROM " + staged
+                    + " s WHERE " + oldMatch);
+        }
+        stage.clear(staged);
+    }
+
+    void truncate() throws SQLException {
+        byKey.clear();
+        try (Statement s = connection.createStatement()) {
+            s.execute("TRUNCATE " + table.quoted());
+        }
+    }
+
+    /** The values a change sent, in target column order, and which of them it sent. */
+    private static void fill(RowChange change, Mapping mapping, byte[][] values, boolean[] known) {
         for (int i = 0; i < mapping.targetOf().length; i++) {
             int to = mapping.targetOf()[i];
             if (to >= 0 && !change.isUnchanged(i)) {
@@ -147,35 +267,32 @@ final class TableChanges {
                 known[to] = true;
             }
         }
-        List<Integer> set = known(known);
-        StringBuilder sql = new StringBuilder("UPDATE ").append(table.quoted()).append(" t SET ");
-        for (int i = 0; i < set.size(); i++) {
-            int c = set.get(i);
-            sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c))).append(" = CAST(? AS ")
-                    .append(table.types().get(c)).append(")");
-        }
-        sql.append(" WHERE ").append(keyMatch(c -> "CAST(? AS " + table.types().get(c) + ")"));
-        try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
-            int at = 1;
-            for (int c : set) {
-                p.setString(at++, values[c]);
-            }
-            for (String k : oldKey) {
-                p.setString(at++, k);
-            }
-            p.executeUpdate();
-        }
     }
 
-    void truncate(Connection connection) throws SQLException {
-        byKey.clear();
-        try (PreparedStatement p = connection.prepareStatement("TRUNCATE " + table.quoted())) {
-            p.execute();
+    /**
+     * {@code col = <staged value>} for the columns {@code which} takes; {@code masked}: only where the row sent the
+     * value ({@code CASE WHEN <sent> THEN <staged value> ELSE col END}).
+     */
+    private String patchSet(java.util.function.IntPredicate which, boolean masked) {
+        StringBuilder set = new StringBuilder();
+        for (int c = 0; c < table.columns().size(); c++) {
+            if (!which.test(c)) {
+                continue;
+            }
+            String column = SqlQuote.identifier(table.columns().get(c));
+            set.append(set.isEmpty() ? "" : ", ").append(column).append(" = ");
+            if (masked) {
+                set.append("CASE WHEN get_byte(s.m, ").append(c).append(") = 1 THEN ").append(staged(c))
+                        .append(" ELSE t.").append(column).append(" END");
+            } else {
+                set.append(staged(c));
+            }
         }
+        return set.toString();
     }
 
     /** {@code t.<key column> = <value of it>} for every key column, joined by AND. */
-    private String keyMatch(java.util.function.IntFunction<String> value) {
+    private String keyMatch(IntFunction<String> value) {
         StringBuilder match = new StringBuilder();
         for (int i = 0; i < table.keyColumns().size(); i++) {
             int c = table.keyColumns().get(i);
@@ -185,113 +302,58 @@ final class TableChanges {
         return match.toString();
     }
 
-    /** {@code unnest(?::text[], ...) AS u(c<i>, ...)}: one text array parameter per column, named by its index. */
-    private static String unnest(List<Integer> columns) {
-        StringBuilder sql = new StringBuilder("unnest(");
-        for (int i = 0; i < columns.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("?::text[]");
-        }
-        sql.append(") AS u(");
-        for (int i = 0; i < columns.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("c").append(columns.get(i));
-        }
-        return sql.append(")").toString();
+    /** Column {@code c}'s staged value, as the target's type (no conversion when they are the same type). */
+    private String staged(int c) {
+        return "s.c" + c + "::" + table.types().get(c);
     }
 
-    /** Column {@code c}'s value from {@link #unnest}, as the target's type. */
-    private String fromUnnest(int c) {
-        return "u.c" + c + "::" + table.types().get(c);
+    private String columnList() {
+        StringBuilder list = new StringBuilder();
+        for (int c = 0; c < table.columns().size(); c++) {
+            list.append(c == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c)));
+        }
+        return list.toString();
     }
 
-    private void delete(Connection connection, List<List<String>> keys) throws SQLException {
-        int width = table.keyColumns().size();
-        String sql = "DELETE FROM " + table.quoted() + " t USING " + unnest(table.keyColumns()) + " WHERE "
-                + keyMatch(this::fromUnnest);
-        try (PreparedStatement p = connection.prepareStatement(sql)) {
-            for (int i = 0; i < width; i++) {
-                String[] column = new String[keys.size()];
-                for (int r = 0; r < keys.size(); r++) {
-                    column[r] = keys.get(r).get(i);
-                }
-                p.setArray(i + 1, text(connection, column));
-            }
-            p.executeUpdate();
+    private String insert(String staged, char op) {
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table.quoted()).append(" (").append(columnList())
+                .append(") SELECT ");
+        for (int c = 0; c < table.columns().size(); c++) {
+            sql.append(c == 0 ? "" : ", ").append(staged(c));
         }
+        return sql.append(" FROM ").append(staged).append(" s WHERE s.o = '").append(op).append("'").toString();
     }
 
-    private void patch(Connection connection, List<Pending> rows) throws SQLException {
-        List<Integer> set = known(rows.getFirst().known);
-        StringBuilder sql = new StringBuilder("UPDATE ").append(table.quoted()).append(" t SET ");
-        for (int i = 0; i < set.size(); i++) {
-            int c = set.get(i);
-            sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c))).append(" = ")
-                    .append(fromUnnest(c));
-        }
-        sql.append(" FROM ").append(unnest(set)).append(" WHERE ").append(keyMatch(this::fromUnnest));
-        try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
-            bindColumns(connection, p, rows, set);
-            p.executeUpdate();
-        }
-    }
-
-    private void upsert(Connection connection, List<Pending> rows) throws SQLException {
-        int width = table.columns().size();
-        List<Integer> all = new ArrayList<>(width);
-        for (int c = 0; c < width; c++) {
-            all.add(c);
-        }
-        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table.quoted()).append(" (");
-        for (int c = 0; c < width; c++) {
-            sql.append(c == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(c)));
-        }
-        sql.append(") SELECT ");
-        for (int c = 0; c < width; c++) {
-            sql.append(c == 0 ? "" : ", ").append(fromUnnest(c));
-        }
-        sql.append(" FROM ").append(unnest(all));
-        sql.append(" ON CONFLICT (");
+    /** {@code ON CONFLICT (key) DO UPDATE SET} every other column, or {@code DO NOTHING}. */
+    private String onConflict(boolean update) {
+        StringBuilder sql = new StringBuilder(" ON CONFLICT (");
         for (int i = 0; i < table.keyColumns().size(); i++) {
             sql.append(i == 0 ? "" : ", ").append(SqlQuote.identifier(table.columns().get(table.keyColumns().get(i))));
         }
         sql.append(") DO ");
-        List<Integer> others = all.stream().filter(c -> !table.keyColumns().contains(c)).toList();
-        if (others.isEmpty()) {
-            sql.append("NOTHING");
-        } else {
-            sql.append("UPDATE SET ");
-            for (int i = 0; i < others.size(); i++) {
-                String column = SqlQuote.identifier(table.columns().get(others.get(i)));
-                sql.append(i == 0 ? "" : ", ").append(column).append(" = EXCLUDED.").append(column);
+        List<Integer> others = new ArrayList<>();
+        for (int c = 0; c < table.columns().size(); c++) {
+            if (!table.keyColumns().contains(c)) {
+                others.add(c);
             }
         }
-        try (PreparedStatement p = connection.prepareStatement(sql.toString())) {
-            bindColumns(connection, p, rows, all);
-            p.executeUpdate();
+        if (others.isEmpty() || !update) {
+            return sql.append("NOTHING").toString();
         }
-    }
-
-    private static void bindColumns(Connection connection, PreparedStatement p, List<Pending> rows,
-                                    List<Integer> columns) throws SQLException {
-        for (int i = 0; i < columns.size(); i++) {
-            int c = columns.get(i);
-            String[] column = new String[rows.size()];
-            for (int r = 0; r < rows.size(); r++) {
-                column[r] = rows.get(r).values[c];
-            }
-            p.setArray(i + 1, text(connection, column));
+        sql.append("UPDATE SET ");
+        for (int i = 0; i < others.size(); i++) {
+            String column = SqlQuote.identifier(table.columns().get(others.get(i)));
+            sql.append(i == 0 ? "" : ", ").append(column).append(" = EXCLUDED.").append(column);
         }
+        return sql.toString();
     }
 
-    private static Array text(Connection connection, String[] values) throws SQLException {
-        return connection.createArrayOf("text", values);
-    }
-
-    private List<String> key(Mapping mapping, List<String> values) {
-        String[] key = new String[mapping.keySource().length];
+    private static Key key(Mapping mapping, List<byte[]> values) {
+        byte[][] key = new byte[mapping.keySource().length][];
         for (int i = 0; i < key.length; i++) {
             key[i] = values.get(mapping.keySource()[i]);
         }
-        return Arrays.asList(key);
+        return new Key(key);
     }
 
     private static boolean allKnown(boolean[] known) {
@@ -301,15 +363,5 @@ final class TableChanges {
             }
         }
         return true;
-    }
-
-    private static List<Integer> known(boolean[] known) {
-        List<Integer> columns = new ArrayList<>();
-        for (int c = 0; c < known.length; c++) {
-            if (known[c]) {
-                columns.add(c);
-            }
-        }
-        return columns;
     }
 }

@@ -1,0 +1,131 @@
+package io.sluice.core.run;
+
+import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ConnectorException;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a feed's batches on a thread of its own, one batch ahead of the thread that applies them: the source decodes
+ * and sends the next batch while the target applies this one (read, then apply, one after the other, left each
+ * server idle half the time). At most two batches are held: one waiting, one being read. The reading decides where
+ * to stop: up to a position, or when {@code stop} says so, or (following until caught up) once the source stopped
+ * moving; confirmations go back through {@link ChangeFeed#confirm}, which any thread may call.
+ */
+final class ChangeReadAhead implements AutoCloseable {
+    /** A batch read and how far behind the stopping position it left the reading; or the end, or a failure. */
+    record Read(ChangeBatch batch, long behindBytes) {
+    }
+
+    private record Item(Read read, Exception failure) {
+    }
+
+    private static final Item END = new Item(null, null);
+
+    private final ChangeFeed changes;
+    private final BlockingQueue<Item> ready = new ArrayBlockingQueue<>(1);
+    private final Thread thread;
+    private volatile boolean closed;
+
+    /**
+     * Starts reading {@code changes}: up to {@code upTo} when given, else until {@code stop} (and, when
+     * {@code untilCaughtUp}, until the source's position stops moving).
+     */
+    ChangeReadAhead(String name, ChangeFeed changes, Optional<String> upTo, boolean untilCaughtUp,
+                    BooleanSupplier stop, int batchChanges, Duration wait) {
+        this.changes = requireNonNull(changes, "changes is null");
+        requireNonNull(upTo, "upTo is null");
+        requireNonNull(stop, "stop is null");
+        requireNonNull(wait, "wait is null");
+        this.thread = Thread.ofVirtual().name(requireNonNull(name, "name is null")).start(() -> {
+            try {
+                read(upTo.orElse(null), upTo.isEmpty() && untilCaughtUp, stop, batchChanges, wait);
+                hand(END);
+            } catch (ConnectorException | RuntimeException e) {
+                hand(new Item(null, e));
+            }
+        });
+    }
+
+    private void read(String target, boolean untilCaughtUp, BooleanSupplier stop, int batchChanges, Duration wait)
+            throws ConnectorException {
+        while (!closed) {
+            if (target == null && (stop.getAsBoolean() || untilCaughtUp)) {
+                target = changes.currentPosition(); // stop at what the source has now
+            }
+            if (target != null && changes.reached(target)) {
+                if (untilCaughtUp && !stop.getAsBoolean()) {
+                    // Caught up with where the source was: done when it has not moved on since.
+                    String now = changes.currentPosition();
+                    if (!changes.reached(now)) {
+                        target = now;
+                        continue;
+                    }
+                }
+                return;
+            }
+            ChangeBatch batch = changes.next(batchChanges, wait);
+            if (!batch.isEmpty()) {
+                hand(new Item(new Read(batch, target == null ? 0 : changes.bytesBehind(target)), null));
+            }
+        }
+    }
+
+    /** Waits until the applying thread takes {@code item}, or the reading is closed. */
+    private void hand(Item item) {
+        try {
+            while (!closed) {
+                if (ready.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The next batch read, in the source's order; empty once the reading stopped where it was to stop. */
+    Optional<Read> next() throws ConnectorException {
+        Item item;
+        try {
+            item = ready.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty(); // every batch handed out so far was applied: a safe place to stop
+        }
+        if (item.failure() instanceof ConnectorException e) {
+            throw e;
+        }
+        if (item.failure() instanceof RuntimeException e) {
+            throw e;
+        }
+        return Optional.ofNullable(item.read());
+    }
+
+    /** Stops the reading; the feed may be closed after this returns. */
+    @Override
+    public void close() {
+        closed = true;
+        ready.clear();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
