@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  */
 public record RunTimeline(String runId, String specName, String state, Instant started, Optional<Instant> finished,
                           long rows, long bytes, Optional<String> error, String origin,
-                          List<StreamTimeline> streams) {
+                          List<StreamTimeline> streams, List<ChangeTimeline> changes) {
     public RunTimeline {
         requireNonNull(runId, "runId is null");
         requireNonNull(specName, "specName is null");
@@ -26,6 +26,29 @@ public record RunTimeline(String runId, String specName, String state, Instant s
         requireNonNull(error, "error is null");
         requireNonNull(origin, "origin is null");
         streams = List.copyOf(requireNonNull(streams, "streams is null"));
+        changes = List.copyOf(requireNonNull(changes, "changes is null"));
+    }
+
+    /** A run whose change feeds are not known (read back from the ledger, which keeps only their positions). */
+    public RunTimeline(String runId, String specName, String state, Instant started, Optional<Instant> finished,
+                       long rows, long bytes, Optional<String> error, String origin, List<StreamTimeline> streams) {
+        this(runId, specName, state, started, finished, rows, bytes, error, origin, streams, List.of());
+    }
+
+    /**
+     * One change feed the run applies: {@code state} applying, done or failed; {@code at} the position applied up
+     * to; {@code bytesBehind} how far the source was ahead after the last batch (its lag).
+     */
+    public record ChangeTimeline(String feed, String state, String from, String at, long transactions, long inserts,
+                                 long updates, long deletes, long truncates, long bytesBehind,
+                                 Optional<String> error) {
+        public ChangeTimeline {
+            requireNonNull(feed, "feed is null");
+            requireNonNull(state, "state is null");
+            requireNonNull(from, "from is null");
+            requireNonNull(at, "at is null");
+            requireNonNull(error, "error is null");
+        }
     }
 
     /**

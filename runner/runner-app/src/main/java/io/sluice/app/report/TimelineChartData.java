@@ -49,6 +49,21 @@ public final class TimelineChartData {
         for (RunTimeline.StreamTimeline stream : run.streams()) {
             stream(streams.addObject(), stream, run.started());
         }
+        ArrayNode changes = root.putArray("changes");
+        for (RunTimeline.ChangeTimeline feed : run.changes()) {
+            ObjectNode node = changes.addObject();
+            node.put("feed", redact.apply(feed.feed()));
+            node.put("state", feed.state());
+            node.put("from", feed.from());
+            node.put("at", feed.at());
+            node.put("transactions", feed.transactions());
+            node.put("inserts", feed.inserts());
+            node.put("updates", feed.updates());
+            node.put("deletes", feed.deletes());
+            node.put("truncates", feed.truncates());
+            node.put("bytesBehind", feed.bytesBehind());
+            feed.error().ifPresent(e -> node.put("error", redact.apply(e)));
+        }
         return root;
     }
 

@@ -36,6 +36,9 @@ public final class TimelineRecorder implements RunListener {
     private final Map<String, StreamReport> streamReports = new ConcurrentHashMap<>();
     /** Per stream, per partition index: the attempts so far, in order; the last one open while it runs. */
     private final Map<String, Map<Integer, List<MutableAttempt>>> attempts = new ConcurrentHashMap<>();
+    /** Per change feed, in the order they started: where it is (replaced whole on every batch). */
+    private final Map<String, RunTimeline.ChangeTimeline> changes = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>());
 
     public TimelineRecorder(Clock clock) {
         this.clock = requireNonNull(clock, "clock is null");
@@ -80,6 +83,30 @@ public final class TimelineRecorder implements RunListener {
     }
 
     @Override
+    public void changesStarted(String feed, String mode, String from, Optional<String> upTo) {
+        changes.put(feed, new RunTimeline.ChangeTimeline(feed, "applying", from, from, 0, 0, 0, 0, 0, 0,
+                Optional.empty()));
+    }
+
+    @Override
+    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch, io.sluice.spi.ChangeApplier.Applied applied,
+                               long bytesBehind) {
+        changes.computeIfPresent(feed, (f, c) -> new RunTimeline.ChangeTimeline(f, c.state(), c.from(), batch.end(),
+                c.transactions() + batch.transactions(), c.inserts() + applied.inserts(),
+                c.updates() + applied.updates(), c.deletes() + applied.deletes(),
+                c.truncates() + applied.truncates(), bytesBehind, Optional.empty()));
+    }
+
+    @Override
+    public void changesFinished(io.sluice.core.run.ChangeReport report) {
+        io.sluice.spi.ChangeApplier.Applied applied = report.applied();
+        changes.put(report.feed(), new RunTimeline.ChangeTimeline(report.feed(),
+                report.error().isPresent() ? "failed" : "done", report.from(), report.to(), report.transactions(),
+                applied.inserts(), applied.updates(), applied.deletes(), applied.truncates(), report.bytesBehind(),
+                report.error().map(e -> e.code() + ": " + e.getMessage())));
+    }
+
+    @Override
     public void runFinished(RunReport report) {
         this.report = requireNonNull(report, "report is null");
     }
@@ -102,7 +129,13 @@ public final class TimelineRecorder implements RunListener {
         return new RunTimeline(runId, plan == null ? "" : plan.spec().name(), state,
                 report == null ? started : report.started(), Optional.ofNullable(report).map(RunReport::finished),
                 rows, bytes, Optional.ofNullable(report).flatMap(RunReport::error)
-                .map(e -> e.code() + ": " + e.getMessage()), "recorded while the run ran", streams);
+                .map(e -> e.code() + ": " + e.getMessage()), "recorded while the run ran", streams, changes());
+    }
+
+    private List<RunTimeline.ChangeTimeline> changes() {
+        synchronized (changes) {
+            return List.copyOf(changes.values());
+        }
     }
 
     private RunTimeline.StreamTimeline stream(StreamPlan stream, Optional<StreamReport> report, Instant now) {

@@ -164,6 +164,26 @@ class HtmlRunReportTest {
     }
 
     @Test
+    void aHeadlessBrowserDrawsEachChangeFeedWithItsLag() throws Exception {
+        TimelineRecorder recorder = new TimelineRecorder(java.time.Clock.systemUTC());
+        recorder.changesStarted("sluice_orders", "changes only", "0/100", java.util.Optional.empty());
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/200", 3),
+                new io.sluice.spi.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
+        Path page = dir.resolve("changes.html");
+        Files.writeString(page, new HtmlRunReport(s -> s).render(recorder.timeline()));
+        try (HeadlessChromium chromium = HeadlessChromium.startOrSkip()) {
+            chromium.driver().get(page.toUri().toString());
+            new WebDriverWait(chromium.driver(), Duration.ofSeconds(30))
+                    .until(d -> d.findElement(By.tagName("body")).getAttribute("data-rendered") != null);
+            String feed = chromium.driver().findElement(By.cssSelector("section[data-feed='sluice_orders']"))
+                    .getText();
+            assertTrue(feed.contains("4.5 MB") && feed.contains("behind the source (lag)"), feed);
+            assertTrue(feed.contains("up to 0/200") && feed.contains("applying"), feed);
+            assertEquals(List.of(), chromium.consoleErrors());
+        }
+    }
+
+    @Test
     void aHeadlessBrowserDrawsEveryPartitionInItsStateWithoutAnyNetworkRequest() throws Exception {
         assertEquals(0, run.exitCode(), run.all());
         Path fromLedger = dir.resolve("out/browser-status.html");

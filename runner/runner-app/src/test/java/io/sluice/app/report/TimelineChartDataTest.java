@@ -45,6 +45,34 @@ class TimelineChartDataTest {
     }
 
     @Test
+    void aChangeFeedShowsWhereItIsAndItsLagWhileItApplies() throws Exception {
+        TimelineRecorder recorder = new TimelineRecorder(java.time.Clock.fixed(T0, java.time.ZoneOffset.UTC));
+        recorder.changesStarted("sluice_orders", "changes only", "0/100", Optional.empty());
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/200", 3),
+                new io.sluice.spi.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/300", 2),
+                new io.sluice.spi.ChangeApplier.Applied(1, 0, 0, 0), 1_000);
+        JsonNode live = new TimelineChartData(s -> s).tree(recorder.timeline());
+        JsonNode feed = live.get("changes").get(0);
+        assertEquals("sluice_orders", feed.get("feed").asString());
+        assertEquals("applying", feed.get("state").asString());
+        assertEquals("0/300", feed.get("at").asString());
+        assertEquals(1_000, feed.get("bytesBehind").asLong());
+        assertEquals(5, feed.get("transactions").asLong());
+        assertEquals(6, feed.get("inserts").asLong());
+        assertEquals(2, feed.get("updates").asLong());
+        recorder.changesFinished(new io.sluice.core.run.ChangeReport("sluice_orders", List.of("orders"), "0/100",
+                "0/300", 5, new io.sluice.spi.ChangeApplier.Applied(6, 2, 1, 0), java.time.Duration.ofSeconds(1), 0,
+                Optional.empty(), 0));
+        JsonNode done = new TimelineChartData(s -> s).tree(recorder.timeline()).get("changes").get(0);
+        assertEquals("done", done.get("state").asString());
+        assertEquals(0, done.get("bytesBehind").asLong());
+        assertTrue(new String(TimelineChartDataTest.class.getResourceAsStream("/io/sluice/app/report/run-report.html")
+                .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).contains("behind the source (lag)"),
+                "the page draws each feed's lag");
+    }
+
+    @Test
     void eachProcessOfAJoinedRunGetsItsOwnLanes() {
         List<TimelineChartData.Placed> placed = TimelineChartData.lanes(List.of(
                 partition(0, 10, attempt(1, 0, 1000, RunTimeline.Outcome.DONE, "host-a:1")),
