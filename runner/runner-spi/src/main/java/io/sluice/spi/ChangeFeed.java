@@ -16,11 +16,12 @@ public interface ChangeFeed extends AutoCloseable {
     String currentPosition() throws ConnectorException;
 
     /**
-     * The next whole transactions, about {@code maxChanges} changes (a bigger transaction comes whole), waiting at
-     * most {@code wait} for the first; an empty batch when none came. Never returns a transaction that ends after
-     * {@code upTo} when that is given... it simply reads in order: the caller stops once {@link #reached} says so.
+     * The next whole transactions, in commit order, up to about {@code maxChanges} changes or {@code maxBytes} of
+     * them as the source sent them, whichever comes first (a bigger transaction comes in parts, {@link
+     * ChangeBatch#partial()}, so memory stays bounded by wide rows too), waiting at most {@code wait} for the first;
+     * an empty batch when none came. It reads on in order: the caller stops once {@link #reached} says so.
      */
-    ChangeBatch next(int maxChanges, Duration wait) throws ConnectorException;
+    ChangeBatch next(int maxChanges, long maxBytes, Duration wait) throws ConnectorException;
 
     /** Whether everything the source committed up to {@code position} has been handed out. */
     boolean reached(String position);

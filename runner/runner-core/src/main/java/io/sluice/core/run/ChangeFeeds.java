@@ -40,6 +40,8 @@ import static java.util.Objects.requireNonNull;
 final class ChangeFeeds {
     /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
     private static final int BATCH_CHANGES = 20_000;
+    /** A batch of wide rows ends sooner: with the read-ahead, three batches at most are in memory. */
+    private static final long BATCH_BYTES = 64L << 20;
     private static final Duration WAIT = Duration.ofMillis(500);
 
     /** What this run does with a feed. */
@@ -276,7 +278,7 @@ final class ChangeFeeds {
                 Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
                 listener.changesStarted(feed.name(), feed.mode().label(), from, upTo);
                 try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
-                        upTo, follow.follow() && follow.untilCaughtUp(), stop, BATCH_CHANGES, WAIT)) {
+                        upTo, follow.follow() && follow.untilCaughtUp(), stop, BATCH_CHANGES, BATCH_BYTES, WAIT)) {
                     Optional<ChangeReadAhead.Read> read;
                     while ((read = reading.next()).isPresent()) {
                         ChangeBatch batch = read.get().batch();

@@ -16,9 +16,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads a feed's batches on a thread of its own, one batch ahead of the thread that applies them: the source decodes
  * and sends the next batch while the target applies this one (read, then apply, one after the other, left each
- * server idle half the time). At most two batches are held: one waiting, one being read. The reading decides where
- * to stop: up to a position, or when {@code stop} says so, or (following until caught up) once the source stopped
- * moving; confirmations go back through {@link ChangeFeed#confirm}, which any thread may call.
+ * server idle half the time). Besides the batch being applied, at most two are held: one waiting, one being read.
+ * The reading decides where to stop: up to a position, or when {@code stop} says so, or (following until caught up)
+ * once the source stopped moving; confirmations go back through {@link ChangeFeed#confirm}, which any thread may
+ * call.
  */
 final class ChangeReadAhead implements AutoCloseable {
     /** A batch read and how far behind the stopping position it left the reading; or the end, or a failure. */
@@ -40,14 +41,14 @@ final class ChangeReadAhead implements AutoCloseable {
      * {@code untilCaughtUp}, until the source's position stops moving).
      */
     ChangeReadAhead(String name, ChangeFeed changes, Optional<String> upTo, boolean untilCaughtUp,
-                    BooleanSupplier stop, int batchChanges, Duration wait) {
+                    BooleanSupplier stop, int batchChanges, long batchBytes, Duration wait) {
         this.changes = requireNonNull(changes, "changes is null");
         requireNonNull(upTo, "upTo is null");
         requireNonNull(stop, "stop is null");
         requireNonNull(wait, "wait is null");
         this.thread = Thread.ofVirtual().name(requireNonNull(name, "name is null")).start(() -> {
             try {
-                read(upTo.orElse(null), upTo.isEmpty() && untilCaughtUp, stop, batchChanges, wait);
+                read(upTo.orElse(null), upTo.isEmpty() && untilCaughtUp, stop, batchChanges, batchBytes, wait);
                 hand(END);
             } catch (ConnectorException | RuntimeException e) {
                 hand(new Item(null, e));
@@ -55,8 +56,8 @@ final class ChangeReadAhead implements AutoCloseable {
         });
     }
 
-    private void read(String target, boolean untilCaughtUp, BooleanSupplier stop, int batchChanges, Duration wait)
-            throws ConnectorException {
+    private void read(String target, boolean untilCaughtUp, BooleanSupplier stop, int batchChanges, long batchBytes,
+                      Duration wait) throws ConnectorException {
         while (!closed) {
             if (target == null && (stop.getAsBoolean() || untilCaughtUp)) {
                 target = changes.currentPosition(); // stop at what the source has now
@@ -72,7 +73,7 @@ final class ChangeReadAhead implements AutoCloseable {
                 }
                 return;
             }
-            ChangeBatch batch = changes.next(batchChanges, wait);
+            ChangeBatch batch = changes.next(batchChanges, batchBytes, wait);
             if (!batch.isEmpty()) {
                 hand(new Item(new Read(batch, target == null ? 0 : changes.bytesBehind(target)), null));
             }

@@ -47,6 +47,8 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final List<io.sluice.connector.postgres.catalog.ResolvedTable> tables;
     /** The transaction being read, until its COMMIT; null between transactions. */
     private List<RowChange> open;
+    /** The size of {@link #open}'s messages as they came. */
+    private long openBytes;
     /** The end of the last whole transaction read (or {@link #from}). */
     private long handedOut;
     /** Parts of the open transaction were handed out already: its COMMIT ends a partial run of batches. */
@@ -209,9 +211,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
     }
 
     @Override
-    public ChangeBatch next(int maxChanges, Duration wait) throws ConnectorException {
+    public ChangeBatch next(int maxChanges, long maxBytes, Duration wait) throws ConnectorException {
         requireNonNull(wait, "wait is null");
         List<RowChange> batch = new ArrayList<>();
+        long batchBytes = 0;
         int transactions = 0;
         long end = handedOut;
         long deadline = System.nanoTime() + wait.toNanos();
@@ -230,6 +233,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                     java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
                     continue;
                 }
+                int size = message.remaining();
                 PgOutputDecoder.Message decoded = decoder.decode(message);
                 switch (decoded) {
                     case PgOutputDecoder.Begin begin -> {
@@ -246,7 +250,8 @@ public final class PostgresChangeFeed implements ChangeFeed {
                             continue; // applied before: its COMMIT drops it
                         }
                         open.addAll(change.changes());
-                        if (open.size() >= maxChanges) {
+                        openBytes += size;
+                        if (open.size() >= maxChanges || batchBytes + openBytes >= maxBytes) {
                             if (!batch.isEmpty()) {
                                 // The whole transactions first; the big one goes on in the next batches.
                                 return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(),
@@ -255,6 +260,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                             // Memory stays bounded: a transaction bigger than a batch is handed out in parts.
                             List<RowChange> part = open;
                             open = new ArrayList<>();
+                            openBytes = 0;
                             inPart = true;
                             return new ChangeBatch(part, LogSequenceNumber.valueOf(end).asString(), 0, true);
                         }
@@ -265,13 +271,15 @@ public final class PostgresChangeFeed implements ChangeFeed {
                         }
                         if (inPart || (commit.endLsn() > from && commit.endLsn() > handedOut)) {
                             batch.addAll(open);
+                            batchBytes += openBytes;
                             transactions++;
                             end = commit.endLsn();
                             handedOut = end;
                         }
                         open = null;
+                        openBytes = 0;
                         inPart = false;
-                        if (batch.size() >= maxChanges) {
+                        if (batch.size() >= maxChanges || batchBytes >= maxBytes) {
                             return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
                         }
                     }
