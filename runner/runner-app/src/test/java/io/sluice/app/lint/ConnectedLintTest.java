@@ -127,6 +127,21 @@ class ConnectedLintTest {
     }
 
     @Test
+    void aStreamThatFollowsChangesIsCheckedAsARunWouldBeforeItCopies() throws Exception {
+        // The shared server runs with wal_level = replica: a run would refuse before copying anything.
+        Path spec = spec("items", "items");
+        Files.writeString(spec, Files.readString(spec).replace("      table: public.items\n    target:",
+                "      table: public.items\n      changes: { slot: lint_slot }\n    target:"));
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
+
+        assertEquals(3, lint.exitCode(), lint.all());
+        assertTrue(lint.out().startsWith(spec + ":10:7: error[PG601]"), lint.out());
+        assertTrue(lint.out().contains("wal_level") && lint.out().contains("fix: set wal_level = logical"),
+                lint.out());
+        assertFalse(lint.all().contains(PASSWORD));
+    }
+
+    @Test
     void offlineLintStaysTheDefaultAndNeverConnects() throws Exception {
         // An unreachable server and missing tables: offline lint cannot know, and does not try.
         Path spec = spec("no_such_source", "no_such_target", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x");

@@ -143,12 +143,27 @@ public final class ConnectedLinter {
         // What a run plans, so a missing table with create: if-missing is a note, and so on.
         checked.ifPresent(c -> c.load().notes().forEach(note -> findings.note(targetAt, RunnerCode.CONNECT002.name(),
                 where + ", target: " + note)));
+        // A stream that follows changes: what the run checks before it creates the slot (wal_level, a free slot,
+        // the REPLICATION attribute, a key on every table). Whether the slot exists is the ledger's business.
+        checked.filter(c -> c.source().changeFeed().isPresent()).ifPresent(c -> {
+            try {
+                c.source().checkChanges(false);
+            } catch (ConnectorException e) {
+                // The tables of a pattern share their server's refusals (wal_level, say): said once.
+                if (findings.first(e.code() + " " + e.getMessage())) {
+                    findings.add(sourceAt, e.code(), where + ", source: " + e.getMessage(), e.fix());
+                }
+            } catch (RuntimeException e) {
+                findings.unexpected(sourceAt, where + ", source", e);
+            }
+        });
     }
 
     /** Collects diagnostics (errors, and notes on what the load will do) with every message and fix redacted: connector messages may echo a URL. */
     private static final class Findings {
         private final Redactor redactor;
         private final List<Diagnostic> list = new ArrayList<>();
+        private final Set<String> seen = new HashSet<>();
 
         Findings(Redactor redactor) {
             this.redactor = requireNonNull(redactor, "redactor is null");
@@ -156,6 +171,11 @@ public final class ConnectedLinter {
 
         void add(Position at, String code, String message, Optional<String> fix) {
             list.add(new Diagnostic(Severity.ERROR, code, at, redactor.redact(message), fix.map(redactor::redact)));
+        }
+
+        /** Whether {@code finding} is new for this file. */
+        boolean first(String finding) {
+            return seen.add(finding);
         }
 
         void note(Position at, String code, String message) {
