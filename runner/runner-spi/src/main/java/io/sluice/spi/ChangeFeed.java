@@ -23,6 +23,14 @@ public interface ChangeFeed extends AutoCloseable {
      */
     ChangeBatch next(int maxChanges, long maxBytes, Duration wait) throws ConnectorException;
 
+    /**
+     * Called now and then by the thread that reads while it waits to hand a batch on (the applier is behind): a feed
+     * whose source ends a quiet stream after a while tells it the reader is alive. The reading thread's call, like
+     * {@link #next}.
+     */
+    default void keepAlive() throws ConnectorException {
+    }
+
     /** Whether everything the source committed up to {@code position} has been handed out. */
     boolean reached(String position);
 

@@ -40,7 +40,7 @@ import static java.util.Objects.requireNonNull;
 final class ChangeFeeds {
     /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
     private static final int BATCH_CHANGES = 20_000;
-    /** A batch of wide rows ends sooner: with the read-ahead, three batches at most are in memory. */
+    /** A batch of wide rows ends sooner: with the read-ahead, about four batches at most are in memory. */
     private static final long BATCH_BYTES = 64L << 20;
     private static final Duration WAIT = Duration.ofMillis(500);
 
@@ -277,27 +277,34 @@ final class ChangeFeeds {
                  ChangeApplier applier = first.openChangeApplier(routes)) {
                 Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
                 listener.changesStarted(feed.name(), feed.mode().label(), from, upTo);
-                try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
-                        upTo, follow.follow() && follow.untilCaughtUp(), stop, BATCH_CHANGES, BATCH_BYTES, WAIT)) {
-                    Optional<ChangeReadAhead.Read> read;
-                    while ((read = reading.next()).isPresent()) {
-                        ChangeBatch batch = read.get().batch();
-                        if (batch.partial()) {
-                            // Part of a transaction too big for one batch: applied, committed with its last part.
-                            applied = applied.plus(applier.apply(batch, t -> null));
-                            continue;
+                boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
+                boolean again;
+                do {
+                    try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
+                            upTo, untilCaughtUp, stop, BATCH_CHANGES, BATCH_BYTES, WAIT)) {
+                        Optional<ChangeReadAhead.Read> read;
+                        while ((read = reading.next()).isPresent()) {
+                            ChangeBatch batch = read.get().batch();
+                            if (batch.partial()) {
+                                // Part of a transaction too big for one batch: applied, committed with its last part.
+                                applied = applied.plus(applier.apply(batch, t -> null));
+                                continue;
+                            }
+                            ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
+                                    batch.end(), identity.runId()));
+                            record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
+                            changes.confirm(batch.end());
+                            at = batch.end();
+                            transactions += batch.transactions();
+                            applied = applied.plus(one);
+                            behind = read.get().behindBytes();
+                            listener.changesApplied(feed.name(), batch, one, behind);
                         }
-                        ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
-                                batch.end(), identity.runId()));
-                        record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
-                        changes.confirm(batch.end());
-                        at = batch.end();
-                        transactions += batch.transactions();
-                        applied = applied.plus(one);
-                        behind = read.get().behindBytes();
-                        listener.changesApplied(feed.name(), batch, one, behind);
                     }
-                }
+                    // The reading found the source quiet while batches still waited here: quiet still, now that
+                    // everything read is applied? (The reading has ended: its feed may be asked from this thread.)
+                    again = untilCaughtUp && !stop.getAsBoolean() && !changes.reached(changes.currentPosition());
+                } while (again);
                 behind = 0;
                 if (follow.follow() && follow.untilCaughtUp()) {
                     // The cut-over: the source is quiet and every change is applied; the target's sequences go

@@ -26,7 +26,7 @@ final class ChangeReadAhead implements AutoCloseable {
     record Read(ChangeBatch batch, long behindBytes) {
     }
 
-    private record Item(Read read, Exception failure) {
+    private record Item(Read read, Throwable failure) {
     }
 
     private static final Item END = new Item(null, null);
@@ -50,14 +50,18 @@ final class ChangeReadAhead implements AutoCloseable {
             try {
                 read(upTo.orElse(null), upTo.isEmpty() && untilCaughtUp, stop, batchChanges, batchBytes, wait);
                 hand(END);
-            } catch (ConnectorException | RuntimeException e) {
-                hand(new Item(null, e));
+            } catch (Throwable e) { // an Error too: the applying thread waits for a word either way
+                try {
+                    hand(new Item(null, e));
+                } catch (Throwable lost) {
+                    e.addSuppressed(lost); // the applying thread sees this thread end without a word
+                }
             }
         });
     }
 
     private void read(String target, boolean untilCaughtUp, BooleanSupplier stop, int batchChanges, long batchBytes,
-                      Duration wait) throws ConnectorException {
+                      Duration wait) throws ConnectorException, InterruptedException {
         while (!closed) {
             if (target == null && (stop.getAsBoolean() || untilCaughtUp)) {
                 target = changes.currentPosition(); // stop at what the source has now
@@ -80,16 +84,16 @@ final class ChangeReadAhead implements AutoCloseable {
         }
     }
 
-    /** Waits until the applying thread takes {@code item}, or the reading is closed. */
-    private void hand(Item item) {
-        try {
-            while (!closed) {
-                if (ready.offer(item, 100, TimeUnit.MILLISECONDS)) {
-                    return;
-                }
+    /**
+     * Waits until the applying thread takes {@code item}, or the reading is closed, keeping the source's side of the
+     * stream alive meanwhile (it ends a stream it has not heard from for a while).
+     */
+    private void hand(Item item) throws ConnectorException, InterruptedException {
+        while (!closed) {
+            if (ready.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                return;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            changes.keepAlive();
         }
     }
 
@@ -97,18 +101,26 @@ final class ChangeReadAhead implements AutoCloseable {
     Optional<Read> next() throws ConnectorException {
         Item item;
         try {
-            item = ready.take();
+            do {
+                item = ready.poll(1, TimeUnit.SECONDS);
+                if (item == null && !thread.isAlive() && ready.isEmpty()) {
+                    throw new IllegalStateException("the thread reading the changes ended without a word");
+                }
+            } while (item == null);
         } catch (InterruptedException e) {
+            // Not a place to stop: the batch before may be part of a source transaction still open on the target.
             Thread.currentThread().interrupt();
-            return Optional.empty(); // every batch handed out so far was applied: a safe place to stop
+            throw new IllegalStateException("interrupted while waiting for the next batch of changes", e);
         }
-        if (item.failure() instanceof ConnectorException e) {
-            throw e;
+        switch (item.failure()) {
+            case null -> {
+                return Optional.ofNullable(item.read());
+            }
+            case ConnectorException e -> throw e;
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IllegalStateException("reading the changes failed", item.failure());
         }
-        if (item.failure() instanceof RuntimeException e) {
-            throw e;
-        }
-        return Optional.ofNullable(item.read());
     }
 
     /** Stops the reading; the feed may be closed after this returns. */

@@ -91,7 +91,8 @@ public enum PostgresCode implements ErrorCode {
     PG606("the change stream broke off or carried something Sluice cannot read"),
     PG607("a target table the changes go to has no primary key matching the source's key"),
     PG608("the change feed's slot is in use by another session"),
-    PG609("a column was added to a source table whose changes are followed, and schema-changes is fail");
+    PG609("a column was added to a source table whose changes are followed, and schema-changes is fail"),
+    PG610("a followed table gained a column whose type cannot travel in the binary form its stream started with");
 
     private final String summary;
 

@@ -35,7 +35,10 @@ final class ChangeStage {
     private final Map<List<String>, String> names = new HashMap<>();
     /** Stages known to exist: a rolled-back transaction takes the ones it made with it. */
     private final Set<String> made = new HashSet<>();
-    private byte[] buffer = new byte[64 * 1024];
+    /** Rows are gathered up to this much before a write; a value bigger than it goes out on its own. */
+    private static final int FLUSH_BYTES = 1 << 20;
+
+    private final byte[] buffer = new byte[FLUSH_BYTES + 64 * 1024];
     private int used;
 
     ChangeStage(Connection connection) {
@@ -88,13 +91,13 @@ final class ChangeStage {
                 .copyIn("COPY " + into + " FROM STDIN (FORMAT binary)");
         try {
             used = 0;
-            ensure(HEADER.length + 8);
+            ensure(in, HEADER.length + 8);
             System.arraycopy(HEADER, 0, buffer, 0, HEADER.length);
             used = HEADER.length;
             putInt(0); // flags
             putInt(0); // header extension length
             for (Row row : rows) {
-                ensure(2 + 4 + 1 + 4);
+                ensure(in, 2 + 4 + 1 + 4);
                 if (staged) {
                     putShort(2 + columns + keys);
                     putInt(1);
@@ -102,7 +105,7 @@ final class ChangeStage {
                     if (row.known() == null) {
                         putInt(-1);
                     } else {
-                        ensure(4 + row.known().length);
+                        ensure(in, 4 + row.known().length);
                         putInt(row.known().length);
                         for (boolean k : row.known()) {
                             buffer[used++] = (byte) (k ? 1 : 0);
@@ -112,17 +115,13 @@ final class ChangeStage {
                     putShort(columns);
                 }
                 for (int c = 0; c < columns; c++) {
-                    field(row.values()[c]);
+                    field(in, row.values()[c]);
                 }
                 for (int k = 0; k < keys; k++) {
-                    field(row.oldKey()[k]);
-                }
-                if (used > buffer.length / 2) {
-                    in.writeToCopy(buffer, 0, used);
-                    used = 0;
+                    field(in, row.oldKey()[k]);
                 }
             }
-            ensure(2);
+            ensure(in, 2);
             putShort(-1);
             in.writeToCopy(buffer, 0, used);
             used = 0;
@@ -141,21 +140,28 @@ final class ChangeStage {
         }
     }
 
-    private void field(byte[] value) {
+    private void field(CopyIn in, byte[] value) throws SQLException {
+        ensure(in, 4);
+        putInt(value == null ? -1 : value.length);
         if (value == null) {
-            ensure(4);
-            putInt(-1);
             return;
         }
-        ensure(4 + value.length);
-        putInt(value.length);
+        if (value.length > FLUSH_BYTES) {
+            in.writeToCopy(buffer, 0, used);
+            used = 0;
+            in.writeToCopy(value, 0, value.length);
+            return;
+        }
+        ensure(in, value.length);
         System.arraycopy(value, 0, buffer, used, value.length);
         used += value.length;
     }
 
-    private void ensure(int more) {
+    /** Room for {@code more} bytes (at most {@link #FLUSH_BYTES}), writing out what is gathered when full. */
+    private void ensure(CopyIn in, int more) throws SQLException {
         if (used + more > buffer.length) {
-            buffer = java.util.Arrays.copyOf(buffer, Math.max(buffer.length * 2, used + more));
+            in.writeToCopy(buffer, 0, used);
+            used = 0;
         }
     }
 

@@ -37,10 +37,26 @@ final class PgOutputDecoder {
     record Other(char type) implements Message {
     }
 
-    /** The DDL name of a type, by oid and modifier, e.g. {@code numeric(12,2)}: the source's format_type. */
+    /**
+     * A type by oid and modifier: its DDL name, e.g. {@code numeric(12,2)} (the source's format_type), and whether
+     * its binary form reads the same on another database.
+     */
     @FunctionalInterface
     interface TypeNames {
-        String of(int oid, int modifier);
+        Type of(int oid, int modifier);
+    }
+
+    record Type(String name, boolean binarySafe) {
+    }
+
+    /**
+     * A table described anew with a column whose type's binary form another database cannot read (a column added, or
+     * retyped, since the stream started with binary values): a new stream chooses text.
+     */
+    static final class NotBinarySafe extends RuntimeException {
+        NotBinarySafe(String message) {
+            super(message);
+        }
     }
 
     private final Map<Integer, ChangeRelation> relations = new HashMap<>();
@@ -139,8 +155,14 @@ final class PgOutputDecoder {
         for (int i = 0; i < columns; i++) {
             key.add((buffer.get() & 1) != 0);
             names.add(string(buffer));
-            int type = buffer.getInt();
-            types.add(typeNames.of(type, buffer.getInt()));
+            int typeOid = buffer.getInt();
+            Type type = typeNames.of(typeOid, buffer.getInt());
+            if (format == ChangeRelation.ValueFormat.POSTGRESQL_BINARY && !type.binarySafe()) {
+                throw new NotBinarySafe(namespace + "." + name + "." + names.getLast() + " is of type " + type.name()
+                        + ", whose binary form the target cannot read (a user type, or one that names source oids), "
+                        + "and this stream was started with binary values");
+            }
+            types.add(type.name());
         }
         String schema = namespace.isEmpty() ? "pg_catalog" : namespace;
         relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,

@@ -60,6 +60,8 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private final Map<ChangeRelation, TableChanges.Mapping> mappings = new java.util.IdentityHashMap<>();
     private final Connection connection;
     private final ChangeStage stage;
+    /** Parts of a big source transaction were applied and wait for its last part's commit. */
+    private boolean partsOpen;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
             throws ConnectorException {
@@ -89,10 +91,17 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private TableChanges.Table describe(Route route) throws SQLException, ConnectorException {
         List<String> columns = new ArrayList<>();
         List<String> types = new ArrayList<>();
+        List<String> castTypes = new ArrayList<>();
         List<Integer> key = new ArrayList<>();
+        // The cast type leaves the length out, so the column's own (assignment) rules apply: a value too long for
+        // varchar(n) fails as COPY fails it, where an explicit ::varchar(n) would cut it. bpchar and "bit" are the
+        // names without a length; character and bit would mean a length of 1.
         try (PreparedStatement p = connection.prepareStatement("SELECT a.attname, format_type(a.atttypid, "
                 + "a.atttypmod), EXISTS (SELECT 1 FROM pg_index x WHERE x.indrelid = a.attrelid AND "
-                + "x.indisprimary AND a.attnum = ANY (x.indkey)) FROM pg_attribute a WHERE a.attrelid = "
+                + "x.indisprimary AND a.attnum = ANY (x.indkey)), CASE WHEN a.atttypid IN (1042, 1014) THEN "
+                + "replace(format_type(a.atttypid, NULL), 'character', 'bpchar') WHEN a.atttypid IN (1560, 1561) "
+                + "THEN replace(format_type(a.atttypid, NULL), 'bit', '\"bit\"') ELSE format_type(a.atttypid, NULL) "
+                + "END FROM pg_attribute a WHERE a.attrelid = "
                 + "to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' "
                 + "ORDER BY a.attnum")) {
             p.setString(1, route.target());
@@ -106,6 +115,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     }
                     columns.add(rs.getString(1));
                     types.add(rs.getString(2));
+                    castTypes.add(rs.getString(4));
                 }
             }
         }
@@ -115,7 +125,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     + "carries, so no change finds its row", "give " + route.target() + " the source table's "
                     + "primary key (create: if-missing with definition: full does), then run again");
         }
-        return new TableChanges.Table(route.target(), columns, types, key);
+        return new TableChanges.Table(route.target(), columns, types, castTypes, key);
     }
 
     private TableChanges.Mapping mapping(ChangeRelation relation, Map<String, TableChanges> pending)
@@ -231,62 +241,79 @@ public final class PostgresChangeApplier implements ChangeApplier {
     public Applied apply(ChangeBatch batch, LedgerWork<?> withPosition) throws ConnectorException {
         requireNonNull(batch, "batch is null");
         requireNonNull(withPosition, "withPosition is null");
+        // The parts of a big transaction share one target transaction: none of them can be applied again alone, so
+        // their inserts upsert from the start. A whole batch inserts plainly; when a row is there already (the
+        // replay after a resumed copy) it rolls back and is applied again with upserts.
+        boolean upsert = partsOpen || batch.partial();
+        while (true) {
+            try {
+                Applied applied = applyOnce(batch, withPosition, upsert);
+                partsOpen = batch.partial();
+                return applied;
+            } catch (SQLException e) {
+                rollbackQuietly();
+                if (!upsert && "23505".equals(e.getSQLState())) {
+                    upsert = true;
+                    continue;
+                }
+                throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot apply " + batch
+                        .changes().size() + " changes (" + batch.transactions() + " source transactions up to "
+                        + batch.end() + ")");
+            } catch (ConnectorException | RuntimeException e) {
+                rollbackQuietly();
+                throw e;
+            }
+        }
+    }
+
+    private Applied applyOnce(ChangeBatch batch, LedgerWork<?> withPosition, boolean upsert)
+            throws SQLException, ConnectorException {
         long inserts = 0;
         long updates = 0;
         long deletes = 0;
         long truncates = 0;
         Map<String, TableChanges> pending = new LinkedHashMap<>();
-        try {
-            for (RowChange change : batch.changes()) {
-                String source = change.relation().name();
-                if (!routes.containsKey(source)) {
-                    continue; // a table the publication holds and no stream of the run copied
+        for (RowChange change : batch.changes()) {
+            String source = change.relation().name();
+            if (!routes.containsKey(source)) {
+                continue; // a table the publication holds and no stream of the run copied
+            }
+            TableChanges.Mapping mapping = mapping(change.relation(), pending);
+            TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s), connection,
+                    stage, upsert));
+            switch (change.kind()) {
+                case INSERT -> {
+                    changes.add(change, mapping);
+                    inserts++;
                 }
-                TableChanges.Mapping mapping = mapping(change.relation(), pending);
-                TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s), connection,
-                        stage));
-                switch (change.kind()) {
-                    case INSERT -> {
-                        changes.add(change, mapping);
-                        inserts++;
-                    }
-                    case DELETE -> {
-                        changes.add(change, mapping);
-                        deletes++;
-                    }
-                    case UPDATE -> {
-                        if (movesKey(change, mapping)) {
-                            flush(pending);
-                            changes.moveKey(change, mapping);
-                        } else {
-                            changes.add(change, mapping);
-                        }
-                        updates++;
-                    }
-                    case TRUNCATE -> {
+                case DELETE -> {
+                    changes.add(change, mapping);
+                    deletes++;
+                }
+                case UPDATE -> {
+                    if (movesKey(change, mapping)) {
                         flush(pending);
-                        changes.truncate();
-                        truncates++;
+                        changes.moveKey(change, mapping);
+                    } else {
+                        changes.add(change, mapping);
                     }
+                    updates++;
+                }
+                case TRUNCATE -> {
+                    flush(pending);
+                    changes.truncate();
+                    truncates++;
                 }
             }
-            flush(pending);
-            if (batch.partial()) {
-                return new Applied(inserts, updates, deletes, truncates); // the transaction's last part commits
-            }
-            withPosition.apply(ledger.rowsOn(connection));
-            connection.commit();
-            committedRoutes.putAll(routes);
-            return new Applied(inserts, updates, deletes, truncates);
-        } catch (SQLException e) {
-            rollbackQuietly();
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot apply " + batch.changes()
-                    .size() + " changes (" + batch.transactions() + " source transactions up to " + batch.end()
-                    + ")");
-        } catch (ConnectorException | RuntimeException e) {
-            rollbackQuietly();
-            throw e;
         }
+        flush(pending);
+        if (batch.partial()) {
+            return new Applied(inserts, updates, deletes, truncates); // the transaction's last part commits
+        }
+        withPosition.apply(ledger.rowsOn(connection));
+        connection.commit();
+        committedRoutes.putAll(routes);
+        return new Applied(inserts, updates, deletes, truncates);
     }
 
     @Override
@@ -354,6 +381,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             // the connection is closed with the applier
         }
         stage.forget();
+        partsOpen = false;
         if (!routes.equals(committedRoutes)) {
             // Columns this batch added were rolled back with it: describe the tables as they are again.
             routes.clear();

@@ -41,7 +41,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final Connection replication;
     private final PGReplicationStream stream;
     private final PgOutputDecoder decoder;
-    private final java.util.Map<Long, String> typeNames = new java.util.HashMap<>();
+    private final java.util.Map<Long, PgOutputDecoder.Type> typeNames = new java.util.HashMap<>();
     private final long from;
     /** The tables the feed carries (their sequences are read for a cut-over). */
     private final List<io.sluice.connector.postgres.catalog.ResolvedTable> tables;
@@ -59,6 +59,9 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private volatile LogSequenceNumber confirmed;
     /** What was passed on to the server last (the reading thread). */
     private long sent;
+    /** When a status update went to the server last (the reading thread). */
+    private long statusSent = System.nanoTime();
+    private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
                                PGReplicationStream stream, long from,
@@ -117,11 +120,20 @@ public final class PostgresChangeFeed implements ChangeFeed {
     }
 
     /**
+     * Whether values of type {@code $1} read the same on another database in binary form: a built-in type with a
+     * binary form, and not one of the reg* types (their binary form is the source's oid, their text a name).
+     */
+    static final String BINARY_SAFE = "(SELECT $1 < 16384 AND t.typsend <> 0 AND t.typreceive <> 0 AND e.typname "
+            + "NOT LIKE 'reg%' FROM pg_type t JOIN pg_type e ON e.oid = CASE WHEN t.typelem <> 0 AND t.typlen = -1 "
+            + "THEN t.typelem ELSE t.oid END WHERE t.oid = $1)";
+
+    /**
      * Binary values when the source sends them (PostgreSQL 14 and later) and every column of the feed's tables is of a
      * built-in type with a binary form: the walsender skips the types' output functions, the target their input
      * functions, the client every conversion. A user type (an enum, a domain, a composite) may differ between the two
      * databases, and its binary form can carry the source's type oids: text then, as PostgreSQL's own subscriptions
-     * do by default.
+     * do by default. A reg* type (regclass, say) has a binary form, the source's oid, which names something else
+     * on the target: text too.
      */
     private static ChangeRelation.ValueFormat format(PostgresConnections connections,
                                                      List<io.sluice.connector.postgres.catalog.ResolvedTable> tables)
@@ -134,9 +146,8 @@ public final class PostgresChangeFeed implements ChangeFeed {
         try (ControlConnection control = connections.control("choosing the change stream's format");
              Statement s = control.connection().createStatement();
              ResultSet rs = s.executeQuery("SELECT current_setting('server_version_num')::int >= 140000 AND NOT "
-                     + "EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid "
-                     + "= ANY (" + oids + ") AND a.attnum > 0 AND NOT a.attisdropped AND (a.atttypid >= 16384 "
-                     + "OR t.typsend = 0 OR t.typreceive = 0))")) {
+                     + "EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = ANY (" + oids + ") AND a.attnum > 0 "
+                     + "AND NOT a.attisdropped AND NOT " + BINARY_SAFE.replace("$1", "a.atttypid") + ")")) {
             rs.next();
             return rs.getBoolean(1) ? ChangeRelation.ValueFormat.POSTGRESQL_BINARY : ChangeRelation.ValueFormat.TEXT;
         } catch (SQLException e) {
@@ -145,16 +156,19 @@ public final class PostgresChangeFeed implements ChangeFeed {
         }
     }
 
-    /** The source's name for a type, asked once per type and modifier (a relation is described rarely). */
-    private String typeName(int oid, int modifier) {
+    /** The source's name for a type and whether it travels in binary, asked once per type and modifier. */
+    private PgOutputDecoder.Type typeName(int oid, int modifier) {
         return typeNames.computeIfAbsent(((long) oid << 32) | (modifier & 0xffffffffL), k -> {
             try (ControlConnection control = connections.control("naming a type of the change stream");
-                 java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT format_type(?::oid, ?)")) {
+                 java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT format_type(?::oid, ?), "
+                         + "coalesce(" + BINARY_SAFE.replace("$1", "?::oid") + ", false)")) {
                 p.setLong(1, Integer.toUnsignedLong(oid));
                 p.setInt(2, modifier);
+                p.setLong(3, Integer.toUnsignedLong(oid));
+                p.setLong(4, Integer.toUnsignedLong(oid));
                 try (ResultSet rs = p.executeQuery()) {
                     rs.next();
-                    return rs.getString(1);
+                    return new PgOutputDecoder.Type(rs.getString(1), rs.getBoolean(2));
                 }
             } catch (SQLException | ConnectorException e) {
                 throw new IllegalStateException("cannot name type " + Integer.toUnsignedString(oid) + ": "
@@ -290,6 +304,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "the change stream of slot "
                     + slot.slot() + " broke off");
+        } catch (PgOutputDecoder.NotBinarySafe e) {
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG610, "the change stream of slot "
+                    + slot.slot() + ": " + e.getMessage() + "; nothing of this batch was applied", "run again: a new "
+                    + "stream reads the feed's values in text form, from where the ledger stands");
         } catch (RuntimeException e) {
             throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG606, "the change stream of slot "
                     + slot.slot() + " carried what Sluice cannot read: " + e.getMessage(), "report this as a bug, "
@@ -318,6 +336,21 @@ public final class PostgresChangeFeed implements ChangeFeed {
         confirmed = LogSequenceNumber.valueOf(position);
     }
 
+    /** The source's walsender ends a stream it has not heard from in wal_sender_timeout (60 s by default). */
+    @Override
+    public void keepAlive() throws ConnectorException {
+        try {
+            passConfirmations(false);
+            if (System.nanoTime() - statusSent > KEEP_ALIVE_NANOS) {
+                stream.forceUpdateStatus();
+                statusSent = System.nanoTime();
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "the change stream of slot "
+                    + slot.slot() + " broke off");
+        }
+    }
+
     /** On the reading thread: what the applier confirmed since, and when nothing is pending, all that was read. */
     private void passConfirmations(boolean idle) throws SQLException {
         LogSequenceNumber lsn = confirmed;
@@ -331,6 +364,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
             stream.setFlushedLSN(lsn);
             stream.setAppliedLSN(lsn);
             stream.forceUpdateStatus();
+            statusSent = System.nanoTime();
             sent = lsn.asLong();
         }
     }

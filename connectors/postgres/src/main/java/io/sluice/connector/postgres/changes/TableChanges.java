@@ -6,7 +6,6 @@ import io.sluice.spi.RowChange;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,12 +24,17 @@ import static java.util.Objects.requireNonNull;
  * state as the changes one by one.
  */
 final class TableChanges {
-    /** A target table the changes go to, and how source columns land in it. */
-    record Table(String quoted, List<String> columns, List<String> types, List<Integer> keyColumns) {
+    /**
+     * A target table the changes go to: its columns, their types, the types a staged value of another type is cast
+     * to (without a length: the column's own rules check it) and its key.
+     */
+    record Table(String quoted, List<String> columns, List<String> types, List<String> castTypes,
+                 List<Integer> keyColumns) {
         Table {
             requireNonNull(quoted, "quoted is null");
             columns = List.copyOf(columns);
             types = List.copyOf(types);
+            castTypes = List.copyOf(castTypes);
             keyColumns = List.copyOf(keyColumns);
         }
     }
@@ -68,13 +72,20 @@ final class TableChanges {
     }
 
     private final Table table;
+    private final boolean insertsMayExist;
     private final Connection connection;
     private final ChangeStage stage;
     private final Map<Key, Pending> byKey = new LinkedHashMap<>();
     /** The stage types of the rows pending: rows of another shape flush them first. */
     private List<String> stageTypes;
 
-    TableChanges(Table table, Connection connection, ChangeStage stage) {
+    /**
+     * {@code insertsMayExist}: a row the source inserted may be in the table already (the batch is applied again
+     * after a unique violation, the replay after a resumed copy), so inserts upsert; else they are plain inserts,
+     * and such a row fails the batch.
+     */
+    TableChanges(Table table, Connection connection, ChangeStage stage, boolean insertsMayExist) {
+        this.insertsMayExist = insertsMayExist;
         this.table = requireNonNull(table, "table is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.stage = requireNonNull(stage, "stage is null");
@@ -138,8 +149,9 @@ final class TableChanges {
             return;
         }
         int width = table.columns().size();
-        // Rows to insert whose values are binary in the table's own types skip the stage: copied straight in.
-        boolean direct = stageTypes.equals(table.types());
+        // Rows to insert whose values are binary in the table's own types skip the stage: copied straight in. A
+        // plain INSERT (or COPY) skips ON CONFLICT's checks; where a row may be there already, the upsert.
+        boolean direct = !insertsMayExist && stageTypes.equals(table.types());
         List<ChangeStage.Row> rows = new ArrayList<>(byKey.size());
         List<ChangeStage.Row> insertRows = new ArrayList<>();
         boolean deletes = false;
@@ -199,27 +211,10 @@ final class TableChanges {
                     s.executeUpdate(insert(staged, 'U') + onConflict(false));
                 }
             }
-            if (inserts) {
-                // A plain INSERT skips ON CONFLICT's checks; a row that is there already (a resumed copy's replay
-                // window) makes it fail, and the upsert takes over.
-                Savepoint before = connection.setSavepoint();
-                try {
-                    if (direct) {
-                        stage.copyInto(table.quoted() + " (" + columnList() + ")", insertRows, width);
-                    } else {
-                        s.executeUpdate(insert(staged, 'I'));
-                    }
-                    connection.releaseSavepoint(before);
-                } catch (SQLException e) {
-                    if (!"23505".equals(e.getSQLState())) {
-                        throw e;
-                    }
-                    connection.rollback(before);
-                    if (direct) {
-                        stage.copy(staged, insertRows, width, 0);
-                    }
-                    s.executeUpdate(insert(staged, 'I') + onConflict(true));
-                }
+            if (inserts && direct) {
+                stage.copyInto(table.quoted() + " (" + columnList() + ")", insertRows, width);
+            } else if (inserts) {
+                s.executeUpdate(insert(staged, 'I') + (insertsMayExist ? onConflict(true) : ""));
             }
         }
         stage.clear(staged);
@@ -228,6 +223,7 @@ final class TableChanges {
     /** An UPDATE that moved a row to another key: applied at once, in its place among the other changes. */
     void moveKey(RowChange change, Mapping mapping) throws SQLException {
         flush();
+        stageTypes = mapping.stageTypes();
         byte[][] values = new byte[table.columns().size()][];
         boolean[] known = mapping.unfed().clone();
         fill(change, mapping, values, known);
@@ -242,7 +238,7 @@ final class TableChanges {
         for (int k = 0; k < table.keyColumns().size(); k++) {
             int c = table.keyColumns().get(k);
             oldMatch.append(k == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
-                    .append(" = s.k").append(k).append("::").append(table.types().get(c));
+                    .append(" = ").append(cast("s.k" + k, mapping.stageTypes().get(c), c));
         }
         try (Statement s = connection.createStatement()) {
             s.executeUpdate("UPDATE " + table.quoted() + " t SET " + patchSet(c -> true, true) + " FROM " + staged
@@ -302,9 +298,14 @@ final class TableChanges {
         return match.toString();
     }
 
-    /** Column {@code c}'s staged value, as the target's type (no conversion when they are the same type). */
+    /** Column {@code c}'s staged value, as the target's type. */
     private String staged(int c) {
-        return "s.c" + c + "::" + table.types().get(c);
+        return cast("s.c" + c, stageTypes.get(c), c);
+    }
+
+    /** {@code value}, staged as {@code stagedAs}, for target column {@code c}: as it is when the types are equal. */
+    private String cast(String value, String stagedAs, int c) {
+        return stagedAs.equals(table.types().get(c)) ? value : value + "::" + table.castTypes().get(c);
     }
 
     private String columnList() {
