@@ -1,9 +1,10 @@
 package io.sluice.connector.postgres.changes;
 
+import io.sluice.spi.ConnectorException;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,8 +17,8 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The applier's temporary tables that a batch's folded rows are copied into (binary COPY: no value is parsed or
- * converted on the way) before set-wise statements move them into the target table. One table per shape of row
+ * The applier's temporary tables that a batch's folded rows are copied into (binary COPY through the toolkit's
+ * {@link BinaryCopyEncoder}: no value is parsed or converted on the way) before set-wise statements move them into the target table. One table per shape of row
  * (its columns' types), made on first use on the applier's connection and emptied after each use.
  *
  * <p>A stage row: {@code o} what to do ('D' delete, 'I' insert, 'U' upsert, 'P' patch, 'M' move a key), {@code m}
@@ -25,7 +26,14 @@ import static java.util.Objects.requireNonNull;
  * order, {@code k0..} for 'M' the old key.
  */
 final class ChangeStage {
-    private static final byte[] HEADER = "PGCOPY\n\377\r\n\0".getBytes(StandardCharsets.ISO_8859_1);
+    /** Every one-byte value, at its own index: an op or a mask byte written without an array each. */
+    private static final byte[] BYTES = new byte[256];
+
+    static {
+        for (int i = 0; i < BYTES.length; i++) {
+            BYTES[i] = (byte) i;
+        }
+    }
 
     /** One row to stage; {@code oldKey} only for a key move. */
     record Row(char op, boolean[] known, byte[][] values, byte[][] oldKey) {
@@ -35,11 +43,6 @@ final class ChangeStage {
     private final Map<List<String>, String> names = new HashMap<>();
     /** Stages known to exist: a rolled-back transaction takes the ones it made with it. */
     private final Set<String> made = new HashSet<>();
-    /** Rows are gathered up to this much before a write; a value bigger than it goes out on its own. */
-    private static final int FLUSH_BYTES = 1 << 20;
-
-    private final byte[] buffer = new byte[FLUSH_BYTES + 64 * 1024];
-    private int used;
 
     ChangeStage(Connection connection) {
         this.connection = requireNonNull(connection, "connection is null");
@@ -90,42 +93,39 @@ final class ChangeStage {
         CopyIn in = connection.unwrap(PGConnection.class).getCopyAPI()
                 .copyIn("COPY " + into + " FROM STDIN (FORMAT binary)");
         try {
-            used = 0;
-            ensure(in, HEADER.length + 8);
-            System.arraycopy(HEADER, 0, buffer, 0, HEADER.length);
-            used = HEADER.length;
-            putInt(0); // flags
-            putInt(0); // header extension length
+            BinaryCopyEncoder out = new BinaryCopyEncoder((buffer, offset, length) -> {
+                try {
+                    in.writeToCopy(buffer, offset, length);
+                } catch (SQLException e) {
+                    throw new CopyFailed(e);
+                }
+            });
             for (Row row : rows) {
-                ensure(in, 2 + 4 + 1 + 4);
+                out.startRow((staged ? 2 : 0) + columns + keys);
                 if (staged) {
-                    putShort(2 + columns + keys);
-                    putInt(1);
-                    buffer[used++] = (byte) row.op();
+                    out.writeBytes(BYTES, row.op(), 1);
                     if (row.known() == null) {
-                        putInt(-1);
+                        out.writeNull();
                     } else {
-                        ensure(in, 4 + row.known().length);
-                        putInt(row.known().length);
+                        out.beginField(row.known().length);
                         for (boolean k : row.known()) {
-                            buffer[used++] = (byte) (k ? 1 : 0);
+                            out.putBytes(BYTES, k ? 1 : 0, 1);
                         }
                     }
-                } else {
-                    putShort(columns);
                 }
                 for (int c = 0; c < columns; c++) {
-                    field(in, row.values()[c]);
+                    field(out, row.values()[c]);
                 }
                 for (int k = 0; k < keys; k++) {
-                    field(in, row.oldKey()[k]);
+                    field(out, row.oldKey()[k]);
                 }
             }
-            ensure(in, 2);
-            putShort(-1);
-            in.writeToCopy(buffer, 0, used);
-            used = 0;
+            out.finish();
             in.endCopy();
+        } catch (CopyFailed e) {
+            throw e.getCause();
+        } catch (ConnectorException e) {
+            throw new IllegalStateException("the stage's COPY sink throws no connector error", e);
         } finally {
             if (in.isActive()) {
                 in.cancelCopy();
@@ -140,40 +140,23 @@ final class ChangeStage {
         }
     }
 
-    private void field(CopyIn in, byte[] value) throws SQLException {
-        ensure(in, 4);
-        putInt(value == null ? -1 : value.length);
+    private static void field(BinaryCopyEncoder out, byte[] value) throws ConnectorException {
         if (value == null) {
-            return;
-        }
-        if (value.length > FLUSH_BYTES) {
-            in.writeToCopy(buffer, 0, used);
-            used = 0;
-            in.writeToCopy(value, 0, value.length);
-            return;
-        }
-        ensure(in, value.length);
-        System.arraycopy(value, 0, buffer, used, value.length);
-        used += value.length;
-    }
-
-    /** Room for {@code more} bytes (at most {@link #FLUSH_BYTES}), writing out what is gathered when full. */
-    private void ensure(CopyIn in, int more) throws SQLException {
-        if (used + more > buffer.length) {
-            in.writeToCopy(buffer, 0, used);
-            used = 0;
+            out.writeNull();
+        } else {
+            out.writeBytes(value, 0, value.length);
         }
     }
 
-    private void putShort(int v) {
-        buffer[used++] = (byte) (v >>> 8);
-        buffer[used++] = (byte) v;
-    }
+    /** A COPY write failed: carried through the encoder's sink, thrown again as it was. */
+    private static final class CopyFailed extends RuntimeException {
+        CopyFailed(SQLException cause) {
+            super(cause);
+        }
 
-    private void putInt(int v) {
-        buffer[used++] = (byte) (v >>> 24);
-        buffer[used++] = (byte) (v >>> 16);
-        buffer[used++] = (byte) (v >>> 8);
-        buffer[used++] = (byte) v;
+        @Override
+        public synchronized SQLException getCause() {
+            return (SQLException) super.getCause();
+        }
     }
 }
