@@ -23,6 +23,15 @@ public interface ChangeApplier extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * The routed tables (by {@link ChangeRoute#source()}) in groups whose changes must apply in one order, because
+     * the target ties them (a foreign key between them): the runner may apply different groups through different
+     * appliers at once. Empty (the default): every table in one group.
+     */
+    default java.util.List<java.util.Set<String>> tiedTables() {
+        return java.util.List.of();
+    }
+
     /** What one batch did to the target's rows, by kind of change. */
     record Applied(long inserts, long updates, long deletes, long truncates) {
         public static final Applied NONE = new Applied(0, 0, 0, 0);

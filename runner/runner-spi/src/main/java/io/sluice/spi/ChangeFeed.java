@@ -31,6 +31,15 @@ public interface ChangeFeed extends AutoCloseable {
     default void keepAlive() throws ConnectorException {
     }
 
+    /**
+     * How the feed's positions order, when it can tell: a run that applies changes to several tables at once records
+     * how far each table got and compares positions when it goes on. Empty (the default): changes apply through one
+     * connection.
+     */
+    default java.util.Optional<java.util.Comparator<String>> positionOrder() {
+        return java.util.Optional.empty();
+    }
+
     /** Whether everything the source committed up to {@code position} has been handed out. */
     boolean reached(String position);
 

@@ -88,5 +88,53 @@ class ChangeFeedBatchesTest {
         assertEquals(6, whole.stream().mapToInt(b -> b.changes().size()).sum(), whole.toString());
         assertEquals(3, whole.stream().mapToInt(ChangeBatch::transactions).sum(), whole.toString());
         assertTrue(batches.indexOf(parts.getLast()) < batches.indexOf(whole.getFirst()), batches.toString());
+        // The batch that ends the big transaction cannot tell where its first transaction began: applied as one.
+        assertFalse(whole.getFirst().toldApart(), whole.toString());
+    }
+
+    @Test
+    void aBatchOfWholeTransactionsTellsWhereEachEnds() throws Exception {
+        String database = server.createDatabase("feed_commits");
+        String from;
+        long oid;
+        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id int PRIMARY KEY)");
+            s.execute("CREATE PUBLICATION feed_commits FOR TABLE t");
+            try (ResultSet rs = s.executeQuery("SELECT lsn::text FROM pg_create_logical_replication_slot("
+                    + "'feed_commits', 'pgoutput')")) {
+                rs.next();
+                from = rs.getString(1);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT 't'::regclass::oid")) {
+                rs.next();
+                oid = rs.getLong(1);
+            }
+            s.execute("INSERT INTO t VALUES (1)");
+            s.execute("INSERT INTO t VALUES (2), (3)");
+            s.execute("INSERT INTO t VALUES (4), (5), (6)");
+        }
+        Properties properties = new Properties();
+        properties.setProperty("user", server.user());
+        properties.setProperty("password", server.password());
+        PostgresConnections connections = new PostgresConnections(() -> server.jdbcUrl(database), properties,
+                new PostgresErrors(Redactor.none()));
+        List<ChangeBatch.Commit> commits = new ArrayList<>();
+        try (PostgresChangeFeed feed = PostgresChangeFeed.open(connections, new ChangeSlot("feed_commits",
+                "feed_commits"), from, List.of(new ResolvedTable(oid, "public", "t", 'r')))) {
+            int changes = 0;
+            while (changes < 6) {
+                ChangeBatch batch = feed.next(1_000, 1 << 20, Duration.ofSeconds(10));
+                assertFalse(batch.isEmpty(), "the changes did not come: " + commits);
+                assertTrue(batch.toldApart(), batch.toString());
+                for (ChangeBatch.Commit commit : batch.commits()) {
+                    commits.add(new ChangeBatch.Commit(changes + commit.changes(), commit.end()));
+                }
+                changes += batch.changes().size();
+            }
+            assertEquals(List.of(1, 3, 6), commits.stream().map(ChangeBatch.Commit::changes).toList());
+            java.util.Comparator<String> order = feed.positionOrder().orElseThrow();
+            assertTrue(order.compare(commits.get(0).end(), commits.get(1).end()) < 0, commits.toString());
+            assertTrue(order.compare(commits.get(1).end(), commits.get(2).end()) < 0, commits.toString());
+        }
     }
 }

@@ -154,7 +154,7 @@ class HostileInputTest {
         for (String db : List.of(harness.sourceDb, harness.targetDb)) {
             assertEquals("1", harness.query(db, "SELECT count(*) FROM pg_tables WHERE tablename = 'canary'"), db);
         }
-        assertEquals("change_feeds,ledger_version,run_attempts,run_marks,run_partitions,run_streams", harness.query(harness.targetDb,
+        assertEquals("change_feed_tables,change_feeds,ledger_version,run_attempts,run_marks,run_partitions,run_streams", harness.query(harness.targetDb,
                 "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = "
                         + SqlQuote.literal(LEDGER_SCHEMA)));
         assertEquals(run, harness.query(harness.targetDb, "SELECT run_id FROM " + SqlQuote.identifier(LEDGER_SCHEMA)

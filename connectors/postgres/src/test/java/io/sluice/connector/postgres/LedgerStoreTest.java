@@ -123,11 +123,11 @@ class LedgerStoreTest {
                 f.get();
             }
         }
-        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
-        assertEquals("change_feeds,ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
+        assertEquals("1,2,3,4,5,6,7", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM race_ledger.ledger_version"));
+        assertEquals("change_feed_tables,change_feeds,ledger_version,run_attempts,run_marks,run_partitions,run_streams", q("SELECT string_agg("
                 + "tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'race_ledger'"));
         ledger(target("race_ledger", "items")).ensureReady(); // idempotent
-        assertEquals("6", q("SELECT count(*) FROM race_ledger.ledger_version"));
+        assertEquals("7", q("SELECT count(*) FROM race_ledger.ledger_version"));
     }
 
     @Test
@@ -139,14 +139,14 @@ class LedgerStoreTest {
         StreamKey key = new StreamKey("run-v1", "s");
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v1", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
-        harness.targetSql("DROP TABLE v1_ledger.run_marks", "DROP TABLE v1_ledger.change_feeds",
+        harness.targetSql("DROP TABLE v1_ledger.run_marks", "DROP TABLE v1_ledger.change_feeds", "DROP TABLE v1_ledger.change_feed_tables",
                 "ALTER TABLE v1_ledger.run_partitions DROP COLUMN claimed_by, DROP COLUMN lease_until, "
                         + "DROP COLUMN rows_rejected",
                 "DELETE FROM v1_ledger.ledger_version WHERE version > 1");
 
         LedgerStore upgraded = ledger(target("v1_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5,6,7", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v1_ledger.ledger_version"));
         assertEquals(1, upgraded.streamsOfRun("run-v1").size(), "the stream recorded before the upgrade");
         assertEquals(List.of(planned(0, "p0")), upgraded.partitions(key), "its plan");
         assertEquals(Map.of(), upgraded.marks(key));
@@ -173,13 +173,13 @@ class LedgerStoreTest {
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v4", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0"), planned(1, "p1")));
         harness.targetSql("ALTER TABLE v4_ledger.run_partitions DROP COLUMN rows_rejected",
-                "DROP TABLE v4_ledger.change_feeds",
+                "DROP TABLE v4_ledger.change_feeds", "DROP TABLE v4_ledger.change_feed_tables",
                 "UPDATE v4_ledger.run_partitions SET state = 'done', row_count = 42 WHERE partition_id = 'p0'",
                 "DELETE FROM v4_ledger.ledger_version WHERE version > 4");
 
         LedgerStore upgraded = ledger(target("v4_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v4_ledger.ledger_version"));
+        assertEquals("1,2,3,4,5,6,7", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM v4_ledger.ledger_version"));
         List<LedgerPartition> partitions = upgraded.partitions(key);
         assertEquals(42, partitions.get(0).rows(), "what it recorded before");
         assertEquals(0, partitions.get(0).rejected(), "a partition of before set nothing aside");
@@ -201,14 +201,14 @@ class LedgerStoreTest {
         StreamKey key = new StreamKey("run-v5", "s");
         LedgerWrites.insertStream(ledger, LedgerStream.starting("run-v5", "spec", "c", "s", "d", "none"));
         LedgerWrites.plan(ledger, key, List.of(planned(0, "p0")));
-        harness.targetSql("DROP TABLE v5_ledger.change_feeds",
+        harness.targetSql("DROP TABLE v5_ledger.change_feeds", "DROP TABLE v5_ledger.change_feed_tables",
                 "UPDATE v5_ledger.run_partitions SET state = 'done', row_count = 42, rows_rejected = 3",
                 "DELETE FROM v5_ledger.ledger_version WHERE version > 5");
         assertEquals(List.of(), ledger.changeFeeds("spec"), "a ledger without the table has no feeds");
 
         LedgerStore upgraded = ledger(target("v5_ledger", "items"));
         upgraded.ensureReady();
-        assertEquals("1,2,3,4,5,6", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM "
+        assertEquals("1,2,3,4,5,6,7", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM "
                 + "v5_ledger.ledger_version"));
         assertEquals(42, upgraded.partitions(key).get(0).rows(), "what it recorded before");
         assertEquals(3, upgraded.partitions(key).get(0).rejected());
@@ -232,6 +232,47 @@ class LedgerStoreTest {
             return null;
         });
         assertEquals(List.of(), upgraded.changeFeeds("spec"));
+    }
+
+    @Test
+    void upgradesALedgerOfTheCurrentReleaseToTablePositionsKeepingItsFeeds() throws Exception {
+        // A version-6 ledger (the release before tables applied apart) following a feed: version 7 adds
+        // change_feed_tables.
+        LedgerStore ledger = ledger(target("v6_ledger", "items"));
+        ledger.ensureReady();
+        io.sluice.spi.ledger.ChangeFeedRecord applying = new io.sluice.spi.ledger.ChangeFeedRecord("spec", "slot_b",
+                io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, "0/16B3748", "run-v6");
+        ledger.inTransaction(tx -> {
+            tx.writeChangeFeed(applying);
+            return null;
+        });
+        harness.targetSql("DROP TABLE v6_ledger.change_feed_tables",
+                "DELETE FROM v6_ledger.ledger_version WHERE version > 6");
+        assertEquals(Map.of(), ledger.changeFeedTables("spec", "slot_b"), "a ledger without the table has none");
+
+        LedgerStore upgraded = ledger(target("v6_ledger", "items"));
+        upgraded.ensureReady();
+        assertEquals("1,2,3,4,5,6,7", q("SELECT string_agg(version::text, ',' ORDER BY version) FROM "
+                + "v6_ledger.ledger_version"));
+        assertEquals("0/16B3748", upgraded.changeFeeds("spec").getFirst().position(), "the feed recorded before");
+        upgraded.inTransaction(tx -> {
+            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3800", "public.b", "0/16B3900"));
+            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3A00"));
+            return null;
+        });
+        assertEquals(Map.of("public.a", "0/16B3A00", "public.b", "0/16B3900"),
+                upgraded.changeFeedTables("spec", "slot_b"), "the new table works, a table's position moves");
+        upgraded.inTransaction(tx -> {
+            tx.deleteChangeFeedTables("spec", "slot_b");
+            return null;
+        });
+        assertEquals(Map.of(), upgraded.changeFeedTables("spec", "slot_b"));
+        upgraded.inTransaction(tx -> {
+            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3B00"));
+            tx.deleteChangeFeed("spec", "slot_b");
+            return null;
+        });
+        assertEquals(Map.of(), upgraded.changeFeedTables("spec", "slot_b"), "a dropped feed takes its tables along");
     }
 
     @Test

@@ -144,7 +144,8 @@ class ChangesTest {
     @Test
     void aRunKilledWhileApplyingGoesOnFromTheLedgerAndAppliesNothingTwice() throws Exception {
         Databases db = databases("chg_kill", 15_000);
-        Path spec = spec(db, "sluice_kill");
+        // Two table groups: the writer's transactions touch both (applied together), its big one only lines.
+        Path spec = spec(db, "sluice_kill", "max-parallel-streams: 2");
         CliRun copy = CliRun.of("run", spec.toString());
         assertEquals(0, copy.exitCode(), copy.all());
         try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
@@ -173,6 +174,54 @@ class ChangesTest {
         assertEquals(0, again.exitCode(), again.all());
         assertTrue(again.err().contains("from " + kept + " up to"), again.err()); // on from the ledger, not before
         assertEqual(db, "orders", "lines");
+    }
+
+    @Test
+    void tablesApplyApartEachOnceWhenOneGroupFailsAndTheRunGoesOn() throws Exception {
+        // Three tables, two groups: parent and child are tied by a foreign key (one connection, the source's
+        // order), other is apart. Each source transaction touches one group, so the groups apply at once.
+        String source = pg.createDatabase("chg_apart_src");
+        String target = pg.createDatabase("chg_apart_dst");
+        sql(source, "CREATE TABLE parent (id bigint PRIMARY KEY, v int NOT NULL)",
+                "CREATE TABLE child (id bigint PRIMARY KEY, parent_id bigint NOT NULL REFERENCES parent, v int)",
+                "CREATE TABLE other (id bigint PRIMARY KEY, v int NOT NULL)",
+                "INSERT INTO parent SELECT g, g FROM generate_series(1, 1000) g",
+                "INSERT INTO child SELECT g, g, g FROM generate_series(1, 1000) g",
+                "INSERT INTO other SELECT g, g FROM generate_series(1, 1000) g");
+        Databases db = new Databases(source, target);
+        Path spec = spec(db, "sluice_apart", "max-parallel-streams: 3");
+        CliRun copy = CliRun.of("run", spec.toString());
+        assertEquals(0, copy.exitCode(), copy.all());
+        assertTrue(copy.err().contains("2 table groups at once"), copy.err());
+        // Counts each row the apply writes to parent: a change applied twice counts twice.
+        sql(target, "CREATE TABLE applied (n bigint NOT NULL)", "INSERT INTO applied VALUES (0)",
+                "CREATE FUNCTION count_applied() RETURNS trigger LANGUAGE plpgsql AS "
+                        + "$$BEGIN UPDATE applied SET n = n + 1; RETURN NULL; END$$",
+                "CREATE TRIGGER counted AFTER INSERT OR UPDATE OR DELETE ON parent FOR EACH ROW "
+                        + "EXECUTE FUNCTION count_applied()",
+                // The target refuses one value of other's: that group fails, the parent's group commits.
+                "ALTER TABLE other ADD CONSTRAINT no_666 CHECK (v <> 666) NOT VALID");
+        sql(source, "INSERT INTO parent SELECT g, g FROM generate_series(1001, 1300) g",
+                "INSERT INTO child SELECT g, g, g FROM generate_series(1001, 1300) g",
+                "INSERT INTO other VALUES (5000, 666)",
+                "UPDATE parent SET v = v + 1 WHERE id <= 200",
+                "DELETE FROM child WHERE id > 1250");
+        CliRun failing = CliRun.of("run", spec.toString());
+        assertTrue(failing.exitCode() != 0, failing.all());
+        assertTrue(failing.err().contains("no_666"), failing.err());
+        assertEquals("500", text(target, "SELECT n FROM applied"), "parent's group committed apart: 300 inserts, "
+                + "200 updates");
+        assertEquals("\"public\".\"child\",\"public\".\"parent\"", text(target, "SELECT string_agg(table_name, "
+                + "',' ORDER BY table_name) FROM sluice.change_feed_tables"), "with its tables' positions");
+        assertEquals("1000", text(target, "SELECT count(*) FROM other"), "other's group committed nothing");
+
+        sql(target, "ALTER TABLE other DROP CONSTRAINT no_666");
+        sql(source, "UPDATE parent SET v = 0 WHERE id = 1", "UPDATE other SET v = 1 WHERE id = 1");
+        CliRun again = CliRun.of("run", spec.toString());
+        assertEquals(0, again.exitCode(), again.all());
+        assertEquals("501", text(target, "SELECT n FROM applied"), "parent's changes applied once: the last only");
+        assertEquals("0", text(target, "SELECT count(*) FROM sluice.change_feed_tables"), "forgotten once passed");
+        assertEqual(db, "parent", "child", "other");
     }
 
     @Test

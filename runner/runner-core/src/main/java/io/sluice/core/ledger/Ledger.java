@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -473,23 +474,65 @@ public final class Ledger {
      */
     public LedgerWork<Void> advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position,
                                           String runId) {
+        return advancingFeed(expected, position, runId, false);
+    }
+
+    /**
+     * As {@link #advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord, String, String)}, and with {@code forgetTables}
+     * forgets the feed's table positions too: the feed's own position has passed every one of them.
+     */
+    public LedgerWork<Void> advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position,
+                                          String runId, boolean forgetTables) {
         requireNonNull(expected, "expected is null");
         requireNonNull(position, "position is null");
         requireNonNull(runId, "runId is null");
         return t -> {
-            Optional<io.sluice.spi.ledger.ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(),
-                    expected.feed());
-            if (now.isEmpty() || !now.get().position().equals(expected.position())
-                    || now.get().state() != expected.state()) {
-                throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, io.sluice.core.RunnerCode.RUN071,
-                        "change feed " + expected.feed() + " is at " + now.map(r -> r.state().name().toLowerCase(
-                        java.util.Locale.ROOT) + " " + r.position() + " (run " + r.runId() + ")").orElse("nothing")
-                        + " in the ledger, and this run read it at " + expected.position() + ": another run "
-                        + "applied its changes meanwhile; nothing of this batch was committed",
-                        "run one process per change feed at a time; run again to go on from the ledger's position");
-            }
+            expectFeed(t, expected);
             t.writeChangeFeed(expected.at(io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, position, runId));
+            if (forgetTables) {
+                t.deleteChangeFeedTables(expected.specName(), expected.feed());
+            }
             return null;
         };
+    }
+
+    /** Moves the feed's own position in a transaction of the ledger's own (its tables' changes are committed). */
+    public void advanceFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position, String runId,
+                            boolean forgetTables) throws ConnectorException {
+        store.inTransaction(advancingFeed(expected, position, runId, forgetTables));
+    }
+
+    /**
+     * The ledger's part of one table group's transaction when a feed's tables apply on several connections: the
+     * feed must still be where this run read it, and each table given is applied up to its position.
+     */
+    public LedgerWork<Void> advancingTables(io.sluice.spi.ledger.ChangeFeedRecord expected,
+                                            Map<String, String> positions) {
+        requireNonNull(expected, "expected is null");
+        Map<String, String> copied = Map.copyOf(requireNonNull(positions, "positions is null"));
+        return t -> {
+            expectFeed(t, expected);
+            t.writeChangeFeedTables(expected.specName(), expected.feed(), copied);
+            return null;
+        };
+    }
+
+    /** How far each table of a feed got past the feed's own position (a run that applied tables apart failed). */
+    public Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
+        return store.changeFeedTables(specName, feed);
+    }
+
+    private static void expectFeed(io.sluice.spi.ledger.LedgerTransaction t,
+                                   io.sluice.spi.ledger.ChangeFeedRecord expected) throws ConnectorException {
+        Optional<io.sluice.spi.ledger.ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(), expected.feed());
+        if (now.isEmpty() || !now.get().position().equals(expected.position())
+                || now.get().state() != expected.state()) {
+            throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, io.sluice.core.RunnerCode.RUN071,
+                    "change feed " + expected.feed() + " is at " + now.map(r -> r.state().name().toLowerCase(
+                    java.util.Locale.ROOT) + " " + r.position() + " (run " + r.runId() + ")").orElse("nothing")
+                    + " in the ledger, and this run read it at " + expected.position() + ": another run "
+                    + "applied its changes meanwhile; nothing of this batch was committed",
+                    "run one process per change feed at a time; run again to go on from the ledger's position");
+        }
     }
 }

@@ -273,10 +273,13 @@ final class ChangeFeeds {
                 routes.add(route(stream));
             }
             Target first = bound.binding(feed.streams().getFirst()).target();
+            int parallel = bound.plan().spec().run().maxParallelStreams();
             try (ChangeFeed changes = sources.getFirst().openChanges(sources, from);
-                 ChangeApplier applier = first.openChangeApplier(routes)) {
+                 ChangeLanes applier = ChangeLanes.open(first, routes, parallel, changes.positionOrder(),
+                         feed.ledger(), record, identity.runId())) {
                 Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
-                listener.changesStarted(feed.name(), feed.mode().label(), from, upTo);
+                listener.changesStarted(feed.name(), feed.mode().label() + (applier.lanes() > 1 ? ", "
+                        + applier.lanes() + " table groups at once" : ""), from, upTo);
                 boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
                 boolean again;
                 do {
@@ -287,12 +290,11 @@ final class ChangeFeeds {
                             ChangeBatch batch = read.get().batch();
                             if (batch.partial()) {
                                 // Part of a transaction too big for one batch: applied, committed with its last part.
-                                applied = applied.plus(applier.apply(batch, t -> null));
+                                applied = applied.plus(applier.apply(batch));
                                 continue;
                             }
-                            ChangeApplier.Applied one = applier.apply(batch, feed.ledger().advancingFeed(record,
-                                    batch.end(), identity.runId()));
-                            record = record.at(ChangeFeedRecord.State.APPLYING, batch.end(), identity.runId());
+                            ChangeApplier.Applied one = applier.apply(batch);
+                            record = applier.record();
                             changes.confirm(batch.end());
                             at = batch.end();
                             transactions += batch.transactions();
@@ -309,7 +311,7 @@ final class ChangeFeeds {
                 if (follow.follow() && follow.untilCaughtUp()) {
                     // The cut-over: the source is quiet and every change is applied; the target's sequences go
                     // past the source's so inserts on the target after the switch take new values.
-                    sequences = applier.resetSequences(changes.sequenceValues());
+                    sequences = applier.whole().resetSequences(changes.sequenceValues());
                 }
             }
             return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,

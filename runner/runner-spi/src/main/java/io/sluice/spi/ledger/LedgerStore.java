@@ -20,9 +20,10 @@ public interface LedgerStore {
     /**
      * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
      * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}), 4 indexes for
-     * {@link #streamInRuns}, 5 rows set aside per partition, 6 change feeds ({@link ChangeFeedRecord}).
+     * {@link #streamInRuns}, 5 rows set aside per partition, 6 change feeds ({@link ChangeFeedRecord}), 7 how far each table of a
+     * feed got when its changes apply on several connections ({@link LedgerTransaction#writeChangeFeedTables}).
      */
-    int VERSION = 6;
+    int VERSION = 7;
 
     /** The ledger for people, e.g. {@code the run ledger in schema "sluice"}. No secrets. */
     String describe();
@@ -77,6 +78,16 @@ public interface LedgerStore {
         java.util.Objects.requireNonNull(holder, "holder is null");
         java.util.Objects.requireNonNull(patience, "patience is null");
         return 0;
+    }
+
+    /**
+     * How far each table of a change feed got beyond the feed's own position, by table (as the feed names it): what
+     * a run that applied tables on several connections committed before it failed. Empty when none.
+     */
+    default java.util.Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
+        java.util.Objects.requireNonNull(specName, "specName is null");
+        java.util.Objects.requireNonNull(feed, "feed is null");
+        return java.util.Map.of();
     }
 
     /** The change feeds this spec's runs recorded, by feed name. Empty when none, or the ledger keeps none. */

@@ -66,6 +66,22 @@ public interface LedgerTransaction {
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 
+    /**
+     * Records, for each table given, the position up to which its changes are applied (committed with them), when a
+     * feed's tables apply on several connections: the feed's own position moves once every table is there.
+     */
+    default void writeChangeFeedTables(String specName, String feed, java.util.Map<String, String> positions)
+            throws ConnectorException {
+        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    }
+
+    /** Forgets every table position of a feed (its own position has passed them). */
+    default void deleteChangeFeedTables(String specName, String feed) throws ConnectorException {
+        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    }
+
     /** Removes a change feed's row (its feed was dropped); nothing when there is none. */
     default void deleteChangeFeed(String specName, String feed) throws ConnectorException {
         throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,

@@ -62,6 +62,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private final ChangeStage stage;
     /** Parts of a big source transaction were applied and wait for its last part's commit. */
     private boolean partsOpen;
+    private final List<java.util.Set<String>> tied;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
             throws ConnectorException {
@@ -76,6 +77,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             for (Route route : routes) {
                 tables.put(route.source(), describe(route));
             }
+            this.tied = tied(routes);
             connection.commit();
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
@@ -85,6 +87,59 @@ public final class PostgresChangeApplier implements ChangeApplier {
             PostgresConnections.closeQuietly(connection);
             throw e;
         }
+    }
+
+    /**
+     * The routes in groups joined by foreign keys between their targets: a child's insert must not commit before
+     * its parent's, so such tables apply through one connection, in the order of the source's transactions.
+     */
+    private List<java.util.Set<String>> tied(List<Route> routes) throws SQLException {
+        Map<Long, String> byOid = new HashMap<>();
+        Map<String, String> parent = new HashMap<>();
+        try (PreparedStatement p = connection.prepareStatement("SELECT to_regclass(?)::oid")) {
+            for (Route route : routes) {
+                p.setString(1, route.target());
+                try (ResultSet rs = p.executeQuery()) {
+                    if (rs.next() && rs.getObject(1) != null) {
+                        byOid.put(rs.getLong(1), route.source());
+                    }
+                }
+                parent.put(route.source(), route.source());
+            }
+        }
+        Long[] oids = byOid.keySet().toArray(Long[]::new);
+        try (PreparedStatement p = connection.prepareStatement("SELECT conrelid::bigint, confrelid::bigint FROM "
+                + "pg_constraint WHERE contype = 'f' AND conrelid = ANY (?::oid[]) AND confrelid = ANY (?::oid[])")) {
+            java.sql.Array array = connection.createArrayOf("int8", oids);
+            p.setArray(1, array);
+            p.setArray(2, array);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String a = root(parent, byOid.get(rs.getLong(1)));
+                    String b = root(parent, byOid.get(rs.getLong(2)));
+                    parent.put(a, b);
+                }
+            }
+        }
+        Map<String, java.util.Set<String>> groups = new LinkedHashMap<>();
+        for (Route route : routes) {
+            groups.computeIfAbsent(root(parent, route.source()), r -> new java.util.LinkedHashSet<>())
+                    .add(route.source());
+        }
+        return groups.values().stream().map(java.util.Set::copyOf).toList();
+    }
+
+    private static String root(Map<String, String> parent, String table) {
+        String at = table;
+        while (!parent.get(at).equals(at)) {
+            at = parent.get(at);
+        }
+        return at;
+    }
+
+    @Override
+    public List<java.util.Set<String>> tiedTables() {
+        return tied;
     }
 
     /** The target table's columns (those the route carries), their types and its primary key. */

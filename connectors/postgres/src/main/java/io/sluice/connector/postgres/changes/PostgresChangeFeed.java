@@ -228,6 +228,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
     public ChangeBatch next(int maxChanges, long maxBytes, Duration wait) throws ConnectorException {
         requireNonNull(wait, "wait is null");
         List<RowChange> batch = new ArrayList<>();
+        List<ChangeBatch.Commit> commits = new ArrayList<>();
         long batchBytes = 0;
         int transactions = 0;
         long end = handedOut;
@@ -268,8 +269,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                         if (open.size() >= maxChanges || batchBytes + openBytes >= maxBytes) {
                             if (!batch.isEmpty()) {
                                 // The whole transactions first; the big one goes on in the next batches.
-                                return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(),
-                                        transactions);
+                                return batch(batch, end, transactions, commits);
                             }
                             // Memory stays bounded: a transaction bigger than a batch is handed out in parts.
                             List<RowChange> part = open;
@@ -289,12 +289,17 @@ public final class PostgresChangeFeed implements ChangeFeed {
                             transactions++;
                             end = commit.endLsn();
                             handedOut = end;
+                            // The end of a transaction whose first parts went out before is not this batch's to tell.
+                            if (!inPart) {
+                                commits.add(new ChangeBatch.Commit(batch.size(), LogSequenceNumber.valueOf(end)
+                                        .asString()));
+                            }
                         }
                         open = null;
                         openBytes = 0;
                         inPart = false;
                         if (batch.size() >= maxChanges || batchBytes >= maxBytes) {
-                            return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
+                            return batch(batch, end, transactions, commits);
                         }
                     }
                     case PgOutputDecoder.Other other -> {
@@ -313,7 +318,18 @@ public final class PostgresChangeFeed implements ChangeFeed {
                     + slot.slot() + " carried what Sluice cannot read: " + e.getMessage(), "report this as a bug, "
                     + "with the source's PostgreSQL version", e);
         }
-        return new ChangeBatch(batch, LogSequenceNumber.valueOf(end).asString(), transactions);
+        return batch(batch, end, transactions, commits);
+    }
+
+    private static ChangeBatch batch(List<RowChange> changes, long end, int transactions,
+                                     List<ChangeBatch.Commit> commits) {
+        return new ChangeBatch(changes, LogSequenceNumber.valueOf(end).asString(), transactions, false,
+                commits.size() == transactions ? commits : List.of());
+    }
+
+    @Override
+    public java.util.Optional<java.util.Comparator<String>> positionOrder() {
+        return java.util.Optional.of(java.util.Comparator.comparingLong(p -> LogSequenceNumber.valueOf(p).asLong()));
     }
 
     @Override

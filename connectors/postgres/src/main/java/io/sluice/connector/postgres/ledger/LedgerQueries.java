@@ -226,6 +226,30 @@ public final class LedgerQueries {
                 rs.getString(4), rs.getString(5), instant(rs, 6));
     }
 
+    java.util.Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(feed, "feed is null");
+        try (ControlConnection control = tables.reading();
+             PreparedStatement p = control.connection().prepareStatement("SELECT table_name, position FROM "
+                     + table("change_feed_tables") + " WHERE spec_name = ? AND feed = ?")) {
+            p.setString(1, specName);
+            p.setString(2, feed);
+            java.util.Map<String, String> positions = new java.util.HashMap<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    positions.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            return positions;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return java.util.Map.of();
+            }
+            throw tables.failure(e, "cannot read the table positions of change feed " + feed + " of spec "
+                    + specName);
+        }
+    }
+
     List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         requireNonNull(specName, "specName is null");
         try (ControlConnection control = tables.reading();

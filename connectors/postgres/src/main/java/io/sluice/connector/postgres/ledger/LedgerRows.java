@@ -324,6 +324,42 @@ public final class LedgerRows implements LedgerTransaction {
         } catch (SQLException e) {
             throw tables.failure(e, "cannot remove change feed " + feed + " of spec " + specName);
         }
+        deleteChangeFeedTables(specName, feed);
+    }
+
+    @Override
+    public void writeChangeFeedTables(String specName, String feed, java.util.Map<String, String> positions)
+            throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(feed, "feed is null");
+        requireNonNull(positions, "positions is null");
+        try (PreparedStatement p = connection.prepareStatement("INSERT INTO " + tables.table("change_feed_tables")
+                + " (spec_name, feed, table_name, position) SELECT ?, ?, t, p FROM unnest(?::text[], ?::text[]) "
+                + "AS u (t, p) ON CONFLICT (spec_name, feed, table_name) DO UPDATE SET position = EXCLUDED.position")) {
+            p.setString(1, specName);
+            p.setString(2, feed);
+            p.setArray(3, connection.createArrayOf("text", positions.keySet().toArray()));
+            p.setArray(4, connection.createArrayOf("text", positions.values().toArray()));
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot record how far the tables of change feed " + feed + " of spec "
+                    + specName + " got");
+        }
+    }
+
+    @Override
+    public void deleteChangeFeedTables(String specName, String feed) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(feed, "feed is null");
+        try (PreparedStatement p = connection.prepareStatement("DELETE FROM " + tables.table("change_feed_tables")
+                + " WHERE spec_name = ? AND feed = ?")) {
+            p.setString(1, specName);
+            p.setString(2, feed);
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot forget the table positions of change feed " + feed + " of spec "
+                    + specName);
+        }
     }
 
     private static void setInstant(PreparedStatement p, int index, Optional<Instant> value) throws SQLException {

@@ -130,7 +130,16 @@ public final class LedgerSchema {
                                 + "updated_at timestamptz NOT NULL DEFAULT now(), "
                                 + "PRIMARY KEY (spec_name, feed))",
                         "COMMENT ON TABLE " + table("change_feeds") + " IS 'Sluice run ledger: how far each change "
-                                + "feed got; position commits with the changes applied'"));
+                                + "feed got; position commits with the changes applied'"),
+                // 7: how far each table of a feed got when tables apply on several connections at once
+                List.of("CREATE TABLE IF NOT EXISTS " + table("change_feed_tables") + " ("
+                                + "spec_name text NOT NULL, "
+                                + "feed text NOT NULL, "
+                                + "table_name text NOT NULL, "
+                                + "position text NOT NULL, "
+                                + "PRIMARY KEY (spec_name, feed, table_name))",
+                        "COMMENT ON TABLE " + table("change_feed_tables") + " IS 'Sluice run ledger: how far a "
+                                + "table of a change feed got past the feed''s position; commits with its changes'"));
     }
 
     void ensureReady() throws ConnectorException {

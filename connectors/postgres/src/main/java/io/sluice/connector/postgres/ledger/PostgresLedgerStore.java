@@ -230,6 +230,11 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
+    public java.util.Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
+        return queries.changeFeedTables(specName, feed);
+    }
+
+    @Override
     public List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         return queries.changeFeeds(specName);
     }
