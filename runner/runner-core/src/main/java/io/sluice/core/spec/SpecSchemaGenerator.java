@@ -66,7 +66,7 @@ public final class SpecSchemaGenerator {
         props.set(SpecKeys.MAX_PARALLEL_STREAMS, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
                 .put("minimum", 1).put("maximum", SpecKeys.MAX_DEGREE)).put("description", "How many streams copy "
                 + "at once, each with its own degree; more than 1 starts the largest first. Default 1: one after "
-                + "another.").put("default", RunSettings.DEFAULT.maxParallelStreams()));
+                + "another. Also how many table groups of a change feed apply at once.").put("default", RunSettings.DEFAULT.maxParallelStreams()));
         props.putObject(SpecKeys.FAIL_FAST).put("type", "boolean").put("default", RunSettings.DEFAULT.failFast())
                 .put("description", "A failed stream stops the others (running ones cancelled, waiting ones "
                         + "skipped). Default false: the others go on, and the exit code is the worst stream's.");

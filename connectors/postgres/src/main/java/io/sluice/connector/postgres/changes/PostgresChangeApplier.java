@@ -74,6 +74,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         this.stage = new ChangeStage(connection);
         try {
             connection.setAutoCommit(false);
+            applyAsReplica();
             for (Route route : routes) {
                 tables.put(route.source(), describe(route));
             }
@@ -86,6 +87,24 @@ public final class PostgresChangeApplier implements ChangeApplier {
         } catch (ConnectorException | RuntimeException e) {
             PostgresConnections.closeQuietly(connection);
             throw e;
+        }
+    }
+
+    /**
+     * As PostgreSQL's own subscriptions apply: with {@code session_replication_role = replica}, so the target's
+     * foreign keys (checked at the source already) do not see a batch's rows in the per-table order they are applied
+     * in, and the target's ordinary triggers do not fire again for rows a source wrote (ENABLE ALWAYS ones do). A role
+     * that may not set it (not a superuser, no SET privilege on it) applies with the keys checked.
+     */
+    private void applyAsReplica() throws SQLException {
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("SET session_replication_role = replica");
+            connection.commit();
+        } catch (SQLException e) {
+            connection.rollback();
+            if (!"42501".equals(e.getSQLState())) {
+                throw e;
+            }
         }
     }
 
