@@ -44,6 +44,12 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # --- setup (untimed) ---------------------------------------------------------------------------------------------
 echo "changes-tables: $tables tables of $rows rows in the source (untimed)" >&2
+if [ "$(at -d target:postgres -c "SELECT count(*) FROM pg_database WHERE datname = 'sluice_tbl_native'")" = 1 ]; then
+  for sub in $(at -d sluice_tbl_native -c "SELECT subname FROM pg_subscription"); do
+    psql_ -d sluice_tbl_native -c "ALTER SUBSCRIPTION $sub DISABLE" -c "ALTER SUBSCRIPTION $sub SET (slot_name = NONE)" \
+      -c "DROP SUBSCRIPTION $sub"
+  done
+fi
 for d in sluice_tbl_native sluice_tbl_one sluice_tbl_apart; do
   psql_ -d target:postgres -c "DROP DATABASE IF EXISTS $d WITH (FORCE)" -c "CREATE DATABASE $d"
 done
