@@ -68,6 +68,7 @@ class DistributionTest {
             List<String> names = jars.map(p -> p.getFileName().toString()).toList();
             assertTrue(names.stream().anyMatch(n -> n.startsWith("postgresql-")), names.toString());
             assertTrue(names.stream().anyMatch(n -> n.startsWith("duckdb_jdbc-")), names.toString());
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("mariadb-java-client-")), names.toString());
             assertTrue(names.stream().noneMatch(n -> n.startsWith("junit")), "no test jar: " + names);
         }
         String bom = Files.readString(sluiceHome.resolve("sbom/bom.json"));

@@ -1,0 +1,106 @@
+package io.sluice.connector.mysql;
+
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.CopySink;
+import io.sluice.spi.PartitionReader;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Streams one partition's rows from the driver ({@link MySqlSource#FETCH_ROWS} at a time, never the whole result) and
+ * encodes them into binary COPY as they come.
+ */
+final class MySqlPartitionReader implements PartitionReader {
+    private final Connection connection;
+    private final boolean owned;
+    private final String sql;
+    private final List<ValueEncoder> encoders;
+    private final MySqlSettings settings;
+    private final String predicate;
+    private final java.util.function.BiConsumer<Connection, Boolean> release;
+    private volatile Statement statement;
+    private volatile boolean cancelled;
+    /** The server or the connection failed: it is not handed to another reader. */
+    private boolean broken;
+    private boolean closed;
+
+    MySqlPartitionReader(Connection connection, boolean owned, String sql, MySqlSource.MySqlProjection projection,
+                         MySqlSettings settings, String predicate,
+                         java.util.function.BiConsumer<Connection, Boolean> release) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.owned = owned;
+        this.sql = requireNonNull(sql, "sql is null");
+        this.encoders = requireNonNull(projection, "projection is null").encoders();
+        this.settings = requireNonNull(settings, "settings is null");
+        this.predicate = requireNonNull(predicate, "predicate is null");
+        this.release = requireNonNull(release, "release is null");
+    }
+
+    @Override
+    public long transferTo(CopySink sink) throws ConnectorException {
+        requireNonNull(sink, "sink is null");
+        BinaryCopyEncoder out = new BinaryCopyEncoder(sink);
+        long row = 0;
+        try (Statement s = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            statement = s;
+            s.setFetchSize(MySqlSource.FETCH_ROWS);
+            try (ResultSet rs = s.executeQuery(sql)) {
+                int fields = encoders.size();
+                while (rs.next()) {
+                    row++;
+                    out.startRow(fields);
+                    for (ValueEncoder encoder : encoders) {
+                        encoder.encode(rs, out);
+                    }
+                }
+            }
+            return out.finish();
+        } catch (SQLException e) {
+            broken = true;
+            if (cancelled) {
+                throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, MySqlCode.MY105, "the read of "
+                        + predicate + " was cancelled", "nothing to fix: the run stopped it", e);
+            }
+            throw MySqlErrors.translate(e, "cannot read " + predicate + " (row " + row + ")", settings.redactor());
+        } catch (ConnectorException e) {
+            throw new ConnectorException(e.kind(), e.code(), e.getMessage() + " (row " + row + " of " + predicate
+                    + ")", e.fix().orElse(null), e);
+        } finally {
+            statement = null;
+        }
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        Statement s = statement;
+        if (s != null) {
+            try {
+                s.cancel(); // KILL QUERY on a connection of the driver's own
+            } catch (SQLException ignored) {
+                // the read ends with its own error, or already ended
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (owned) {
+            MySqlSession.closeQuietly(connection);
+        } else {
+            // A cancelled or broken read may leave the connection mid-result: never handed to another reader.
+            release.accept(connection, !broken && !cancelled);
+        }
+    }
+}

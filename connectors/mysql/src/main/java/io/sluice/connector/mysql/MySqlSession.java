@@ -1,0 +1,158 @@
+package io.sluice.connector.mysql;
+
+import io.sluice.spi.Consistency;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a stream's readers share. With {@code consistency: snapshot} every reader reads one moment of the source, as
+ * mydumper does it: while a lock keeps writers out ({@code LOCK TABLES ... READ} on a table source, {@code FLUSH
+ * TABLES WITH READ LOCK} on a query, which may read any table), each of the degree's connections starts {@code START
+ * TRANSACTION WITH CONSISTENT SNAPSHOT}; then the lock goes, a moment later. The readers take those connections in
+ * turn; each transaction's metadata locks keep the tables from being altered or truncated under the read. One reader
+ * needs no lock: its one transaction is one moment. With {@code none} each partition reads on a connection of its
+ * own whatever is there when it starts.
+ */
+final class MySqlSession implements SourceSession {
+    private final MySqlSource source;
+    private final MySqlSettings settings;
+    private final BlockingQueue<Connection> snapshot;
+    private final List<Connection> all;
+    /** Snapshot connections not closed after a failed read: when none is left the snapshot is gone. */
+    private final java.util.concurrent.atomic.AtomicInteger alive;
+
+    private MySqlSession(MySqlSource source, MySqlSettings settings, List<Connection> snapshot) {
+        this.source = source;
+        this.settings = settings;
+        this.all = List.copyOf(snapshot);
+        this.alive = new java.util.concurrent.atomic.AtomicInteger(snapshot.size());
+        this.snapshot = snapshot.isEmpty() ? null : new ArrayBlockingQueue<>(snapshot.size(), false, snapshot);
+    }
+
+    static MySqlSession open(MySqlSource source, MySqlSettings settings, Consistency consistency, int readers)
+            throws ConnectorException {
+        requireNonNull(source, "source is null");
+        requireNonNull(settings, "settings is null");
+        if (consistency != Consistency.SNAPSHOT) {
+            return new MySqlSession(source, settings, List.of());
+        }
+        List<Connection> connections = new ArrayList<>();
+        Connection lock = null;
+        try {
+            if (readers > 1) {
+                lock = settings.connect();
+                try (Statement s = lock.createStatement()) {
+                    s.execute(source.isTable() ? "LOCK TABLES " + source.qualified() + " READ"
+                            : "FLUSH TABLES WITH READ LOCK");
+                } catch (SQLException e) {
+                    if (e.getErrorCode() == 1044 || e.getErrorCode() == 1227 || e.getErrorCode() == 1142) {
+                        throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY103, source.describe()
+                                + ": " + readers + " readers need one moment of the source, and taking it needs "
+                                + (source.isTable() ? "the LOCK TABLES privilege" : "the RELOAD privilege (FLUSH "
+                                + "TABLES WITH READ LOCK)") + ": " + settings.redactor().redact(e.getMessage()),
+                                source.isTable() ? "GRANT LOCK TABLES ON <database>.* TO <user>; or degree: 1 (one "
+                                + "transaction is one moment); or consistency: none (each partition reads what is "
+                                + "there when it starts)" : "GRANT RELOAD ON *.* TO <user>; or degree: 1; or "
+                                + "consistency: none", e);
+                    }
+                    throw e;
+                }
+            }
+            for (int i = 0; i < Math.max(1, readers); i++) {
+                Connection c = settings.connect();
+                connections.add(c);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                    s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                }
+            }
+            if (lock != null) {
+                try (Statement s = lock.createStatement()) {
+                    s.execute("UNLOCK TABLES");
+                }
+            }
+            return new MySqlSession(source, settings, connections);
+        } catch (SQLException e) {
+            connections.forEach(MySqlSession::closeQuietly);
+            throw MySqlErrors.translate(e, "cannot take one snapshot of " + source.describe(), settings.redactor());
+        } catch (ConnectorException | RuntimeException e) {
+            connections.forEach(MySqlSession::closeQuietly);
+            throw e;
+        } finally {
+            if (lock != null) {
+                closeQuietly(lock);
+            }
+        }
+    }
+
+    @Override
+    public String snapshotMode() {
+        return snapshot == null ? "none" : "snapshot (" + all.size() + " transactions started together)";
+    }
+
+    @Override
+    public PartitionReader openReader(SourcePartition partition, SourceProjection projection)
+            throws ConnectorException {
+        requireNonNull(partition, "partition is null");
+        requireNonNull(projection, "projection is null");
+        String sql = source.readStatement(partition, projection);
+        if (snapshot == null) {
+            return new MySqlPartitionReader(settings.connect(), true, sql, (MySqlSource.MySqlProjection) projection,
+                    settings, partition.predicate(), (c, usable) -> { });
+        }
+        Connection c = null;
+        try {
+            // As many as the degree: a reader waits only when the runner runs more, or one is being handed back.
+            while (c == null) {
+                if (alive.get() == 0) {
+                    throw new ConnectorException(ErrorKind.FAILED, MySqlCode.MY104, source.describe() + ": every "
+                            + "connection of the snapshot broke, and a new one would read another moment",
+                            "run again with --resume: the partitions done stay done");
+                }
+                c = snapshot.poll(1, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectorException(ErrorKind.FAILED, MySqlCode.MY105, "interrupted while waiting for a "
+                    + "snapshot connection", "nothing to fix: the run is stopping");
+        }
+        return new MySqlPartitionReader(c, false, sql, (MySqlSource.MySqlProjection) projection, settings,
+                partition.predicate(), this::handBack);
+    }
+
+    private void handBack(Connection c, boolean usable) {
+        if (usable) {
+            snapshot.add(c);
+        } else {
+            closeQuietly(c);
+            alive.decrementAndGet();
+        }
+    }
+
+    @Override
+    public void close() {
+        all.forEach(MySqlSession::closeQuietly);
+    }
+
+    static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // closing: nothing left to do with it
+        }
+    }
+}

@@ -1,0 +1,478 @@
+package io.sluice.connector.mysql;
+
+import io.sluice.connector.mysql.MySqlType.Kind;
+import io.sluice.connector.mysql.MySqlType.PgOid;
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.ErrorKind;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one column of the driver's row and writes it as PostgreSQL's binary COPY field of the target column's type.
+ * Every value is checked where PostgreSQL would refuse it or a narrower type would change it: out of range, a zero
+ * date, a NUL in text fail the partition naming the column and the value (never a silent change).
+ */
+abstract class ValueEncoder {
+    /** PostgreSQL's epoch (2000-01-01) in days since 1970-01-01. */
+    static final long PG_EPOCH_DAYS = 10_957;
+    private static final byte[] JSONB_VERSION = {1};
+
+    final int index;
+    final String column;
+
+    ValueEncoder(int index, String column) {
+        this.index = index;
+        this.column = requireNonNull(column, "column is null");
+    }
+
+    /** Writes column {@link #index} of the current row (a NULL as NULL). */
+    abstract void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException;
+
+    ConnectorException refused(MySqlCode code, String what, String fix) {
+        return new ConnectorException(ErrorKind.DATA, code, "column " + column + ": " + what, fix);
+    }
+
+    /**
+     * The encoder that writes a {@code source} value into a {@code target} column; fails with MY201 naming both
+     * types when no conversion keeps every value.
+     */
+    static ValueEncoder plan(int index, String column, MySqlType source, Column target) throws ConnectorException {
+        int oid = target.pgTypeOid();
+        Kind kind = source.kind();
+        String to = target.typeName();
+        ValueEncoder encoder = switch (kind) {
+            case BOOLEAN -> oid == PgOid.BOOL ? new Bool(index, column) : integers(index, column, oid);
+            case INT2, INT4, INT8, YEAR -> integers(index, column, oid);
+            case UINT8 -> oid == PgOid.NUMERIC ? new Decimal(index, column)
+                    : oid == PgOid.INT8 ? new Int(index, column, 8) : null;
+            case FLOAT4 -> oid == PgOid.FLOAT4 ? new Float4(index, column)
+                    : oid == PgOid.FLOAT8 ? new Float8(index, column) : null;
+            case FLOAT8 -> oid == PgOid.FLOAT8 ? new Float8(index, column) : null;
+            case DECIMAL -> oid == PgOid.NUMERIC ? new Decimal(index, column) : null;
+            case TEXT -> null;
+            case JSON -> oid == PgOid.JSONB ? new Jsonb(index, column) : null;
+            case BYTES -> oid == PgOid.BYTEA ? new Bytes(index, column, false) : null;
+            case GEOMETRY -> oid == PgOid.BYTEA ? new Bytes(index, column, true) : null;
+            case BIT -> oid == PgOid.BIT || oid == PgOid.VARBIT ? new Bit(index, column, source.length()) : null;
+            case DATE -> oid == PgOid.DATE ? new Date(index, column)
+                    : oid == PgOid.TIMESTAMP ? new Timestamp(index, column, true) : null;
+            case DATETIME -> oid == PgOid.TIMESTAMP ? new Timestamp(index, column, false) : null;
+            // The session reads TIMESTAMP in UTC (time_zone = '+00:00'): the instant, for either target.
+            case TIMESTAMP -> oid == PgOid.TIMESTAMPTZ || oid == PgOid.TIMESTAMP
+                    ? new Timestamp(index, column, false) : null;
+            case TIME -> oid == PgOid.INTERVAL ? new Interval(index, column) : null;
+        };
+        if (encoder == null && TEXTS.contains(oid) && kind != Kind.BYTES && kind != Kind.GEOMETRY) {
+            encoder = new Text(index, column); // the value as the server renders it
+        }
+        if (encoder == null) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY201, "column " + column + " is "
+                    + source.declared() + " in the source and " + to + " in the target: no conversion keeps every "
+                    + "value", "make the target column " + source.postgresType() + " (what create: if-missing "
+                    + "makes), or cast in a query: source");
+        }
+        return encoder;
+    }
+
+    private static final Set<Integer> TEXTS = Set.of(PgOid.TEXT, PgOid.VARCHAR, PgOid.BPCHAR, PgOid.JSON);
+
+    private static ValueEncoder integers(int index, String column, int oid) {
+        return switch (oid) {
+            case PgOid.INT2 -> new Int(index, column, 2);
+            case PgOid.INT4 -> new Int(index, column, 4);
+            case PgOid.INT8 -> new Int(index, column, 8);
+            case PgOid.NUMERIC -> new Decimal(index, column);
+            default -> null;
+        };
+    }
+
+    static final class Bool extends ValueEncoder {
+        Bool(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            long v = rs.getLong(index);
+            if (rs.wasNull()) {
+                out.writeNull();
+            } else if (v == 0 || v == 1) {
+                out.writeBoolean(v == 1);
+            } else {
+                throw refused(MySqlCode.MY302, "value " + v + " of a TINYINT(1) is neither 0 nor 1, and the target "
+                        + "is boolean", "make the target column smallint, or map the values in a query: source");
+            }
+        }
+    }
+
+    static final class Int extends ValueEncoder {
+        private final int bytes;
+
+        Int(int index, String column, int bytes) {
+            super(index, column);
+            this.bytes = bytes;
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String text = null;
+            long v;
+            try {
+                v = rs.getLong(index);
+            } catch (SQLException e) {
+                // A BIGINT UNSIGNED above 2^63-1 into bigint.
+                text = rs.getString(index);
+                throw refused(MySqlCode.MY302, "value " + text + " does not fit the target's bigint",
+                        "make the target column numeric(20,0)");
+            }
+            if (rs.wasNull()) {
+                out.writeNull();
+                return;
+            }
+            switch (bytes) {
+                case 2 -> {
+                    if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
+                        throw refused(MySqlCode.MY302, "value " + v + " does not fit the target's smallint",
+                                "make the target column integer or wider");
+                    }
+                    out.writeInt2((short) v);
+                }
+                case 4 -> {
+                    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                        throw refused(MySqlCode.MY302, "value " + v + " does not fit the target's integer",
+                                "make the target column bigint");
+                    }
+                    out.writeInt4((int) v);
+                }
+                default -> out.writeInt8(v);
+            }
+        }
+    }
+
+    static final class Float4 extends ValueEncoder {
+        Float4(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            float v = rs.getFloat(index);
+            if (rs.wasNull()) {
+                out.writeNull();
+            } else {
+                out.writeFloat4(v);
+            }
+        }
+    }
+
+    static final class Float8 extends ValueEncoder {
+        Float8(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            double v = rs.getDouble(index);
+            if (rs.wasNull()) {
+                out.writeNull();
+            } else {
+                out.writeFloat8(v);
+            }
+        }
+    }
+
+    /** Any integer or DECIMAL into numeric: the server's decimal text, exactly. */
+    static final class Decimal extends ValueEncoder {
+        private short[] groups = new short[8];
+
+        Decimal(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String text = rs.getString(index);
+            if (text == null) {
+                out.writeNull();
+                return;
+            }
+            writeNumeric(new BigDecimal(text), out);
+        }
+
+        /** PostgreSQL's binary numeric: ndigits, weight, sign, dscale, then base-10000 digits, first the highest. */
+        void writeNumeric(BigDecimal value, BinaryCopyEncoder out) throws ConnectorException {
+            int dscale = Math.max(value.scale(), 0);
+            BigInteger unscaled = value.setScale(dscale).unscaledValue();
+            int sign = unscaled.signum() < 0 ? 0x4000 : 0;
+            String digits = unscaled.abs().toString();
+            if (unscaled.signum() == 0) {
+                out.beginField(8);
+                out.putShort(0);
+                out.putShort(0);
+                out.putShort(0);
+                out.putShort(dscale);
+                return;
+            }
+            // Pad the integer part on the left and the fraction on the right to whole groups of four digits.
+            int intDigits = digits.length() - dscale;
+            int leftPad = intDigits > 0 ? (4 - intDigits % 4) % 4 : 0;
+            int fracDigits = dscale;
+            StringBuilder all = new StringBuilder(digits.length() + 8);
+            all.append("0".repeat(leftPad));
+            if (intDigits < 0) {
+                // 0.000ddd: the fraction starts with zeros the unscaled digits do not show
+                all.append("0".repeat(-intDigits));
+            }
+            all.append(digits);
+            all.append("0".repeat((4 - fracDigits % 4) % 4));
+            int intGroups = intDigits > 0 ? (intDigits + leftPad) / 4 : 0;
+            int count = all.length() / 4;
+            if (groups.length < count) {
+                groups = new short[count];
+            }
+            for (int g = 0; g < count; g++) {
+                groups[g] = Short.parseShort(all.substring(g * 4, g * 4 + 4));
+            }
+            int first = 0;
+            while (first < count && groups[first] == 0) {
+                first++;
+            }
+            int last = count;
+            while (last > first && groups[last - 1] == 0) {
+                last--;
+            }
+            int weight = intGroups - 1 - first;
+            int ndigits = last - first;
+            out.beginField(8 + 2 * ndigits);
+            out.putShort(ndigits);
+            out.putShort(weight);
+            out.putShort(sign);
+            out.putShort(dscale);
+            for (int g = first; g < last; g++) {
+                out.putShort(groups[g]);
+            }
+        }
+    }
+
+    /** The value as the server renders it (ENUM, SET and text types, or any non-binary type into text). */
+    static final class Text extends ValueEncoder {
+        Text(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String v = rs.getString(index);
+            if (v == null) {
+                out.writeNull();
+                return;
+            }
+            if (v.indexOf('\0') >= 0) {
+                throw refused(MySqlCode.MY303, "a value holds a NUL character (at " + v.indexOf('\0') + " of "
+                        + v.length() + "), which PostgreSQL text cannot hold", "strip it in a query: source, e.g. "
+                        + "REPLACE(" + column + ", CHAR(0), '')");
+            }
+            out.writeText(v);
+        }
+    }
+
+    static final class Jsonb extends ValueEncoder {
+        Jsonb(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String v = rs.getString(index);
+            if (v == null) {
+                out.writeNull();
+                return;
+            }
+            if (v.indexOf('\0') >= 0) {
+                throw refused(MySqlCode.MY303, "a JSON value holds a NUL character (\\u0000 escaped is fine, a raw "
+                        + "one is not)", "fix the value at the source");
+            }
+            byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
+            out.beginField(utf8.length + 1);
+            out.putBytes(JSONB_VERSION, 0, 1);
+            out.putBytes(utf8, 0, utf8.length);
+        }
+    }
+
+    /** Binary strings and BLOBs as they are; geometries as WKB (MySQL's 4-byte SRID prefix left off). */
+    static final class Bytes extends ValueEncoder {
+        private final boolean geometry;
+
+        Bytes(int index, String column, boolean geometry) {
+            super(index, column);
+            this.geometry = geometry;
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            byte[] v = rs.getBytes(index);
+            if (v == null) {
+                out.writeNull();
+            } else if (geometry) {
+                out.writeBytes(v, 4, v.length - 4);
+            } else {
+                out.writeBytes(v, 0, v.length);
+            }
+        }
+    }
+
+    /** BIT(n): the server's big-endian integer of n bits, written as PostgreSQL's bit string (first bit highest). */
+    static final class Bit extends ValueEncoder {
+        private final int bits;
+
+        Bit(int index, String column, int bits) {
+            super(index, column);
+            this.bits = Math.max(bits, 1);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            byte[] raw = rs.getBytes(index);
+            if (raw == null) {
+                out.writeNull();
+                return;
+            }
+            BigInteger value = new BigInteger(1, raw);
+            int bytes = (bits + 7) / 8;
+            byte[] left = value.shiftLeft(bytes * 8 - bits).toByteArray();
+            out.beginField(4 + bytes);
+            out.putInt(bits);
+            // toByteArray may add a sign byte or drop leading zeros: take the low {bytes} bytes.
+            byte[] field = new byte[bytes];
+            int copy = Math.min(bytes, left.length);
+            System.arraycopy(left, left.length - copy, field, bytes - copy, copy);
+            out.putBytes(field, 0, bytes);
+        }
+    }
+
+    /** Parses the server's {@code YYYY-MM-DD} (and a time after it) without the driver's zero-date rules. */
+    abstract static class Temporal extends ValueEncoder {
+        Temporal(int index, String column) {
+            super(index, column);
+        }
+
+        /** Days since 2000-01-01; refuses a zero date or a zero month or day. */
+        long days(String v) throws ConnectorException {
+            int year = digits(v, 0, 4);
+            int month = digits(v, 5, 2);
+            int day = digits(v, 8, 2);
+            if (month == 0 || day == 0) {
+                throw refused(MySqlCode.MY301, "value '" + v + "' is a zero date (or has a zero month or day), "
+                        + "which PostgreSQL cannot hold", "turn zero dates into NULL in a query: source, e.g. "
+                        + "NULLIF(" + column + ", '0000-00-00'), or fix them at the source");
+            }
+            try {
+                return java.time.LocalDate.of(year, month, day).toEpochDay() - PG_EPOCH_DAYS;
+            } catch (java.time.DateTimeException e) {
+                throw refused(MySqlCode.MY301, "value '" + v + "' is not a valid date: " + e.getMessage(),
+                        "fix it at the source, or read it as text in a query: source");
+            }
+        }
+
+        /** Microseconds of {@code HH:MM:SS[.ffffff]} starting at {@code at}. */
+        static long micros(String v, int at) {
+            long hours = digits(v, at, 2);
+            long minutes = digits(v, at + 3, 2);
+            long seconds = digits(v, at + 6, 2);
+            long micros = 0;
+            if (v.length() > at + 8 && v.charAt(at + 8) == '.') {
+                int scale = 0;
+                for (int i = at + 9; i < v.length() && scale < 6; i++, scale++) {
+                    micros = micros * 10 + (v.charAt(i) - '0');
+                }
+                for (; scale < 6; scale++) {
+                    micros *= 10;
+                }
+            }
+            return ((hours * 60 + minutes) * 60 + seconds) * 1_000_000L + micros;
+        }
+
+        static int digits(String v, int at, int count) {
+            int n = 0;
+            for (int i = at; i < at + count; i++) {
+                n = n * 10 + (v.charAt(i) - '0');
+            }
+            return n;
+        }
+    }
+
+    static final class Date extends Temporal {
+        Date(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String v = rs.getString(index);
+            if (v == null) {
+                out.writeNull();
+            } else {
+                out.writeInt4((int) days(v));
+            }
+        }
+    }
+
+    /** DATETIME and TIMESTAMP (read in UTC), or a DATE at midnight, as microseconds since 2000-01-01. */
+    static final class Timestamp extends Temporal {
+        private final boolean dateOnly;
+
+        Timestamp(int index, String column, boolean dateOnly) {
+            super(index, column);
+            this.dateOnly = dateOnly;
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String v = rs.getString(index);
+            if (v == null) {
+                out.writeNull();
+                return;
+            }
+            long micros = days(v) * 86_400_000_000L;
+            if (!dateOnly && v.length() > 10) {
+                micros += micros(v, 11);
+            }
+            out.writeInt8(micros);
+        }
+    }
+
+    /** TIME (-838:59:59 to 838:59:59, a duration as much as a time of day) as an interval of microseconds. */
+    static final class Interval extends Temporal {
+        Interval(int index, String column) {
+            super(index, column);
+        }
+
+        @Override
+        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            String v = rs.getString(index);
+            if (v == null) {
+                out.writeNull();
+                return;
+            }
+            boolean negative = v.charAt(0) == '-';
+            int start = negative ? 1 : 0;
+            int colon = v.indexOf(':', start);
+            long hours = Long.parseLong(v.substring(start, colon));
+            String rest = "00" + v.substring(colon); // "00:MM:SS[.f]"
+            long micros = hours * 3_600_000_000L + micros(rest, 0);
+            out.beginField(16);
+            out.putLong(negative ? -micros : micros);
+            out.putInt(0);
+            out.putInt(0);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.sluice.app;
+
+import io.sluice.testkit.TestingMariaDb;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code type: mysql} on a real MariaDB server into a real PostgreSQL: every MySQL/MariaDB type at its edges lands as
+ * the value it was, in the type {@code create: if-missing} gives it; a zero date fails naming its column and value
+ * (never a silent NULL); readers at degree 2 read one moment while a writer writes.
+ */
+class MySqlPipelineTest {
+    private static TestingMariaDb my;
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        my = TestingMariaDb.start();
+        pg = TestingPostgres.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) {
+            pg.close();
+        }
+        if (my != null) {
+            my.close();
+        }
+    }
+
+    private Path spec(String source, String target, String table, String... extra) throws Exception {
+        Path password = dir.resolve("my-password");
+        Files.writeString(password, TestingMariaDb.PASSWORD);
+        Path spec = dir.resolve(table + ".yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: mysql-%s
+                connections:
+                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: %s
+                    source: { connection: my, table: %s }
+                    target: { connection: pg, table: public.%s, create: if-missing }
+                """.formatted(table, my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user(), table,
+                table, table) + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+        return spec;
+    }
+
+    @Test
+    void everyTypeLandsAsTheValueItWas() throws Exception {
+        String source = my.createDatabase("types");
+        String target = pg.createDatabase("my_types");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE types (id INT PRIMARY KEY, ti TINYINT, tu TINYINT UNSIGNED, b TINYINT(1), "
+                    + "si SMALLINT, su SMALLINT UNSIGNED, mi MEDIUMINT, mu MEDIUMINT UNSIGNED, i INT, "
+                    + "iu INT UNSIGNED, bi BIGINT, bu BIGINT UNSIGNED, d DECIMAL(20,6), f FLOAT, db DOUBLE, "
+                    + "bt BIT(10), dt DATE, dtm DATETIME(6), ts TIMESTAMP(3) NULL, tm TIME(6), yr YEAR, c CHAR(5), "
+                    + "vc VARCHAR(20), tx TEXT, l1 VARCHAR(10) CHARACTER SET latin1, bn BINARY(4), vb VARBINARY(10), "
+                    + "bl BLOB, en ENUM('a','b c'), st SET('x','y','z'), js JSON, g GEOMETRY)");
+            s.execute("INSERT INTO types VALUES (1, -128, 255, 1, -32768, 65535, -8388608, 16777215, -2147483648, "
+                    + "4294967295, -9223372036854775808, 18446744073709551615, -99999999999999.999999, 1.5, "
+                    + "-1.7976931348623157E308, b'1000000001', '1000-01-01', '1000-01-01 00:00:00.000001', "
+                    + "'1970-01-01 00:00:01.000', '-838:59:59.000000', 1901, 'ab', 'héllo', '日本語 😀', 'café', "
+                    + "0x00010203, 0xff, 0x00ff, 'b c', 'x,z', '{\"a\": [1, 2]}', ST_GeomFromText('POINT(1 2)'))");
+            s.execute("INSERT INTO types VALUES (2, 127, 0, 0, 32767, 0, 8388607, 0, 2147483647, 0, "
+                    + "9223372036854775807, 0, 99999999999999.999999, -0.25, 0.1, b'0000000001', '9999-12-31', "
+                    + "'9999-12-31 23:59:59.999999', '2038-01-19 03:14:07.999', '838:59:59.5', 2155, 'abcde', '', "
+                    + "'', '', 0x00000000, X'', '', 'a', '', '[]', ST_GeomFromText('LINESTRING(0 0, 1 1)'))");
+            s.execute("INSERT INTO types (id) VALUES (3)");
+        }
+        Path spec = spec(source, target, "types", "distribution: { method: range, key: id }", "degree: 2");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(List.of(
+                "1|-128|255|true|-32768|65535|-8388608|16777215|-2147483648|4294967295|-9223372036854775808|"
+                        + "18446744073709551615|-99999999999999.999999|1.5|-1.7976931348623157e+308|1000000001|"
+                        + "1000-01-01|1000-01-01 00:00:00.000001|1970-01-01 00:00:01+00|-838:59:59|1901|ab|héllo|"
+                        + "日本語 😀|café|\\x00010203|\\xff|\\x00ff|b c|x,z|{\"a\": [1, 2]}|"
+                        + "\\x0101000000000000000000f03f0000000000000040",
+                "2|127|0|false|32767|0|8388607|0|2147483647|0|9223372036854775807|0|99999999999999.999999|-0.25|0.1|"
+                        + "0000000001|9999-12-31|9999-12-31 23:59:59.999999|2038-01-19 03:14:07.999+00|838:59:59.5|"
+                        + "2155|abcde||||\\x00000000|\\x|\\x|a||[]|"
+                        + "\\x010200000002000000" + "0".repeat(32) + "000000000000f03f".repeat(2),
+                "3" + "|".repeat(31)), rows(target, "types"));
+        assertEquals(List.of("id integer", "ti smallint", "tu smallint", "b boolean", "si smallint", "su integer",
+                "mi integer", "mu integer", "i integer", "iu bigint", "bi bigint", "bu numeric(20,0)",
+                "d numeric(20,6)", "f real", "db double precision", "bt bit(10)", "dt date",
+                "dtm timestamp(6) without time zone", "ts timestamp(3) with time zone", "tm interval", "yr smallint",
+                "c character(5)", "vc character varying(20)", "tx text", "l1 character varying(10)", "bn bytea",
+                "vb bytea", "bl bytea", "en text", "st text", "js jsonb", "g bytea"), columns(target, "types"));
+    }
+
+    @Test
+    void aZeroDateFailsNamingItsColumnAndValue() throws Exception {
+        String source = my.createDatabase("zero");
+        String target = pg.createDatabase("my_zero");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("SET SESSION sql_mode = ''");
+            s.execute("CREATE TABLE events (id INT PRIMARY KEY, at DATETIME)");
+            s.execute("INSERT INTO events VALUES (1, '2024-01-01 10:00:00'), (2, '0000-00-00 00:00:00')");
+        }
+        CliRun run = CliRun.of("run", spec(source, target, "events").toString());
+        assertEquals(1, run.exitCode(), run.all());
+        assertTrue(run.err().contains("MY301") && run.err().contains("column at")
+                && run.err().contains("'0000-00-00 00:00:00'"), run.err());
+        assertFalse(run.err().contains(TestingMariaDb.PASSWORD), run.err());
+        assertEquals("0", text(target, "SELECT count(*) FROM events"), "nothing of the partition is kept");
+    }
+
+    @Test
+    void readersAtDegreeTwoReadOneMomentWhileAWriterWrites() throws Exception {
+        String source = my.createDatabase("moment");
+        String target = pg.createDatabase("my_moment");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE accounts (id INT PRIMARY KEY, balance BIGINT NOT NULL) ENGINE = InnoDB");
+            s.execute("INSERT INTO accounts SELECT seq, 100 FROM seq_1_to_200000");
+        }
+        // Each transaction moves 1 from an account of the first half to one of the second: the total never
+        // changes, and readers of the two halves at two moments would see it changed.
+        java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                java.util.Random random = new java.util.Random(7);
+                while (writing.get()) {
+                    s.execute("UPDATE accounts SET balance = balance - 1 WHERE id = " + (1 + random.nextInt(99_999)));
+                    s.execute("UPDATE accounts SET balance = balance + 1 WHERE id = " + (100_001
+                            + random.nextInt(99_999)));
+                    c.commit();
+                    moved.incrementAndGet();
+                }
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        });
+        while (moved.get() < 20) {
+            Thread.onSpinWait(); // the writer is under way before the copy starts
+        }
+        // Eight partitions, two at a time: the later ones start well after the first (each SELECT alone is one
+        // moment, so only partitions started at different times tell one snapshot from none).
+        CliRun run = CliRun.of("run", spec(source, target, "accounts", "distribution: { method: range, key: id }",
+                "degree: 2", "batch-size: 25000").toString());
+        writing.set(false);
+        writer.join();
+        assertEquals(null, failed.get());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals("200000 20000000", text(target, "SELECT count(*) || ' ' || sum(balance) FROM accounts"),
+                "one moment: the total of every account as it always was (" + moved.get() + " moves meanwhile)");
+    }
+
+    private static List<String> rows(String database, String table) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            List<String> columns = columns(database, table).stream().map(t -> t.substring(0, t.indexOf(' ')))
+                    .toList();
+            String select = "SELECT concat_ws('|', " + String.join(", ", columns.stream()
+                    .map(n -> "coalesce(" + n + "::text, '')").toList()) + ") FROM " + table + " ORDER BY 1";
+            try (ResultSet rs = s.executeQuery(select)) {
+                while (rs.next()) {
+                    rows.add(rs.getString(1));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> columns(String database, String table) throws SQLException {
+        List<String> columns = new ArrayList<>();
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT attname || ' ' || format_type(atttypid, atttypmod) FROM "
+                     + "pg_attribute WHERE attrelid = '" + table + "'::regclass AND attnum > 0 AND NOT attisdropped "
+                     + "ORDER BY attnum")) {
+            while (rs.next()) {
+                columns.add(rs.getString(1));
+            }
+        }
+        return columns;
+    }
+
+    private static String text(String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
