@@ -162,5 +162,37 @@ record MySqlType(String declared, String base, int length, int scale, boolean un
 
         private PgOid() {
         }
+
+        /** The oid of a PostgreSQL type by its name (as format_type or a spec writes it); 0 when not one of these. */
+        static int of(String typeName) {
+            String name = typeName.toLowerCase(Locale.ROOT).trim();
+            int paren = name.indexOf('(');
+            String base = (paren < 0 ? name : name.substring(0, paren)).trim();
+            if (paren >= 0 && name.indexOf(')') < name.length() - 1) {
+                base = base + name.substring(name.indexOf(')') + 1); // timestamp(3) with time zone
+            }
+            return switch (base.replaceAll("\\s+", " ")) {
+                case "boolean", "bool" -> BOOL;
+                case "bytea" -> BYTEA;
+                case "bigint", "int8" -> INT8;
+                case "smallint", "int2" -> INT2;
+                case "integer", "int", "int4" -> INT4;
+                case "text" -> TEXT;
+                case "json" -> JSON;
+                case "real", "float4" -> FLOAT4;
+                case "double precision", "float8" -> FLOAT8;
+                case "character", "char", "bpchar" -> BPCHAR;
+                case "character varying", "varchar" -> VARCHAR;
+                case "date" -> DATE;
+                case "timestamp", "timestamp without time zone" -> TIMESTAMP;
+                case "timestamptz", "timestamp with time zone" -> TIMESTAMPTZ;
+                case "interval" -> INTERVAL;
+                case "bit" -> BIT;
+                case "bit varying", "varbit" -> VARBIT;
+                case "numeric", "decimal" -> NUMERIC;
+                case "jsonb" -> JSONB;
+                default -> 0;
+            };
+        }
     }
 }

@@ -46,7 +46,7 @@ abstract class ValueEncoder {
      * types when no conversion keeps every value.
      */
     static ValueEncoder plan(int index, String column, MySqlType source, Column target) throws ConnectorException {
-        int oid = target.pgTypeOid();
+        int oid = target.pgTypeOid() != 0 ? target.pgTypeOid() : PgOid.of(target.typeName());
         Kind kind = source.kind();
         String to = target.typeName();
         ValueEncoder encoder = switch (kind) {

@@ -1,0 +1,112 @@
+package io.sluice.connector.mysql;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Connector;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Distribution;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.Options;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
+import io.sluice.testkit.SourceContractTest;
+import io.sluice.testkit.TestingMariaDb;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The testkit's source contract for {@code type: mysql} on a real MariaDB: none, range and modulo, one snapshot. */
+class MySqlContractTest {
+    static final long ROWS = 3_000;
+    static TestingMariaDb server;
+    static Connector connector;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestingMariaDb.start();
+        String database = server.createDatabase("contract");
+        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL, "
+                    + "total DECIMAL(12,2), placed DATE, note TEXT)");
+            s.execute("INSERT INTO orders SELECT seq, CONCAT('c', seq % 97), seq / 7, DATE '2020-01-01' + "
+                    + "INTERVAL (seq % 1000) DAY, IF(seq % 5 = 0, NULL, REPEAT('x', seq % 50)) FROM seq_1_to_"
+                    + ROWS);
+        }
+        connector = new MySqlConnectorFactory().create(new ConnectionConfig("contract", Options.of(
+                MySqlOptions.CONNECTION, Map.of("url", server.jdbcUrl(database), "user", server.user(),
+                        "password", server.password())), Path.of("."), Path.of(".")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (connector != null) {
+            connector.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    abstract static class Base extends SourceContractTest {
+        @Override
+        protected Source createSource() throws Exception {
+            return connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "orders")));
+        }
+
+        @Override
+        protected long expectedRows() {
+            return ROWS;
+        }
+
+        @Override
+        protected SourceCapabilities capabilities() {
+            return MySqlConnectorFactory.SOURCE_CAPABILITIES;
+        }
+
+        @Override
+        protected List<Column> targetColumns(List<Column> sourceColumns) {
+            return sourceColumns.stream().map(c -> {
+                MySqlType type = MySqlType.parse(c.typeName(), false);
+                return new Column(c.name(), type.postgresType(), type.postgresOid(), c.nullable(),
+                        Column.Generation.NONE);
+            }).toList();
+        }
+    }
+
+    @Nested
+    class None extends Base {
+    }
+
+    @Nested
+    class Range extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.RANGE, Optional.of("id"), Optional.empty());
+        }
+
+        @Override
+        protected Consistency consistency() {
+            return Consistency.SNAPSHOT;
+        }
+    }
+
+    @Nested
+    class Modulo extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.MODULO, Optional.of("primary-key"), Optional.empty());
+        }
+
+        @Override
+        protected Consistency consistency() {
+            return Consistency.SNAPSHOT;
+        }
+    }
+}
