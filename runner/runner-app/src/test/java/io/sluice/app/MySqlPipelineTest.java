@@ -171,6 +171,46 @@ class MySqlPipelineTest {
                 "one moment: the total of every account as it always was (" + moved.get() + " moves meanwhile)");
     }
 
+    @Test
+    void aPatternCopiesEveryTableButTheExcludedCreatingThem() throws Exception {
+        String source = my.createDatabase("shop");
+        String target = pg.createDatabase("my_shop");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            for (int t = 1; t <= 20; t++) {
+                s.execute("CREATE TABLE t" + t + " (id BIGINT UNSIGNED PRIMARY KEY, v VARCHAR(10), at DATETIME(3))");
+                s.execute("INSERT INTO t" + t + " SELECT seq, CONCAT('v', seq), '2024-02-29 12:00:00.125' FROM "
+                        + "seq_1_to_" + (t * 50));
+            }
+            s.execute("CREATE TABLE tmp_scratch (id INT PRIMARY KEY)");
+            s.execute("CREATE VIEW t_view AS SELECT id FROM t1");
+        }
+        Path password = dir.resolve("my-password");
+        Files.writeString(password, TestingMariaDb.PASSWORD);
+        Path spec = dir.resolve("shop.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: mysql-shop
+                max-parallel-streams: 3
+                connections:
+                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: my, table: "*", exclude: [tmp_*] }
+                    target: { connection: pg, table: "public.{table}", create: if-missing }
+                    distribution: { method: range, key: primary-key }
+                    degree: 2
+                """.formatted(my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals("20", text(target, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
+                "20 tables, the excluded one and the view left out");
+        for (int t = 1; t <= 20; t++) {
+            assertEquals((t * 50) + " " + (t * 50 * (t * 50 + 1) / 2) + " 2024-02-29 12:00:00.125", text(target,
+                    "SELECT count(*) || ' ' || sum(id) || ' ' || min(at) FROM t" + t), "t" + t);
+        }
+    }
+
     private static List<String> rows(String database, String table) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {

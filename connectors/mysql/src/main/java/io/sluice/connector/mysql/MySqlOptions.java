@@ -22,12 +22,15 @@ final class MySqlOptions {
             .describedAs("More MariaDB Connector/J properties, e.g. serverSslCert.");
 
     static final Option<String> TABLE = Option.string("table").naming()
-            .describedAs("A table: name or database.name.");
+            .describedAs("A table: name or database.name; or a pattern (* and ?) for many, e.g. shop.* (one stream "
+                    + "per table).");
+    static final Option<java.util.List<String>> EXCLUDE = Option.stringList("exclude")
+            .describedAs("Patterns of tables a table pattern leaves out, e.g. [tmp_*, shop.audit].");
     static final Option<String> QUERY = Option.string("query").naming().describedAs("Any SELECT.");
 
     static final OptionSchema CONNECTION = OptionSchema.of(URL, HOST, PORT, DATABASE, USER, PASSWORD, SSL_MODE,
             PROPERTIES);
-    static final OptionSchema SOURCE = OptionSchema.of(TABLE, QUERY);
+    static final OptionSchema SOURCE = OptionSchema.of(TABLE, EXCLUDE, QUERY);
 
     private MySqlOptions() {
     }

@@ -266,6 +266,10 @@ final class MySqlSource implements Source {
 
     /** {@code primary-key} stands for the table's one-column primary key. */
     private String keyColumn(String key) throws ConnectorException {
+        if (key.length() > 1 && key.startsWith("\"") && key.endsWith("\"")) {
+            // A pattern's primary key, quoted as the core quotes identifiers (SQL's double quotes)
+            return key.substring(1, key.length() - 1).replace("\"\"", "\"");
+        }
         if (!"primary-key".equals(key)) {
             return key;
         }
