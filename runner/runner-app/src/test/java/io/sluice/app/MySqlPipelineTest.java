@@ -112,6 +112,33 @@ class MySqlPipelineTest {
     }
 
     @Test
+    void decimalsOfEveryShapeLandExactly() throws Exception {
+        String source = my.createDatabase("decimals");
+        String target = pg.createDatabase("my_decimals");
+        List<String> values = List.of("0.0000000000", "0.0000000001", "-0.5000000000", "1.0000000000",
+                "9999.0000000000", "10000.0000000000", "12345678.9000000000", "-100000000.0000000001",
+                "99999999999999999999.9999999999", "-12.3456789012", "0.1000000000", "1000000.0000010000");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE d (id INT PRIMARY KEY, v DECIMAL(30,10), u BIGINT UNSIGNED)");
+            for (int i = 0; i < values.size(); i++) {
+                s.execute("INSERT INTO d VALUES (" + i + ", " + values.get(i) + ", " + unsigned(i) + ")");
+            }
+        }
+        CliRun run = CliRun.of("run", spec(source, target, "d").toString());
+        assertEquals(0, run.exitCode(), run.all());
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            expected.add(i + "|" + values.get(i) + "|" + unsigned(i));
+        }
+        assertEquals(expected, rowsById(target, "d"));
+    }
+
+    /** Up to 1.7e19: past bigint's 9.2e18, within BIGINT UNSIGNED's 1.8e19. */
+    private static java.math.BigInteger unsigned(int i) {
+        return java.math.BigInteger.valueOf(i).multiply(new java.math.BigInteger("1537000000000000003"));
+    }
+
+    @Test
     void aZeroDateFailsNamingItsColumnAndValue() throws Exception {
         String source = my.createDatabase("zero");
         String target = pg.createDatabase("my_zero");
@@ -211,6 +238,63 @@ class MySqlPipelineTest {
         }
     }
 
+    @Test
+    void aRunKilledMidCopyIsResumedOrRunAfreshToExactlyTheSource() throws Exception {
+        String source = my.createDatabase("kill");
+        String target = pg.createDatabase("my_kill");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(40), price DECIMAL(10,2), at DATETIME)");
+            s.execute("INSERT INTO items SELECT seq, CONCAT('item ', seq), seq / 100, '2020-01-01' + INTERVAL seq "
+                    + "MINUTE FROM seq_1_to_400000");
+        }
+        Path spec = spec(source, target, "items", "distribution: { method: range, key: id }", "degree: 2",
+                "batch-size: 20000", "load-mode: truncate");
+        String exact = "400000 400000 80000200000 800002000.00";
+        String check = "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || sum(id) || ' ' || sum(price) FROM items";
+        for (String recovery : List.of("resume", "fresh")) {
+            String runId = "kill-" + recovery;
+            Path log = dir.resolve(runId + ".log");
+            Process child = startSluice(log, "run", spec.toString(), "--run-id", runId);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            while (donePartitions(target, runId) < 3) {
+                assertTrue(child.isAlive(), () -> read(log));
+                assertTrue(System.nanoTime() < deadline, () -> read(log));
+                Thread.sleep(5);
+            }
+            child.destroyForcibly(); // SIGKILL, partitions under way
+            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(donePartitions(target, runId) < 20, "killed before the end");
+            CliRun after = recovery.equals("resume") ? CliRun.of("run", spec.toString(), "--resume", runId)
+                    : CliRun.of("run", spec.toString());
+            assertEquals(0, after.exitCode(), after.all());
+            assertEquals(exact, text(target, check), recovery);
+        }
+    }
+
+    private static long donePartitions(String database, String runId) {
+        try {
+            return Long.parseLong(text(database, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
+                    + runId + "' AND state = 'done'"));
+        } catch (SQLException e) {
+            return 0; // the ledger is not there yet
+        }
+    }
+
+    private static Process startSluice(Path log, String... args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
     private static List<String> rows(String database, String table) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
@@ -223,6 +307,17 @@ class MySqlPipelineTest {
                 while (rs.next()) {
                     rows.add(rs.getString(1));
                 }
+            }
+        }
+        return rows;
+    }
+
+    private static List<String> rowsById(String database, String table) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT concat_ws('|', id, v, u) FROM " + table + " ORDER BY id")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1));
             }
         }
         return rows;

@@ -37,7 +37,8 @@ final class MySqlPartitionReader implements PartitionReader {
         this.connection = requireNonNull(connection, "connection is null");
         this.owned = owned;
         this.sql = requireNonNull(sql, "sql is null");
-        this.encoders = requireNonNull(projection, "projection is null").encoders();
+        this.encoders = requireNonNull(projection, "projection is null").encoders().stream()
+                .map(ValueEncoder::forReader).toList();
         this.settings = requireNonNull(settings, "settings is null");
         this.predicate = requireNonNull(predicate, "predicate is null");
         this.release = requireNonNull(release, "release is null");

@@ -34,6 +34,14 @@ abstract class ValueEncoder {
         this.column = requireNonNull(column, "column is null");
     }
 
+    /**
+     * The encoder one reader uses: a projection's encoders are shared by the stream's readers, and one that keeps
+     * scratch space gives each reader its own.
+     */
+    ValueEncoder forReader() {
+        return this;
+    }
+
     /** Writes column {@link #index} of the current row (a NULL as NULL). */
     abstract void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException;
 
@@ -196,6 +204,11 @@ abstract class ValueEncoder {
 
         Decimal(int index, String column) {
             super(index, column);
+        }
+
+        @Override
+        ValueEncoder forReader() {
+            return new Decimal(index, column); // its digit groups are scratch space
         }
 
         @Override
