@@ -6,5 +6,5 @@ setlocal
 set "SLUICE_HOME=%~dp0.."
 if defined JAVA_HOME (set "JAVA=%JAVA_HOME%\bin\java.exe") else (set "JAVA=java")
 if not defined SLUICE_JAVA_OPTS set "SLUICE_JAVA_OPTS=-XX:+UseSerialGC -XX:CompileThresholdScaling=4"
-"%JAVA%" %SLUICE_JAVA_OPTS% --enable-native-access=ALL-UNNAMED -jar "%SLUICE_HOME%\lib\app\sluice.jar" %*
+"%JAVA%" %SLUICE_JAVA_OPTS% --enable-native-access=ALL-UNNAMED "-Dsluice.plugins=%SLUICE_HOME%\plugins" -jar "%SLUICE_HOME%\lib\app\sluice.jar" %*
 exit /b %ERRORLEVEL%

@@ -48,7 +48,8 @@ class ErrorCodeCatalogueTest {
             "runner/runner-spi", List.of(SpiCode.values()),
             "connectors/postgres", List.of(PostgresCode.values()),
             "connectors/duckdb", List.of(DuckDbCode.values()),
-            "connectors/mysql", List.of(io.sluice.connector.mysql.MySqlCode.values()));
+            "connectors/mysql", List.of(io.sluice.connector.mysql.MySqlCode.values()),
+            "connectors/jdbc", List.of(io.sluice.connector.jdbc.JdbcCode.values()));
     private static final String RETIRED_SECTION = "Retired codes";
     /** String literals of a code's shape that are no code: INT128 is DuckDB's other name of HUGEINT. */
     private static final Set<String> NOT_CODES = Set.of("INT128");

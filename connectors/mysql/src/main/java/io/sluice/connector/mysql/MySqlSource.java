@@ -245,21 +245,10 @@ final class MySqlSource implements Source {
             throw MySqlErrors.translate(e, "cannot plan " + describe(), settings.redactor());
         }
         long wanted = Math.max(request.degree(), (rows + request.rowsPerPartition() - 1) / request.rowsPerPartition());
-        BigInteger span = max.subtract(min).add(BigInteger.ONE);
-        int n = (int) Math.max(1, Math.min(Math.min(wanted, 10_000), span.min(BigInteger.valueOf(10_000))
-                .longValue()));
         List<SourcePartition> partitions = new ArrayList<>();
-        BigInteger from = min;
-        for (int i = 0; i < n; i++) {
-            BigInteger to = i == n - 1 ? null : min.add(span.multiply(BigInteger.valueOf(i + 1))
-                    .divide(BigInteger.valueOf(n)));
-            String lower = i == 0 ? null : k + " >= " + from;
-            String upper = to == null ? null : k + " < " + to;
-            String predicate = lower == null && upper == null ? "TRUE"
-                    : lower == null ? "(" + upper + " OR " + k + " IS NULL)"
-                    : upper == null ? lower : lower + " AND " + upper;
-            partitions.add(new MySqlPartition("range-" + from + (to == null ? "-" : "-" + to), predicate, rows / n));
-            from = to;
+        for (io.sluice.toolkit.plan.KeyRanges.Range range : io.sluice.toolkit.plan.KeyRanges.split(min, max,
+                wanted)) {
+            partitions.add(new MySqlPartition(range.id(), range.predicate(k), rows / Math.max(1, wanted)));
         }
         return partitions;
     }

@@ -6,6 +6,7 @@ import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.copy.NumericWriter;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -200,7 +201,7 @@ abstract class ValueEncoder {
 
     /** Any integer or DECIMAL into numeric: the server's decimal text, exactly. */
     static final class Decimal extends ValueEncoder {
-        private short[] groups = new short[8];
+        private final NumericWriter numeric = new NumericWriter();
 
         Decimal(int index, String column) {
             super(index, column);
@@ -208,7 +209,7 @@ abstract class ValueEncoder {
 
         @Override
         ValueEncoder forReader() {
-            return new Decimal(index, column); // its digit groups are scratch space
+            return new Decimal(index, column); // its writer's digit groups are scratch space
         }
 
         @Override
@@ -218,61 +219,7 @@ abstract class ValueEncoder {
                 out.writeNull();
                 return;
             }
-            writeNumeric(new BigDecimal(text), out);
-        }
-
-        /** PostgreSQL's binary numeric: ndigits, weight, sign, dscale, then base-10000 digits, first the highest. */
-        void writeNumeric(BigDecimal value, BinaryCopyEncoder out) throws ConnectorException {
-            int dscale = Math.max(value.scale(), 0);
-            BigInteger unscaled = value.setScale(dscale).unscaledValue();
-            int sign = unscaled.signum() < 0 ? 0x4000 : 0;
-            String digits = unscaled.abs().toString();
-            if (unscaled.signum() == 0) {
-                out.beginField(8);
-                out.putShort(0);
-                out.putShort(0);
-                out.putShort(0);
-                out.putShort(dscale);
-                return;
-            }
-            // Pad the integer part on the left and the fraction on the right to whole groups of four digits.
-            int intDigits = digits.length() - dscale;
-            int leftPad = intDigits > 0 ? (4 - intDigits % 4) % 4 : 0;
-            int fracDigits = dscale;
-            StringBuilder all = new StringBuilder(digits.length() + 8);
-            all.append("0".repeat(leftPad));
-            if (intDigits < 0) {
-                // 0.000ddd: the fraction starts with zeros the unscaled digits do not show
-                all.append("0".repeat(-intDigits));
-            }
-            all.append(digits);
-            all.append("0".repeat((4 - fracDigits % 4) % 4));
-            int intGroups = intDigits > 0 ? (intDigits + leftPad) / 4 : 0;
-            int count = all.length() / 4;
-            if (groups.length < count) {
-                groups = new short[count];
-            }
-            for (int g = 0; g < count; g++) {
-                groups[g] = Short.parseShort(all.substring(g * 4, g * 4 + 4));
-            }
-            int first = 0;
-            while (first < count && groups[first] == 0) {
-                first++;
-            }
-            int last = count;
-            while (last > first && groups[last - 1] == 0) {
-                last--;
-            }
-            int weight = intGroups - 1 - first;
-            int ndigits = last - first;
-            out.beginField(8 + 2 * ndigits);
-            out.putShort(ndigits);
-            out.putShort(weight);
-            out.putShort(sign);
-            out.putShort(dscale);
-            for (int g = first; g < last; g++) {
-                out.putShort(groups[g]);
-            }
+            numeric.write(new BigDecimal(text), out);
         }
     }
 

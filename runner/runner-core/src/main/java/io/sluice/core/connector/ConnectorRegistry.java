@@ -27,7 +27,9 @@ public final class ConnectorRegistry {
     }
 
     public static ConnectorRegistry fromClassPath() {
-        return new ConnectorRegistry(ServiceLoader.load(ConnectorFactory.class).stream()
+        // Sluice's own connectors and those of the plugins folder (io.sluice.toolkit.plugin.Plugins)
+        return new ConnectorRegistry(ServiceLoader.load(ConnectorFactory.class,
+                        io.sluice.toolkit.plugin.Plugins.classLoader()).stream()
                 .map(ServiceLoader.Provider::get)
                 .toList());
     }

@@ -1,0 +1,75 @@
+package io.sluice.connector.jdbc;
+
+import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Connector;
+import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Options;
+import io.sluice.spi.Problem;
+import io.sluice.spi.Role;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.StreamShape;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/** {@code type: jdbc}: any database with a JDBC driver, the driver's jar in the plugins folder. */
+public final class JdbcConnectorFactory implements ConnectorFactory {
+    /** No snapshot to share; a driver may sit in native code (JNI), so readers run on platform threads. */
+    static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(EnumSet.of(DistributionMethod.NONE,
+            DistributionMethod.RANGE, DistributionMethod.MODULO), Set.of(), false, Source.ThreadModel.PLATFORM);
+
+    @Override
+    public String name() {
+        return "jdbc";
+    }
+
+    @Override
+    public String description() {
+        return "Any database with a JDBC driver (its jar in the plugins folder): tables and queries, no shared snapshot";
+    }
+
+    @Override
+    public Set<Role> roles() {
+        return EnumSet.of(Role.SOURCE);
+    }
+
+    @Override
+    public OptionSchema connectionOptions() {
+        return JdbcOptions.CONNECTION;
+    }
+
+    @Override
+    public OptionSchema sourceOptions() {
+        return JdbcOptions.SOURCE;
+    }
+
+    @Override
+    public SourceCapabilities sourceCapabilities() {
+        return SOURCE_CAPABILITIES;
+    }
+
+    @Override
+    public List<Problem> lintStream(StreamShape stream) {
+        if (stream.role() != Role.SOURCE) {
+            return List.of();
+        }
+        Options options = stream.options();
+        if (options.isSet(JdbcOptions.TABLE) == options.isSet(JdbcOptions.QUERY)) {
+            return List.of(Problem.error(JdbcCode.JDBC001, options.isSet(JdbcOptions.TABLE) ? "query" : "table",
+                    "a jdbc source needs exactly one of table and query", "set table: or query:"));
+        }
+        return List.of();
+    }
+
+    @Override
+    public Connector create(ConnectionConfig config) {
+        requireNonNull(config, "config is null");
+        return new JdbcConnector(new JdbcDatabase(config));
+    }
+}

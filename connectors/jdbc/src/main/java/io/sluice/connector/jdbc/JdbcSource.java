@@ -1,0 +1,324 @@
+package io.sluice.connector.jdbc;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.ColumnPair;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.ConnectorException;
+import io.sluice.spi.CopyFormat;
+import io.sluice.spi.CopySink;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.ErrorKind;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PlanRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+import io.sluice.toolkit.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.plan.KeyRanges;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table or query of any database with a JDBC driver. Standard SQL only: columns from the driver's metadata,
+ * partitions by predicates on an integer key, every partition on a connection of its own (no snapshot is shared:
+ * JDBC has no way to export one, and {@code sluice plan} says so).
+ */
+final class JdbcSource implements Source {
+    private final JdbcDatabase database;
+    private final Optional<String> table;
+    private final Optional<String> query;
+    private volatile Map<String, JdbcType> types;
+    /** The database's own name of each column, by the name Sluice gives it (lower case where it folds to upper). */
+    private volatile Map<String, String> sqlNames;
+    private volatile List<Column> columns;
+
+    JdbcSource(JdbcDatabase database, Optional<String> table, Optional<String> query) {
+        this.database = requireNonNull(database, "database is null");
+        this.table = requireNonNull(table, "table is null");
+        this.query = requireNonNull(query, "query is null");
+    }
+
+    @Override
+    public String describe() {
+        return table.map(t -> "table " + t).orElse("query");
+    }
+
+    private String relation() {
+        return table.orElseGet(() -> "(" + query.orElseThrow() + ") sluice_q");
+    }
+
+    @Override
+    public List<Column> columns() throws ConnectorException {
+        List<Column> known = columns;
+        if (known != null) {
+            return known;
+        }
+        Map<String, JdbcType> described = new LinkedHashMap<>();
+        Map<String, String> names = new LinkedHashMap<>();
+        List<Column> list = new ArrayList<>();
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT * FROM " + relation() + " WHERE 1 = 0")) {
+            // A database that folds unquoted names to upper case (H2, Oracle, DB2) shows ORDERS.ID for what its users
+            // wrote as id: PostgreSQL's users expect id, as its own folding gives.
+            boolean upper = c.getMetaData().storesUpperCaseIdentifiers();
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                JdbcType type = new JdbcType(meta.getColumnType(i), meta.getColumnTypeName(i), meta.getPrecision(i),
+                        meta.getScale(i));
+                String original = meta.getColumnLabel(i);
+                String name = upper && original.matches("[A-Z_][A-Z0-9_$]*")
+                        ? original.toLowerCase(java.util.Locale.ROOT) : original;
+                names.put(name, original);
+                described.put(name, type);
+                list.add(new Column(name, meta.getColumnTypeName(i), 0,
+                        meta.isNullable(i) != ResultSetMetaData.columnNoNulls, Column.Generation.NONE));
+            }
+        } catch (SQLException e) {
+            throw database.failure(e, "cannot describe " + describe());
+        }
+        types = described;
+        sqlNames = names;
+        columns = List.copyOf(list);
+        return columns;
+    }
+
+    private JdbcType type(String column) throws ConnectorException {
+        columns();
+        JdbcType type = types.get(column);
+        if (type == null) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC102, describe() + " has no column "
+                    + column, "name a column of the source");
+        }
+        return type;
+    }
+
+    @Override
+    public List<Column> postgresColumns() throws ConnectorException {
+        List<Column> typed = new ArrayList<>();
+        for (Column column : columns()) {
+            typed.add(postgresColumn(column));
+        }
+        return typed;
+    }
+
+    @Override
+    public Column postgresColumn(Column column) throws ConnectorException {
+        JdbcType type = type(column.name());
+        return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
+                Column.Generation.NONE);
+    }
+
+    @Override
+    public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
+        List<JdbcEncoder> encoders = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
+        for (ColumnPair pair : pairs) {
+            if (pair.source().expression().isPresent()) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, io.sluice.spi.SpiCode.SPI009, describe()
+                        + " cannot compute columns from expressions", "compute it in a query: source");
+            }
+            String name = pair.source().name();
+            encoders.add(JdbcEncoder.plan(encoders.size() + 1, name, type(name), pair.target()));
+            expressions.add(quoted(sqlNames.get(name)));
+        }
+        return new JdbcProjection(encoders, expressions);
+    }
+
+    /** SQL's standard quoting (what most databases accept; the core quotes keys so too). */
+    private static String quoted(String name) {
+        if (name.length() > 1 && name.startsWith("\"") && name.endsWith("\"")) {
+            return name;
+        }
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String bare(String name) {
+        return name.length() > 1 && name.startsWith("\"") && name.endsWith("\"")
+                ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
+    }
+
+    @Override
+    public List<SourcePartition> plan(PlanRequest request) throws ConnectorException {
+        DistributionMethod method = request.distribution().method();
+        if (method == DistributionMethod.NONE) {
+            return List.of(new JdbcPartition("all", "1 = 1"));
+        }
+        String key = bare(request.distribution().key().orElseThrow(() -> new ConnectorException(
+                ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + ": distribution " + method + " needs a key",
+                "set distribution.key to an integer column")));
+        JdbcType.Kind kind = type(key).kind();
+        if (kind != JdbcType.Kind.INT2 && kind != JdbcType.Kind.INT4 && kind != JdbcType.Kind.INT8
+                && !(kind == JdbcType.Kind.NUMERIC && type(key).scale() == 0)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + ": distribution key "
+                    + key + " is " + type(key).typeName() + ", not an integer", "use an integer key, or "
+                    + "distribution none");
+        }
+        String k = quoted(sqlNames.get(key));
+        if (method == DistributionMethod.MODULO) {
+            int n = request.degree();
+            List<SourcePartition> partitions = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String predicate = "MOD(MOD(" + k + ", " + n + ") + " + n + ", " + n + ") = " + i;
+                partitions.add(new JdbcPartition("mod-" + i + "-of-" + n, i == 0 ? "(" + k + " IS NULL OR "
+                        + predicate + ")" : predicate));
+            }
+            return partitions;
+        }
+        if (method != DistributionMethod.RANGE) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + " cannot plan "
+                    + "distribution " + method, "use none, range or modulo");
+        }
+        try (Connection c = database.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MIN(" + k + "), MAX(" + k + ") FROM " + relation())) {
+            rs.next();
+            BigDecimal min = rs.getBigDecimal(1);
+            BigDecimal max = rs.getBigDecimal(2);
+            if (min == null) {
+                return List.of(new JdbcPartition("all", "1 = 1"));
+            }
+            List<SourcePartition> partitions = new ArrayList<>();
+            for (KeyRanges.Range range : KeyRanges.split(min.toBigIntegerExact(), max.toBigIntegerExact(),
+                    request.degree())) {
+                partitions.add(new JdbcPartition(range.id(), range.predicate(k)));
+            }
+            return partitions;
+        } catch (SQLException e) {
+            throw database.failure(e, "cannot plan " + describe());
+        }
+    }
+
+    @Override
+    public Optional<SourcePartition> restore(String checkpoint) {
+        int bar = checkpoint.indexOf('|');
+        return bar < 0 ? Optional.empty() : Optional.of(new JdbcPartition(checkpoint.substring(0, bar),
+                checkpoint.substring(bar + 1)));
+    }
+
+    @Override
+    public String readStatement(SourcePartition partition, SourceProjection projection) {
+        return "SELECT " + String.join(", ", projection.expressions()) + " FROM " + relation() + " WHERE "
+                + partition.predicate();
+    }
+
+    @Override
+    public SourceSession openSession(Consistency consistency) {
+        return new SourceSession() {
+            @Override
+            public String snapshotMode() {
+                return "none (a JDBC source shares no snapshot: each partition reads what is there when it starts)";
+            }
+
+            @Override
+            public PartitionReader openReader(SourcePartition partition, SourceProjection projection)
+                    throws ConnectorException {
+                return new JdbcReader(database, readStatement(partition, projection), (JdbcProjection) projection,
+                        partition.predicate());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    record JdbcPartition(String id, String predicate) implements SourcePartition {
+        @Override
+        public long estimatedRows() {
+            return 0;
+        }
+
+        @Override
+        public long estimatedBytes() {
+            return 0;
+        }
+
+        @Override
+        public Optional<String> checkpoint() {
+            return Optional.of(id + "|" + predicate);
+        }
+    }
+
+    record JdbcProjection(List<JdbcEncoder> encoders, List<String> expressions) implements SourceProjection {
+        JdbcProjection {
+            encoders = List.copyOf(encoders);
+            expressions = List.copyOf(expressions);
+        }
+
+        @Override
+        public CopyFormat format() {
+            return CopyFormat.BINARY;
+        }
+    }
+
+    /** One partition's rows, streamed by the driver (fetch size) and encoded as they come. */
+    static final class JdbcReader implements PartitionReader {
+        private final JdbcDatabase database;
+        private final String sql;
+        private final List<JdbcEncoder> encoders;
+        private final String predicate;
+        private volatile Statement statement;
+
+        JdbcReader(JdbcDatabase database, String sql, JdbcProjection projection, String predicate) {
+            this.database = database;
+            this.sql = sql;
+            this.encoders = projection.encoders().stream().map(JdbcEncoder::forReader).toList();
+            this.predicate = predicate;
+        }
+
+        @Override
+        public long transferTo(CopySink sink) throws ConnectorException {
+            BinaryCopyEncoder out = new BinaryCopyEncoder(sink);
+            try (Connection c = database.connect()) {
+                // Drivers that stream only inside a transaction (PostgreSQL's, for one) need autocommit off.
+                c.setAutoCommit(false);
+                try (Statement s = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                    statement = s;
+                    s.setFetchSize(database.fetchSize());
+                    try (ResultSet rs = s.executeQuery(sql)) {
+                        while (rs.next()) {
+                            out.startRow(encoders.size());
+                            for (JdbcEncoder encoder : encoders) {
+                                encoder.encode(rs, out);
+                            }
+                        }
+                    }
+                } finally {
+                    statement = null;
+                    c.rollback(); // read only: nothing to keep
+                }
+                return out.finish();
+            } catch (SQLException e) {
+                throw database.failure(e, "cannot read " + predicate);
+            }
+        }
+
+        @Override
+        public void cancel() {
+            Statement s = statement;
+            if (s != null) {
+                try {
+                    s.cancel();
+                } catch (SQLException | RuntimeException ignored) {
+                    // the read ends with its own error, or already ended
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

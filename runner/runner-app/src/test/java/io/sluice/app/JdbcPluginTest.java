@@ -1,0 +1,137 @@
+package io.sluice.app;
+
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code type: jdbc} with a driver Sluice does not ship: H2's jar in a plugins folder (the build lays it out in
+ * target/test-plugins, off the test class path), a run as a user starts one (a process of its own, SLUICE_PLUGINS
+ * naming the folder) copying an H2 table into PostgreSQL at degree 2; without the folder the run says where the
+ * driver goes.
+ */
+class JdbcPluginTest {
+    private static final Path PLUGINS = Path.of("target/test-plugins").toAbsolutePath();
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        pg = TestingPostgres.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        pg.close();
+    }
+
+    @Test
+    void aDriverInThePluginsFolderIsFoundAndItsTableCopied() throws Exception {
+        assertThrows(ClassNotFoundException.class, () -> Class.forName("org.h2.Driver"),
+                "H2 must not be on the test class path: the run has to find it in the plugins folder");
+        String h2 = "jdbc:h2:file:" + dir.resolve("shop") + ";MODE=Regular";
+        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
+             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
+                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(20) NOT NULL, total DECIMAL(12,2), "
+                    + "placed DATE, at TIMESTAMP, paid BOOLEAN, weight DOUBLE PRECISION, note CLOB, blob VARBINARY(8))");
+            s.execute("INSERT INTO orders SELECT x, 'c' || MOD(x, 7), x / 4.0, DATEADD(DAY, MOD(x, 300), DATE "
+                    + "'2024-01-01'), DATEADD(MINUTE, x, TIMESTAMP '2024-01-01 00:00:00.123456'), MOD(x, 2) = 0, x * 0.5, "
+                    + "CASE WHEN MOD(x, 10) = 0 THEN NULL ELSE REPEAT('n', MOD(x, 30)) END, X'00ff' "
+                    + "FROM SYSTEM_RANGE(1, 5000)");
+        }
+        String target = pg.createDatabase("jdbc_plugin");
+        Path spec = dir.resolve("h2.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: h2-to-postgres
+                connections:
+                  h2: { type: jdbc, url: "%s" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: orders
+                    source: { connection: h2, table: orders }
+                    target: { connection: pg, table: public.orders, create: if-missing }
+                    distribution: { method: range, key: id }
+                    degree: 2
+                """.formatted(h2, pg.jdbcUrl(target), pg.user()));
+
+        Run missing = sluice(null, "run", spec.toString());
+        assertTrue(missing.exit() != 0, missing.output());
+        assertTrue(missing.output().contains("JDBC101") && missing.output().contains("plugins folder"),
+                missing.output());
+
+        Run run = sluice(PLUGINS, "run", spec.toString());
+        assertEquals(0, run.exit(), run.output());
+        assertEquals("5000 12502500 3125625.00 2500 2024-01-01 00:01:00.123456", query(target, "SELECT count(*) || ' ' "
+                + "|| sum(id) || ' ' || sum(total) || ' ' || count(*) FILTER (WHERE paid) || ' ' || min(at) FROM orders"));
+        assertEquals("id bigint, customer character varying(20), total numeric(12,2), placed date, "
+                + "at timestamp without time zone, paid boolean, weight double precision, note text, blob bytea",
+                query(target, "SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY "
+                        + "attnum) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attnum > 0"));
+        assertEquals("\\x00ff 2024-01-03 nn", query(target, "SELECT blob::text || ' ' || placed || ' ' || note FROM "
+                + "orders WHERE id = 2"));
+        Run connectors = sluice(PLUGINS, "connectors");
+        assertTrue(connectors.output().contains("jdbc") && connectors.output().contains("mysql"), connectors.output());
+        assertFalse(run.output().contains("Exception"), run.output());
+    }
+
+    private static URL[] jars() throws Exception {
+        try (var files = Files.list(PLUGINS)) {
+            List<URL> urls = new ArrayList<>();
+            for (Path jar : files.filter(p -> p.toString().endsWith(".jar")).toList()) {
+                urls.add(jar.toUri().toURL());
+            }
+            assertFalse(urls.isEmpty(), "no jar in " + PLUGINS + ": the build copies H2 there");
+            return urls.toArray(URL[]::new);
+        }
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    /** Sluice as its own process, as a user starts it, with SLUICE_PLUGINS set (or not). */
+    private Run sluice(Path plugins, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile(dir, "sluice", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().remove("SLUICE_PLUGINS");
+        if (plugins != null) {
+            builder.environment().put("SLUICE_PLUGINS", plugins.toString());
+        }
+        Process process = builder.start();
+        assertTrue(process.waitFor(180, TimeUnit.SECONDS), "sluice did not end");
+        return new Run(process.exitValue(), Files.readString(log));
+    }
+
+    private static String query(String database, String sql) throws Exception {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
