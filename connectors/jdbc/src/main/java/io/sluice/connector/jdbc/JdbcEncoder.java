@@ -1,12 +1,12 @@
 package io.sluice.connector.jdbc;
 
 import io.sluice.connector.jdbc.JdbcType.Kind;
-import io.sluice.connector.jdbc.JdbcType.PgOids;
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import io.sluice.toolkit.copy.NumericWriter;
+import io.sluice.toolkit.copy.PgTypes;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;
@@ -43,22 +43,22 @@ final class JdbcEncoder {
     /** Fails with JDBC201 when no conversion keeps every value of {@code source} in {@code targetColumn}. */
     static JdbcEncoder plan(int index, String column, JdbcType source, Column targetColumn)
             throws ConnectorException {
-        int oid = targetColumn.pgTypeOid() != 0 ? targetColumn.pgTypeOid() : PgOids.of(targetColumn.typeName());
+        int oid = targetColumn.pgTypeOid() != 0 ? targetColumn.pgTypeOid() : PgTypes.oid(targetColumn.typeName());
         Kind kind = source.kind();
         boolean fits = switch (oid) {
-            case PgOids.TEXT, PgOids.VARCHAR, PgOids.BPCHAR -> kind != Kind.BYTES;
-            case PgOids.BOOL -> kind == Kind.BOOLEAN;
-            case PgOids.INT2 -> kind == Kind.INT2;
-            case PgOids.INT4 -> kind == Kind.INT2 || kind == Kind.INT4;
-            case PgOids.INT8 -> kind == Kind.INT2 || kind == Kind.INT4 || kind == Kind.INT8;
-            case PgOids.NUMERIC -> kind == Kind.INT2 || kind == Kind.INT4 || kind == Kind.INT8 || kind == Kind.NUMERIC;
-            case PgOids.FLOAT4 -> kind == Kind.FLOAT4;
-            case PgOids.FLOAT8 -> kind == Kind.FLOAT4 || kind == Kind.FLOAT8;
-            case PgOids.BYTEA -> kind == Kind.BYTES;
-            case PgOids.DATE -> kind == Kind.DATE;
-            case PgOids.TIME -> kind == Kind.TIME;
-            case PgOids.TIMESTAMP -> kind == Kind.TIMESTAMP || kind == Kind.DATE;
-            case PgOids.TIMESTAMPTZ -> kind == Kind.TIMESTAMPTZ;
+            case PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR -> kind != Kind.BYTES;
+            case PgTypes.BOOL -> kind == Kind.BOOLEAN;
+            case PgTypes.INT2 -> kind == Kind.INT2;
+            case PgTypes.INT4 -> kind == Kind.INT2 || kind == Kind.INT4;
+            case PgTypes.INT8 -> kind == Kind.INT2 || kind == Kind.INT4 || kind == Kind.INT8;
+            case PgTypes.NUMERIC -> kind == Kind.INT2 || kind == Kind.INT4 || kind == Kind.INT8 || kind == Kind.NUMERIC;
+            case PgTypes.FLOAT4 -> kind == Kind.FLOAT4;
+            case PgTypes.FLOAT8 -> kind == Kind.FLOAT4 || kind == Kind.FLOAT8;
+            case PgTypes.BYTEA -> kind == Kind.BYTES;
+            case PgTypes.DATE -> kind == Kind.DATE;
+            case PgTypes.TIME -> kind == Kind.TIME;
+            case PgTypes.TIMESTAMP -> kind == Kind.TIMESTAMP || kind == Kind.DATE;
+            case PgTypes.TIMESTAMPTZ -> kind == Kind.TIMESTAMPTZ;
             default -> false;
         };
         if (!fits) {
@@ -67,7 +67,7 @@ final class JdbcEncoder {
                     "make the target column " + source.postgresType() + " (what create: if-missing makes), or cast "
                     + "in a query: source");
         }
-        boolean text = oid == PgOids.TEXT || oid == PgOids.VARCHAR || oid == PgOids.BPCHAR;
+        boolean text = oid == PgTypes.TEXT || oid == PgTypes.VARCHAR || oid == PgTypes.BPCHAR;
         return new JdbcEncoder(index, column, text ? Kind.TEXT : kind, oid);
     }
 
@@ -85,11 +85,11 @@ final class JdbcEncoder {
                 long v = rs.getLong(index);
                 if (rs.wasNull()) {
                     out.writeNull();
-                } else if (target == PgOids.INT2) {
+                } else if (target == PgTypes.INT2) {
                     out.writeInt2((short) v);
-                } else if (target == PgOids.INT4) {
+                } else if (target == PgTypes.INT4) {
                     out.writeInt4((int) v);
-                } else if (target == PgOids.INT8) {
+                } else if (target == PgTypes.INT8) {
                     out.writeInt8(v);
                 } else {
                     numeric.write(BigDecimal.valueOf(v), out);
@@ -99,7 +99,7 @@ final class JdbcEncoder {
                 float v = rs.getFloat(index);
                 if (rs.wasNull()) {
                     out.writeNull();
-                } else if (target == PgOids.FLOAT8) {
+                } else if (target == PgTypes.FLOAT8) {
                     out.writeFloat8(v);
                 } else {
                     out.writeFloat4(v);
@@ -133,7 +133,7 @@ final class JdbcEncoder {
                 LocalDate v = rs.getObject(index, LocalDate.class);
                 if (v == null) {
                     out.writeNull();
-                } else if (target == PgOids.TIMESTAMP) {
+                } else if (target == PgTypes.TIMESTAMP) {
                     out.writeInt8((v.toEpochDay() - PG_EPOCH_DAYS) * 86_400_000_000L);
                 } else {
                     out.writeInt4((int) (v.toEpochDay() - PG_EPOCH_DAYS));

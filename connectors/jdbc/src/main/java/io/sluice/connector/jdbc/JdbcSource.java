@@ -168,14 +168,8 @@ final class JdbcSource implements Source {
         }
         String k = quoted(sqlNames.get(key));
         if (method == DistributionMethod.MODULO) {
-            int n = request.degree();
-            List<SourcePartition> partitions = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                String predicate = "MOD(MOD(" + k + ", " + n + ") + " + n + ", " + n + ") = " + i;
-                partitions.add(new JdbcPartition("mod-" + i + "-of-" + n, i == 0 ? "(" + k + " IS NULL OR "
-                        + predicate + ")" : predicate));
-            }
-            return partitions;
+            return KeyRanges.modulo(k, request.degree()).stream()
+                    .map(b -> (SourcePartition) new JdbcPartition(b.id(), b.predicate())).toList();
         }
         if (method != DistributionMethod.RANGE) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + " cannot plan "

@@ -1,7 +1,8 @@
 package io.sluice.connector.jdbc;
 
+import io.sluice.toolkit.copy.PgTypes;
+
 import java.sql.Types;
-import java.util.Locale;
 
 /**
  * A column's type as the driver's metadata gives it ({@link java.sql.Types}, precision, scale), the kind of value
@@ -57,52 +58,6 @@ record JdbcType(int sqlType, String typeName, int precision, int scale) {
 
     /** The oid of the created type's base. */
     int postgresOid() {
-        return PgOids.of(postgresType());
-    }
-
-    /** PostgreSQL's oids of the types this source writes, by name. */
-    static final class PgOids {
-        static final int BOOL = 16;
-        static final int BYTEA = 17;
-        static final int INT8 = 20;
-        static final int INT2 = 21;
-        static final int INT4 = 23;
-        static final int TEXT = 25;
-        static final int FLOAT4 = 700;
-        static final int FLOAT8 = 701;
-        static final int BPCHAR = 1042;
-        static final int VARCHAR = 1043;
-        static final int DATE = 1082;
-        static final int TIME = 1083;
-        static final int TIMESTAMP = 1114;
-        static final int TIMESTAMPTZ = 1184;
-        static final int NUMERIC = 1700;
-
-        private PgOids() {
-        }
-
-        static int of(String typeName) {
-            String name = typeName.toLowerCase(Locale.ROOT);
-            int paren = name.indexOf('(');
-            String base = (paren < 0 ? name : name.substring(0, paren) + name.substring(name.indexOf(')') + 1)).trim();
-            return switch (base) {
-                case "boolean", "bool" -> BOOL;
-                case "bytea" -> BYTEA;
-                case "bigint", "int8" -> INT8;
-                case "smallint", "int2" -> INT2;
-                case "integer", "int", "int4" -> INT4;
-                case "text" -> TEXT;
-                case "real", "float4" -> FLOAT4;
-                case "double precision", "float8" -> FLOAT8;
-                case "character", "char", "bpchar" -> BPCHAR;
-                case "character varying", "varchar" -> VARCHAR;
-                case "date" -> DATE;
-                case "time", "time without time zone" -> TIME;
-                case "timestamp", "timestamp without time zone" -> TIMESTAMP;
-                case "timestamptz", "timestamp with time zone" -> TIMESTAMPTZ;
-                case "numeric", "decimal" -> NUMERIC;
-                default -> 0;
-            };
-        }
+        return PgTypes.oid(postgresType());
     }
 }

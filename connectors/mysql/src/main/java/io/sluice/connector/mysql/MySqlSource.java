@@ -217,14 +217,9 @@ final class MySqlSource implements Source {
         String k = quote(key);
         long rows = estimatedRows();
         if (method == DistributionMethod.MODULO) {
-            int n = request.degree();
-            List<SourcePartition> partitions = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                String predicate = "MOD(MOD(" + k + ", " + n + ") + " + n + ", " + n + ") = " + i;
-                partitions.add(new MySqlPartition("mod-" + i + "-of-" + n, i == 0 ? "(" + k + " IS NULL OR "
-                        + predicate + ")" : predicate, rows / n));
-            }
-            return partitions;
+            return io.sluice.toolkit.plan.KeyRanges.modulo(k, request.degree()).stream()
+                    .map(b -> (SourcePartition) new MySqlPartition(b.id(), b.predicate(), rows / request.degree()))
+                    .toList();
         }
         if (method != DistributionMethod.RANGE) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe() + " cannot plan "

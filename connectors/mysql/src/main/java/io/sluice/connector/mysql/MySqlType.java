@@ -1,5 +1,7 @@
 package io.sluice.connector.mysql;
 
+import io.sluice.toolkit.copy.PgTypes;
+
 import java.util.Locale;
 
 import static java.util.Objects.requireNonNull;
@@ -116,83 +118,25 @@ record MySqlType(String declared, String base, int length, int scale, boolean un
     /** The oid of {@link #postgresType()}'s type (its length left out). */
     int postgresOid() {
         return switch (kind()) {
-            case BOOLEAN -> PgOid.BOOL;
-            case INT2, YEAR -> PgOid.INT2;
-            case INT4 -> PgOid.INT4;
-            case INT8 -> PgOid.INT8;
-            case UINT8, DECIMAL -> PgOid.NUMERIC;
-            case FLOAT4 -> PgOid.FLOAT4;
-            case FLOAT8 -> PgOid.FLOAT8;
+            case BOOLEAN -> PgTypes.BOOL;
+            case INT2, YEAR -> PgTypes.INT2;
+            case INT4 -> PgTypes.INT4;
+            case INT8 -> PgTypes.INT8;
+            case UINT8, DECIMAL -> PgTypes.NUMERIC;
+            case FLOAT4 -> PgTypes.FLOAT4;
+            case FLOAT8 -> PgTypes.FLOAT8;
             case TEXT -> switch (base) {
-                case "char" -> PgOid.BPCHAR;
-                case "varchar" -> PgOid.VARCHAR;
-                default -> PgOid.TEXT;
+                case "char" -> PgTypes.BPCHAR;
+                case "varchar" -> PgTypes.VARCHAR;
+                default -> PgTypes.TEXT;
             };
-            case JSON -> PgOid.JSONB;
-            case BYTES, GEOMETRY -> PgOid.BYTEA;
-            case BIT -> PgOid.BIT;
-            case DATE -> PgOid.DATE;
-            case DATETIME -> PgOid.TIMESTAMP;
-            case TIMESTAMP -> PgOid.TIMESTAMPTZ;
-            case TIME -> PgOid.INTERVAL;
+            case JSON -> PgTypes.JSONB;
+            case BYTES, GEOMETRY -> PgTypes.BYTEA;
+            case BIT -> PgTypes.BIT;
+            case DATE -> PgTypes.DATE;
+            case DATETIME -> PgTypes.TIMESTAMP;
+            case TIMESTAMP -> PgTypes.TIMESTAMPTZ;
+            case TIME -> PgTypes.INTERVAL;
         };
-    }
-
-    /** PostgreSQL's oids of the types Sluice writes MySQL values into. */
-    static final class PgOid {
-        static final int BOOL = 16;
-        static final int BYTEA = 17;
-        static final int INT8 = 20;
-        static final int INT2 = 21;
-        static final int INT4 = 23;
-        static final int TEXT = 25;
-        static final int JSON = 114;
-        static final int FLOAT4 = 700;
-        static final int FLOAT8 = 701;
-        static final int BPCHAR = 1042;
-        static final int VARCHAR = 1043;
-        static final int DATE = 1082;
-        static final int TIMESTAMP = 1114;
-        static final int TIMESTAMPTZ = 1184;
-        static final int INTERVAL = 1186;
-        static final int BIT = 1560;
-        static final int VARBIT = 1562;
-        static final int NUMERIC = 1700;
-        static final int JSONB = 3802;
-
-        private PgOid() {
-        }
-
-        /** The oid of a PostgreSQL type by its name (as format_type or a spec writes it); 0 when not one of these. */
-        static int of(String typeName) {
-            String name = typeName.toLowerCase(Locale.ROOT).trim();
-            int paren = name.indexOf('(');
-            String base = (paren < 0 ? name : name.substring(0, paren)).trim();
-            if (paren >= 0 && name.indexOf(')') < name.length() - 1) {
-                base = base + name.substring(name.indexOf(')') + 1); // timestamp(3) with time zone
-            }
-            return switch (base.replaceAll("\\s+", " ")) {
-                case "boolean", "bool" -> BOOL;
-                case "bytea" -> BYTEA;
-                case "bigint", "int8" -> INT8;
-                case "smallint", "int2" -> INT2;
-                case "integer", "int", "int4" -> INT4;
-                case "text" -> TEXT;
-                case "json" -> JSON;
-                case "real", "float4" -> FLOAT4;
-                case "double precision", "float8" -> FLOAT8;
-                case "character", "char", "bpchar" -> BPCHAR;
-                case "character varying", "varchar" -> VARCHAR;
-                case "date" -> DATE;
-                case "timestamp", "timestamp without time zone" -> TIMESTAMP;
-                case "timestamptz", "timestamp with time zone" -> TIMESTAMPTZ;
-                case "interval" -> INTERVAL;
-                case "bit" -> BIT;
-                case "bit varying", "varbit" -> VARBIT;
-                case "numeric", "decimal" -> NUMERIC;
-                case "jsonb" -> JSONB;
-                default -> 0;
-            };
-        }
     }
 }

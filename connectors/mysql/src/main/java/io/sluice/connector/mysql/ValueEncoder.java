@@ -1,12 +1,12 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.connector.mysql.MySqlType.Kind;
-import io.sluice.connector.mysql.MySqlType.PgOid;
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import io.sluice.toolkit.copy.NumericWriter;
+import io.sluice.toolkit.copy.PgTypes;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -55,30 +55,30 @@ abstract class ValueEncoder {
      * types when no conversion keeps every value.
      */
     static ValueEncoder plan(int index, String column, MySqlType source, Column target) throws ConnectorException {
-        int oid = target.pgTypeOid() != 0 ? target.pgTypeOid() : PgOid.of(target.typeName());
+        int oid = target.pgTypeOid() != 0 ? target.pgTypeOid() : PgTypes.oid(target.typeName());
         Kind kind = source.kind();
         String to = target.typeName();
         ValueEncoder encoder = switch (kind) {
-            case BOOLEAN -> oid == PgOid.BOOL ? new Bool(index, column) : integers(index, column, oid);
+            case BOOLEAN -> oid == PgTypes.BOOL ? new Bool(index, column) : integers(index, column, oid);
             case INT2, INT4, INT8, YEAR -> integers(index, column, oid);
-            case UINT8 -> oid == PgOid.NUMERIC ? new Decimal(index, column)
-                    : oid == PgOid.INT8 ? new Int(index, column, 8) : null;
-            case FLOAT4 -> oid == PgOid.FLOAT4 ? new Float4(index, column)
-                    : oid == PgOid.FLOAT8 ? new Float8(index, column) : null;
-            case FLOAT8 -> oid == PgOid.FLOAT8 ? new Float8(index, column) : null;
-            case DECIMAL -> oid == PgOid.NUMERIC ? new Decimal(index, column) : null;
+            case UINT8 -> oid == PgTypes.NUMERIC ? new Decimal(index, column)
+                    : oid == PgTypes.INT8 ? new Int(index, column, 8) : null;
+            case FLOAT4 -> oid == PgTypes.FLOAT4 ? new Float4(index, column)
+                    : oid == PgTypes.FLOAT8 ? new Float8(index, column) : null;
+            case FLOAT8 -> oid == PgTypes.FLOAT8 ? new Float8(index, column) : null;
+            case DECIMAL -> oid == PgTypes.NUMERIC ? new Decimal(index, column) : null;
             case TEXT -> null;
-            case JSON -> oid == PgOid.JSONB ? new Jsonb(index, column) : null;
-            case BYTES -> oid == PgOid.BYTEA ? new Bytes(index, column, false) : null;
-            case GEOMETRY -> oid == PgOid.BYTEA ? new Bytes(index, column, true) : null;
-            case BIT -> oid == PgOid.BIT || oid == PgOid.VARBIT ? new Bit(index, column, source.length()) : null;
-            case DATE -> oid == PgOid.DATE ? new Date(index, column)
-                    : oid == PgOid.TIMESTAMP ? new Timestamp(index, column, true) : null;
-            case DATETIME -> oid == PgOid.TIMESTAMP ? new Timestamp(index, column, false) : null;
+            case JSON -> oid == PgTypes.JSONB ? new Jsonb(index, column) : null;
+            case BYTES -> oid == PgTypes.BYTEA ? new Bytes(index, column, false) : null;
+            case GEOMETRY -> oid == PgTypes.BYTEA ? new Bytes(index, column, true) : null;
+            case BIT -> oid == PgTypes.BIT || oid == PgTypes.VARBIT ? new Bit(index, column, source.length()) : null;
+            case DATE -> oid == PgTypes.DATE ? new Date(index, column)
+                    : oid == PgTypes.TIMESTAMP ? new Timestamp(index, column, true) : null;
+            case DATETIME -> oid == PgTypes.TIMESTAMP ? new Timestamp(index, column, false) : null;
             // The session reads TIMESTAMP in UTC (time_zone = '+00:00'): the instant, for either target.
-            case TIMESTAMP -> oid == PgOid.TIMESTAMPTZ || oid == PgOid.TIMESTAMP
+            case TIMESTAMP -> oid == PgTypes.TIMESTAMPTZ || oid == PgTypes.TIMESTAMP
                     ? new Timestamp(index, column, false) : null;
-            case TIME -> oid == PgOid.INTERVAL ? new Interval(index, column) : null;
+            case TIME -> oid == PgTypes.INTERVAL ? new Interval(index, column) : null;
         };
         if (encoder == null && TEXTS.contains(oid) && kind != Kind.BYTES && kind != Kind.GEOMETRY) {
             encoder = new Text(index, column); // the value as the server renders it
@@ -92,14 +92,14 @@ abstract class ValueEncoder {
         return encoder;
     }
 
-    private static final Set<Integer> TEXTS = Set.of(PgOid.TEXT, PgOid.VARCHAR, PgOid.BPCHAR, PgOid.JSON);
+    private static final Set<Integer> TEXTS = Set.of(PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR, PgTypes.JSON);
 
     private static ValueEncoder integers(int index, String column, int oid) {
         return switch (oid) {
-            case PgOid.INT2 -> new Int(index, column, 2);
-            case PgOid.INT4 -> new Int(index, column, 4);
-            case PgOid.INT8 -> new Int(index, column, 8);
-            case PgOid.NUMERIC -> new Decimal(index, column);
+            case PgTypes.INT2 -> new Int(index, column, 2);
+            case PgTypes.INT4 -> new Int(index, column, 4);
+            case PgTypes.INT8 -> new Int(index, column, 8);
+            case PgTypes.NUMERIC -> new Decimal(index, column);
             default -> null;
         };
     }

@@ -60,4 +60,27 @@ public final class KeyRanges {
         }
         return ranges;
     }
+
+    /** One of {@code distribution: modulo}'s buckets: its id and predicate. */
+    public record Bucket(String id, String predicate) {
+        public Bucket {
+            requireNonNull(id, "id is null");
+            requireNonNull(predicate, "predicate is null");
+        }
+    }
+
+    /**
+     * {@code n} buckets by the key's remainder, in standard SQL's {@code MOD} (made non-negative for negative keys),
+     * NULL keys in the first.
+     */
+    public static List<Bucket> modulo(String key, int n) {
+        requireNonNull(key, "key is null");
+        List<Bucket> buckets = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String predicate = "MOD(MOD(" + key + ", " + n + ") + " + n + ", " + n + ") = " + i;
+            buckets.add(new Bucket("mod-" + i + "-of-" + n, i == 0 ? "(" + key + " IS NULL OR " + predicate + ")"
+                    : predicate));
+        }
+        return buckets;
+    }
 }
