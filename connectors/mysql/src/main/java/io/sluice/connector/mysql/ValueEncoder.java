@@ -63,9 +63,9 @@ abstract class ValueEncoder {
             case INT2, INT4, INT8, YEAR -> integers(index, column, oid);
             case UINT8 -> oid == PgTypes.NUMERIC ? new Decimal(index, column)
                     : oid == PgTypes.INT8 ? new Int(index, column, 8) : null;
-            case FLOAT4 -> oid == PgTypes.FLOAT4 ? new Float4(index, column)
-                    : oid == PgTypes.FLOAT8 ? new Float8(index, column) : null;
-            case FLOAT8 -> oid == PgTypes.FLOAT8 ? new Float8(index, column) : null;
+            case FLOAT4 -> oid == PgTypes.FLOAT4 || oid == PgTypes.FLOAT8
+                    ? new Floating(index, column, oid == PgTypes.FLOAT4) : null;
+            case FLOAT8 -> oid == PgTypes.FLOAT8 ? new Floating(index, column, false) : null;
             case DECIMAL -> oid == PgTypes.NUMERIC ? new Decimal(index, column) : null;
             case TEXT -> null;
             case JSON -> oid == PgTypes.JSONB ? new Jsonb(index, column) : null;
@@ -167,25 +167,13 @@ abstract class ValueEncoder {
         }
     }
 
-    static final class Float4 extends ValueEncoder {
-        Float4(int index, String column) {
-            super(index, column);
-        }
+    /** FLOAT and DOUBLE into real or double precision. */
+    static final class Floating extends ValueEncoder {
+        private final boolean real;
 
-        @Override
-        void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
-            float v = rs.getFloat(index);
-            if (rs.wasNull()) {
-                out.writeNull();
-            } else {
-                out.writeFloat4(v);
-            }
-        }
-    }
-
-    static final class Float8 extends ValueEncoder {
-        Float8(int index, String column) {
+        Floating(int index, String column, boolean real) {
             super(index, column);
+            this.real = real;
         }
 
         @Override
@@ -193,6 +181,8 @@ abstract class ValueEncoder {
             double v = rs.getDouble(index);
             if (rs.wasNull()) {
                 out.writeNull();
+            } else if (real) {
+                out.writeFloat4((float) v);
             } else {
                 out.writeFloat8(v);
             }
