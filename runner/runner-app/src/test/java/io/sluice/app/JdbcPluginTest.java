@@ -98,6 +98,62 @@ class JdbcPluginTest {
         assertFalse(run.output().contains("Exception"), run.output());
     }
 
+    @Test
+    void ntileAndDataDrivenSplitByTheDatabasesOwnOrderEachRowOnce() throws Exception {
+        String h2 = "jdbc:h2:file:" + dir.resolve("keys") + ";MODE=Regular";
+        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
+             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
+                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE events (id BIGINT PRIMARY KEY, who VARCHAR(20), placed DATE, at TIMESTAMP(9), "
+                    + "w DOUBLE PRECISION)");
+            // Keys with quotes, NULLs and repeats; timestamps to the nanosecond
+            s.execute("INSERT INTO events SELECT x, CASE WHEN MOD(x, 11) = 0 THEN NULL ELSE 'o''' || MOD(x, 13) END, "
+                    + "DATEADD(DAY, MOD(x, 40), DATE '2024-02-01'), DATEADD(NANOSECOND, x * 7000, TIMESTAMP "
+                    + "'2024-01-01 00:00:00'), x / 3.0 FROM SYSTEM_RANGE(1, 3000)");
+        }
+        String target = pg.createDatabase("jdbc_keys");
+        String stream = """
+                  - name: %1$s
+                    source: { connection: h2, table: events }
+                    target: { connection: pg, table: public.%1$s, create: if-missing }
+                    distribution: %2$s
+                    degree: 3
+                """;
+        String head = """
+                version: 1
+                name: h2-keys
+                connections:
+                  h2: { type: jdbc, url: "%s" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                """.formatted(h2, pg.jdbcUrl(target), pg.user());
+        Path spec = Files.writeString(dir.resolve("keys.yaml"), head
+                + stream.formatted("by_at", "{ method: ntile, key: at }")
+                + stream.formatted("by_who", "{ method: ntile, key: who }")
+                + stream.formatted("by_day", "{ method: data-driven, key: placed }")
+                + stream.formatted("by_listed", "{ method: data-driven, key: who, values-query: \"SELECT 'o''1' "
+                        + "UNION ALL SELECT 'o''2'\" }"));
+        Run plan = sluice(PLUGINS, "plan", spec.toString());
+        assertEquals(0, plan.exit(), plan.output());
+        assertTrue(plan.output().contains("\"AT\" >= {ts '2024-01-01 00:00:00.007007000'} AND \"AT\" < ")
+                && plan.output().contains("\"WHO\" IS NULL") && plan.output().contains("data-driven on placed, degree "
+                + "3, 41 partition(s)") && plan.output().contains("\"PLACED\" = {d '2024-02-01'}")
+                && plan.output().contains("\"WHO\" NOT IN ('o''1', 'o''2')"), plan.output());
+        Run run = sluice(PLUGINS, "run", spec.toString());
+        assertEquals(0, run.exit(), run.output());
+        for (String table : List.of("by_at", "by_who", "by_day", "by_listed")) {
+            assertEquals("3000 4501500 2024-01-01 00:00:00.000007 2024-01-01 00:00:00.021", query(target,
+                    "SELECT count(*) || ' ' || sum(id) || ' ' || min(at) || ' ' || max(at) FROM " + table), table);
+            assertEquals("0", query(target, "SELECT count(*) FROM (SELECT id FROM " + table + " GROUP BY id "
+                    + "HAVING count(*) > 1) d"), table);
+        }
+        Path floating = Files.writeString(dir.resolve("floating.yaml"), head
+                + stream.formatted("by_w", "{ method: ntile, key: w }"));
+        Run refused = sluice(PLUGINS, "plan", floating.toString());
+        assertTrue(refused.exit() != 0 && refused.output().contains("JDBC111") && refused.output().contains("key w"),
+                refused.output());
+    }
+
     private static URL[] jars() throws Exception {
         try (var files = Files.list(PLUGINS)) {
             List<URL> urls = new ArrayList<>();

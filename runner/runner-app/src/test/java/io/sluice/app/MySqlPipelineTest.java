@@ -271,6 +271,49 @@ class MySqlPipelineTest {
         }
     }
 
+    @Test
+    void aTableLargerThanTheHeapStreamsThroughAHeapOf64Mb() throws Exception {
+        String source = my.createDatabase("big");
+        String target = pg.createDatabase("my_big");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE wide (id INT PRIMARY KEY, body TEXT NOT NULL)");
+            s.execute("INSERT INTO wide SELECT seq, REPEAT(CHAR(65 + seq % 26), 1000) FROM seq_1_to_250000");
+        }
+        // One partition of ~250 MB through a 64 MB heap: rows stream from the driver into COPY, never held whole
+        Path log = dir.resolve("big.log");
+        Process child = startSluice(List.of("-Xmx64m"), log, "run", spec(source, target, "wide").toString());
+        assertTrue(child.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), () -> read(log));
+        assertEquals(0, child.exitValue(), read(log));
+        assertEquals("250000 250000000 31250125000", text(target, "SELECT count(*) || ' ' || sum(length(body)) || ' '"
+                + " || sum(id) FROM wide"));
+    }
+
+    @Test
+    void aUserWithoutLockTablesIsRefusedAtPlanTimeAndConsistencyNoneGoesOn() throws Exception {
+        String source = my.createDatabase("grants");
+        String target = pg.createDatabase("my_grants");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+            s.execute("INSERT INTO t SELECT seq FROM seq_1_to_1000");
+            s.execute("CREATE USER 'plain_" + source + "'@'%' IDENTIFIED BY '" + TestingMariaDb.PASSWORD + "'");
+            s.execute("GRANT SELECT ON `" + source + "`.* TO 'plain_" + source + "'@'%'");
+        }
+        Path spec = spec(source, target, "t", "distribution: { method: range, key: id }", "degree: 2");
+        Files.writeString(spec, Files.readString(spec).replace("user: " + my.user() + ",", "user: plain_" + source
+                + ","));
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(4, plan.exitCode(), plan.all());
+        assertTrue(plan.err().contains("MY103") && plan.err().contains("LOCK TABLES privilege")
+                && plan.err().contains("consistency: none"), plan.err());
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
+        assertTrue(lint.exitCode() != 0 && lint.all().contains("error[MY103]") && lint.all().contains("LOCK TABLES"),
+                lint.all());
+        Files.writeString(spec, Files.readString(spec) + "    consistency: none\n");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals("1000", text(target, "SELECT count(*) FROM t"));
+    }
+
     private static long donePartitions(String database, String runId) {
         try {
             return Long.parseLong(text(database, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '"
@@ -281,8 +324,14 @@ class MySqlPipelineTest {
     }
 
     private static Process startSluice(Path log, String... args) throws java.io.IOException {
+        return startSluice(List.of(), log, args);
+    }
+
+    private static Process startSluice(List<String> jvm, Path log, String... args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+                .toString()));
+        command.addAll(jvm);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

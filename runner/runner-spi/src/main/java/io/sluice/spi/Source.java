@@ -37,6 +37,14 @@ public interface Source {
     SourceSession openSession(Consistency consistency) throws ConnectorException;
 
     /**
+     * Called at plan time when the stream asks {@code consistency: snapshot} with {@code readers} readers: refuses
+     * (naming what is missing, e.g. a privilege) what {@link #openSession(Consistency)} would later be refused, so
+     * {@code sluice plan} and {@code lint --connect} find it before a run starts. The default checks nothing.
+     */
+    default void checkSnapshot(int readers) throws ConnectorException {
+    }
+
+    /**
      * Sources whose keys are equal read one connection and can read one snapshot together
      * ({@link #exportSnapshot}); empty (the default) when this source cannot share one with other streams.
      */

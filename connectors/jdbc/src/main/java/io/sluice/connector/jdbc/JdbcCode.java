@@ -12,7 +12,9 @@ public enum JdbcCode implements ErrorCode {
     JDBC001("a jdbc source has both table and query, or neither"),
     JDBC101("no JDBC driver accepts the connection's url (none in the plugins folder)"),
     JDBC102("the database refused the connection or a statement"),
-    JDBC110("distribution range or modulo on a key that is not an integer column"),
+    JDBC110("distribution range or modulo on a key that is not an integer column, or no key"),
+    JDBC111("distribution ntile or data-driven on a key whose type has no exact literal"),
+    JDBC112("distribution data-driven: the key has more than 10,000 distinct values"),
     JDBC201("a column's type cannot be loaded into its target column's type");
 
     private final String summary;

@@ -22,7 +22,8 @@ import static java.util.Objects.requireNonNull;
 public final class JdbcConnectorFactory implements ConnectorFactory {
     /** No snapshot to share; a driver may sit in native code (JNI), so readers run on platform threads. */
     static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(EnumSet.of(DistributionMethod.NONE,
-            DistributionMethod.RANGE, DistributionMethod.MODULO), Set.of(), false, Source.ThreadModel.PLATFORM);
+            DistributionMethod.RANGE, DistributionMethod.NTILE, DistributionMethod.MODULO,
+            DistributionMethod.DATA_DRIVEN), Set.of(), false, Source.ThreadModel.PLATFORM);
 
     @Override
     public String name() {

@@ -15,7 +15,9 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
+import io.sluice.toolkit.plan.KeyBuckets;
 import io.sluice.toolkit.plan.KeyRanges;
+import io.sluice.toolkit.plan.KeyValues;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -158,22 +160,26 @@ final class JdbcSource implements Source {
         }
         String key = bare(request.distribution().key().orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + ": distribution " + method + " needs a key",
-                "set distribution.key to an integer column")));
+                "set distribution.key to a column")));
+        type(key); // refuses a key the source does not have
+        String k = quoted(sqlNames.get(key));
+        if (method == DistributionMethod.NTILE || method == DistributionMethod.DATA_DRIVEN) {
+            return planValues(request, key, k);
+        }
         JdbcType.Kind kind = type(key).kind();
         if (kind != JdbcType.Kind.INT2 && kind != JdbcType.Kind.INT4 && kind != JdbcType.Kind.INT8
                 && !(kind == JdbcType.Kind.NUMERIC && type(key).scale() == 0)) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + ": distribution key "
-                    + key + " is " + type(key).typeName() + ", not an integer", "use an integer key, or "
-                    + "distribution none");
+                    + key + " is " + type(key).typeName() + ", not an integer", "use an integer key, or ntile (any "
+                    + "key that sorts exactly)");
         }
-        String k = quoted(sqlNames.get(key));
         if (method == DistributionMethod.MODULO) {
             return KeyRanges.modulo(k, request.degree()).stream()
                     .map(b -> (SourcePartition) new JdbcPartition(b.id(), b.predicate())).toList();
         }
         if (method != DistributionMethod.RANGE) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC110, describe() + " cannot plan "
-                    + "distribution " + method, "use none, range or modulo");
+                    + "distribution " + method, "use none, range, ntile, modulo or data-driven");
         }
         try (Connection c = database.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MIN(" + k + "), MAX(" + k + ") FROM " + relation())) {
@@ -192,6 +198,43 @@ final class JdbcSource implements Source {
         } catch (SQLException e) {
             throw database.failure(e, "cannot plan " + describe());
         }
+    }
+
+    /**
+     * ntile (degree equal-count ranges; a JDBC source gives no row estimate to size them by) and data-driven, with
+     * SQL:2003's NTILE and GROUP BY: the database sorts and compares, the driver reads the values back.
+     */
+    private List<SourcePartition> planValues(PlanRequest request, String key, String k) throws ConnectorException {
+        JdbcType type = type(key);
+        JdbcKeyLiteral literal = JdbcKeyLiteral.of(type).orElseThrow(() -> new ConnectorException(
+                ErrorKind.INVALID_SPEC, JdbcCode.JDBC111, describe() + ": distribution key " + key + " is "
+                + type.typeName() + ", which has no exact literal", "use a key of an integer, decimal, string, date "
+                + "or timestamp type"));
+        boolean nullable = columns().stream().filter(c -> c.name().equals(key)).findFirst().map(Column::nullable)
+                .orElse(true);
+        List<KeyRanges.Bucket> buckets;
+        try (Connection c = database.connect()) {
+            if (request.distribution().method() == DistributionMethod.NTILE) {
+                buckets = KeyBuckets.between("ntile", k, KeyValues.ntileBoundaries(c, relation(), k,
+                        request.degree(), v -> v, literal::read).stream().map(KeyValues.KeyValue::literal).toList(),
+                        nullable);
+            } else {
+                Optional<String> valuesQuery = request.distribution().valuesQuery();
+                KeyValues.Counted values = valuesQuery.isPresent()
+                        ? KeyValues.queried(c, valuesQuery.get(), KeyRanges.MAX_RANGES, literal::read)
+                        : KeyValues.distinct(c, relation(), k, KeyRanges.MAX_RANGES, v -> v, literal::read);
+                buckets = KeyBuckets.perValue(k, values.values().stream().map(KeyValues.KeyValue::literal).toList(),
+                        values.values().stream().map(KeyValues.KeyValue::text).toList(), valuesQuery.isPresent(),
+                        nullable);
+            }
+        } catch (KeyValues.TooManyValues e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, JdbcCode.JDBC112, describe() + ": distribution "
+                    + "data-driven: key " + key + " has " + e.getMessage(), "use ntile or modulo, or a values-query "
+                    + "listing the values worth a partition of their own");
+        } catch (SQLException e) {
+            throw database.failure(e, "cannot plan " + describe() + " by key " + key);
+        }
+        return buckets.stream().map(b -> (SourcePartition) new JdbcPartition(b.id(), b.predicate())).toList();
     }
 
     @Override

@@ -19,7 +19,9 @@ public enum MySqlCode implements ErrorCode {
     MY104("the server failed with an error of no other class"),
     MY105("a read was cancelled"),
     // planning
-    MY110("distribution range or modulo on a key that is not an integer column of the source"),
+    MY110("distribution range or modulo on a key that is not an integer column of the source, or no key"),
+    MY111("distribution ntile or data-driven on a key whose type does not compare exactly"),
+    MY112("distribution data-driven: the key has more than 10,000 distinct values"),
     // types and values
     MY201("a column's type cannot be loaded into its target column's type"),
     MY202("a column's MySQL type has no PostgreSQL counterpart Sluice carries"),

@@ -23,7 +23,8 @@ import static java.util.Objects.requireNonNull;
 public final class MySqlConnectorFactory implements ConnectorFactory {
     /** Readers share one moment (snapshot transactions started together); the driver is plain Java. */
     static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(EnumSet.of(DistributionMethod.NONE,
-            DistributionMethod.RANGE, DistributionMethod.MODULO), Set.of(DistributionMethod.RANGE), true,
+            DistributionMethod.RANGE, DistributionMethod.NTILE, DistributionMethod.MODULO,
+            DistributionMethod.DATA_DRIVEN), Set.of(DistributionMethod.RANGE, DistributionMethod.NTILE), true,
             Source.ThreadModel.VIRTUAL);
 
     @Override

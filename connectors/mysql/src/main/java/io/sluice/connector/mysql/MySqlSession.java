@@ -23,7 +23,8 @@ import static java.util.Objects.requireNonNull;
  * mydumper does it: while a lock keeps writers out ({@code LOCK TABLES ... READ} on a table source, {@code FLUSH
  * TABLES WITH READ LOCK} on a query, which may read any table), each of the degree's connections starts {@code START
  * TRANSACTION WITH CONSISTENT SNAPSHOT}; then the lock goes, a moment later. The readers take those connections in
- * turn; each transaction's metadata locks keep the tables from being altered or truncated under the read. One reader
+ * turn; each transaction opens the table at once, so its metadata lock keeps the table from being altered or truncated
+ * under the read (an ALTER or TRUNCATE waits for the run; a query's tables are locked as its reads reach them). One reader
  * needs no lock: its one transaction is one moment. With {@code none} each partition reads on a connection of its
  * own whatever is there when it starts.
  */
@@ -59,15 +60,8 @@ final class MySqlSession implements SourceSession {
                     s.execute(source.isTable() ? "LOCK TABLES " + source.qualified() + " READ"
                             : "FLUSH TABLES WITH READ LOCK");
                 } catch (SQLException e) {
-                    if (e.getErrorCode() == 1044 || e.getErrorCode() == 1227 || e.getErrorCode() == 1142) {
-                        throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY103, source.describe()
-                                + ": " + readers + " readers need one moment of the source, and taking it needs "
-                                + (source.isTable() ? "the LOCK TABLES privilege" : "the RELOAD privilege (FLUSH "
-                                + "TABLES WITH READ LOCK)") + ": " + settings.redactor().redact(e.getMessage()),
-                                source.isTable() ? "GRANT LOCK TABLES ON <database>.* TO <user>; or degree: 1 (one "
-                                + "transaction is one moment); or consistency: none (each partition reads what is "
-                                + "there when it starts)" : "GRANT RELOAD ON *.* TO <user>; or degree: 1; or "
-                                + "consistency: none", e);
+                    if (isPrivilegeRefusal(e)) {
+                        throw lockRefused(source, settings, readers, settings.redactor().redact(e.getMessage()), e);
                     }
                     throw e;
                 }
@@ -78,6 +72,11 @@ final class MySqlSession implements SourceSession {
                 try (Statement s = c.createStatement()) {
                     s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                     s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                    if (source.isTable()) {
+                        // Opening the table takes its metadata lock for the transaction's life: from now on an
+                        // ALTER or TRUNCATE waits for the run instead of changing the table under its snapshot.
+                        s.executeQuery("SELECT 1 FROM " + source.qualified() + " LIMIT 0").close();
+                    }
                 }
             }
             if (lock != null) {
@@ -97,6 +96,23 @@ final class MySqlSession implements SourceSession {
                 closeQuietly(lock);
             }
         }
+    }
+
+    /** Access denied (database, global or table privilege): the lock's privilege is missing. */
+    static boolean isPrivilegeRefusal(SQLException e) {
+        return e.getErrorCode() == 1044 || e.getErrorCode() == 1227 || e.getErrorCode() == 1142;
+    }
+
+    /** The lock that starts the readers' one moment is not allowed: which privilege, and the two ways on. */
+    static ConnectorException lockRefused(MySqlSource source, MySqlSettings settings, int readers, String evidence,
+                                          Throwable cause) {
+        return new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY103, source.describe() + ": " + readers
+                + " readers need one moment of the source, and taking it needs " + (source.isTable()
+                ? "the LOCK TABLES privilege" : "the RELOAD privilege (FLUSH TABLES WITH READ LOCK)") + ": "
+                + evidence, (source.isTable() ? "GRANT LOCK TABLES ON <database>.* TO <user>;"
+                : "GRANT RELOAD ON *.* TO <user>;") + " or degree: 1 (one transaction is one moment); or "
+                + "consistency: none (each partition then reads what is committed when it starts, so rows changed "
+                + "during the run may be read at different moments)", cause);
     }
 
     @Override

@@ -12,6 +12,9 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.toolkit.plan.KeyBuckets;
+import io.sluice.toolkit.plan.KeyRanges;
+import io.sluice.toolkit.plan.KeyValues;
 
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -198,32 +201,84 @@ final class MySqlSource implements Source {
     @Override
     public List<SourcePartition> plan(PlanRequest request) throws ConnectorException {
         requireNonNull(request, "request is null");
-        degree = request.degree();
+        List<SourcePartition> partitions = plan0(request);
+        degree = Math.max(1, Math.min(request.degree(), partitions.size()));
+        return partitions;
+    }
+
+    /**
+     * Several readers start their snapshot transactions under a lock: try it now (a table: {@code LOCK TABLES ...
+     * READ} with a one-second wait, the privilege being checked before any wait; a query: the grants must hold
+     * RELOAD), so a missing privilege is refused at plan time rather than when the run starts.
+     */
+    @Override
+    public void checkSnapshot(int readers) throws ConnectorException {
+        if (readers <= 1) {
+            return;
+        }
+        try (Connection c = settings.connect(); Statement s = c.createStatement()) {
+            if (isTable()) {
+                s.execute("SET SESSION lock_wait_timeout = 1");
+                try {
+                    s.execute("LOCK TABLES " + qualified() + " READ");
+                    s.execute("UNLOCK TABLES");
+                } catch (SQLException e) {
+                    if (MySqlSession.isPrivilegeRefusal(e)) {
+                        throw MySqlSession.lockRefused(this, settings, readers, settings.redactor().redact(
+                                e.getMessage()), e);
+                    }
+                    if (e.getErrorCode() != 1205) { // a writer holds it now: the privilege is there
+                        throw e;
+                    }
+                }
+                return;
+            }
+            List<String> grants = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SHOW GRANTS")) {
+                while (rs.next()) {
+                    grants.add(rs.getString(1));
+                }
+            }
+            boolean reload = grants.stream().anyMatch(g -> g.matches("(?is)GRANT .*\\b(RELOAD|ALL PRIVILEGES)\\b.* ON "
+                    + "\\*\\.\\* TO .*"));
+            if (!reload) {
+                throw MySqlSession.lockRefused(this, settings, readers, "SHOW GRANTS lists no RELOAD on *.*", null);
+            }
+        } catch (SQLException e) {
+            throw MySqlErrors.translate(e, "cannot check the snapshot's lock on " + describe(), settings.redactor());
+        }
+    }
+
+    private List<SourcePartition> plan0(PlanRequest request) throws ConnectorException {
         DistributionMethod method = request.distribution().method();
         if (method == DistributionMethod.NONE) {
             return List.of(new MySqlPartition("all", "TRUE", estimatedRows()));
         }
         String key = keyColumn(request.distribution().key().orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe() + ": distribution " + method.name().toLowerCase(
-                java.util.Locale.ROOT) + " needs a key", "set distribution.key to an integer column, or "
-                + "primary-key")));
+                java.util.Locale.ROOT) + " needs a key", "set distribution.key to a column, or primary-key")));
+        return switch (method) {
+            case RANGE, MODULO -> planIntegers(request, key);
+            case NTILE, DATA_DRIVEN -> planValues(request, key);
+            default -> throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe()
+                    + " cannot plan distribution " + method, "use none, range, ntile, modulo or data-driven");
+        };
+    }
+
+    private List<SourcePartition> planIntegers(PlanRequest request, String key) throws ConnectorException {
         MySqlType.Kind kind = type(key).kind();
         if (kind != MySqlType.Kind.INT2 && kind != MySqlType.Kind.INT4 && kind != MySqlType.Kind.INT8
                 && kind != MySqlType.Kind.UINT8 && kind != MySqlType.Kind.YEAR) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe() + ": distribution key "
                     + key + " is " + type(key).declared() + ", not an integer", "use an integer key (the primary "
-                    + "key, often), or distribution none");
+                    + "key, often), or ntile (any key that sorts exactly)");
         }
         String k = quote(key);
         long rows = estimatedRows();
-        if (method == DistributionMethod.MODULO) {
-            return io.sluice.toolkit.plan.KeyRanges.modulo(k, request.degree()).stream()
+        if (request.distribution().method() == DistributionMethod.MODULO) {
+            return KeyRanges.modulo(k, request.degree()).stream()
                     .map(b -> (SourcePartition) new MySqlPartition(b.id(), b.predicate(), rows / request.degree()))
                     .toList();
-        }
-        if (method != DistributionMethod.RANGE) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe() + " cannot plan "
-                    + "distribution " + method, "use none, range or modulo");
         }
         BigInteger min;
         BigInteger max;
@@ -239,13 +294,66 @@ final class MySqlSource implements Source {
         } catch (SQLException e) {
             throw MySqlErrors.translate(e, "cannot plan " + describe(), settings.redactor());
         }
-        long wanted = Math.max(request.degree(), (rows + request.rowsPerPartition() - 1) / request.rowsPerPartition());
+        long wanted = partitionsWanted(request, rows);
         List<SourcePartition> partitions = new ArrayList<>();
-        for (io.sluice.toolkit.plan.KeyRanges.Range range : io.sluice.toolkit.plan.KeyRanges.split(min, max,
-                wanted)) {
+        for (KeyRanges.Range range : KeyRanges.split(min, max, wanted)) {
             partitions.add(new MySqlPartition(range.id(), range.predicate(k), rows / Math.max(1, wanted)));
         }
         return partitions;
+    }
+
+    /** ntile and data-driven: the server sorts or groups the key, so any type it compares exactly will do. */
+    private List<SourcePartition> planValues(PlanRequest request, String key) throws ConnectorException {
+        MySqlType type = type(key);
+        MySqlKeyLiteral literal = MySqlKeyLiteral.of(type).orElseThrow(() -> new ConnectorException(
+                ErrorKind.INVALID_SPEC, MySqlCode.MY111, describe() + ": distribution key " + key + " is "
+                + type.declared() + ", which does not compare exactly (or sorts apart from how it compares)",
+                "use a key of an integer, decimal, date and time, string or binary type, or modulo on an integer"));
+        boolean nullable = columns().stream().filter(c -> c.name().equals(key)).findFirst().map(Column::nullable)
+                .orElse(true);
+        String k = quote(key);
+        long rows = estimatedRows();
+        List<KeyRanges.Bucket> buckets;
+        List<Long> counts = List.of();
+        try (Connection c = settings.connect()) {
+            if (request.distribution().method() == DistributionMethod.NTILE) {
+                List<KeyValues.KeyValue> boundaries = KeyValues.ntileBoundaries(c, relation(), k,
+                        (int) partitionsWanted(request, rows), literal::shown, literal::read);
+                buckets = KeyBuckets.between("ntile", k, boundaries.stream().map(KeyValues.KeyValue::literal)
+                        .toList(), nullable);
+            } else {
+                Optional<String> valuesQuery = request.distribution().valuesQuery();
+                KeyValues.Counted values = valuesQuery.isPresent()
+                        ? KeyValues.queried(c, valuesQuery.get(), KeyRanges.MAX_RANGES, literal::read)
+                        : KeyValues.distinct(c, relation(), k, KeyRanges.MAX_RANGES, literal::shown, literal::read);
+                buckets = KeyBuckets.perValue(k, values.values().stream().map(KeyValues.KeyValue::literal).toList(),
+                        values.values().stream().map(KeyValues.KeyValue::text).toList(), valuesQuery.isPresent(),
+                        nullable);
+                if (valuesQuery.isEmpty()) {
+                    List<Long> all = new ArrayList<>(values.rows());
+                    all.add(values.nullRows());
+                    counts = all;
+                }
+            }
+        } catch (KeyValues.TooManyValues e) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY112, describe() + ": distribution "
+                    + "data-driven: key " + key + " has " + e.getMessage(), "use ntile or modulo, or a values-query "
+                    + "listing the values worth a partition of their own");
+        } catch (SQLException e) {
+            throw MySqlErrors.translate(e, "cannot plan " + describe() + " by key " + key, settings.redactor());
+        }
+        List<SourcePartition> partitions = new ArrayList<>();
+        for (int i = 0; i < buckets.size(); i++) {
+            long estimate = i < counts.size() ? counts.get(i) : rows / buckets.size();
+            partitions.add(new MySqlPartition(buckets.get(i).id(), buckets.get(i).predicate(), estimate));
+        }
+        return partitions;
+    }
+
+    /** About rows-per-partition rows each, at least the degree, at most {@link KeyRanges#MAX_RANGES}. */
+    private static long partitionsWanted(PlanRequest request, long rows) {
+        return Math.min(KeyRanges.MAX_RANGES, Math.max(request.degree(),
+                (rows + request.rowsPerPartition() - 1) / request.rowsPerPartition()));
     }
 
     /** {@code primary-key} stands for the table's one-column primary key. */

@@ -22,7 +22,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The testkit's source contract for {@code type: mysql} on a real MariaDB: none, range and modulo, one snapshot. */
+/**
+ * The testkit's source contract for {@code type: mysql} on a real MariaDB: none, range, ntile (on a nullable text key
+ * whose values hold quotes, backslashes and case variants the collation calls equal), modulo and data-driven (on a
+ * date), one snapshot.
+ */
 class MySqlContractTest {
     static final long ROWS = 3_000;
     static TestingMariaDb server;
@@ -36,8 +40,8 @@ class MySqlContractTest {
             s.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL, "
                     + "total DECIMAL(12,2), placed DATE, note TEXT)");
             s.execute("INSERT INTO orders SELECT seq, CONCAT('c', seq % 97), seq / 7, DATE '2020-01-01' + "
-                    + "INTERVAL (seq % 1000) DAY, IF(seq % 5 = 0, NULL, REPEAT('x', seq % 50)) FROM seq_1_to_"
-                    + ROWS);
+                    + "INTERVAL (seq % 100) DAY, IF(seq % 5 = 0, NULL, CONCAT(ELT(1 + seq % 4, 'a', 'A', 'it''s', "
+                    + "'back\\\\slash'), REPEAT('x', seq % 50))) FROM seq_1_to_" + ROWS);
         }
         connector = new MySqlConnectorFactory().create(new ConnectionConfig("contract", Options.of(
                 MySqlOptions.CONNECTION, Map.of("url", server.jdbcUrl(database), "user", server.user(),
@@ -107,6 +111,27 @@ class MySqlContractTest {
         @Override
         protected Consistency consistency() {
             return Consistency.SNAPSHOT;
+        }
+    }
+
+    @Nested
+    class Ntile extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.NTILE, Optional.of("note"), Optional.empty());
+        }
+
+        @Override
+        protected Consistency consistency() {
+            return Consistency.SNAPSHOT;
+        }
+    }
+
+    @Nested
+    class DataDriven extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("placed"), Optional.empty());
         }
     }
 }

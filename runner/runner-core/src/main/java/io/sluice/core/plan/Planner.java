@@ -172,6 +172,9 @@ public final class Planner {
                 partitions = files.kept();
                 startMarks = files.marks();
             }
+            if (stream.consistency() == Consistency.SNAPSHOT && sourceCan.sharesSnapshot()) {
+                source.checkSnapshot(Math.min(degree, Math.max(1, partitions.size())));
+            }
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
             String snapshot = stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"

@@ -194,6 +194,11 @@ public final class ShapedSource implements Source {
     }
 
     @Override
+    public void checkSnapshot(int readers) throws ConnectorException {
+        source.checkSnapshot(readers);
+    }
+
+    @Override
     public Optional<Object> snapshotGroup() {
         return source.snapshotGroup();
     }

@@ -2,15 +2,12 @@ package io.sluice.connector.postgres.source;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
+import io.sluice.toolkit.plan.KeyBuckets;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -72,7 +69,7 @@ public final class DataDrivenPlanner implements PartitionPlanner {
         List<String> ids = new ArrayList<>();
         List<Optional<String>> conditions = new ArrayList<>();
         for (String value : values) {
-            ids.add("value='" + readable(value) + "'");
+            ids.add("value='" + KeyBuckets.readable(value) + "'");
             conditions.add(Optional.of(key.expression() + " = " + key.literal(value)));
         }
         if (valuesQuery.isPresent()) {
@@ -99,21 +96,5 @@ public final class DataDrivenPlanner implements PartitionPlanner {
             partitions.add(PgPartition.of(ids.get(i), from, conditions.get(i), rows, bytes, key.portable()));
         }
         return partitions;
-    }
-
-    /** Short printable ids stay as they are; long or odd ones get a prefix and a hash so ids remain unique. */
-    private static String readable(String value) {
-        boolean plain = value.length() <= 40 && value.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
-        if (plain) {
-            return value;
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-            String prefix = value.codePoints().limit(24).filter(c -> c >= 0x20 && c != 0x7f)
-                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-            return prefix + "~" + HexFormat.of().formatHex(digest, 0, 6);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

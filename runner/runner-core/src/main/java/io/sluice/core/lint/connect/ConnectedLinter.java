@@ -143,6 +143,19 @@ public final class ConnectedLinter {
         // What a run plans, so a missing table with create: if-missing is a note, and so on.
         checked.ifPresent(c -> c.load().notes().forEach(note -> findings.note(targetAt, RunnerCode.CONNECT002.name(),
                 where + ", target: " + note)));
+        // Several readers of one moment: what the source needs to take it (a lock's privilege, say).
+        checked.filter(c -> stream.consistency() == io.sluice.spi.Consistency.SNAPSHOT && stream.degree() > 1)
+                .ifPresent(c -> {
+                    try {
+                        c.source().checkSnapshot(stream.degree());
+                    } catch (ConnectorException e) {
+                        if (findings.first(e.code() + " " + e.getMessage())) {
+                            findings.add(sourceAt, e.code(), where + ", source: " + e.getMessage(), e.fix());
+                        }
+                    } catch (RuntimeException e) {
+                        findings.unexpected(sourceAt, where + ", source", e);
+                    }
+                });
         // A stream that follows changes: what the run checks before it creates the slot (wal_level, a free slot,
         // the REPLICATION attribute, a key on every table). Whether the slot exists is the ledger's business.
         checked.filter(c -> c.source().changeFeed().isPresent()).ifPresent(c -> {
