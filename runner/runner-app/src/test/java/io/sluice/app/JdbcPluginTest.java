@@ -154,6 +154,72 @@ class JdbcPluginTest {
                 refused.output());
     }
 
+    /**
+     * A connector Sluice was not built with: the jdbc connector's own jar, taken off the class path and dropped into the
+     * plugins folder beside H2's, as a third party ships one. Without the folder the type is unknown; with it
+     * {@code sluice connectors} lists it and a run copies through it.
+     */
+    @Test
+    void aConnectorJarInThePluginsFolderIsFoundAsIfBuiltIn() throws Exception {
+        List<String> classPath = new ArrayList<>(List.of(System.getProperty("java.class.path")
+                .split(java.io.File.pathSeparator)));
+        List<String> connector = classPath.stream().filter(e -> e.contains("sluice-connector-jdbc")
+                || e.replace('\\', '/').contains("connectors/jdbc/")).toList();
+        assertEquals(1, connector.size(), "the jdbc connector on the test class path: " + classPath);
+        classPath.removeAll(connector);
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        try (var jars = Files.list(PLUGINS)) {
+            for (Path jar : jars.toList()) {
+                Files.copy(jar, plugins.resolve(jar.getFileName()));
+            }
+        }
+        Path jar = plugins.resolve("acme-jdbc-connector.jar");
+        Path entry = Path.of(connector.getFirst());
+        if (Files.isDirectory(entry)) {
+            jarUp(entry, jar); // the reactor's target/classes
+        } else {
+            Files.copy(entry, jar);
+        }
+        String h2 = "jdbc:h2:file:" + dir.resolve("third") + ";MODE=Regular";
+        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
+             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
+                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(10))");
+            s.execute("INSERT INTO t SELECT x, 'n' || x FROM SYSTEM_RANGE(1, 700)");
+        }
+        String target = pg.createDatabase("jdbc_third");
+        Path spec = Files.writeString(dir.resolve("third.yaml"), """
+                version: 1
+                name: third-party
+                connections:
+                  h2: { type: jdbc, url: "%s" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: t
+                    source: { connection: h2, table: t }
+                    target: { connection: pg, table: public.t, create: if-missing }
+                """.formatted(h2, pg.jdbcUrl(target), pg.user()));
+        Run unknown = sluice(classPath, null, "run", spec.toString());
+        assertTrue(unknown.exit() != 0 && unknown.output().contains("SPEC013")
+                && unknown.output().contains("unknown connector type 'jdbc'"), unknown.output());
+        Run listed = sluice(classPath, plugins, "connectors");
+        assertEquals(0, listed.exit(), listed.output());
+        assertTrue(listed.output().contains("jdbc"), listed.output());
+        Run run = sluice(classPath, plugins, "run", spec.toString());
+        assertEquals(0, run.exit(), run.output());
+        assertEquals("700 245350", query(target, "SELECT count(*) || ' ' || sum(id) FROM t"));
+    }
+
+    private static void jarUp(Path classes, Path jar) throws Exception {
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar)); var files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+                Files.copy(file, out);
+                out.closeEntry();
+            }
+        }
+    }
+
     private static URL[] jars() throws Exception {
         try (var files = Files.list(PLUGINS)) {
             List<URL> urls = new ArrayList<>();
@@ -170,8 +236,12 @@ class JdbcPluginTest {
 
     /** Sluice as its own process, as a user starts it, with SLUICE_PLUGINS set (or not). */
     private Run sluice(Path plugins, String... args) throws Exception {
+        return sluice(List.of(System.getProperty("java.class.path")), plugins, args);
+    }
+
+    private Run sluice(List<String> classPath, Path plugins, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+                .toString(), "-cp", String.join(java.io.File.pathSeparator, classPath), "io.sluice.app.SluiceMain"));
         command.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "sluice", ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
