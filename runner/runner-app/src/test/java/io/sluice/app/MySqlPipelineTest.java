@@ -153,6 +153,16 @@ class MySqlPipelineTest {
                 && run.err().contains("'0000-00-00 00:00:00'"), run.err());
         assertFalse(run.err().contains(TestingMariaDb.PASSWORD), run.err());
         assertEquals("0", text(target, "SELECT count(*) FROM events"), "nothing of the partition is kept");
+
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE notes (id INT PRIMARY KEY, body VARCHAR(20), doc JSON)");
+            s.execute("INSERT INTO notes VALUES (1, 'fine', '{}'), (2, CONCAT('a', CHAR(0), 'b'), '{}')");
+        }
+        CliRun nul = CliRun.of("run", spec(source, target, "notes").toString());
+        assertEquals(1, nul.exitCode(), nul.all());
+        assertTrue(nul.err().contains("MY303") && nul.err().contains("column body") && nul.err().contains("at 1 of 3"),
+                nul.err());
+        assertEquals("0", text(target, "SELECT count(*) FROM notes"), "nothing of the partition is kept");
     }
 
     @Test

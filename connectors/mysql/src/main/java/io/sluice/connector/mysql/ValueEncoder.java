@@ -8,7 +8,6 @@ import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import io.sluice.toolkit.copy.NumericWriter;
 import io.sluice.toolkit.copy.PgTypes;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
@@ -81,7 +80,8 @@ abstract class ValueEncoder {
             case TIME -> oid == PgTypes.INTERVAL ? new Interval(index, column) : null;
         };
         if (encoder == null && TEXTS.contains(oid) && kind != Kind.BYTES && kind != Kind.GEOMETRY) {
-            encoder = new Text(index, column); // the value as the server renders it
+            // the value as the server renders it; a string's bytes as they come
+            encoder = new Text(index, column, kind == Kind.TEXT || kind == Kind.JSON);
         }
         if (encoder == null) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY201, "column " + column + " is "
@@ -209,30 +209,64 @@ abstract class ValueEncoder {
                 out.writeNull();
                 return;
             }
-            numeric.write(new BigDecimal(text), out);
+            numeric.writeDecimal(text, out);
         }
     }
 
-    /** The value as the server renders it (ENUM, SET and text types, or any non-binary type into text). */
+    /**
+     * The value as the server renders it (ENUM, SET and text types, or any non-binary type into text). A string
+     * column's bytes are already UTF-8 (the session's character set: the server converts latin1 and the rest), so
+     * they are copied as they come, never decoded into a String and encoded back.
+     */
     static final class Text extends ValueEncoder {
-        Text(int index, String column) {
+        private final boolean utf8;
+
+        Text(int index, String column, boolean utf8) {
             super(index, column);
+            this.utf8 = utf8;
         }
 
         @Override
         void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
+            if (utf8) {
+                byte[] v = rs.getBytes(index);
+                if (v == null) {
+                    out.writeNull();
+                    return;
+                }
+                int nul = nul(v);
+                if (nul >= 0) {
+                    throw nulRefused(nul, v.length);
+                }
+                out.writeBytes(v, 0, v.length);
+                return;
+            }
             String v = rs.getString(index);
             if (v == null) {
                 out.writeNull();
                 return;
             }
             if (v.indexOf('\0') >= 0) {
-                throw refused(MySqlCode.MY303, "a value holds a NUL character (at " + v.indexOf('\0') + " of "
-                        + v.length() + "), which PostgreSQL text cannot hold", "strip it in a query: source, e.g. "
-                        + "REPLACE(" + column + ", CHAR(0), '')");
+                throw nulRefused(v.indexOf('\0'), v.length());
             }
             out.writeText(v);
         }
+
+        private ConnectorException nulRefused(int at, int length) {
+            return refused(MySqlCode.MY303, "a value holds a NUL character (at " + at + " of " + length + "), "
+                    + "which PostgreSQL text cannot hold", "strip it in a query: source, e.g. REPLACE(" + column
+                    + ", CHAR(0), '')");
+        }
+    }
+
+    /** Where the first NUL byte is (UTF-8 has one only for U+0000), or -1. */
+    static int nul(byte[] v) {
+        for (int i = 0; i < v.length; i++) {
+            if (v[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     static final class Jsonb extends ValueEncoder {
@@ -242,16 +276,15 @@ abstract class ValueEncoder {
 
         @Override
         void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
-            String v = rs.getString(index);
-            if (v == null) {
+            byte[] utf8 = rs.getBytes(index); // UTF-8 as the session's character set has it
+            if (utf8 == null) {
                 out.writeNull();
                 return;
             }
-            if (v.indexOf('\0') >= 0) {
+            if (nul(utf8) >= 0) {
                 throw refused(MySqlCode.MY303, "a JSON value holds a NUL character (\\u0000 escaped is fine, a raw "
                         + "one is not)", "fix the value at the source");
             }
-            byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
             out.beginField(utf8.length + 1);
             out.putBytes(JSONB_VERSION, 0, 1);
             out.putBytes(utf8, 0, utf8.length);
@@ -325,30 +358,52 @@ abstract class ValueEncoder {
                         + "which PostgreSQL cannot hold", "turn zero dates into NULL in a query: source, e.g. "
                         + "NULLIF(" + column + ", '0000-00-00'), or fix them at the source");
             }
-            try {
-                return java.time.LocalDate.of(year, month, day).toEpochDay() - PG_EPOCH_DAYS;
-            } catch (java.time.DateTimeException e) {
-                throw refused(MySqlCode.MY301, "value '" + v + "' is not a valid date: " + e.getMessage(),
-                        "fix it at the source, or read it as text in a query: source");
+            if (month > 12 || day > daysInMonth(year, month)) {
+                throw refused(MySqlCode.MY301, "value '" + v + "' is not a valid date (there is no day " + day
+                        + " in month " + month + " of " + year + ")", "fix it at the source, or read it as text in a "
+                        + "query: source");
             }
+            return epochDay(year, month, day) - PG_EPOCH_DAYS;
+        }
+
+        static int daysInMonth(int year, int month) {
+            return switch (month) {
+                case 2 -> year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+                case 4, 6, 9, 11 -> 30;
+                default -> 31;
+            };
+        }
+
+        /** Days since 1970-01-01 of a proleptic Gregorian date, by arithmetic (no object per value). */
+        static long epochDay(int year, int month, int day) {
+            long y = month <= 2 ? year - 1 : year;
+            long era = Math.floorDiv(y, 400);
+            long yearOfEra = y - era * 400;
+            long dayOfYear = (153L * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+            long dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+            return era * 146_097 + dayOfEra - 719_468;
         }
 
         /** Microseconds of {@code HH:MM:SS[.ffffff]} starting at {@code at}. */
         static long micros(String v, int at) {
-            long hours = digits(v, at, 2);
-            long minutes = digits(v, at + 3, 2);
-            long seconds = digits(v, at + 6, 2);
+            return digits(v, at, 2) * 3_600_000_000L + minuteMicros(v, at + 3);
+        }
+
+        /** Microseconds of {@code MM:SS[.ffffff]} starting at {@code at}. */
+        static long minuteMicros(String v, int at) {
+            long minutes = digits(v, at, 2);
+            long seconds = digits(v, at + 3, 2);
             long micros = 0;
-            if (v.length() > at + 8 && v.charAt(at + 8) == '.') {
+            if (v.length() > at + 5 && v.charAt(at + 5) == '.') {
                 int scale = 0;
-                for (int i = at + 9; i < v.length() && scale < 6; i++, scale++) {
+                for (int i = at + 6; i < v.length() && scale < 6; i++, scale++) {
                     micros = micros * 10 + (v.charAt(i) - '0');
                 }
                 for (; scale < 6; scale++) {
                     micros *= 10;
                 }
             }
-            return ((hours * 60 + minutes) * 60 + seconds) * 1_000_000L + micros;
+            return (minutes * 60 + seconds) * 1_000_000L + micros;
         }
 
         static int digits(String v, int at, int count) {
@@ -416,9 +471,7 @@ abstract class ValueEncoder {
             boolean negative = v.charAt(0) == '-';
             int start = negative ? 1 : 0;
             int colon = v.indexOf(':', start);
-            long hours = Long.parseLong(v.substring(start, colon));
-            String rest = "00" + v.substring(colon); // "00:MM:SS[.f]"
-            long micros = hours * 3_600_000_000L + micros(rest, 0);
+            long micros = digits(v, start, colon - start) * 3_600_000_000L + minuteMicros(v, colon + 1);
             out.beginField(16);
             out.putLong(negative ? -micros : micros);
             out.putInt(0);
