@@ -3,7 +3,9 @@
 # PostgreSQL by Sluice (type: mysql, degree 1 and 2), pgloader (Debian's package, as its users run it: defaults, then
 # more workers), and DuckDB's mysql_scanner (INSERT INTO pg.lineitem SELECT * FROM my.lineitem, a whole Python
 # process, threads 1, 2, 4); the ingest limit (server-side COPY of the same rows from a file) beside them.
-#   bash runner/runner-bench/mysql.sh [--scale 1] [--rounds 3]
+#   bash runner/runner-bench/mysql.sh [--scale 1] [--rounds 3] [--profile]
+# --profile: one more Sluice run at degree 1 under Java Flight Recorder, then where its allocations and CPU went
+# (jfr view allocation-by-site, hot-methods), to see what the encoders allocate per value beside the driver.
 # Needs MariaDB's server binaries (apt-get install mariadb-server: the script starts its own mariadbd on a free port),
 # pgloader (apt-get install pgloader), python3 (DuckDB from PyPI, provisioned), and a PostgreSQL server for the
 # targets (PGHOST, PGPORT, PGUSER: may create databases; trust or PGPASSWORD) whose data directory it may COPY from
@@ -12,11 +14,12 @@
 # medians printed; every target's row count and checksum is compared with the source's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-scale=1 rounds=3
+scale=1 rounds=3 profile=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --scale) scale="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
+    --profile) profile=1; shift ;;
     *) sed -n '2,13p' "$0"; exit 2 ;;
   esac
 done
@@ -97,10 +100,16 @@ fresh() { psql_ -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CRE
 fresh sluice_my_warm
 BENCH_DB=sluice_my_warm BENCH_DEGREE=1 "$root/sluice" plan "$work/sluice.yaml" > /dev/null 2>&1 # build, AOT cache
 
-timed() { # name database command...: whole process, wall seconds and peak RSS (MB) appended to results
+# The machine's busy CPU time so far (every process: the client, MariaDB, PostgreSQL), in clock ticks: a run's share
+# of it says how close the machine's cores came to full, so what a higher degree could gain at most.
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+timed() { # name database command...: whole process, wall seconds, peak RSS (MB), machine CPU appended to results
   local name="$1" db="$2"; shift 2
   fresh "$db"
+  local busy0 busy1
+  busy0="$(busy)"
   /usr/bin/time -o "$work/t" -f "%e %M" "$@" > "$work/$name.log" 2>&1 || { tail -20 "$work/$name.log" >&2; exit 1; }
+  busy1="$(busy)"
   local target table
   # pgloader loads into a schema named after the MySQL database; the others into public.
   table="$(at -d "$db" -c "SELECT coalesce(to_regclass('public.lineitem')::text, to_regclass('bench.lineitem')::text)")"
@@ -108,8 +117,10 @@ timed() { # name database command...: whole process, wall seconds and peak RSS (
     sum(char_length(l_comment)) FROM $table")"
   [ "$target" = "$sum" ] || { echo "mysql: $name's lineitem differs from the source: $target vs $sum" >&2; exit 1; }
   read -r secs kb < "$work/t"
-  echo "$name $secs $((kb / 1024))" >> "$work/results.txt"
-  printf "  %-26s %7.1f s  %5d MB peak RSS\n" "$name" "$secs" "$((kb / 1024))"
+  local cpu
+  cpu="$(echo "($busy1 - $busy0) / $(getconf CLK_TCK)" | bc -l)"
+  echo "$name $secs $((kb / 1024)) $cpu" >> "$work/results.txt"
+  printf "  %-26s %7.1f s  %5d MB peak RSS  %6.1f s machine CPU\n" "$name" "$secs" "$((kb / 1024))" "$cpu"
 }
 duck() { # threads
   cat <<PY
@@ -153,10 +164,27 @@ for name in sluice-degree1 sluice-degree2 pgloader-default pgloader-workers8-c2 
             duckdb-threads4 ingest-limit; do
   secs="$(awk -v n="$name" '$1 == n { print $2 }' "$work/results.txt" | median)"
   rss="$(awk -v n="$name" '$1 == n { print $3 }' "$work/results.txt" | median)"
-  printf "%-22s %7.1f s  %9.0f rows/s  %5d MB\n" "$name" "$secs" "$(echo "$rows / $secs" | bc -l)" "$rss"
+  cpu="$(awk -v n="$name" '$1 == n { print ($4 == "" ? 0 : $4) }' "$work/results.txt" | median)"
+  printf "%-22s %7.1f s  %9.0f rows/s  %5d MB  %6.1f s machine CPU\n" "$name" "$secs" \
+    "$(echo "$rows / $secs" | bc -l)" "$rss" "$cpu"
   eval "t_${name//-/_}=$secs"
 done
 best_duck="$(printf "%s\n" "$t_duckdb_threads1" "$t_duckdb_threads2" "$t_duckdb_threads4" | sort -n | head -1)"
 printf "Sluice degree 1 against pgloader's default: %.2fx (bar 1.5x); against DuckDB at its best: %.2fx (bar 1.0x);" \
   "$(echo "$t_pgloader_default / $t_sluice_degree1" | bc -l)" "$(echo "$best_duck / $t_sluice_degree1" | bc -l)"
 printf " degree 2 against degree 1: %.2fx (bar 1.2x)\n" "$(echo "$t_sluice_degree1 / $t_sluice_degree2" | bc -l)"
+cpu1="$(awk '$1 == "sluice-degree1" { print $4 }' "$work/results.txt" | median)"
+printf "Degree 1 kept the machine's %d cores %.0f %% busy (%.1f s of CPU in %.1f s): on these cores no degree can beat %.1f s, %.2fx degree 1\n" \
+  "$(nproc)" "$(echo "100 * $cpu1 / ($t_sluice_degree1 * $(nproc))" | bc -l)" "$cpu1" "$t_sluice_degree1" \
+  "$(echo "$cpu1 / $(nproc)" | bc -l)" "$(echo "$t_sluice_degree1 * $(nproc) / $cpu1" | bc -l)"
+
+if [ "$profile" = 1 ]; then
+  jfr="$(ls /usr/lib/jvm/*/bin/jfr 2>/dev/null | sort -V | tail -1)"
+  fresh sluice_my_prof
+  BENCH_DB=sluice_my_prof BENCH_DEGREE=1 SLUICE_JAVA_OPTS="-XX:StartFlightRecording=filename=$work/run.jfr,settings=profile" \
+    "$root/sluice" run "$work/sluice.yaml" > "$work/prof.log" 2>&1 || { tail -20 "$work/prof.log" >&2; exit 1; }
+  echo
+  echo "profile of one degree-1 run (Java Flight Recorder, settings=profile):"
+  "$jfr" view --width 160 allocation-by-site "$work/run.jfr" | head -20
+  "$jfr" view --width 160 hot-methods "$work/run.jfr" | head -20
+fi

@@ -25,8 +25,9 @@ import static java.util.Objects.requireNonNull;
  * TRANSACTION WITH CONSISTENT SNAPSHOT}; then the lock goes, a moment later. The readers take those connections in
  * turn; each transaction opens the table at once, so its metadata lock keeps the table from being altered or truncated
  * under the read (an ALTER or TRUNCATE waits for the run; a query's tables are locked as its reads reach them). One reader
- * needs no lock: its one transaction is one moment. With {@code none} each partition reads on a connection of its
- * own whatever is there when it starts.
+ * needs no lock: its one transaction is one moment. A table of an engine without snapshots (MyISAM, Aria, MEMORY)
+ * keeps the lock until the session closes, as mydumper does: writers wait for the read. With {@code none} each
+ * partition reads on a connection of its own whatever is there when it starts.
  */
 final class MySqlSession implements SourceSession {
     private final MySqlSource source;
@@ -35,9 +36,12 @@ final class MySqlSession implements SourceSession {
     private final List<Connection> all;
     /** Snapshot connections not closed after a failed read: when none is left the snapshot is gone. */
     private final java.util.concurrent.atomic.AtomicInteger alive;
+    /** LOCK TABLES ... READ kept for the session's life on a table without snapshots (MyISAM); null otherwise. */
+    private final Connection heldLock;
 
-    private MySqlSession(MySqlSource source, MySqlSettings settings, List<Connection> snapshot) {
+    private MySqlSession(MySqlSource source, MySqlSettings settings, List<Connection> snapshot, Connection heldLock) {
         this.source = source;
+        this.heldLock = heldLock;
         this.settings = settings;
         this.all = List.copyOf(snapshot);
         this.alive = new java.util.concurrent.atomic.AtomicInteger(snapshot.size());
@@ -49,12 +53,17 @@ final class MySqlSession implements SourceSession {
         requireNonNull(source, "source is null");
         requireNonNull(settings, "settings is null");
         if (consistency != Consistency.SNAPSHOT) {
-            return new MySqlSession(source, settings, List.of());
+            return new MySqlSession(source, settings, List.of(), null);
         }
         List<Connection> connections = new ArrayList<>();
         Connection lock = null;
+        boolean held = false;
         try {
-            if (readers > 1) {
+            connections.add(settings.connect());
+            // A MyISAM (or other unversioned) table has no snapshot to start: the lock itself is the moment, held
+            // until the session closes, even for one reader reading several partitions.
+            held = source.unversioned(connections.getFirst());
+            if (readers > 1 || held) {
                 lock = settings.connect();
                 try (Statement s = lock.createStatement()) {
                     s.execute(source.isTable() ? "LOCK TABLES " + source.qualified() + " READ"
@@ -67,9 +76,10 @@ final class MySqlSession implements SourceSession {
                 }
             }
             for (int i = 0; i < Math.max(1, readers); i++) {
-                Connection c = settings.connect();
-                connections.add(c);
-                try (Statement s = c.createStatement()) {
+                if (i > 0) {
+                    connections.add(settings.connect());
+                }
+                try (Statement s = connections.get(i).createStatement()) {
                     s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
                     s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
                     if (source.isTable()) {
@@ -79,12 +89,16 @@ final class MySqlSession implements SourceSession {
                     }
                 }
             }
-            if (lock != null) {
+            if (lock != null && !held) {
                 try (Statement s = lock.createStatement()) {
                     s.execute("UNLOCK TABLES");
                 }
             }
-            return new MySqlSession(source, settings, connections);
+            MySqlSession session = new MySqlSession(source, settings, connections, held ? lock : null);
+            if (held) {
+                lock = null; // the session holds it until it closes
+            }
+            return session;
         } catch (SQLException e) {
             connections.forEach(MySqlSession::closeQuietly);
             throw MySqlErrors.translate(e, "cannot take one snapshot of " + source.describe(), settings.redactor());
@@ -117,7 +131,9 @@ final class MySqlSession implements SourceSession {
 
     @Override
     public String snapshotMode() {
-        return snapshot == null ? "none" : "snapshot (" + all.size() + " transactions started together)";
+        return snapshot == null ? "none" : heldLock != null ? "snapshot (" + source.describe() + " keeps no snapshot "
+                + "of its own: LOCK TABLES ... READ held until the read ends, so writers wait until then)"
+                : "snapshot (" + all.size() + " transactions started together)";
     }
 
     @Override
@@ -162,6 +178,9 @@ final class MySqlSession implements SourceSession {
     @Override
     public void close() {
         all.forEach(MySqlSession::closeQuietly);
+        if (heldLock != null) {
+            closeQuietly(heldLock); // its lock goes with it
+        }
     }
 
     static void closeQuietly(Connection c) {

@@ -207,16 +207,16 @@ final class MySqlSource implements Source {
     }
 
     /**
-     * Several readers start their snapshot transactions under a lock: try it now (a table: {@code LOCK TABLES ...
+     * Several readers start their snapshot transactions under a lock (and a MyISAM table is read under one): try it now (a table: {@code LOCK TABLES ...
      * READ} with a one-second wait, the privilege being checked before any wait; a query: the grants must hold
      * RELOAD), so a missing privilege is refused at plan time rather than when the run starts.
      */
     @Override
     public void checkSnapshot(int readers) throws ConnectorException {
-        if (readers <= 1) {
-            return;
-        }
         try (Connection c = settings.connect(); Statement s = c.createStatement()) {
+            if (readers <= 1 && !unversioned(c)) {
+                return; // one transaction is one moment: no lock
+            }
             if (isTable()) {
                 s.execute("SET SESSION lock_wait_timeout = 1");
                 try {
@@ -400,6 +400,30 @@ final class MySqlSource implements Source {
             }
         } catch (SQLException | ConnectorException e) {
             return 0; // an estimate only: the plan goes on by the degree
+        }
+    }
+
+    /** Engines whose tables keep no snapshot: a reader sees what is there when each statement runs. */
+    private static final Set<String> UNVERSIONED = Set.of("myisam", "aria", "memory", "csv", "archive", "mrg_myisam",
+            "merge", "blackhole");
+
+    /**
+     * Whether the table's engine keeps no snapshot (MyISAM, Aria, MEMORY, ...): one moment of it needs writers held
+     * off for the whole read, as mydumper does for such tables. False for a query or a view (whose tables are not
+     * known here) and for InnoDB and the other transactional engines.
+     */
+    boolean unversioned(Connection c) throws SQLException {
+        if (table.isEmpty()) {
+            return false;
+        }
+        try (PreparedStatement p = c.prepareStatement("SELECT ENGINE FROM information_schema.TABLES "
+                + "WHERE TABLE_SCHEMA = coalesce(?, DATABASE()) AND TABLE_NAME = ?")) {
+            p.setString(1, schema().orElse(null));
+            p.setString(2, bareName());
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getString(1) != null
+                        && UNVERSIONED.contains(rs.getString(1).toLowerCase(java.util.Locale.ROOT));
+            }
         }
     }
 

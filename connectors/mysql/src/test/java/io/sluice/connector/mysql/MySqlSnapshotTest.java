@@ -40,6 +40,8 @@ class MySqlSnapshotTest {
         try (Connection c = server.connect(database); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id INT PRIMARY KEY, v TEXT)");
             s.execute("INSERT INTO t SELECT seq, 'x' FROM seq_1_to_100");
+            s.execute("CREATE TABLE old (id INT PRIMARY KEY, v TEXT) ENGINE = MyISAM");
+            s.execute("INSERT INTO old SELECT seq, 'x' FROM seq_1_to_100");
             s.execute("CREATE USER 'reader'@'%' IDENTIFIED BY 'reader-pw'");
             s.execute("GRANT SELECT ON `" + database + "`.* TO 'reader'@'%'");
         }
@@ -95,9 +97,34 @@ class MySqlSnapshotTest {
                 SQLException alter = assertThrows(SQLException.class, () -> s.execute("ALTER TABLE t ADD COLUMN w "
                         + "INT"));
                 assertEquals(1205, alter.getErrorCode(), alter.getMessage());
+                s.execute("INSERT INTO t VALUES (1000, 'new')"); // InnoDB: writers go on, the snapshot holds
             }
+            s.execute("DELETE FROM t WHERE id = 1000");
             s.execute("ALTER TABLE t ADD COLUMN w INT");
             s.execute("ALTER TABLE t DROP COLUMN w");
+        }
+    }
+
+    @Test
+    void aMyIsamTableIsReadUnderALockHeldUntilTheSessionCloses() throws Exception {
+        try (Connector connector = connector(server.user(), server.password());
+             Connection other = server.connect(database); Statement s = other.createStatement()) {
+            Source old = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
+            s.execute("SET SESSION lock_wait_timeout = 1");
+            try (SourceSession session = old.openSession(Consistency.SNAPSHOT)) {
+                assertTrue(session.snapshotMode().contains("LOCK TABLES ... READ held"), session.snapshotMode());
+                SQLException insert = assertThrows(SQLException.class, () -> s.execute("INSERT INTO old VALUES "
+                        + "(1000, 'new')"));
+                assertEquals(1205, insert.getErrorCode(), insert.getMessage());
+            }
+            s.execute("INSERT INTO old VALUES (1000, 'new')");
+            s.execute("DELETE FROM old WHERE id = 1000");
+        }
+        try (Connector connector = connector("reader", "reader-pw")) {
+            Source old = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
+            ConnectorException e = assertThrows(ConnectorException.class, () -> old.checkSnapshot(1),
+                    "even one reader needs the lock on a MyISAM table");
+            assertEquals(MySqlCode.MY103.name(), e.code());
         }
     }
 }
