@@ -304,14 +304,15 @@ final class JdbcSource implements Source {
     static final class JdbcReader implements PartitionReader {
         private final JdbcDatabase database;
         private final String sql;
-        private final List<JdbcEncoder> encoders;
+        /** An array: a list's iterator would be an object per row. */
+        private final JdbcEncoder[] encoders;
         private final String predicate;
         private volatile Statement statement;
 
         JdbcReader(JdbcDatabase database, String sql, JdbcProjection projection, String predicate) {
             this.database = database;
             this.sql = sql;
-            this.encoders = projection.encoders().stream().map(JdbcEncoder::forReader).toList();
+            this.encoders = projection.encoders().stream().map(JdbcEncoder::forReader).toArray(JdbcEncoder[]::new);
             this.predicate = predicate;
         }
 
@@ -326,7 +327,7 @@ final class JdbcSource implements Source {
                     s.setFetchSize(database.fetchSize());
                     try (ResultSet rs = s.executeQuery(sql)) {
                         while (rs.next()) {
-                            out.startRow(encoders.size());
+                            out.startRow(encoders.length);
                             for (JdbcEncoder encoder : encoders) {
                                 encoder.encode(rs, out);
                             }

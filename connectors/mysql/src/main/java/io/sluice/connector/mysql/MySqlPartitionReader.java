@@ -21,7 +21,8 @@ final class MySqlPartitionReader implements PartitionReader {
     private final Connection connection;
     private final boolean owned;
     private final String sql;
-    private final List<ValueEncoder> encoders;
+    /** An array: a list's iterator would be an object per row. */
+    private final ValueEncoder[] encoders;
     private final MySqlSettings settings;
     private final String predicate;
     private final java.util.function.BiConsumer<Connection, Boolean> release;
@@ -38,7 +39,7 @@ final class MySqlPartitionReader implements PartitionReader {
         this.owned = owned;
         this.sql = requireNonNull(sql, "sql is null");
         this.encoders = requireNonNull(projection, "projection is null").encoders().stream()
-                .map(ValueEncoder::forReader).toList();
+                .map(ValueEncoder::forReader).toArray(ValueEncoder[]::new);
         this.settings = requireNonNull(settings, "settings is null");
         this.predicate = requireNonNull(predicate, "predicate is null");
         this.release = requireNonNull(release, "release is null");
@@ -53,12 +54,12 @@ final class MySqlPartitionReader implements PartitionReader {
             statement = s;
             s.setFetchSize(MySqlSource.FETCH_ROWS);
             try (ResultSet rs = s.executeQuery(sql)) {
-                int fields = encoders.size();
+                int fields = encoders.length;
                 while (rs.next()) {
                     row++;
                     out.startRow(fields);
-                    for (ValueEncoder encoder : encoders) {
-                        encoder.encode(rs, out);
+                    for (int i = 0; i < fields; i++) {
+                        encoders[i].encode(rs, out);
                     }
                 }
             }
