@@ -52,9 +52,7 @@ class JdbcPluginTest {
         assertThrows(ClassNotFoundException.class, () -> Class.forName("org.h2.Driver"),
                 "H2 must not be on the test class path: the run has to find it in the plugins folder");
         String h2 = "jdbc:h2:file:" + dir.resolve("shop") + ";MODE=Regular";
-        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
-             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
-                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+        try (H2 db = H2.open(h2); Statement s = db.connection().createStatement()) {
             s.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(20) NOT NULL, total DECIMAL(12,2), "
                     + "placed DATE, at TIMESTAMP, paid BOOLEAN, weight DOUBLE PRECISION, note CLOB, blob VARBINARY(8))");
             s.execute("INSERT INTO orders SELECT x, 'c' || MOD(x, 7), x / 4.0, DATEADD(DAY, MOD(x, 300), DATE "
@@ -101,9 +99,7 @@ class JdbcPluginTest {
     @Test
     void ntileAndDataDrivenSplitByTheDatabasesOwnOrderEachRowOnce() throws Exception {
         String h2 = "jdbc:h2:file:" + dir.resolve("keys") + ";MODE=Regular";
-        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
-             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
-                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+        try (H2 db = H2.open(h2); Statement s = db.connection().createStatement()) {
             s.execute("CREATE TABLE events (id BIGINT PRIMARY KEY, who VARCHAR(20), placed DATE, at TIMESTAMP(9), "
                     + "w DOUBLE PRECISION)");
             // Keys with quotes, NULLs and repeats; timestamps to the nanosecond
@@ -181,9 +177,7 @@ class JdbcPluginTest {
             Files.copy(entry, jar);
         }
         String h2 = "jdbc:h2:file:" + dir.resolve("third") + ";MODE=Regular";
-        try (URLClassLoader loader = new URLClassLoader(jars(), getClass().getClassLoader());
-             Connection c = ((Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
-                     .newInstance()).connect(h2, new Properties()); Statement s = c.createStatement()) {
+        try (H2 db = H2.open(h2); Statement s = db.connection().createStatement()) {
             s.execute("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(10))");
             s.execute("INSERT INTO t SELECT x, 'n' || x FROM SYSTEM_RANGE(1, 700)");
         }
@@ -216,6 +210,23 @@ class JdbcPluginTest {
                 out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(file).toString().replace('\\', '/')));
                 Files.copy(file, out);
                 out.closeEntry();
+            }
+        }
+    }
+
+    /** The test's own connection to an H2 database, through the plugins folder's jar (H2 is not on the class path). */
+    private record H2(URLClassLoader loader, Connection connection) implements AutoCloseable {
+        static H2 open(String url) throws Exception {
+            URLClassLoader loader = new URLClassLoader(jars(), JdbcPluginTest.class.getClassLoader());
+            Driver driver = (Driver) Class.forName("org.h2.Driver", true, loader).getDeclaredConstructor()
+                    .newInstance();
+            return new H2(loader, driver.connect(url, new Properties()));
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (loader) {
+                connection.close();
             }
         }
     }
