@@ -132,6 +132,20 @@ public abstract class SourceContractTest {
     }
 
     @Test
+    void aCheckpointRestoresItsPartition() throws Exception {
+        Source source = createSource();
+        for (SourcePartition partition : source.plan(new PlanRequest(distribution(), 4, rowsPerPartition()))) {
+            if (partition.checkpoint().isEmpty()) {
+                continue; // a partition that cannot be restored is planned again on resume
+            }
+            SourcePartition restored = createSource().restore(partition.checkpoint().get()).orElseThrow(
+                    () -> new AssertionError("checkpoint of " + partition.id() + " does not restore"));
+            assertEquals(partition.id(), restored.id(), "restored id");
+            assertEquals(partition.predicate(), restored.predicate(), "restored predicate of " + partition.id());
+        }
+    }
+
+    @Test
     void readerClosesWithoutReading() throws Exception {
         Source source = createSource();
         SourceProjection projection = source.project(pairs(source));

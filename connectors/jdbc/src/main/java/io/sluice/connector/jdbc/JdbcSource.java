@@ -206,7 +206,7 @@ final class JdbcSource implements Source {
      */
     private List<SourcePartition> planValues(PlanRequest request, String key, String k) throws ConnectorException {
         JdbcType type = type(key);
-        JdbcKeyLiteral literal = JdbcKeyLiteral.of(type).orElseThrow(() -> new ConnectorException(
+        JdbcKeyLiteral form = JdbcKeyLiteral.of(type).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, JdbcCode.JDBC111, describe() + ": distribution key " + key + " is "
                 + type.typeName() + ", which has no exact literal", "use a key of an integer, decimal, string, date "
                 + "or timestamp type"));
@@ -214,6 +214,7 @@ final class JdbcSource implements Source {
                 .orElse(true);
         List<KeyRanges.Bucket> buckets;
         try (Connection c = database.connect()) {
+            JdbcKeyLiteral literal = form.on(c.getMetaData().getDatabaseProductName());
             if (request.distribution().method() == DistributionMethod.NTILE) {
                 buckets = KeyBuckets.between("ntile", k, KeyValues.ntileBoundaries(c, relation(), k,
                         request.degree(), v -> v, literal::read).stream().map(KeyValues.KeyValue::literal).toList(),
@@ -221,7 +222,8 @@ final class JdbcSource implements Source {
             } else {
                 Optional<String> valuesQuery = request.distribution().valuesQuery();
                 KeyValues.Counted values = valuesQuery.isPresent()
-                        ? KeyValues.queried(c, valuesQuery.get(), KeyRanges.MAX_RANGES, literal::read)
+                        ? KeyValues.queried(c, relation(), k, valuesQuery.get(), KeyRanges.MAX_RANGES, v -> v,
+                        literal::read, literal::read)
                         : KeyValues.distinct(c, relation(), k, KeyRanges.MAX_RANGES, v -> v, literal::read);
                 buckets = KeyBuckets.perValue(k, values.values().stream().map(KeyValues.KeyValue::literal).toList(),
                         values.values().stream().map(KeyValues.KeyValue::text).toList(), valuesQuery.isPresent(),
@@ -239,9 +241,7 @@ final class JdbcSource implements Source {
 
     @Override
     public Optional<SourcePartition> restore(String checkpoint) {
-        int bar = checkpoint.indexOf('|');
-        return bar < 0 ? Optional.empty() : Optional.of(new JdbcPartition(checkpoint.substring(0, bar),
-                checkpoint.substring(bar + 1)));
+        return KeyRanges.restore(checkpoint).map(b -> new JdbcPartition(b.id(), b.predicate()));
     }
 
     @Override
@@ -284,7 +284,7 @@ final class JdbcSource implements Source {
 
         @Override
         public Optional<String> checkpoint() {
-            return Optional.of(id + "|" + predicate);
+            return Optional.of(KeyRanges.checkpoint(id, predicate));
         }
     }
 

@@ -19,6 +19,9 @@ import static java.util.Objects.requireNonNull;
 final class MySqlKeyLiteral {
     private enum Form { BARE, QUOTED, HEX }
 
+    private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile("-?[0-9]+(\\.[0-9]+)?");
+    private static final java.util.regex.Pattern HEX = java.util.regex.Pattern.compile("([0-9A-Fa-f]{2})*");
+
     private final Form form;
 
     private MySqlKeyLiteral(Form form) {
@@ -43,26 +46,36 @@ final class MySqlKeyLiteral {
         return form == Form.HEX ? "HEX(" + expression + ")" : "CAST(" + expression + " AS CHAR)";
     }
 
+    /** A value the server showed as text ({@link #shown}): a number, a string, or hex digits. */
     Optional<KeyValues.KeyValue> read(ResultSet rs, int column) throws SQLException {
-        if (form == Form.HEX && rs.getMetaData().getColumnType(column) != java.sql.Types.VARCHAR
-                && rs.getMetaData().getColumnType(column) != java.sql.Types.CHAR) {
-            byte[] bytes = rs.getBytes(column); // a values-query's own column, not shown as hex
-            if (bytes == null) {
-                return Optional.empty();
-            }
-            String hex = HexFormat.of().formatHex(bytes);
-            return Optional.of(new KeyValues.KeyValue("X'" + hex + "'", hex));
-        }
         String text = rs.getString(column);
         if (text == null) {
             return Optional.empty();
         }
-        return Optional.of(switch (form) {
+        return Optional.of(literal(text));
+    }
+
+    /** A value as a user's values-query returned it, in whatever type: binary keys by their bytes. */
+    Optional<KeyValues.KeyValue> listed(ResultSet rs, int column) throws SQLException {
+        if (form != Form.HEX) {
+            return read(rs, column);
+        }
+        byte[] bytes = rs.getBytes(column);
+        return bytes == null ? Optional.empty() : Optional.of(literal(HexFormat.of().formatHex(bytes)));
+    }
+
+    private KeyValues.KeyValue literal(String text) {
+        return switch (form) {
             // A values-query may return anything: what is not a number is quoted, never spliced in bare
-            case BARE -> new KeyValues.KeyValue(text.matches("-?[0-9]+(\\.[0-9]+)?") ? text : quoted(text), text);
+            case BARE -> new KeyValues.KeyValue(NUMBER.matcher(text).matches() ? text : quoted(text), text);
             case QUOTED -> new KeyValues.KeyValue(quoted(text), text);
-            case HEX -> new KeyValues.KeyValue("X'" + text + "'", text);
-        });
+            case HEX -> {
+                if (!HEX.matcher(text).matches()) {
+                    throw new IllegalStateException("not hex digits: " + text); // HEX() and formatHex give only those
+                }
+                yield new KeyValues.KeyValue("X'" + text + "'", text);
+            }
+        };
     }
 
     /** A string literal under an empty sql_mode: quotes doubled, backslashes and NUL escaped. */

@@ -66,6 +66,10 @@ final class MySqlSession implements SourceSession {
             if (readers > 1 || held) {
                 lock = settings.connect();
                 try (Statement s = lock.createStatement()) {
+                    if (held) {
+                        // idle for the whole read: the server must not drop it (and the lock with it) meanwhile
+                        s.execute("SET SESSION wait_timeout = 31536000");
+                    }
                     s.execute(source.isTable() ? "LOCK TABLES " + source.qualified() + " READ"
                             : "FLUSH TABLES WITH READ LOCK");
                 } catch (SQLException e) {

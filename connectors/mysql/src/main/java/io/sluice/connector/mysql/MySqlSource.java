@@ -324,16 +324,18 @@ final class MySqlSource implements Source {
             } else {
                 Optional<String> valuesQuery = request.distribution().valuesQuery();
                 KeyValues.Counted values = valuesQuery.isPresent()
-                        ? KeyValues.queried(c, valuesQuery.get(), KeyRanges.MAX_RANGES, literal::read)
+                        ? KeyValues.queried(c, relation(), k, valuesQuery.get(), KeyRanges.MAX_RANGES, literal::shown,
+                        literal::listed, literal::read)
                         : KeyValues.distinct(c, relation(), k, KeyRanges.MAX_RANGES, literal::shown, literal::read);
                 buckets = KeyBuckets.perValue(k, values.values().stream().map(KeyValues.KeyValue::literal).toList(),
                         values.values().stream().map(KeyValues.KeyValue::text).toList(), valuesQuery.isPresent(),
                         nullable);
-                if (valuesQuery.isEmpty()) {
-                    List<Long> all = new ArrayList<>(values.rows());
-                    all.add(values.nullRows());
-                    counts = all;
+                List<Long> all = new ArrayList<>(values.rows());
+                if (valuesQuery.isPresent()) {
+                    all.add(rows); // the others: not counted
                 }
+                all.add(Math.max(values.nullRows(), 0));
+                counts = all;
             }
         } catch (KeyValues.TooManyValues e) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY112, describe() + ": distribution "
@@ -442,9 +444,7 @@ final class MySqlSource implements Source {
     @Override
     public Optional<SourcePartition> restore(String checkpoint) {
         requireNonNull(checkpoint, "checkpoint is null");
-        int bar = checkpoint.indexOf('|');
-        return bar < 0 ? Optional.empty() : Optional.of(new MySqlPartition(checkpoint.substring(0, bar),
-                checkpoint.substring(bar + 1), 0));
+        return KeyRanges.restore(checkpoint).map(b -> new MySqlPartition(b.id(), b.predicate(), 0));
     }
 
     @Override
@@ -473,7 +473,7 @@ final class MySqlSource implements Source {
 
         @Override
         public Optional<String> checkpoint() {
-            return Optional.of(id + "|" + predicate);
+            return Optional.of(KeyRanges.checkpoint(id, predicate));
         }
     }
 

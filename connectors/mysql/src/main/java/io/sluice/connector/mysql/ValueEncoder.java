@@ -81,7 +81,7 @@ abstract class ValueEncoder {
         };
         if (encoder == null && TEXTS.contains(oid) && kind != Kind.BYTES && kind != Kind.GEOMETRY) {
             // the value as the server renders it; a string's bytes as they come
-            encoder = new Text(index, column, kind == Kind.TEXT || kind == Kind.JSON);
+            encoder = new Text(index, column, kind == Kind.TEXT); // (MySQL's JSON type refuses getBytes)
         }
         if (encoder == null) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, MySqlCode.MY201, "column " + column + " is "
@@ -276,11 +276,12 @@ abstract class ValueEncoder {
 
         @Override
         void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException {
-            byte[] utf8 = rs.getBytes(index); // UTF-8 as the session's character set has it
-            if (utf8 == null) {
+            String v = rs.getString(index); // MySQL's own JSON type cannot be read as bytes (MariaDB's can)
+            if (v == null) {
                 out.writeNull();
                 return;
             }
+            byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
             if (nul(utf8) >= 0) {
                 throw refused(MySqlCode.MY303, "a JSON value holds a NUL character (\\u0000 escaped is fine, a raw "
                         + "one is not)", "fix the value at the source");

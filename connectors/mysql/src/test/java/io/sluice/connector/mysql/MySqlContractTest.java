@@ -38,10 +38,12 @@ class MySqlContractTest {
         String database = server.createDatabase("contract");
         try (Connection c = server.connect(database); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, customer VARCHAR(40) NOT NULL, "
-                    + "total DECIMAL(12,2), placed DATE, note TEXT)");
-            s.execute("INSERT INTO orders SELECT seq, CONCAT('c', seq % 97), seq / 7, DATE '2020-01-01' + "
-                    + "INTERVAL (seq % 100) DAY, IF(seq % 5 = 0, NULL, CONCAT(ELT(1 + seq % 4, 'a', 'A', 'it''s', "
-                    + "'back\\\\slash'), REPEAT('x', seq % 50))) FROM seq_1_to_" + ROWS);
+                    + "total DECIMAL(12,2), placed DATE, note TEXT, code BLOB)");
+            // customer: a | and a : in every value (checkpoints must keep them), upper and lower case alike
+            s.execute("INSERT INTO orders SELECT seq, CONCAT(IF(seq % 2 = 0, 'c|', 'C|'), seq % 97, ':'), seq / 7, "
+                    + "DATE '2020-01-01' + INTERVAL (seq % 100) DAY, IF(seq % 5 = 0, NULL, CONCAT(ELT(1 + seq % 4, "
+                    + "'a', 'A', 'it''s', 'back\\\\slash'), REPEAT('x', seq % 50))), IF(seq % 7 = 0, NULL, "
+                    + "CONCAT('k', seq % 13)) FROM seq_1_to_" + ROWS);
         }
         connector = new MySqlConnectorFactory().create(new ConnectionConfig("contract", Options.of(
                 MySqlOptions.CONNECTION, Map.of("url", server.jdbcUrl(database), "user", server.user(),
@@ -132,6 +134,25 @@ class MySqlContractTest {
         @Override
         protected Distribution distribution() {
             return new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("placed"), Optional.empty());
+        }
+    }
+
+    /** Listed values the collation calls equal ('c|1:' and 'C|1:') make one partition, not two reading the same rows. */
+    @Nested
+    class DataDrivenListed extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("customer"), Optional.of(
+                    "SELECT 'c|1:' UNION ALL SELECT 'C|1:' UNION ALL SELECT 'c|2:' UNION ALL SELECT 'nobody'"));
+        }
+    }
+
+    /** A BLOB key: its values travel as hex, whatever type the server gives HEX()'s result. */
+    @Nested
+    class DataDrivenOnBlob extends Base {
+        @Override
+        protected Distribution distribution() {
+            return new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("code"), Optional.empty());
         }
     }
 }

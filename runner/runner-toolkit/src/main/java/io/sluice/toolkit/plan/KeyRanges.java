@@ -83,4 +83,26 @@ public final class KeyRanges {
         }
         return buckets;
     }
+
+    /**
+     * A partition's checkpoint: its id's length, its id, its predicate ({@code 9:value='a'k = 'a'}), so neither may
+     * hold any character, a data-driven value's {@code |} or {@code :} included.
+     */
+    public static String checkpoint(String id, String predicate) {
+        return id.length() + ":" + id + requireNonNull(predicate, "predicate is null");
+    }
+
+    /** The id and predicate {@link #checkpoint} wrote; empty for text it did not write. */
+    public static java.util.Optional<Bucket> restore(String checkpoint) {
+        int colon = checkpoint.indexOf(':');
+        if (colon <= 0 || !checkpoint.substring(0, colon).chars().allMatch(Character::isDigit)) {
+            return java.util.Optional.empty();
+        }
+        int length = Integer.parseInt(checkpoint.substring(0, colon));
+        if (colon + 1 + length > checkpoint.length()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new Bucket(checkpoint.substring(colon + 1, colon + 1 + length),
+                checkpoint.substring(colon + 1 + length)));
+    }
 }

@@ -64,10 +64,14 @@ public final class KeyValues {
         if (tiles <= 1) {
             return boundaries;
         }
-        String sql = "SELECT " + shown.apply("sluice_v") + " FROM (SELECT sluice_t, MIN(sluice_k) AS sluice_v FROM (SELECT " + key
-                + " AS sluice_k, NTILE(" + tiles + ") OVER (ORDER BY " + key + ") AS sluice_t FROM " + relation
-                + " WHERE " + key + " IS NOT NULL) sluice_s GROUP BY sluice_t) sluice_b WHERE sluice_t > 1 "
-                + "ORDER BY sluice_t";
+        // The running maximum keeps the boundaries from ever going down, even where a server sorts by less than it
+        // compares (MySQL sorts strings by their first max_sort_length bytes): half-open ranges between
+        // non-decreasing boundaries hold every key exactly once.
+        String sql = "SELECT " + shown.apply("sluice_m") + " FROM (SELECT sluice_t, MAX(sluice_v) OVER (ORDER BY "
+                + "sluice_t ROWS UNBOUNDED PRECEDING) AS sluice_m FROM (SELECT sluice_t, MIN(sluice_k) AS sluice_v "
+                + "FROM (SELECT " + key + " AS sluice_k, NTILE(" + tiles + ") OVER (ORDER BY " + key + ") AS sluice_t "
+                + "FROM " + relation + " WHERE " + key + " IS NOT NULL) sluice_s GROUP BY sluice_t) sluice_b) sluice_r "
+                + "WHERE sluice_t > 1 ORDER BY sluice_t";
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
                 Optional<KeyValue> value = reader.read(rs, 1);
@@ -105,13 +109,20 @@ public final class KeyValues {
         return new Counted(values, rows, nullRows);
     }
 
-    /** The first column of the user's {@code valuesQuery}, NULLs and repeats dropped, at most {@code max}. */
-    public static Counted queried(Connection connection, String valuesQuery, int max, Reader reader)
+    /**
+     * The values of the user's {@code valuesQuery} (its first column, NULLs dropped) as the source itself tells them
+     * apart: the key's rows holding one of them, grouped by the key ({@code WHERE key IN (...) GROUP BY key}), so two
+     * values the server calls equal ({@code 'a'} and {@code 'A'} under a case-insensitive collation, {@code 1} and
+     * {@code 1.0}) make one partition, never two reading the same rows. A value no row holds makes none. At most
+     * {@code max}.
+     */
+    public static Counted queried(Connection connection, String relation, String key, String valuesQuery, int max,
+                                  UnaryOperator<String> shown, Reader listed, Reader reader)
             throws SQLException, TooManyValues {
         Map<String, KeyValue> values = new LinkedHashMap<>();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(valuesQuery)) {
             while (rs.next()) {
-                Optional<KeyValue> value = reader.read(rs, 1);
+                Optional<KeyValue> value = listed.read(rs, 1);
                 if (value.isPresent()) {
                     values.putIfAbsent(value.get().literal(), value.get());
                     if (values.size() > max) {
@@ -120,6 +131,11 @@ public final class KeyValues {
                 }
             }
         }
-        return new Counted(List.copyOf(values.values()), values.values().stream().map(v -> -1L).toList(), -1);
+        if (values.isEmpty()) {
+            return new Counted(List.of(), List.of(), -1);
+        }
+        Counted present = distinct(connection, relation + " WHERE " + key + " IN (" + String.join(", ",
+                values.keySet()) + ")", key, max, shown, reader);
+        return new Counted(present.values(), present.rows(), -1);
     }
 }

@@ -144,10 +144,13 @@ public final class ConnectedLinter {
         checked.ifPresent(c -> c.load().notes().forEach(note -> findings.note(targetAt, RunnerCode.CONNECT002.name(),
                 where + ", target: " + note)));
         // Several readers of one moment: what the source needs to take it (a lock's privilege, say).
-        checked.filter(c -> stream.consistency() == io.sluice.spi.Consistency.SNAPSHOT && stream.degree() > 1)
+        // As the planner asks it: one reader when the stream is read whole, else the degree (the source knows when
+        // even one needs a lock).
+        checked.filter(c -> stream.consistency() == io.sluice.spi.Consistency.SNAPSHOT)
                 .ifPresent(c -> {
                     try {
-                        c.source().checkSnapshot(stream.degree());
+                        c.source().checkSnapshot(stream.distribution().method() == io.sluice.spi.DistributionMethod.NONE
+                                ? 1 : stream.effectiveDegree(Runtime.getRuntime().availableProcessors()));
                     } catch (ConnectorException e) {
                         if (findings.first(e.code() + " " + e.getMessage())) {
                             findings.add(sourceAt, e.code(), where + ", source: " + e.getMessage(), e.fix());
