@@ -151,8 +151,8 @@ class JdbcPluginTest {
     }
 
     /**
-     * A connector Sluice was not built with: the jdbc connector's own jar, taken off the class path and dropped into the
-     * plugins folder beside H2's, as a third party ships one. Without the folder the type is unknown; with it
+     * A connector Sluice was not built with: the jdbc connector's own jar, taken off the class path and dropped into
+     * the plugins folder beside H2's, as a third party ships one. Without the folder the type is unknown; with it
      * {@code sluice connectors} lists it and a run copies through it.
      */
     @Test

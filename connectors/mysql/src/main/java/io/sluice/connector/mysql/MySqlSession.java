@@ -23,11 +23,11 @@ import static java.util.Objects.requireNonNull;
  * mydumper does it: while a lock keeps writers out ({@code LOCK TABLES ... READ} on a table source, {@code FLUSH
  * TABLES WITH READ LOCK} on a query, which may read any table), each of the degree's connections starts {@code START
  * TRANSACTION WITH CONSISTENT SNAPSHOT}; then the lock goes, a moment later. The readers take those connections in
- * turn; each transaction opens the table at once, so its metadata lock keeps the table from being altered or truncated
- * under the read (an ALTER or TRUNCATE waits for the run; a query's tables are locked as its reads reach them). One reader
- * needs no lock: its one transaction is one moment. A table of an engine without snapshots (MyISAM, Aria, MEMORY)
- * keeps the lock until the session closes, as mydumper does: writers wait for the read. With {@code none} each
- * partition reads on a connection of its own whatever is there when it starts.
+ * turn. Each transaction opens the table at once, so its metadata lock keeps the table from being altered or
+ * truncated under the read (an ALTER or TRUNCATE waits for the run; a query's tables are locked as its reads reach
+ * them). One reader needs no lock: its one transaction is one moment. A table of an engine without snapshots
+ * (MyISAM, Aria, MEMORY) keeps the lock until the session closes, as mydumper does: writers wait for the read. With
+ * {@code none} each partition reads on a connection of its own whatever is there when it starts.
  */
 final class MySqlSession implements SourceSession {
     private final MySqlSource source;

@@ -207,9 +207,9 @@ final class MySqlSource implements Source {
     }
 
     /**
-     * Several readers start their snapshot transactions under a lock (and a MyISAM table is read under one): try it now (a table: {@code LOCK TABLES ...
-     * READ} with a one-second wait, the privilege being checked before any wait; a query: the grants must hold
-     * RELOAD), so a missing privilege is refused at plan time rather than when the run starts.
+     * Several readers start their snapshot transactions under a lock, and a MyISAM table is read under one: try it
+     * now (a table: {@code LOCK TABLES ... READ} with a one-second wait, the privilege being checked before any
+     * wait; a query: the grants must hold RELOAD), so a missing privilege is refused at plan time, not at the run.
      */
     @Override
     public void checkSnapshot(int readers) throws ConnectorException {

@@ -137,7 +137,7 @@ class MySqlContractTest {
         }
     }
 
-    /** Listed values the collation calls equal ('c|1:' and 'C|1:') make one partition, not two reading the same rows. */
+    /** Listed values the collation calls equal ('c|1:' and 'C|1:') make one partition, not two reading one's rows. */
     @Nested
     class DataDrivenListed extends Base {
         @Override
