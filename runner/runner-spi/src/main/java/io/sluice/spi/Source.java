@@ -133,16 +133,15 @@ public interface Source {
     /**
      * The source's columns typed as PostgreSQL types ({@link Column#typeName()} a PostgreSQL type name), as its binary
      * COPY encodes them: what a target table created from the source ({@code create: if-missing}) gets, so the table
-     * and the load never disagree. The default takes the columns as described when each is a PostgreSQL column.
+     * and the load never disagree. The default types each column by {@link #postgresColumn}: a source whose columns
+     * are PostgreSQL columns needs neither, one that maps its own types overrides that one only.
      */
     default java.util.List<Column> postgresColumns() throws ConnectorException {
-        java.util.List<Column> columns = columns();
-        java.util.List<String> untyped = columns.stream().filter(c -> c.pgTypeOid() == 0).map(Column::name).toList();
-        if (!untyped.isEmpty()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI008, describe() + " cannot say which "
-                    + "PostgreSQL type columns " + untyped + " have", "create the target table yourself");
+        java.util.List<Column> typed = new java.util.ArrayList<>();
+        for (Column column : columns()) {
+            typed.add(postgresColumn(column));
         }
-        return columns;
+        return typed;
     }
 
     /**

@@ -69,16 +69,6 @@ final class DuckDbSource implements Source {
         return columns;
     }
 
-    /** The columns typed as a created target table gets them ({@link CreatedType}). */
-    @Override
-    public List<Column> postgresColumns() throws ConnectorException {
-        List<Column> typed = new ArrayList<>();
-        for (Column column : columns()) {
-            typed.add(CreatedType.of(column));
-        }
-        return typed;
-    }
-
     @Override
     public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
         List<ColumnConversion> conversions = new ArrayList<>();

@@ -167,15 +167,6 @@ final class MySqlSource implements Source {
     }
 
     @Override
-    public List<Column> postgresColumns() throws ConnectorException {
-        List<Column> typed = new ArrayList<>();
-        for (Column column : columns()) {
-            typed.add(postgresColumn(column));
-        }
-        return typed;
-    }
-
-    @Override
     public Column postgresColumn(Column column) throws ConnectorException {
         MySqlType type = type(column.name());
         return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
