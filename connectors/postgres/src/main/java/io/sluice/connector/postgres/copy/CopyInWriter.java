@@ -100,7 +100,7 @@ public final class CopyInWriter implements PartitionWriter {
             before.run(connection);
             if (rejects.isPresent()) {
                 RejectingCopy rejecting = new RejectingCopy(connection, copySql, rejects.get(), connections.errors(),
-                        what);
+                        what, rejects.get().screen());
                 rejecting.start();
                 return new CopyInWriter(slot, connection, null, rejecting, connections.errors(), what, ledger,
                         commitsTransaction, after);

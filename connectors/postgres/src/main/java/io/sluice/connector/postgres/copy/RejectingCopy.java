@@ -11,6 +11,7 @@ import org.postgresql.util.ServerErrorMessage;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,9 @@ import static java.util.Objects.requireNonNull;
  * table, and the rest continues in a new COPY. An error without a line (a constraint checked at the end of the
  * statement) splits the rows in halves until the refused ones are alone. Only errors that a row's values cause
  * (SQLSTATE classes 22 and 23, and a trigger's {@code RAISE}) set a row aside; anything else fails the partition.
- * Rejects are inserted between COPYs, in the partition's transaction, so they commit with its rows or not at all.
+ * With a {@link RowScreen}, the rows the target's NOT NULL and CHECK constraints refuse are left out by the COPY itself
+ * and named by its notices, so they fail no COPY. Rejects are inserted between COPYs, in the partition's transaction,
+ * so they commit with its rows or not at all.
  */
 final class RejectingCopy {
     /**
@@ -41,6 +44,8 @@ final class RejectingCopy {
      */
     static final int SEGMENT_BYTES = 8 << 20;
     static final int SMALL_SEGMENT_BYTES = 256 << 10;
+    /** A screened COPY starts smaller: its refusal rate is not known yet, and too many refusals fail one COPY. */
+    static final int FIRST_SCREENED_SEGMENT_BYTES = 1 << 20;
     /** A binary COPY's header (no flags, no extension) and trailer, which each COPY this package starts sends. */
     static final byte[] HEADER = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0,
             0, 0, 0, 0, 0, 0, 0, 0};
@@ -53,6 +58,7 @@ final class RejectingCopy {
     private final RejectsTable rejects;
     private final PostgresErrors errors;
     private final String what;
+    private RowScreen screen; // null: none, or the session could not make its function
 
     private RejectedRow.Origin origin;
     private CopyIn copy;
@@ -72,6 +78,7 @@ final class RejectingCopy {
     private long refused;
     private int segmentLimit = SEGMENT_BYTES;
     private boolean refusedInSegment;
+    private int screenedInSegment;
     private final List<RejectedRow> pending = new ArrayList<>(); // the reader's, written at the next segment end
     private final List<RejectsTable.Refused> refusedPending = new ArrayList<>(); // the server's, likewise
     private long clientRejected;
@@ -80,12 +87,17 @@ final class RejectingCopy {
     private final List<String> sample = new ArrayList<>();
     private static final int SAMPLE_ROWS = 3;
 
-    RejectingCopy(Connection connection, String copySql, RejectsTable rejects, PostgresErrors errors, String what) {
+    RejectingCopy(Connection connection, String copySql, RejectsTable rejects, PostgresErrors errors, String what,
+                  Optional<RowScreen> screen) {
         this.connection = requireNonNull(connection, "connection is null");
-        this.copySql = requireNonNull(copySql, "copySql is null");
         this.rejects = requireNonNull(rejects, "rejects is null");
         this.errors = requireNonNull(errors, "errors is null");
         this.what = requireNonNull(what, "what is null");
+        this.screen = requireNonNull(screen, "screen is null").orElse(null);
+        this.copySql = requireNonNull(copySql, "copySql is null");
+        if (this.screen != null) {
+            segmentLimit = FIRST_SCREENED_SEGMENT_BYTES;
+        }
     }
 
     void origin(RejectedRow.Origin origin) {
@@ -108,8 +120,21 @@ final class RejectingCopy {
 
     /** Starts the first segment. */
     void start() throws SQLException {
-        execute("SAVEPOINT " + SAVEPOINT);
+        if (screen != null) {
+            try {
+                execute("SAVEPOINT sluice_screen; " + RowScreen.FUNCTION + "; RELEASE SAVEPOINT sluice_screen");
+            } catch (SQLException e) { // no TEMP privilege, no PL/pgSQL: the server's errors find the rows instead
+                execute("ROLLBACK TO SAVEPOINT sluice_screen; RELEASE SAVEPOINT sluice_screen");
+                screen = null;
+            }
+        }
+        execute(savepoint());
         copy = openCopy();
+    }
+
+    /** Takes the segment's savepoint; with a screen, the next COPY's refusals count from zero. */
+    private String savepoint() {
+        return "SAVEPOINT " + SAVEPOINT + (screen == null ? "" : "; " + RowScreen.RESET);
     }
 
     boolean copyActive() {
@@ -274,21 +299,26 @@ final class RejectingCopy {
                     sentTo = scanned;
                 }
                 copy.writeToCopy(TRAILER, 0, TRAILER.length);
-                copy.endCopy();
+                takeScreened(copyFirst, tuples, copy.endCopy());
                 done = true;
             } catch (SQLException e) {
                 refusedWhileStreaming(e); // then the rest, in the COPY it opened
             }
         }
         if (pending.isEmpty() && refusedPending.isEmpty()) {
-            execute("RELEASE SAVEPOINT " + SAVEPOINT + "; SAVEPOINT " + SAVEPOINT); // one round trip
+            execute("RELEASE SAVEPOINT " + SAVEPOINT + "; " + savepoint()); // one round trip
         } else {
             execute("RELEASE SAVEPOINT " + SAVEPOINT);
             writePending();
-            execute("SAVEPOINT " + SAVEPOINT);
+            execute(savepoint());
         }
         segmentLimit = refusedInSegment ? SMALL_SEGMENT_BYTES : Math.min(SEGMENT_BYTES, segmentLimit * 2);
+        if (screenedInSegment > 0) { // about a fifth of what one COPY may report, at the rate this segment had
+            long fitting = (long) scanned * (RowScreen.MOST_NOTICES_PER_COPY / 5) / screenedInSegment;
+            segmentLimit = (int) Math.max(SMALL_SEGMENT_BYTES, Math.min(segmentLimit, fitting));
+        }
         refusedInSegment = false;
+        screenedInSegment = 0;
         tuplesBefore += tuples;
         int carried = length - scanned;
         System.arraycopy(segment, scanned, segment, 0, carried);
@@ -313,7 +343,14 @@ final class RejectingCopy {
         cancelQuietly();
         execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
         Optional<Integer> line = line(e);
-        if (line.isPresent() && copyFirst + line.get() - 1 < tuples) {
+        if (line.isPresent() && copyFirst + line.get() - 1 < tuples && tooManyScreened(e)) {
+            // the screen refused more rows than one COPY's notices may carry: those rows in small COPYs
+            int last = copyFirst + line.get() - 1;
+            loadInChunks(copyFirst, last + 1);
+            segmentLimit = SMALL_SEGMENT_BYTES;
+            copyFirst = last + 1;
+            sentTo = tupleEnd(last);
+        } else if (line.isPresent() && copyFirst + line.get() - 1 < tuples) {
             int bad = copyFirst + line.get() - 1;
             loadPieces(copyFirst, bad);
             setAside(bad, e);
@@ -325,8 +362,15 @@ final class RejectingCopy {
             copyFirst = tuples;
             sentTo = scanned;
         }
-        execute("RELEASE SAVEPOINT " + SAVEPOINT + "; SAVEPOINT " + SAVEPOINT); // one round trip
+        execute("RELEASE SAVEPOINT " + SAVEPOINT + "; " + savepoint()); // one round trip
         copy = openCopy();
+    }
+
+    /** Loads tuples {@code [from, to)} in COPYs of at most as many rows as one COPY's screen may refuse. */
+    private void loadInChunks(int from, int to) throws ConnectorException, SQLException {
+        for (int at = from; at < to; at += RowScreen.MOST_NOTICES_PER_COPY) {
+            loadPieces(at, Math.min(to, at + RowScreen.MOST_NOTICES_PER_COPY));
+        }
     }
 
     /**
@@ -335,13 +379,13 @@ final class RejectingCopy {
      */
     private void loadPieces(int from, int to) throws ConnectorException, SQLException {
         while (from < to) {
-            execute("SAVEPOINT sluice_piece");
+            execute("SAVEPOINT sluice_piece" + (screen == null ? "" : "; " + RowScreen.RESET));
             CopyIn piece = null;
             try {
                 piece = openCopy();
                 piece.writeToCopy(segment, starts[from], tupleEnd(to - 1) - starts[from]);
                 piece.writeToCopy(TRAILER, 0, TRAILER.length);
-                piece.endCopy();
+                takeScreened(from, to, piece.endCopy());
                 execute("RELEASE SAVEPOINT sluice_piece");
                 return;
             } catch (SQLException e) {
@@ -356,7 +400,10 @@ final class RejectingCopy {
                 execute("ROLLBACK TO SAVEPOINT sluice_piece");
                 execute("RELEASE SAVEPOINT sluice_piece");
                 Optional<Integer> line = line(e);
-                if (line.isPresent() && from + line.get() - 1 < to) {
+                if (tooManyScreened(e) && to - from > RowScreen.MOST_NOTICES_PER_COPY) {
+                    loadInChunks(from, to);
+                    return;
+                } else if (line.isPresent() && from + line.get() - 1 < to) {
                     int bad = from + line.get() - 1;
                     loadPieces(from, bad);
                     setAside(bad, e);
@@ -374,18 +421,55 @@ final class RejectingCopy {
         }
     }
 
-    private void setAside(int tuple, SQLException e) throws ConnectorException, SQLException {
-        refused++;
+    /** Sets aside a row whose COPY failed: the segment shrinks, since each such row costs sending rows again. */
+    private void setAside(int tuple, SQLException e) {
         refusedInSegment = true;
         segmentLimit = SMALL_SEGMENT_BYTES; // the segment under way ends at the next write past it
-        long sent = tuplesBefore + tuple + 1;
         ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
         Optional<String> column = Optional.ofNullable(server == null ? null : server.getColumn())
                 .or(() -> Optional.ofNullable(server == null ? null : server.getConstraint())
                         .map(c -> "constraint " + c));
         String message = errors.scrub(server != null && server.getMessage() != null ? server.getMessage()
                 : String.valueOf(e.getMessage()));
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        setAside(tuple, e.getSQLState() == null ? "" : e.getSQLState(), message, column);
+    }
+
+    /**
+     * The rows of a COPY that just ended ({@code [first, end)} of the segment) that its screen left out, from its
+     * notices: each is set aside with what the server would have said. Their number must be what the COPY did not
+     * take, or a row would be lost without a word.
+     */
+    private void takeScreened(int first, int end, long taken) throws ConnectorException, SQLException {
+        if (screen == null) {
+            return;
+        }
+        SQLWarning warnings = connection.getWarnings();
+        connection.clearWarnings();
+        long found = 0;
+        for (SQLWarning w = warnings; w != null; w = w.getNextWarning()) {
+            Optional<RowScreen.Refusal> refusal = screen.refusal(w);
+            Optional<Integer> line = RowScreen.line(w);
+            if (refusal.isEmpty()) {
+                continue; // a notice of the user's own (a trigger's)
+            }
+            if (line.isEmpty() || first + line.get() - 1 >= end) {
+                throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": a refusal notice names no row of "
+                        + "its COPY (" + w.getMessage() + ")", "report this as a bug");
+            }
+            RowScreen.Refusal r = refusal.get();
+            setAside(first + line.get() - 1, r.code(), r.message(), r.column());
+            screenedInSegment++;
+            found++;
+        }
+        if (found != end - first - taken) {
+            throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": the target took " + taken + " of "
+                    + (end - first) + " rows of a COPY and named " + found + " it refused", "report this as a bug");
+        }
+    }
+
+    private void setAside(int tuple, String state, String message, Optional<String> column) {
+        refused++;
+        long sent = tuplesBefore + tuple + 1;
         sampled(state, message, column);
         // kept until the segment's end, then decoded and written together: a round trip per row costs more
         refusedPending.add(new RejectsTable.Refused(asRead(sent), Arrays.copyOfRange(segment, starts[tuple],
@@ -421,7 +505,11 @@ final class RejectingCopy {
     }
 
     private CopyIn openCopy() throws SQLException {
-        CopyIn opened = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
+        if (screen != null) {
+            connection.clearWarnings(); // the notices read at its end are this COPY's alone
+        }
+        CopyIn opened = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(screen == null ? copySql
+                : screen.screened(copySql));
         opened.writeToCopy(HEADER, 0, HEADER.length);
         return opened;
     }
@@ -439,19 +527,26 @@ final class RejectingCopy {
     /** Rows are set aside only for what their values cause; the rest fails the partition as before. */
     private void requireRowError(SQLException e) throws SQLException {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        if (!(state.startsWith("22") || state.startsWith("23") || state.equals("P0001"))) {
+        if (!(state.startsWith("22") || state.startsWith("23") || state.equals("P0001")
+                || state.equals(RowScreen.TOO_MANY_STATE))) {
             throw e;
         }
     }
 
+    private boolean tooManyScreened(SQLException e) {
+        return screen != null && RowScreen.TOO_MANY_STATE.equals(e.getSQLState());
+    }
+
     static Optional<Integer> line(SQLException e) {
-        if (e instanceof PSQLException p && p.getServerErrorMessage() != null) {
-            String where = p.getServerErrorMessage().getWhere();
-            if (where != null) {
-                Matcher m = COPY_LINE.matcher(where);
-                if (m.find()) {
-                    return Optional.of(Integer.parseInt(m.group(1)));
-                }
+        return e instanceof PSQLException p ? line(p.getServerErrorMessage()) : Optional.empty();
+    }
+
+    /** The line of the COPY a server message came from, as its context names it. */
+    static Optional<Integer> line(ServerErrorMessage server) {
+        if (server != null && server.getWhere() != null) {
+            Matcher m = COPY_LINE.matcher(server.getWhere());
+            if (m.find()) {
+                return Optional.of(Integer.parseInt(m.group(1)));
             }
         }
         return Optional.empty();

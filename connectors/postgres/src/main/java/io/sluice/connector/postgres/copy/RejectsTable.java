@@ -41,14 +41,25 @@ public final class RejectsTable {
     private final String quoted;
     private final List<Column> columns;
     private final String probe;
+    private final Optional<RowScreen> screen;
     private boolean probeMade;
 
     /** {@code quoted}: the table's qualified, quoted name; {@code columns}: the COPY's columns, in order. */
     public RejectsTable(String quoted, List<Column> columns) {
+        this(quoted, columns, Optional.empty());
+    }
+
+    /** As above, for a COPY whose rows {@code screen} checks against the target's constraints before they go in. */
+    public RejectsTable(String quoted, List<Column> columns, Optional<RowScreen> screen) {
         this.quoted = requireNonNull(quoted, "quoted is null");
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        this.screen = requireNonNull(screen, "screen is null");
         this.probe = "sluice_probe_" + Integer.toHexString(columns.stream().map(c -> c.name() + " " + c.typeName())
                 .toList().hashCode() & 0x7fffffff);
+    }
+
+    Optional<RowScreen> screen() {
+        return screen;
     }
 
     private static Map<String, String> shape() {

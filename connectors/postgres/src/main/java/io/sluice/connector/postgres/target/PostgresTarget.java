@@ -8,6 +8,7 @@ import io.sluice.connector.postgres.copy.AfterCopy;
 import io.sluice.connector.postgres.copy.BeforeCopy;
 import io.sluice.connector.postgres.copy.CopyInWriter;
 import io.sluice.connector.postgres.copy.RejectsTable;
+import io.sluice.connector.postgres.copy.RowScreen;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.ControlConnection;
@@ -71,6 +72,7 @@ public final class PostgresTarget implements Target {
     private ResolvedTable resolved;
     private volatile TableLocks locks;
     private volatile PostgresLoad load;
+    private volatile java.util.Optional<RowScreen> screen; // null until the first writer with rejects asks
     /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
     /** In a joined run: its id, which names the other processes' sessions too. */
@@ -428,11 +430,34 @@ public final class PostgresTarget implements Target {
         }
     }
 
-    /** The rejects table with the COPY's columns, when the planned load sets rows aside. */
-    private java.util.Optional<RejectsTable> rejectsTable(List<Column> columns) {
+    /**
+     * The rejects table with the COPY's columns, when the planned load sets rows aside; with the target's screen when
+     * the COPY writes the target itself.
+     */
+    private java.util.Optional<RejectsTable> rejectsTable(List<Column> columns) throws ConnectorException {
         PostgresLoad planned = load;
-        return planned == null ? java.util.Optional.empty()
-                : planned.rejectsTable().map(quoted -> new RejectsTable(quoted, columns));
+        if (planned == null || planned.rejectsTable().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<RowScreen> screen = planned.copiesIntoTarget() ? rowScreen()
+                : java.util.Optional.empty();
+        return java.util.Optional.of(new RejectsTable(planned.rejectsTable().get(), columns, screen));
+    }
+
+    /** The target's NOT NULL and CHECK constraints as a COPY's WHERE clause, read once (the table exists by now). */
+    private java.util.Optional<RowScreen> rowScreen() throws ConnectorException {
+        java.util.Optional<RowScreen> read = screen;
+        if (read == null) {
+            ResolvedTable table = resolve();
+            try (ControlConnection control = connections.qualifying("reading the constraints of " + table.quoted())) {
+                read = RowScreen.read(control.connection(), table.oid());
+            } catch (SQLException e) {
+                throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the constraints "
+                        + "of " + table.quoted());
+            }
+            screen = read;
+        }
+        return read;
     }
 
     /**

@@ -201,6 +201,11 @@ public final class PostgresLoad {
                 : table.quoted();
     }
 
+    /** Whether the partitions' COPY writes the target table itself (not a replace's shadow or a merge's staging). */
+    public boolean copiesIntoTarget() {
+        return replace.isEmpty() && merge.isEmpty();
+    }
+
     /** The shadow a replace fills (the run's alone, emptied and frozen as it likes); empty for other modes. */
     public Optional<QualifiedName> shadow() {
         return replace.map(r -> table.shadow());
