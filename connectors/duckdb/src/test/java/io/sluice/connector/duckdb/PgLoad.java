@@ -107,14 +107,25 @@ final class PgLoad {
     }
 
     long load(Source source, String table, Distribution distribution, int degree) throws Exception {
+        return load(source, table, distribution, degree, io.sluice.spi.BadRows.FAIL);
+    }
+
+    /** As above, the readers told what to do with bad rows; returns the rows loaded. */
+    long load(Source source, String table, Distribution distribution, int degree, io.sluice.spi.BadRows badRows)
+            throws Exception {
         List<ColumnPair> pairs = pairsByName(source, table);
         SourceProjection projection = source.project(pairs);
         List<SourcePartition> partitions = source.plan(new PlanRequest(distribution, degree, 10_000));
-        return load(source, table, pairs, projection, partitions, degree);
+        return load(source, table, pairs, projection, partitions, degree, badRows);
     }
 
     long load(Source source, String table, List<ColumnPair> pairs, SourceProjection projection,
               List<SourcePartition> partitions, int degree) throws Exception {
+        return load(source, table, pairs, projection, partitions, degree, io.sluice.spi.BadRows.FAIL);
+    }
+
+    private long load(Source source, String table, List<ColumnPair> pairs, SourceProjection projection,
+                      List<SourcePartition> partitions, int degree, io.sluice.spi.BadRows badRows) throws Exception {
         String copy = "COPY " + table + " (" + pairs.stream().map(p -> "\"" + p.target().name() + "\"")
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT binary)";
         long total = 0;
@@ -122,7 +133,7 @@ final class PgLoad {
              ExecutorService pool = Executors.newFixedThreadPool(degree, Thread.ofPlatform().factory())) {
             List<Future<Long>> results = new ArrayList<>();
             for (SourcePartition partition : partitions) {
-                results.add(pool.submit(() -> loadPartition(session, partition, projection, copy)));
+                results.add(pool.submit(() -> loadPartition(session, partition, projection, copy, badRows)));
             }
             for (Future<Long> result : results) {
                 try {
@@ -139,7 +150,7 @@ final class PgLoad {
     }
 
     private long loadPartition(SourceSession session, SourcePartition partition, SourceProjection projection,
-                               String copySql) throws Exception {
+                               String copySql, io.sluice.spi.BadRows badRows) throws Exception {
         try (Connection c = pg.connect(database)) {
             c.setAutoCommit(false);
             CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);
@@ -152,7 +163,7 @@ final class PgLoad {
                 }
             };
             try (PartitionReader reader = session.openReader(partition, projection)) {
-                long read = reader.transferTo(sink);
+                long read = reader.transferTo(sink, badRows);
                 long taken = copy.endCopy();
                 if (read != taken) {
                     throw new AssertionError(partition.id() + ": reader said " + read + ", PostgreSQL took " + taken);

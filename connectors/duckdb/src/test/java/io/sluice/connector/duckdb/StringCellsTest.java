@@ -93,4 +93,52 @@ class StringCellsTest {
         assertEquals(ErrorKind.DATA, e.kind());
         assertTrue(e.getMessage().contains("'€€€€€€'") && e.getMessage().contains("6 characters"), e.getMessage());
     }
+
+    /**
+     * {@code nul-bytes: strip} removes every NUL wherever it sits, in inline and out-of-line values alike, one or two
+     * to a value; {@code reject} sets aside exactly the rows holding one.
+     */
+    @Test
+    void nulBytesAreStrippedOrTheirRowsSetAsideWhereverTheySit() throws Exception {
+        pg.execute("CREATE TABLE nuls (i integer, t text, e text)");
+        // 0-24 bytes before the NUL, 0-10 after, a second NUL in one row in five, none in one row in seven
+        String value = "CASE WHEN i % 7 = 0 THEN repeat('x', CAST(i % 30 AS INTEGER)) ELSE repeat('a', CAST(i % 25 AS "
+                + "INTEGER)) || chr(0) || repeat('b', CAST(i % 11 AS INTEGER)) || CASE WHEN i % 5 = 0 THEN chr(0) || "
+                + "'é' ELSE '' END END";
+        String query = "SELECT CAST(i AS INTEGER) AS i, " + value + " AS t, replace(" + value + ", chr(0), '') AS e "
+                + "FROM range(" + ROWS + ") AS r(i)";
+        Source source = connector.source(DuckDbFixtures.source(Map.of("query", query)));
+        assertEquals(ROWS, pg.load(source, "nuls", Distribution.none(), 1, badRows(io.sluice.spi.BadRows.NulBytes
+                .STRIP, new java.util.ArrayList<>())));
+        assertEquals(List.of(List.of(String.valueOf(ROWS), "0")), pg.query("SELECT count(*), count(*) FILTER "
+                + "(WHERE t IS DISTINCT FROM e) FROM nuls"));
+
+        pg.execute("TRUNCATE nuls");
+        List<io.sluice.spi.RejectedRow> rejected = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long withNul = java.util.stream.IntStream.range(0, ROWS).filter(i -> i % 7 != 0).count();
+        assertEquals(ROWS - withNul, pg.load(source, "nuls", Distribution.none(), 1,
+                badRows(io.sluice.spi.BadRows.NulBytes.REJECT, rejected)));
+        assertEquals(withNul, rejected.size());
+        assertEquals(List.of(List.of("0")), pg.query("SELECT count(*) FROM nuls WHERE i % 7 <> 0"));
+    }
+
+    private static io.sluice.spi.BadRows badRows(io.sluice.spi.BadRows.NulBytes nulBytes,
+                                                 List<io.sluice.spi.RejectedRow> rejected) {
+        return new io.sluice.spi.BadRows() {
+            @Override
+            public boolean setsAside() {
+                return true;
+            }
+
+            @Override
+            public NulBytes nulBytes() {
+                return nulBytes;
+            }
+
+            @Override
+            public void reject(io.sluice.spi.RejectedRow row) {
+                rejected.add(row);
+            }
+        };
+    }
 }
