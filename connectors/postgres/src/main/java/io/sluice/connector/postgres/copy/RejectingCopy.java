@@ -11,7 +11,7 @@ import org.postgresql.util.ServerErrorMessage;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLWarning;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ import static java.util.Objects.requireNonNull;
  * statement) splits the rows in halves until the refused ones are alone. Only errors that a row's values cause
  * (SQLSTATE classes 22 and 23, and a trigger's {@code RAISE}) set a row aside; anything else fails the partition.
  * With a {@link RowScreen}, the rows the target's NOT NULL and CHECK constraints refuse are left out by the COPY itself
- * and named by its notices, so they fail no COPY. Rejects are inserted between COPYs, in the partition's transaction,
+ * and noted by the server, so they fail no COPY. Rejects are inserted between COPYs, in the partition's transaction,
  * so they commit with its rows or not at all.
  */
 final class RejectingCopy {
@@ -58,7 +58,8 @@ final class RejectingCopy {
     private final RejectsTable rejects;
     private final PostgresErrors errors;
     private final String what;
-    private RowScreen screen; // null: none, or the session could not make its function
+    private final RowScreen.PerTable screens; // null: the COPY does not write the target itself
+    private RowScreen screen; // null: none, or this session could not use it
 
     private RejectedRow.Origin origin;
     private CopyIn copy;
@@ -88,16 +89,13 @@ final class RejectingCopy {
     private static final int SAMPLE_ROWS = 3;
 
     RejectingCopy(Connection connection, String copySql, RejectsTable rejects, PostgresErrors errors, String what,
-                  Optional<RowScreen> screen) {
+                  Optional<RowScreen.PerTable> screens) {
         this.connection = requireNonNull(connection, "connection is null");
         this.rejects = requireNonNull(rejects, "rejects is null");
         this.errors = requireNonNull(errors, "errors is null");
         this.what = requireNonNull(what, "what is null");
-        this.screen = requireNonNull(screen, "screen is null").orElse(null);
+        this.screens = requireNonNull(screens, "screens is null").orElse(null);
         this.copySql = requireNonNull(copySql, "copySql is null");
-        if (this.screen != null) {
-            segmentLimit = FIRST_SCREENED_SEGMENT_BYTES;
-        }
     }
 
     void origin(RejectedRow.Origin origin) {
@@ -120,15 +118,33 @@ final class RejectingCopy {
 
     /** Starts the first segment. */
     void start() throws SQLException {
-        if (screen != null) {
+        if (screens != null) {
+            execute("SAVEPOINT sluice_screen");
             try {
-                execute("SAVEPOINT sluice_screen; " + RowScreen.FUNCTION + "; RELEASE SAVEPOINT sluice_screen");
+                screen = screens.get(connection).orElse(null);
+                if (screen != null) {
+                    execute(RowScreen.FUNCTION + "; RELEASE SAVEPOINT sluice_screen");
+                } else {
+                    execute("RELEASE SAVEPOINT sluice_screen");
+                }
             } catch (SQLException e) { // no TEMP privilege, no PL/pgSQL: the server's errors find the rows instead
                 execute("ROLLBACK TO SAVEPOINT sluice_screen; RELEASE SAVEPOINT sluice_screen");
                 screen = null;
             }
         }
         execute(savepoint());
+        if (screen != null) {
+            try {
+                copy = openCopy();
+                segmentLimit = FIRST_SCREENED_SEGMENT_BYTES;
+                return;
+            } catch (SQLException e) {
+                // the clause does not parse or may not run here (a schema its checks use without USAGE on it, a
+                // whole-row reference beside a generated column): the server's errors find the rows instead
+                execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
+                screen = null;
+            }
+        }
         copy = openCopy();
     }
 
@@ -314,7 +330,7 @@ final class RejectingCopy {
         }
         segmentLimit = refusedInSegment ? SMALL_SEGMENT_BYTES : Math.min(SEGMENT_BYTES, segmentLimit * 2);
         if (screenedInSegment > 0) { // about a fifth of what one COPY may report, at the rate this segment had
-            long fitting = (long) scanned * (RowScreen.MOST_NOTICES_PER_COPY / 5) / screenedInSegment;
+            long fitting = (long) scanned * (RowScreen.MOST_PER_COPY / 5) / screenedInSegment;
             segmentLimit = (int) Math.max(SMALL_SEGMENT_BYTES, Math.min(segmentLimit, fitting));
         }
         refusedInSegment = false;
@@ -344,7 +360,7 @@ final class RejectingCopy {
         execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
         Optional<Integer> line = line(e);
         if (line.isPresent() && copyFirst + line.get() - 1 < tuples && tooManyScreened(e)) {
-            // the screen refused more rows than one COPY's notices may carry: those rows in small COPYs
+            // the screen refused more rows than one COPY notes: those rows again in smaller COPYs
             int last = copyFirst + line.get() - 1;
             loadInChunks(copyFirst, last + 1);
             segmentLimit = SMALL_SEGMENT_BYTES;
@@ -368,8 +384,8 @@ final class RejectingCopy {
 
     /** Loads tuples {@code [from, to)} in COPYs of at most as many rows as one COPY's screen may refuse. */
     private void loadInChunks(int from, int to) throws ConnectorException, SQLException {
-        for (int at = from; at < to; at += RowScreen.MOST_NOTICES_PER_COPY) {
-            loadPieces(at, Math.min(to, at + RowScreen.MOST_NOTICES_PER_COPY));
+        for (int at = from; at < to; at += RowScreen.MOST_PER_COPY) {
+            loadPieces(at, Math.min(to, at + RowScreen.MOST_PER_COPY));
         }
     }
 
@@ -400,7 +416,7 @@ final class RejectingCopy {
                 execute("ROLLBACK TO SAVEPOINT sluice_piece");
                 execute("RELEASE SAVEPOINT sluice_piece");
                 Optional<Integer> line = line(e);
-                if (tooManyScreened(e) && to - from > RowScreen.MOST_NOTICES_PER_COPY) {
+                if (tooManyScreened(e) && to - from > RowScreen.MOST_PER_COPY) {
                     loadInChunks(from, to);
                     return;
                 } else if (line.isPresent() && from + line.get() - 1 < to) {
@@ -435,35 +451,33 @@ final class RejectingCopy {
     }
 
     /**
-     * The rows of a COPY that just ended ({@code [first, end)} of the segment) that its screen left out, from its
-     * notices: each is set aside with what the server would have said. Their number must be what the COPY did not
-     * take, or a row would be lost without a word.
+     * The rows of a COPY that just ended ({@code [first, end)} of the segment) that its screen left out, as its function
+     * noted them: each is set aside with what the server would have said. Their number must be what the COPY did not
+     * take, or a row would be lost without a word. A COPY that took every row costs no round trip here.
      */
     private void takeScreened(int first, int end, long taken) throws ConnectorException, SQLException {
-        if (screen == null) {
+        long left = end - first - taken;
+        if (screen == null || left == 0) {
             return;
         }
-        SQLWarning warnings = connection.getWarnings();
-        connection.clearWarnings();
+        String noted;
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(RowScreen.NOTED_QUERY)) {
+            noted = rs.next() ? rs.getString(1) : null;
+        }
         long found = 0;
-        for (SQLWarning w = warnings; w != null; w = w.getNextWarning()) {
-            Optional<RowScreen.Refusal> refusal = screen.refusal(w);
-            Optional<Integer> line = RowScreen.line(w);
-            if (refusal.isEmpty()) {
-                continue; // a notice of the user's own (a trigger's)
+        for (RowScreen.Refused row : screen.noted(noted)) {
+            if (row.line() < 1 || first + row.line() - 1 >= end) {
+                throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": a refused row's line " + row.line()
+                        + " is not in its COPY of " + (end - first) + " rows", "report this as a bug");
             }
-            if (line.isEmpty() || first + line.get() - 1 >= end) {
-                throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": a refusal notice names no row of "
-                        + "its COPY (" + w.getMessage() + ")", "report this as a bug");
-            }
-            RowScreen.Refusal r = refusal.get();
-            setAside(first + line.get() - 1, r.code(), r.message(), r.column());
+            RowScreen.Refusal r = row.refusal();
+            setAside(first + row.line() - 1, r.code(), r.message(), r.column());
             screenedInSegment++;
             found++;
         }
-        if (found != end - first - taken) {
+        if (found != left) {
             throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": the target took " + taken + " of "
-                    + (end - first) + " rows of a COPY and named " + found + " it refused", "report this as a bug");
+                    + (end - first) + " rows of a COPY and noted " + found + " it refused", "report this as a bug");
         }
     }
 
@@ -505,9 +519,6 @@ final class RejectingCopy {
     }
 
     private CopyIn openCopy() throws SQLException {
-        if (screen != null) {
-            connection.clearWarnings(); // the notices read at its end are this COPY's alone
-        }
         CopyIn opened = connection.unwrap(PGConnection.class).getCopyAPI().copyIn(screen == null ? copySql
                 : screen.screened(copySql));
         opened.writeToCopy(HEADER, 0, HEADER.length);
@@ -528,7 +539,7 @@ final class RejectingCopy {
     private void requireRowError(SQLException e) throws SQLException {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         if (!(state.startsWith("22") || state.startsWith("23") || state.equals("P0001")
-                || state.equals(RowScreen.TOO_MANY_STATE))) {
+                || tooManyScreened(e))) {
             throw e;
         }
     }

@@ -41,7 +41,7 @@ public final class RejectsTable {
     private final String quoted;
     private final List<Column> columns;
     private final String probe;
-    private final Optional<RowScreen> screen;
+    private final Optional<RowScreen.PerTable> screen;
     private boolean probeMade;
 
     /** {@code quoted}: the table's qualified, quoted name; {@code columns}: the COPY's columns, in order. */
@@ -50,7 +50,7 @@ public final class RejectsTable {
     }
 
     /** As above, for a COPY whose rows {@code screen} checks against the target's constraints before they go in. */
-    public RejectsTable(String quoted, List<Column> columns, Optional<RowScreen> screen) {
+    public RejectsTable(String quoted, List<Column> columns, Optional<RowScreen.PerTable> screen) {
         this.quoted = requireNonNull(quoted, "quoted is null");
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
         this.screen = requireNonNull(screen, "screen is null");
@@ -58,7 +58,7 @@ public final class RejectsTable {
                 .toList().hashCode() & 0x7fffffff);
     }
 
-    Optional<RowScreen> screen() {
+    Optional<RowScreen.PerTable> screen() {
         return screen;
     }
 

@@ -72,7 +72,7 @@ public final class PostgresTarget implements Target {
     private ResolvedTable resolved;
     private volatile TableLocks locks;
     private volatile PostgresLoad load;
-    private volatile java.util.Optional<RowScreen> screen; // null until the first writer with rejects asks
+    private volatile RowScreen.PerTable screen; // null until the first writer with rejects asks
     /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
     /** In a joined run: its id, which names the other processes' sessions too. */
@@ -439,25 +439,19 @@ public final class PostgresTarget implements Target {
         if (planned == null || planned.rejectsTable().isEmpty()) {
             return java.util.Optional.empty();
         }
-        java.util.Optional<RowScreen> screen = planned.copiesIntoTarget() ? rowScreen()
-                : java.util.Optional.empty();
+        java.util.Optional<RowScreen.PerTable> screen = planned.copiesIntoTarget() ? java.util.Optional.of(
+                rowScreen()) : java.util.Optional.empty();
         return java.util.Optional.of(new RejectsTable(planned.rejectsTable().get(), columns, screen));
     }
 
-    /** The target's NOT NULL and CHECK constraints as a COPY's WHERE clause, read once (the table exists by now). */
-    private java.util.Optional<RowScreen> rowScreen() throws ConnectorException {
-        java.util.Optional<RowScreen> read = screen;
-        if (read == null) {
-            ResolvedTable table = resolve();
-            try (ControlConnection control = connections.qualifying("reading the constraints of " + table.quoted())) {
-                read = RowScreen.read(control.connection(), table.oid());
-            } catch (SQLException e) {
-                throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the constraints "
-                        + "of " + table.quoted());
-            }
-            screen = read;
+    /** The target's screen: read by the first writer session that uses it (the table exists by then). */
+    private RowScreen.PerTable rowScreen() throws ConnectorException {
+        RowScreen.PerTable known = screen;
+        if (known == null) {
+            known = new RowScreen.PerTable(resolve().oid());
+            screen = known;
         }
-        return read;
+        return known;
     }
 
     /**
