@@ -6,6 +6,7 @@ import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ConnectorException;
+import io.sluice.spi.CopySink;
 import io.sluice.spi.BadRows;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PartitionReader;
@@ -230,10 +231,20 @@ final class StreamWork implements PartitionAttempts.StreamControl {
             if (stopping) {
                 throw new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN010, "stopped before it started", null);
             }
-            long read = reader.transferTo((buffer, offset, length) -> {
-                writer.write(buffer, offset, length);
-                bytes[0] += length;
-                progress.addBytes(length);
+            long read = reader.transferTo(new CopySink() {
+                @Override
+                public void write(byte[] buffer, int offset, int length) throws ConnectorException {
+                    writer.write(buffer, offset, length);
+                    bytes[0] += length;
+                    progress.addBytes(length);
+                }
+
+                @Override
+                public void writeRows(byte[] buffer, int offset, int length, int rows) throws ConnectorException {
+                    writer.writeRows(buffer, offset, length, rows);
+                    bytes[0] += length;
+                    progress.addBytes(length);
+                }
             }, badRows(writer, budget, partition));
             written = writer.finish();
             long refused = writer.refusedRows();

@@ -23,6 +23,8 @@ public final class BinaryCopyEncoder {
     private long rows;
     private int fieldsLeft;
     private int rowStart; // where the current row began in the buffer
+    private long rowAtStart; // the number of that row (rows before it)
+    private long rowsSent; // rows the sink has, with keepRowsWhole
     private boolean rowAtomic;
 
     public BinaryCopyEncoder(CopySink sink) {
@@ -47,6 +49,7 @@ public final class BinaryCopyEncoder {
         }
         ensure(2);
         rowStart = position;
+        rowAtStart = rows;
         putShort(fieldCount);
         fieldsLeft = fieldCount;
         rows++;
@@ -54,7 +57,8 @@ public final class BinaryCopyEncoder {
 
     /**
      * Keeps each row whole in the buffer until it is complete, so {@link #discardRow()} can take it back: for a
-     * reader that sets rows with a bad value aside. Costs a copy of the partial row at each flush.
+     * reader that sets rows with a bad value aside. Costs a copy of the partial row at each flush. The rows then go
+     * to the sink with {@link CopySink#writeRows}, the trailer on its own.
      */
     public void keepRowsWhole() {
         rowAtomic = true;
@@ -214,6 +218,13 @@ public final class BinaryCopyEncoder {
             throw new IllegalStateException("last row is missing " + fieldsLeft + " field(s)");
         }
         ensure(2);
+        if (rowAtomic) {
+            if (position > 0) {
+                sink.writeRows(buffer, 0, position, Math.toIntExact(rows - rowsSent));
+                rowsSent = rows;
+            }
+            position = 0;
+        }
         putShort(-1);
         flush();
         return rows;
@@ -238,7 +249,8 @@ public final class BinaryCopyEncoder {
         if (rowAtomic) {
             // only the rows before the current one go out; it moves to the front, whole
             if (rowStart > 0) {
-                sink.write(buffer, 0, rowStart);
+                sink.writeRows(buffer, 0, rowStart, Math.toIntExact(rowAtStart - rowsSent));
+                rowsSent = rowAtStart;
                 int partial = position - rowStart;
                 System.arraycopy(buffer, rowStart, buffer, 0, partial);
                 position = partial;

@@ -70,4 +70,65 @@ class BinaryCopyEncoderTest {
         encoder.writeNull();
         assertThrows(IllegalStateException.class, encoder::finish);
     }
+
+    /**
+     * Keeping rows whole, every flush says how many tuples it holds and ends where one ends (rows taken back
+     * included), and the trailer comes alone: a writer can trust the counts instead of walking the bytes.
+     */
+    @Test
+    void rowsKeptWholeGoOutWithTheirCountAndTheTrailerAlone() throws Exception {
+        ByteArrayOutputStream rows = new ByteArrayOutputStream();
+        java.util.List<int[]> calls = new java.util.ArrayList<>(); // {length, rows}; rows -1: a plain write
+        io.sluice.spi.CopySink sink = new io.sluice.spi.CopySink() {
+            @Override
+            public void write(byte[] b, int off, int len) {
+                calls.add(new int[] {len, -1});
+                rows.write(b, off, len);
+            }
+
+            @Override
+            public void writeRows(byte[] b, int off, int len, int count) {
+                calls.add(new int[] {len, count});
+                rows.write(b, off, len);
+            }
+        };
+        BinaryCopyEncoder encoder = new BinaryCopyEncoder(sink, 64);
+        encoder.keepRowsWhole();
+        int kept = 0;
+        for (int i = 0; i < 200; i++) {
+            encoder.startRow(2);
+            encoder.writeInt4(i);
+            encoder.writeText("x".repeat(i % 37));
+            if (i % 9 == 4) {
+                encoder.discardRow();
+            } else {
+                kept++;
+            }
+        }
+        assertEquals(kept, encoder.finish());
+        assertArrayEquals(new int[] {2, -1}, calls.getLast(), "the trailer alone, last");
+        byte[] bytes = rows.toByteArray();
+        int at = 19; // the header
+        int counted = 0;
+        int offset = 0;
+        for (int[] call : calls.subList(0, calls.size() - 1)) {
+            int end = offset + call[0];
+            int tuples = 0;
+            while (at < end) {
+                int fields = ((bytes[at] & 0xFF) << 8) | (bytes[at + 1] & 0xFF);
+                at += 2;
+                for (int f = 0; f < fields; f++) {
+                    int size = ((bytes[at] & 0xFF) << 24) | ((bytes[at + 1] & 0xFF) << 16)
+                            | ((bytes[at + 2] & 0xFF) << 8) | (bytes[at + 3] & 0xFF);
+                    at += 4 + Math.max(size, 0);
+                }
+                tuples++;
+            }
+            assertEquals(end, at, "a flush ends where a tuple ends");
+            assertEquals(call[1], tuples, "a flush's count is its tuples");
+            counted += tuples;
+            offset = end;
+        }
+        assertEquals(kept, counted);
+    }
 }

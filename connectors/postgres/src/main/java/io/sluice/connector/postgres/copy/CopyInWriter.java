@@ -121,10 +121,16 @@ public final class CopyInWriter implements PartitionWriter {
 
     @Override
     public void write(byte[] buffer, int offset, int length) throws ConnectorException {
+        writeRows(buffer, offset, length, -1);
+    }
+
+    /** With rows set aside, the tuples' count spares the writer looking for them; else the same as a write. */
+    @Override
+    public void writeRows(byte[] buffer, int offset, int length, int rows) throws ConnectorException {
         enter();
         try {
             if (rejecting != null) {
-                rejecting.write(buffer, offset, length);
+                rejecting.write(buffer, offset, length, rows);
             } else {
                 copy.writeToCopy(buffer, offset, length);
             }

@@ -69,6 +69,8 @@ final class RejectingCopy {
     private int[] starts = new int[1024];
     private int tuples;
     private int scanned; // byte offset of the next tuple to cut
+    private int known; // tuples whose starts are found: a writer told the count of the rest, not where they start
+    private int knownEnd; // where tuple `known` starts
     private int sentTo; // bytes of the segment the current COPY has
     private int copyFirst; // the current COPY's first tuple
     private int headerLeft = HEADER.length; // bytes of the incoming header still to skip (then its extension)
@@ -192,7 +194,11 @@ final class RejectingCopy {
         return refused;
     }
 
-    void write(byte[] buffer, int offset, int count) throws ConnectorException, SQLException {
+    /**
+     * Takes bytes of the stream; {@code rows} when they are that many whole tuples ({@link
+     * io.sluice.spi.CopySink#writeRows}): then where each starts is found only if one is refused. Else -1.
+     */
+    void write(byte[] buffer, int offset, int count, int rows) throws ConnectorException, SQLException {
         if (ended) {
             throw new ConnectorException(ErrorKind.FAILED, PG211, what + ": bytes after the COPY trailer",
                     "report this as a bug");
@@ -219,8 +225,16 @@ final class RejectingCopy {
         if (from >= end) {
             return;
         }
-        append(buffer, from, end - from);
-        cut();
+        if (rows >= 0 && scanned == length) { // whole tuples after whole tuples
+            append(buffer, from, end - from);
+            tuples += rows;
+            scanned = length;
+        } else if (end - from == TRAILER.length && scanned == length && buffer[from] == -1 && buffer[from + 1] == -1) {
+            ended = true; // the trailer alone, after whole tuples: the writer sends its own
+        } else {
+            append(buffer, from, end - from);
+            cut();
+        }
         if (sentTo < scanned) {
             send();
         }
@@ -251,6 +265,7 @@ final class RejectingCopy {
 
     /** Finds the whole tuples among the bytes appended; stops at a partial one, or at the trailer. */
     private void cut() throws ConnectorException {
+        startsUpTo(tuples);
         int at = scanned;
         while (at + 2 <= length) {
             int fields = (short) (((segment[at] & 0xFF) << 8) | (segment[at + 1] & 0xFF));
@@ -287,9 +302,35 @@ final class RejectingCopy {
             at = p;
         }
         scanned = at;
+        known = tuples;
+        knownEnd = at;
+    }
+
+    /** Finds where tuples {@code [known, count)} start, among bytes a writer said are whole tuples. */
+    private void startsUpTo(int count) {
+        while (known < count) {
+            if (known == starts.length) {
+                starts = Arrays.copyOf(starts, known * 2);
+            }
+            starts[known++] = knownEnd;
+            int fields = (short) (((segment[knownEnd] & 0xFF) << 8) | (segment[knownEnd + 1] & 0xFF));
+            int p = knownEnd + 2;
+            for (int f = 0; f < fields; f++) {
+                int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
+                        | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
+                p += 4 + Math.max(size, 0);
+            }
+            knownEnd = p;
+        }
+    }
+
+    private int tupleStart(int tuple) {
+        startsUpTo(tuple + 1);
+        return starts[tuple];
     }
 
     private int tupleEnd(int tuple) {
+        startsUpTo(Math.min(tuple + 2, tuples));
         return tuple + 1 < tuples ? starts[tuple + 1] : scanned;
     }
 
@@ -341,6 +382,8 @@ final class RejectingCopy {
         length = carried;
         tuples = 0;
         scanned = 0;
+        known = 0;
+        knownEnd = 0;
         sentTo = 0;
         copyFirst = 0;
         if (segment.length > SEGMENT_BYTES * 2) {
@@ -399,7 +442,8 @@ final class RejectingCopy {
             CopyIn piece = null;
             try {
                 piece = openCopy();
-                piece.writeToCopy(segment, starts[from], tupleEnd(to - 1) - starts[from]);
+                int first = tupleStart(from);
+                piece.writeToCopy(segment, first, tupleEnd(to - 1) - first);
                 piece.writeToCopy(TRAILER, 0, TRAILER.length);
                 takeScreened(from, to, piece.endCopy());
                 execute("RELEASE SAVEPOINT sluice_piece");
@@ -486,7 +530,7 @@ final class RejectingCopy {
         long sent = tuplesBefore + tuple + 1;
         sampled(state, message, column);
         // kept until the segment's end, then decoded and written together: a round trip per row costs more
-        refusedPending.add(new RejectsTable.Refused(asRead(sent), Arrays.copyOfRange(segment, starts[tuple],
+        refusedPending.add(new RejectsTable.Refused(asRead(sent), Arrays.copyOfRange(segment, tupleStart(tuple),
                 tupleEnd(tuple)), column, state, message));
     }
 
