@@ -58,6 +58,31 @@ final class LedgerFixture {
         return spec;
     }
 
+    /**
+     * A spec loading a DuckDB query's rows into the target's {@code orders} ({@code truncate}), split by
+     * {@code method} on id; {@code extra} lines are appended to the stream.
+     */
+    Path ordersSpec(String file, String query, String method, int degree, String... extra) throws java.io.IOException {
+        String key = method.equals("none") ? "" : ", key: id";
+        Path spec = dir.resolve(file);
+        Files.writeString(spec, """
+                version: 1
+                name: ledger-test
+                connections:
+                  lake: { type: duckdb }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: orders
+                    source: { connection: lake, query: "%s" }
+                    target: { connection: dst, table: orders }
+                    distribution: { method: %s%s }
+                    degree: %d
+                    load-mode: truncate
+                """.formatted(pg.jdbcUrl(target), pg.user(), query, method, key, degree)
+                + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+        return spec;
+    }
+
     void sql(String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {

@@ -243,23 +243,6 @@ class RejectsTest {
                 + "then i + 4 else i end)::varchar as code, case i % 1000 when 4 then null when 5 then -1 else i % 50 "
                 + "end as qty, case i % 1000 when 8 then date '5881000-01-01' else date '2020-01-01' + (i % 1000)::int "
                 + "end as d from range(1, " + (rows + 1) + ") t(i)";
-        String key = method.equals("none") ? "" : ", key: id";
-        Path spec = dir.resolve(file);
-        Files.writeString(spec, """
-                version: 1
-                name: ledger-test
-                connections:
-                  lake: { type: duckdb }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: orders
-                    source: { connection: lake, query: "%s" }
-                    target: { connection: dst, table: orders }
-                    distribution: { method: %s%s }
-                    degree: %d
-                    load-mode: truncate
-                """.formatted(f.pg.jdbcUrl(f.target), f.pg.user(), query, method, key, degree)
-                + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
-        return spec;
+        return f.ordersSpec(file, query, method, degree, extra);
     }
 }
