@@ -139,6 +139,42 @@ class RowScreenTest {
         assertEquals(20_000 - 20, f.scalar(f.target, "SELECT count(*) FROM orders"));
     }
 
+    /**
+     * From a PostgreSQL source the COPY bytes arrive as its server cut them (tuples split across writes): the writer
+     * finds the tuples itself, and rows the screen refuses and rows a unique key refuses still land once each.
+     */
+    @Test
+    void rowsFromAPostgresSourceAreFoundInTheBytesAsTheyCome() throws Exception {
+        LedgerFixture f = fixture("rs5");
+        f.sql(f.source, "CREATE TABLE orders (id bigint, qty integer, amount integer, code text)",
+                "INSERT INTO orders SELECT i, CASE i % 1000 WHEN 4 THEN NULL WHEN 5 THEN -1 ELSE i % 50 END, i % 100, "
+                        + "CASE i % 1000 WHEN 6 THEN 'c' || (i + 4) ELSE 'c' || i END FROM generate_series(1, "
+                        + ROWS + ") i");
+        Path spec = dir.resolve("from-postgres.yaml");
+        java.nio.file.Files.writeString(spec, """
+                version: 1
+                name: screen-test
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: orders
+                    source: { connection: src, table: orders }
+                    target: { connection: dst, table: orders }
+                    distribution: { method: modulo, key: id }
+                    degree: 2
+                    load-mode: truncate
+                    rejects: { table: orders_rejects }
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "from-postgres");
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(Map.of("23502 qty", 200L, "23514 constraint qty_ok", 200L,
+                "23505 constraint orders_code_key", 200L), reasons(f, "from-postgres"));
+        assertExact(f, "from-postgres");
+        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM orders_rejects r JOIN orders o ON o.id = "
+                + "(r.row_data->>'id')::bigint WHERE r.run_id = 'from-postgres'"), "no row both loaded and set aside");
+    }
+
     private static Map<String, Long> reasons(LedgerFixture f, String runId) throws SQLException {
         Map<String, Long> reasons = new TreeMap<>();
         try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement();

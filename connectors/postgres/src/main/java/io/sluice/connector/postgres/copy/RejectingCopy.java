@@ -264,64 +264,63 @@ final class RejectingCopy {
     }
 
     /** Finds the whole tuples among the bytes appended; stops at a partial one, or at the trailer. */
-    private void cut() throws ConnectorException {
+    private void cut() {
         startsUpTo(tuples);
         int at = scanned;
         while (at + 2 <= length) {
-            int fields = (short) (((segment[at] & 0xFF) << 8) | (segment[at + 1] & 0xFF));
-            if (fields == -1) {
+            if (fieldCount(at) == -1) {
                 ended = true;
                 length = at; // the trailer is the writer's to send
                 break;
             }
-            int p = at + 2;
-            boolean whole = true;
-            for (int f = 0; f < fields; f++) {
-                if (p + 4 > length) {
-                    whole = false;
-                    break;
-                }
-                int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
-                        | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
-                p += 4;
-                if (size > 0) {
-                    p += size;
-                }
-                if (p > length) {
-                    whole = false;
-                    break;
-                }
-            }
-            if (!whole) {
+            int end = endOfTupleAt(at, length);
+            if (end < 0) {
                 break;
             }
-            if (tuples == starts.length) {
-                starts = Arrays.copyOf(starts, tuples * 2);
-            }
-            starts[tuples++] = at;
-            at = p;
+            addStart(at);
+            at = end;
         }
         scanned = at;
-        known = tuples;
         knownEnd = at;
     }
 
     /** Finds where tuples {@code [known, count)} start, among bytes a writer said are whole tuples. */
     private void startsUpTo(int count) {
         while (known < count) {
-            if (known == starts.length) {
-                starts = Arrays.copyOf(starts, known * 2);
-            }
-            starts[known++] = knownEnd;
-            int fields = (short) (((segment[knownEnd] & 0xFF) << 8) | (segment[knownEnd + 1] & 0xFF));
-            int p = knownEnd + 2;
-            for (int f = 0; f < fields; f++) {
-                int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
-                        | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
-                p += 4 + Math.max(size, 0);
-            }
-            knownEnd = p;
+            int at = knownEnd;
+            addStart(at);
+            knownEnd = endOfTupleAt(at, scanned);
         }
+    }
+
+    private void addStart(int at) {
+        if (known == starts.length) {
+            starts = Arrays.copyOf(starts, known * 2);
+        }
+        starts[known++] = at;
+        tuples = Math.max(tuples, known);
+    }
+
+    private int fieldCount(int at) {
+        return (short) (((segment[at] & 0xFF) << 8) | (segment[at + 1] & 0xFF));
+    }
+
+    /** Where the tuple at {@code at} ends, or -1 when it does not end by {@code limit}. */
+    private int endOfTupleAt(int at, int limit) {
+        int fields = fieldCount(at);
+        int p = at + 2;
+        for (int f = 0; f < fields; f++) {
+            if (p + 4 > limit) {
+                return -1;
+            }
+            int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
+                    | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
+            p += 4 + Math.max(size, 0);
+            if (p > limit) {
+                return -1;
+            }
+        }
+        return p;
     }
 
     private int tupleStart(int tuple) {

@@ -49,7 +49,10 @@ public final class RejectsTable {
         this(quoted, columns, Optional.empty());
     }
 
-    /** As above, for a COPY whose rows {@code screen} checks against the target's constraints before they go in. */
+    /**
+     * As above, for a COPY into the target itself: {@code screen} sets aside in the COPY the rows the target's own
+     * NOT NULL and CHECK constraints refuse ({@link RowScreen}), the rest as above.
+     */
     public RejectsTable(String quoted, List<Column> columns, Optional<RowScreen.PerTable> screen) {
         this.quoted = requireNonNull(quoted, "quoted is null");
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
