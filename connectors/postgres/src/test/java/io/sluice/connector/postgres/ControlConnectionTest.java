@@ -3,6 +3,10 @@ package io.sluice.connector.postgres;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.connector.postgres.session.TargetOwnership;
+import io.sluice.spi.LockWaits;
+import io.sluice.spi.TargetClaim;
 
 import io.sluice.toolkit.Redactor;
 import io.sluice.testkit.TestingPostgres;
@@ -14,6 +18,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,22 +105,76 @@ class ControlConnectionTest {
     }
 
     @Test
-    void concurrentLeasesGetTheirOwnConnectionsAndOneIsKept() throws Exception {
+    void concurrentLeasesGetTheirOwnConnectionsAndAFewAreKept() throws Exception {
         try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
-            ControlConnection a = connections.control("a");
-            ControlConnection b = connections.control("b");
-            int backendA = backend(a.connection());
-            int backendB = backend(b.connection());
-            assertNotEquals(backendA, backendB);
-            a.close();
-            b.close();
-            assertFalse(a.connection().isClosed(), "the first one back is kept");
-            assertTrue(b.connection().isClosed(), "a second idle connection is not kept");
-            try (ControlConnection again = connections.control("c")) {
-                assertEquals(backendA, backend(again.connection()));
+            List<ControlConnection> leases = new ArrayList<>();
+            Set<Integer> backends = new HashSet<>();
+            for (int i = 0; i < 5; i++) {
+                leases.add(connections.control("lease " + i));
+                backends.add(backend(leases.get(i).connection()));
+            }
+            assertEquals(5, backends.size(), "each lease has a session of its own");
+            leases.forEach(ControlConnection::close);
+            for (int i = 0; i < 4; i++) {
+                assertFalse(leases.get(i).connection().isClosed(), "the first four back are kept");
+            }
+            assertTrue(leases.get(4).connection().isClosed(), "a fifth idle connection is not kept");
+            try (ControlConnection again = connections.control("again")) {
+                assertEquals(backend(leases.get(3).connection()), backend(again.connection()),
+                        "the last one back is the next one out");
             }
             connections.close();
-            assertTrue(a.connection().isClosed(), "close() ends the kept connection");
+            assertTrue(leases.stream().allMatch(l -> isClosed(l.connection())), "close() ends the kept connections");
+        }
+    }
+
+    /**
+     * A claim's session is kept for the next claim once its lock is released: the next stream's claim starts on it,
+     * and another run can take the table at once.
+     */
+    @Test
+    void aClosedClaimReleasesItsLockAndHandsItsSessionToTheNextClaim() throws Exception {
+        try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
+            TableLocks locks = new TableLocks(connections, LockWaits.silent(Duration.ofSeconds(5)));
+            TargetClaim first = TargetOwnership.claim(connections, "\"public\".\"claimed\"", "run-1", locks, false);
+            assertEquals(1, advisoryLocks(), "the claim holds its lock");
+            first.close();
+            assertEquals(0, advisoryLocks(), "closing the claim released it, though its session lives on");
+            try (Connection other = connections.open("another run");
+                 Statement s = other.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_try_advisory_lock(" + 0x736c7563 + ", "
+                         + "\"public\".\"claimed\"".hashCode() + ")")) {
+                rs.next();
+                assertTrue(rs.getBoolean(1), "another session takes the table at once");
+            }
+            Connection kept = connections.reuse(PostgresConnections.Use.CLAIM, "the next claim");
+            try {
+                assertEquals(1, count("SELECT count(*) FROM pg_stat_activity WHERE pid = " + backend(kept)
+                        + " AND application_name LIKE '%run-1%'"), "the claim's own session came back");
+            } finally {
+                kept.close();
+            }
+        }
+    }
+
+    private static long advisoryLocks() throws SQLException {
+        return count("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = " + 0x736c7563
+                + "::bigint::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
+    }
+
+    private static long count(String query) throws SQLException {
+        try (Connection admin = server.connect(database); Statement s = admin.createStatement();
+             ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static boolean isClosed(Connection connection) {
+        try {
+            return connection.isClosed();
+        } catch (SQLException e) {
+            return false;
         }
     }
 

@@ -124,6 +124,56 @@ class ManyTablesTest {
                 + "40/40 done"), verbose.err());
     }
 
+    /**
+     * The streams of a run hand their sessions on: at max-parallel-streams 1, one writer session loads every table (a
+     * target column defaulting to pg_backend_pid() shows which), and a merge's staging table, made for one table's
+     * columns, does not follow its session into the next table's merge (a target that held rows merges through
+     * staging).
+     */
+    @Test
+    void theTablesOfAPatternShareTheirWriterSessionAndEachMergesThroughItsOwnStaging() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "handon", 1);
+        List<String> source = new ArrayList<>(List.of("CREATE SCHEMA shop"));
+        List<String> target = new ArrayList<>(List.of("CREATE SCHEMA shop"));
+        for (int i = 1; i <= 6; i++) {
+            source.add("CREATE TABLE shop.t" + i + " (id bigint PRIMARY KEY, n" + i + " int, note text)");
+            source.add("INSERT INTO shop.t" + i + " SELECT g, g * " + i + ", 'n' || g FROM generate_series(1, "
+                    + (100 * i) + ") g");
+            target.add("CREATE TABLE shop.t" + i + " (id bigint PRIMARY KEY, n" + i + " int, note text, "
+                    + "writer int DEFAULT pg_backend_pid())");
+            target.add("INSERT INTO shop.t" + i + " (id, n" + i + ", note) VALUES (0, -1, 'kept')");
+        }
+        f.sql(f.source, source.toArray(String[]::new));
+        f.sql(f.target, target.toArray(String[]::new));
+        Path spec = dir.resolve("handon.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: handon
+                max-parallel-streams: 1
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: src, table: "shop.*" }
+                    target: { connection: dst, table: "shop.{table}" }
+                    load-mode: merge
+                    merge-key: [id]
+                """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        List<String> writers = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            String copied = "SELECT id, n" + i + ", note FROM shop.t" + i + " WHERE id > 0";
+            assertEquals(f.scalar(f.source, "SELECT hashtext(string_agg(t::text, ',' ORDER BY id)) FROM (" + copied
+                    + ") t"), f.scalar(f.target, "SELECT hashtext(string_agg(t::text, ',' ORDER BY id)) FROM ("
+                    + copied + ") t"), "t" + i);
+            writers.add("SELECT writer FROM shop.t" + i + " WHERE id > 0"); // the row at 0 is the target's own
+        }
+        assertEquals(1, f.scalar(f.target, "SELECT count(DISTINCT writer) FROM (" + String.join(" UNION ALL ",
+                writers) + ") w"), "one writer session loaded the six tables one after another");
+    }
+
     @Test
     void keyPrimaryKeyRefusesEveryTableWithoutOneAtOnce() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "manykey", 1);

@@ -26,21 +26,27 @@ public final class ConnectionSlot implements AutoCloseable {
 
     private final PostgresConnections connections;
     private final Kind kind;
+    /** A worker's: where its connection comes from and goes back to when the slot closes. */
+    private final PostgresConnections.Use use;
     private Connection idle;
 
-    private ConnectionSlot(PostgresConnections connections, Kind kind) {
+    private ConnectionSlot(PostgresConnections connections, Kind kind, PostgresConnections.Use use) {
         this.connections = requireNonNull(connections, "connections is null");
         this.kind = kind;
+        this.use = use;
     }
 
-    /** Keeps a connection between partitions until closed. */
-    public static ConnectionSlot forWorker(PostgresConnections connections) {
-        return new ConnectionSlot(connections, Kind.WORKER);
+    /**
+     * Keeps a connection between partitions until closed, then hands it back to {@code connections} for the next
+     * worker of the same {@code use} (the next stream of a run), which takes it instead of opening one.
+     */
+    public static ConnectionSlot forWorker(PostgresConnections connections, PostgresConnections.Use use) {
+        return new ConnectionSlot(connections, Kind.WORKER, requireNonNull(use, "use is null"));
     }
 
     /** Opens a connection per take and closes it when given back. */
     public static ConnectionSlot oneOff(PostgresConnections connections) {
-        return new ConnectionSlot(connections, Kind.ONE_OFF);
+        return new ConnectionSlot(connections, Kind.ONE_OFF, null);
     }
 
     /**
@@ -48,7 +54,7 @@ public final class ConnectionSlot implements AutoCloseable {
      * connection would be outside that transaction.
      */
     public static ConnectionSlot holding(PostgresConnections connections, Connection connection) {
-        ConnectionSlot slot = new ConnectionSlot(connections, Kind.HOLDING);
+        ConnectionSlot slot = new ConnectionSlot(connections, Kind.HOLDING, null);
         slot.idle = requireNonNull(connection, "connection is null");
         return slot;
     }
@@ -69,7 +75,7 @@ public final class ConnectionSlot implements AutoCloseable {
             throw new ConnectorException(ErrorKind.FAILED, PG212, "cannot start " + purpose + ": the "
                     + "transaction it belongs to was rolled back after an earlier failure", null);
         }
-        return connections.open(purpose);
+        return kind == Kind.WORKER ? connections.reuse(use, purpose) : connections.open(purpose);
     }
 
     /** The held connection while no writer has it (a {@link #holding} slot between writers), else empty. */
@@ -89,8 +95,13 @@ public final class ConnectionSlot implements AutoCloseable {
 
     @Override
     public void close() {
-        PostgresConnections.closeQuietly(idle);
+        Connection last = idle;
         idle = null;
+        if (kind == Kind.WORKER) {
+            connections.keep(use, last);
+        } else {
+            PostgresConnections.closeQuietly(last);
+        }
     }
 
     private static boolean isOpen(Connection connection) {

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,7 +25,10 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Describing, planning, preflight, truncation and the ledger share one kept <em>control</em> connection
  * ({@link #control}) instead of a connection each: a run used to open 14 connections to copy an empty table, and each
- * costs a few round trips and a backend start. Copies keep their own connections ({@link ConnectionSlot}).
+ * costs a few round trips and a backend start. Copies keep their own connections ({@link ConnectionSlot}), and a
+ * stream's readers, writers and claim hand theirs back here when the stream ends ({@link #reuse}), kept apart by
+ * {@link Use}, so the next stream of a run starts on open sessions: a thousand small tables used to open five
+ * connections each.
  */
 public final class PostgresConnections implements AutoCloseable {
     /** The buffer COPY data is packed in, both ways: 64 KiB (CopyOutReader fills it, CopyInWriter sends it). */
@@ -49,8 +53,30 @@ public final class PostgresConnections implements AutoCloseable {
     private final Properties properties;
     private final PostgresErrors errors;
     private final Duration maxControlIdle;
-    private final Kept keptControl = new Kept();
-    private final Kept keptQualifying = new Kept();
+    /**
+     * Idle sessions kept per use: a few, since streams running side by side (max-parallel-streams) each lease one
+     * and a lease inside another takes a second. More come back only when more ran at once; those are closed.
+     */
+    private static final int KEPT_PER_USE = 4;
+
+    /**
+     * What a kept session was last used for. Each use leaves its own session state (a snapshot reader's isolation
+     * level and read-only mode, a claim's application_name), so a session goes back to the use it came from.
+     */
+    public enum Use {
+        /** Readers in an exported snapshot: REPEATABLE READ, read only. */
+        SNAPSHOT_READER,
+        /** Readers without a snapshot (consistency: none): the session's default isolation. */
+        READER,
+        /** Writers: their temporary objects are discarded before the session is kept. */
+        WRITER,
+        /** A target's claim: its advisory locks are released before the session is kept. */
+        CLAIM
+    }
+
+    private final Kept keptControl = new Kept(KEPT_PER_USE);
+    private final Kept keptQualifying = new Kept(1);
+    private final java.util.EnumMap<Use, Kept> keptByUse = new java.util.EnumMap<>(Use.class);
     /** The application_name of the sessions opened from now on, once a run names them ({@link #nameSessions}). */
     private volatile String sessionName;
 
@@ -66,6 +92,9 @@ public final class PostgresConnections implements AutoCloseable {
         this.properties.putIfAbsent("maxSendBufferSize", Integer.toString(SEND_BUFFER_BYTES));
         this.errors = requireNonNull(errors, "errors is null");
         this.maxControlIdle = requireNonNull(maxControlIdle, "maxControlIdle is null");
+        for (Use use : Use.values()) {
+            keptByUse.put(use, new Kept(KEPT_PER_USE));
+        }
     }
 
     public PostgresErrors errors() {
@@ -79,7 +108,7 @@ public final class PostgresConnections implements AutoCloseable {
 
     /**
      * Names the sessions opened from now on {@code applicationName} (a run's name, see {@link TargetOwnership}), so
-     * that what a killed run left running on the server can be found and ended; the kept control session goes.
+     * that what a killed run left running on the server can be found and ended; the kept sessions go.
      */
     public void nameSessions(String applicationName) {
         requireNonNull(applicationName, "applicationName is null");
@@ -87,7 +116,7 @@ public final class PostgresConnections implements AutoCloseable {
             return;
         }
         sessionName = applicationName;
-        close(); // the kept control session has the old name
+        close(); // the kept sessions have the old name
     }
 
     /** A new connection in autocommit mode; {@code purpose} names it in error messages. */
@@ -175,6 +204,46 @@ public final class PostgresConnections implements AutoCloseable {
                 + "WHERE current_setting('server_version_num')::int >= 120000");
     }
 
+    /** A kept session last used for {@code use} when one is idle and still answers, else a new one. */
+    public Connection reuse(Use use, String purpose) throws ConnectorException {
+        Connection kept = keptByUse.get(requireNonNull(use, "use is null")).take();
+        return kept != null ? kept : open(purpose);
+    }
+
+    /**
+     * Back from {@code use} with no transaction open: kept for the next {@link #reuse} once what the use leaves in
+     * the session is undone (a writer's temporary tables and functions, a claim's advisory locks); closed when that
+     * fails, when a transaction is open, or when enough are kept.
+     */
+    public void keep(Use use, Connection connection) {
+        requireNonNull(use, "use is null");
+        if (connection == null) {
+            return;
+        }
+        String reset = switch (use) {
+            case WRITER -> "DISCARD TEMP"; // a merge's staging table is made for one target's columns
+            case CLAIM -> "SELECT pg_advisory_unlock_all()";
+            case SNAPSHOT_READER, READER -> null;
+        };
+        if (reset != null) {
+            try {
+                if (connection.isClosed()
+                        || connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
+                    closeQuietly(connection);
+                    return;
+                }
+                connection.setAutoCommit(true);
+                try (Statement s = connection.createStatement()) {
+                    s.execute(reset);
+                }
+            } catch (SQLException | RuntimeException e) {
+                closeQuietly(connection);
+                return;
+            }
+        }
+        keptByUse.get(use).giveBack(connection);
+    }
+
     private ControlConnection lease(Kept slot, String purpose, String setUp) throws ConnectorException {
         Connection kept = slot.take();
         if (kept != null) {
@@ -191,34 +260,39 @@ public final class PostgresConnections implements AutoCloseable {
         return new ControlConnection(slot, connection);
     }
 
-    /** One kept idle connection and since when it is idle. */
+    /** A few kept idle connections, the last given back first, each with since when it is idle. */
     final class Kept {
+        private record Idle(Connection connection, long sinceNanos) {
+        }
+
         private final ReentrantLock lock = new ReentrantLock();
-        private Connection idle;
-        private long idleSinceNanos;
+        private final java.util.ArrayDeque<Idle> idle = new java.util.ArrayDeque<>();
+        private final int capacity;
+
+        Kept(int capacity) {
+            this.capacity = capacity;
+        }
 
         private Connection take() {
-            Connection kept;
-            long idleNanos;
-            lock.lock();
-            try {
-                kept = idle;
-                idleNanos = System.nanoTime() - idleSinceNanos;
-                idle = null;
-            } finally {
-                lock.unlock();
+            while (true) {
+                Idle kept;
+                lock.lock();
+                try {
+                    kept = idle.pollFirst();
+                } finally {
+                    lock.unlock();
+                }
+                if (kept == null) {
+                    return null;
+                }
+                // One round trip, on every lease: a server that restarted, or an administrator who ended the session,
+                // leaves a connection that looks open until it is used, and a connector outlives its server's
+                // restarts. (Skipping it for a connection back within 0.5 s, as HikariCP does, failed a restart test.)
+                if (System.nanoTime() - kept.sinceNanos() <= maxControlIdle.toNanos() && isValid(kept.connection())) {
+                    return kept.connection();
+                }
+                closeQuietly(kept.connection());
             }
-            if (kept == null) {
-                return null;
-            }
-            // One round trip, on every lease: a server that restarted, or an administrator who ended the session,
-            // leaves a connection that looks open until it is used, and a connector outlives its server's restarts.
-            // (Skipping it for a connection back within 0.5 s, as HikariCP does, failed a restart test.)
-            if (idleNanos > maxControlIdle.toNanos() || !isValid(kept)) {
-                closeQuietly(kept);
-                return null;
-            }
-            return kept;
         }
 
         /**
@@ -233,9 +307,8 @@ public final class PostgresConnections implements AutoCloseable {
             Connection surplus = connection;
             lock.lock();
             try {
-                if (idle == null) {
-                    idle = connection;
-                    idleSinceNanos = System.nanoTime();
+                if (idle.size() < capacity) {
+                    idle.addFirst(new Idle(connection, System.nanoTime()));
                     surplus = null;
                 }
             } finally {
@@ -245,15 +318,15 @@ public final class PostgresConnections implements AutoCloseable {
         }
 
         private void close() {
-            Connection kept;
+            List<Idle> kept;
             lock.lock();
             try {
-                kept = idle;
-                idle = null;
+                kept = List.copyOf(idle);
+                idle.clear();
             } finally {
                 lock.unlock();
             }
-            closeQuietly(kept);
+            kept.forEach(k -> closeQuietly(k.connection()));
         }
     }
 
@@ -279,11 +352,12 @@ public final class PostgresConnections implements AutoCloseable {
         }
     }
 
-    /** Closes the kept control connections; a later {@link #control} opens a new one. */
+    /** Closes the kept connections; a later {@link #control} or {@link #reuse} opens a new one. */
     @Override
     public void close() {
         keptControl.close();
         keptQualifying.close();
+        keptByUse.values().forEach(Kept::close);
     }
 
     public static void closeQuietly(Connection connection) {

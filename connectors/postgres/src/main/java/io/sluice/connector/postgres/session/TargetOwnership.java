@@ -25,7 +25,8 @@ import static java.util.Objects.requireNonNull;
  * of its own for the stream's whole length. That session's {@code application_name} names the run, its process id
  * and host, so a second run (an overlapping scheduler retry, say) that finds the table owned can say by whom; it
  * waits up to the stream's lock-timeout and then fails before it has recorded, truncated or read anything. The lock
- * goes when the claim closes or its session ends, a killed process included.
+ * goes when the claim closes (the session is then kept, unlocked, for the next stream's claim) or its session ends,
+ * a killed process included.
  */
 public final class TargetOwnership {
     /** The first key of the two-key advisory lock space Sluice's target claims use ('sluc'). */
@@ -43,7 +44,7 @@ public final class TargetOwnership {
     public static TargetClaim claim(PostgresConnections connections, String table, String runId, TableLocks locks,
                              boolean shared) throws ConnectorException {
         requireNonNull(runId, "runId is null");
-        Connection c = connections.open("the claim on " + table);
+        Connection c = connections.reuse(PostgresConnections.Use.CLAIM, "the claim on " + table);
         try {
             int key = table.hashCode(); // String.hashCode is specified, so every process computes the same
             try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
@@ -74,7 +75,7 @@ public final class TargetOwnership {
             if (shared) {
                 refuseOtherRuns(connections, table, key, runId);
             }
-            return () -> PostgresConnections.closeQuietly(c); // ending the session releases the lock
+            return () -> connections.keep(PostgresConnections.Use.CLAIM, c); // released there, or the session ends
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(c);
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot claim "

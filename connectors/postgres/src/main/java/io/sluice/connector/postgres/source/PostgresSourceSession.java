@@ -127,7 +127,8 @@ public final class PostgresSourceSession implements SourceSession {
     @Override
     public PartitionReaders openReaders(SourceProjection projection) {
         requireNonNull(projection, "projection is null");
-        ConnectionSlot slot = ConnectionSlot.forWorker(connections);
+        ConnectionSlot slot = ConnectionSlot.forWorker(connections, snapshot.isPresent()
+                ? PostgresConnections.Use.SNAPSHOT_READER : PostgresConnections.Use.READER);
         return new PartitionReaders() {
             @Override
             public PartitionReader open(SourcePartition partition) throws ConnectorException {

@@ -520,7 +520,7 @@ public final class PostgresTarget implements Target {
     public PartitionWriters openWriters(List<Column> columns, CopyFormat format) {
         String copySql = writeStatement(requireNonNull(columns, "columns is null"),
                 requireNonNull(format, "format is null"));
-        ConnectionSlot slot = ConnectionSlot.forWorker(connections);
+        ConnectionSlot slot = ConnectionSlot.forWorker(connections, PostgresConnections.Use.WRITER);
         return new PartitionWriters() {
             @Override
             public PartitionWriter open() throws ConnectorException {

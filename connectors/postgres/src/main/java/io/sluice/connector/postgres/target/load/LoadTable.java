@@ -7,6 +7,7 @@ import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
@@ -154,9 +155,13 @@ public final class LoadTable {
         void run(Connection c, LedgerTransaction tx) throws SQLException, ConnectorException;
     }
 
-    /** Runs {@code change} in one transaction on a connection of its own, with the ledger's rows on it. */
+    /**
+     * Runs {@code change} in one transaction on a control session (kept for the next use once it committed; one
+     * that failed is closed), with the ledger's rows on it.
+     */
     void inTransaction(String what, Change change) throws ConnectorException {
-        try (Connection c = connections.open(what)) {
+        try (ControlConnection control = connections.control(what)) {
+            Connection c = control.connection();
             c.setAutoCommit(false);
             try {
                 change.run(c, ledger.rowsOn(c));
