@@ -26,7 +26,7 @@ public final class ConnectionSlot implements AutoCloseable {
 
     private final PostgresConnections connections;
     private final Kind kind;
-    /** A worker's: where its connection comes from and goes back to when the slot closes. */
+    /** Where the connection goes back to when the slot closes (null: closed); a worker's also comes from there. */
     private final PostgresConnections.Use use;
     private Connection idle;
 
@@ -51,10 +51,12 @@ public final class ConnectionSlot implements AutoCloseable {
 
     /**
      * Holds one connection whose transaction stays open across writers: never replaced by a new one, since a new
-     * connection would be outside that transaction.
+     * connection would be outside that transaction. Closed, it hands the connection back to {@code use} once that
+     * transaction ended.
      */
-    public static ConnectionSlot holding(PostgresConnections connections, Connection connection) {
-        ConnectionSlot slot = new ConnectionSlot(connections, Kind.HOLDING, null);
+    public static ConnectionSlot holding(PostgresConnections connections, Connection connection,
+                                         PostgresConnections.Use use) {
+        ConnectionSlot slot = new ConnectionSlot(connections, Kind.HOLDING, use);
         slot.idle = requireNonNull(connection, "connection is null");
         return slot;
     }
@@ -97,8 +99,8 @@ public final class ConnectionSlot implements AutoCloseable {
     public void close() {
         Connection last = idle;
         idle = null;
-        if (kind == Kind.WORKER) {
-            connections.keep(use, last);
+        if (use != null) {
+            connections.keep(use, last); // closed there unless its transaction ended
         } else {
             PostgresConnections.closeQuietly(last);
         }

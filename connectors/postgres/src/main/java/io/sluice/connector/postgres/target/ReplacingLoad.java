@@ -69,14 +69,15 @@ public final class ReplacingLoad implements ReplacingTransaction {
                                Optional<RejectsTable> rejects)
             throws ConnectorException {
         requireNonNull(first, "first is null");
-        Connection connection = connections.open(what);
+        // A writer's kept session: the load's ledger reads are prepared there already.
+        Connection connection = connections.reuse(PostgresConnections.Use.WRITER, what);
         try {
             connection.setAutoCommit(false);
             boolean truncated = first.isEmpty() || first.get().apply(ledger.rowsOn(connection));
             if (truncated) {
                 Truncation.truncate(connection, table, locks);
             }
-            return new ReplacingLoad(ConnectionSlot.holding(connections, connection),
+            return new ReplacingLoad(ConnectionSlot.holding(connections, connection, PostgresConnections.Use.WRITER),
                     truncated ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
