@@ -111,6 +111,25 @@ class LedgerRulesTest {
         assertEquals(RunnerCode.LEDGER003.name(), notStarted.code());
     }
 
+    /** The one-transaction start a run uses: the same rules as a start, a plan and first marks one by one. */
+    @Test
+    void aStartWithItsPlanAndMarksKeepsTheFirstPlanAndMarksOnResume() throws Exception {
+        Ledger ledger = ledger(target("startall"));
+        LedgerStream stream = LedgerStream.starting("run-s", "spec", "c", "s", "d", "none");
+        assertEquals(java.util.Set.of("window"), ledger.startStream(stream, List.of(planned(0, "p0"),
+                planned(1, "p1")), Map.of("window", "first")));
+        assertEquals(java.util.Set.of(), ledger.startStream(stream, List.of(planned(0, "other")),
+                Map.of("window", "second")), "a resume sets no mark the run has");
+        assertEquals(List.of("p0", "p1"), ids(ledger.partitions(stream.key())), "a resume's plan adds none");
+        assertEquals(Map.of("window", "first"), ledger.marks(stream.key()));
+        assertEquals(2, ledger.findStream(stream.key()).orElseThrow().starts());
+        ConnectorException taken = assertThrows(ConnectorException.class, () -> ledger.startStream(
+                LedgerStream.starting("run-s", "other-spec", "c", "s", "d", "none"), List.of(planned(0, "x")),
+                Map.of("window", "x")));
+        assertTrue(taken.getMessage().contains("already belongs to spec 'spec'"), taken.getMessage());
+        assertEquals(List.of("p0", "p1"), ids(ledger.partitions(stream.key())), "a refused start wrote nothing");
+    }
+
     @Test
     void aPlanIsKeptOnceAndAttemptsShowOnTheirPartition() throws Exception {
         Ledger ledger = ledger(target("plans"));

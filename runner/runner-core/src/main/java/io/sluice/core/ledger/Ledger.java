@@ -67,10 +67,48 @@ public final class Ledger {
         store.inTransaction(tx -> tx.insertStream(stream));
     }
 
+    /** {@link #planStream} for several streams, in one transaction of the store. */
+    public void planStreams(List<LedgerStream> streams) throws ConnectorException {
+        requireNonNull(streams, "streams is null");
+        store.inTransaction(tx -> {
+            for (LedgerStream stream : streams) {
+                tx.insertStream(stream);
+            }
+            return null;
+        });
+    }
+
     /** Records that a stream of a run starts, or starts again on resume (its start count grows). */
     public void startStream(LedgerStream stream) throws ConnectorException {
         requireNonNull(stream, "stream is null");
-        store.inTransaction(tx -> {
+        store.inTransaction(starting(stream));
+    }
+
+    /**
+     * A stream's start ({@link #startStream}), its plan ({@link #recordPlan}) and the marks it sets once per run
+     * ({@link #markFirst}), in one transaction of the store: a run of a thousand small tables paid a transaction for
+     * each. Returns the names of {@code firstMarks} set now (the others the stream had already).
+     */
+    public java.util.Set<String> startStream(LedgerStream stream, List<LedgerPartition> partitions,
+                                             Map<String, String> firstMarks) throws ConnectorException {
+        requireNonNull(stream, "stream is null");
+        requireNonNull(partitions, "partitions is null");
+        requireNonNull(firstMarks, "firstMarks is null");
+        return store.inTransaction(tx -> {
+            starting(stream).apply(tx);
+            planning(stream.key(), partitions).apply(tx);
+            java.util.Set<String> set = new java.util.LinkedHashSet<>();
+            for (Map.Entry<String, String> mark : firstMarks.entrySet()) {
+                if (markingFirst(stream.key(), mark.getKey(), mark.getValue()).apply(tx)) {
+                    set.add(mark.getKey());
+                }
+            }
+            return set;
+        });
+    }
+
+    private LedgerWork<Void> starting(LedgerStream stream) {
+        return tx -> {
             if (tx.insertStream(stream)) {
                 return null;
             }
@@ -87,7 +125,7 @@ public final class Ledger {
                     recorded.starts() + 1, Optional.empty(), recorded.partitionsPlanned(),
                     recorded.partitionsDone()));
             return null;
-        });
+        };
     }
 
     public Optional<LedgerStream> findStream(StreamKey key) throws ConnectorException {
@@ -245,13 +283,17 @@ public final class Ledger {
     public void recordPlan(StreamKey key, List<LedgerPartition> partitions) throws ConnectorException {
         requireNonNull(key, "key is null");
         requireNonNull(partitions, "partitions is null");
-        store.inTransaction(tx -> {
+        store.inTransaction(planning(key, partitions));
+    }
+
+    private LedgerWork<Void> planning(StreamKey key, List<LedgerPartition> partitions) {
+        return tx -> {
             tx.lockStream(key).orElseThrow(() -> notStarted(key)); // two plans of one stream wait for each other
             if (tx.partitions(key).stream().noneMatch(p -> p.index() >= 0)) {
                 tx.writePartitions(key, partitions);
             }
             return null;
-        });
+        };
     }
 
     /**
@@ -390,14 +432,18 @@ public final class Ledger {
      */
     public boolean markFirst(StreamKey key, String name, String value) throws ConnectorException {
         requireNonNull(key, "key is null");
-        return store.inTransaction(tx -> {
+        return store.inTransaction(markingFirst(key, name, value));
+    }
+
+    private LedgerWork<Boolean> markingFirst(StreamKey key, String name, String value) {
+        return tx -> {
             tx.lockStream(key).orElseThrow(() -> notStarted(key));
             if (tx.marks(key).containsKey(name)) {
                 return false;
             }
             tx.writeMark(key, name, value);
             return true;
-        });
+        };
     }
 
     /** Records one failed or cancelled attempt; a partition not done yet shows how often it was tried. */

@@ -1,6 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
@@ -10,7 +11,10 @@ import io.sluice.toolkit.Redactor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -120,15 +124,30 @@ public final class PipelineRunner {
         if (plan.streams().size() < 2 && plan.spec().run().before().isEmpty()) {
             return; // a single stream records itself as it starts; a run's before hook needs it recorded first
         }
+        // One transaction per ledger: the streams of one target connection share its ledger (a pattern's thousand
+        // tables used to record themselves one transaction each).
+        Map<String, List<StreamPlan>> byLedger = new LinkedHashMap<>();
+        Map<String, Ledger> ledgers = new HashMap<>();
         for (StreamPlan stream : plan.streams()) {
-            if (!stream.recorded() || feeds.changesOnly(stream)) {
+            Optional<Ledger> ledger = bound.binding(stream).ledger();
+            if (!stream.recorded() || feeds.changesOnly(stream) || ledger.isEmpty()) {
                 continue;
             }
+            String where = bound.binding(stream).targetConnection() + "\u0000" + ledger.get().describe();
+            byLedger.computeIfAbsent(where, k -> new ArrayList<>()).add(stream);
+            ledgers.putIfAbsent(where, ledger.get());
+        }
+        for (Map.Entry<String, List<StreamPlan>> group : byLedger.entrySet()) {
+            Ledger ledger = ledgers.get(group.getKey());
             try {
-                new StreamLedger(stream, bound.binding(stream).ledger(), identity, listener).recordPlanned();
+                ledger.ensureReady();
+                ledger.planStreams(group.getValue().stream().map(stream -> new StreamLedger(stream,
+                        Optional.of(ledger), identity, listener).planned()).toList());
             } catch (ConnectorException | RuntimeException e) {
-                listener.ledgerProblem(stream, "could not record the stream as planned in the ledger: "
-                        + identity.redactor().redact(e.getMessage()));
+                for (StreamPlan stream : group.getValue()) {
+                    listener.ledgerProblem(stream, "could not record the stream as planned in the ledger: "
+                            + identity.redactor().redact(e.getMessage()));
+                }
             }
         }
     }

@@ -73,15 +73,14 @@ final class StreamLedger {
         }
     }
 
-    /** Before the run's first stream starts: this stream as planned, so the ledger knows the whole run. */
-    void recordPlanned() throws ConnectorException {
-        if (ledger.isEmpty()) {
-            return;
-        }
-        ledger.get().ensureReady();
-        ledger.get().planStream(new LedgerStream(run.runId(), run.specName(), run.specChecksum(), plan.name(),
+    /**
+     * This stream as planned and not started, which the run records before its first stream starts, so the ledger
+     * knows the whole run ({@link Ledger#planStreams}).
+     */
+    LedgerStream planned() {
+        return new LedgerStream(run.runId(), run.specName(), run.specChecksum(), plan.name(),
                 StreamDefinition.of(plan.spec(), run.redactor()), LedgerStream.State.RUNNING, "not started",
-                Instant.now(), Optional.empty(), Optional.empty(), 0, 0, Optional.empty(), 0, 0));
+                Instant.now(), Optional.empty(), Optional.empty(), 0, 0, Optional.empty(), 0, 0);
     }
 
     /** The stream's start, and its whole plan (kept once: a resume restores the first plan, never a new one). */
@@ -96,20 +95,19 @@ final class StreamLedger {
                 ledger.get().mark(key, LedgerFeed.FAILED_MARK, "");
             }
         }
-        ledger.get().startStream(LedgerStream.starting(run.runId(), run.specName(), run.specChecksum(), plan.name(),
-                StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode));
         List<LedgerPartition> planned = new ArrayList<>();
         for (PartitionPlan partition : plan.allPartitions()) {
             planned.add(LedgerPartition.planned(partition.index(), partition.id(),
                     run.redactor().redact(partition.predicate()), partition.checkpoint().orElse("")));
         }
-        ledger.get().recordPlan(key, planned);
-        // Kept once per run: a resume finishes what the run's first start planned, whatever it plans now.
-        for (Map.Entry<String, String> mark : plan.startMarks().entrySet()) {
-            if (!ledger.get().markFirst(key, mark.getKey(), mark.getValue())
-                    && mark.getKey().equals(io.sluice.core.plan.IncrementalWindow.FILES)) {
-                recordFilesAsRead(mark.getValue());
-            }
+        // Start, plan and marks in one transaction. The marks are kept once per run: a resume finishes what the
+        // run's first start planned, whatever it plans now.
+        java.util.Set<String> marked = ledger.get().startStream(LedgerStream.starting(run.runId(), run.specName(),
+                run.specChecksum(), plan.name(), StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode),
+                planned, plan.startMarks());
+        String files = plan.startMarks().get(io.sluice.core.plan.IncrementalWindow.FILES);
+        if (files != null && !marked.contains(io.sluice.core.plan.IncrementalWindow.FILES)) {
+            recordFilesAsRead(files);
         }
     }
 
