@@ -62,6 +62,14 @@ class ControlConnectionTest {
                 assertTrue(control.connection().getAutoCommit());
                 assertEquals("postgres", setting(control.connection(), "IntervalStyle"));
                 assertTrue(setting(control.connection(), "DateStyle").startsWith("ISO"));
+                assertEquals("force_generic_plan", setting(control.connection(), "plan_cache_mode"),
+                        "ledger rows by key and catalog reads by OID are planned once");
+            }
+            Connection writer = connections.reuse(PostgresConnections.Use.WRITER, "a writer");
+            try {
+                assertEquals("force_generic_plan", setting(writer, "plan_cache_mode"), "its partitions' ledger rows");
+            } finally {
+                writer.close();
             }
         }
     }
