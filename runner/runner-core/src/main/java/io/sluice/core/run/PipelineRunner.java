@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +126,6 @@ public final class PipelineRunner {
         // One transaction per ledger: the streams of one target connection share its ledger (a pattern's thousand
         // tables used to record themselves one transaction each).
         Map<String, List<StreamPlan>> byLedger = new LinkedHashMap<>();
-        Map<String, Ledger> ledgers = new HashMap<>();
         for (StreamPlan stream : plan.streams()) {
             Optional<Ledger> ledger = bound.binding(stream).ledger();
             if (!stream.recorded() || feeds.changesOnly(stream) || ledger.isEmpty()) {
@@ -135,16 +133,15 @@ public final class PipelineRunner {
             }
             String where = bound.binding(stream).targetConnection() + "\u0000" + ledger.get().describe();
             byLedger.computeIfAbsent(where, k -> new ArrayList<>()).add(stream);
-            ledgers.putIfAbsent(where, ledger.get());
         }
-        for (Map.Entry<String, List<StreamPlan>> group : byLedger.entrySet()) {
-            Ledger ledger = ledgers.get(group.getKey());
+        for (List<StreamPlan> group : byLedger.values()) {
+            Ledger ledger = bound.binding(group.getFirst()).ledger().orElseThrow(); // the group's first one's
             try {
                 ledger.ensureReady();
-                ledger.planStreams(group.getValue().stream().map(stream -> new StreamLedger(stream,
-                        Optional.of(ledger), identity, listener).planned()).toList());
+                ledger.planStreams(group.stream().map(stream -> new StreamLedger(stream, Optional.of(ledger),
+                        identity, listener).planned()).toList());
             } catch (ConnectorException | RuntimeException e) {
-                for (StreamPlan stream : group.getValue()) {
+                for (StreamPlan stream : group) {
                     listener.ledgerProblem(stream, "could not record the stream as planned in the ledger: "
                             + identity.redactor().redact(e.getMessage()));
                 }
