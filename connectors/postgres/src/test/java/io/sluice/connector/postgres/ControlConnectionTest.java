@@ -112,6 +112,33 @@ class ControlConnectionTest {
         }
     }
 
+    /** A kept session is checked by a look at its socket, not a query: the server saw nothing between the leases. */
+    @Test
+    void aKeptConnectionIsCheckedWithoutARoundTrip() throws Exception {
+        try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
+            int kept;
+            try (ControlConnection control = connections.control("test")) {
+                kept = backend(control.connection());
+                try (Statement s = control.connection().createStatement()) {
+                    s.execute("SELECT 'the last statement'");
+                }
+            }
+            try (ControlConnection control = connections.control("test")) {
+                assertEquals("SELECT 'the last statement'", lastQuery(kept), "the lease sent nothing");
+                assertEquals(kept, backend(control.connection()));
+            }
+        }
+    }
+
+    /** The statement a backend ran last, as the server shows it. */
+    private static String lastQuery(int backend) throws SQLException {
+        try (Connection admin = server.connect(database); Statement s = admin.createStatement();
+             ResultSet rs = s.executeQuery("SELECT query FROM pg_stat_activity WHERE pid = " + backend)) {
+            assertTrue(rs.next(), "backend " + backend + " is gone");
+            return rs.getString(1);
+        }
+    }
+
     @Test
     void concurrentLeasesGetTheirOwnConnectionsAndAFewAreKept() throws Exception {
         try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
