@@ -150,6 +150,34 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
                 store.streamsOfSpec(spec, 2).stream().map(LedgerStream::runId).toList(), "the two newest runs");
     }
 
+    /** A store that answers unfinishedRuns names every run of the spec with a stream not done, and only those. */
+    @Test
+    void unfinishedRunsAreTheRunsOfTheSpecWithAStreamNotDone() throws Exception {
+        store.ensureReady();
+        Optional<java.util.Set<String>> none = store.unfinishedRuns(spec);
+        if (none.isEmpty()) {
+            return; // the store cannot tell; the runner then asks per stream
+        }
+        assertEquals(java.util.Set.of(), none.get(), "a spec never run");
+        Instant first = now();
+        LedgerStream.State[][] runs = {
+                {LedgerStream.State.DONE, LedgerStream.State.DONE},
+                {LedgerStream.State.DONE, LedgerStream.State.FAILED},
+                {LedgerStream.State.RUNNING, LedgerStream.State.DONE},
+                {LedgerStream.State.INTERRUPTED, LedgerStream.State.INTERRUPTED}};
+        for (int run = 0; run < runs.length; run++) {
+            for (int stream = 0; stream < 2; stream++) {
+                insert(new LedgerStream(runId + "-" + run, spec, "c", STREAM + stream, "d", runs[run][stream],
+                        "none", first.plusSeconds(run), Optional.empty(), Optional.empty(), 0, 1, Optional.empty(),
+                        0, 0));
+            }
+        }
+        insert(new LedgerStream(runId + "-other", spec + "-other", "c", STREAM, "d", LedgerStream.State.FAILED,
+                "none", first, Optional.empty(), Optional.empty(), 0, 1, Optional.empty(), 0, 0));
+        assertEquals(Optional.of(java.util.Set.of(runId + "-1", runId + "-2", runId + "-3")),
+                store.unfinishedRuns(spec), "each run with a stream failed, running or interrupted; not another spec's");
+    }
+
     @Test
     void partitionsReadBackInPlanOrderWithTheirCounts() throws Exception {
         store.ensureReady();

@@ -38,6 +38,13 @@ public final class Ledger {
     private final LedgerStore store;
     /** The store said it is ready: a ledger lives for one run's plan, and its stream asked four times. */
     private volatile boolean ready;
+    /**
+     * The spec's unfinished runs other than this one, as the run found them before its first stream
+     * ({@link #knowEarlierRuns}); empty: not known, each stream asks for its own earlier runs.
+     */
+    private volatile Optional<java.util.Set<String>> unfinishedEarlier = Optional.empty();
+    /** The run is fresh: no process ran its id before ({@link LoadMarks#ranBefore}). */
+    private volatile boolean fresh;
 
     public Ledger(LedgerStore store) {
         this.store = requireNonNull(store, "store is null");
@@ -56,6 +63,30 @@ public final class Ledger {
             store.ensureReady();
             ready = true;
         }
+    }
+
+    /**
+     * The runs of {@code specName} other than {@code runId} with a stream not done, when the store can tell with one
+     * read; empty when it cannot.
+     */
+    public Optional<java.util.Set<String>> unfinishedRuns(String specName, String runId) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        requireNonNull(runId, "runId is null");
+        return store.unfinishedRuns(specName).map(runs -> {
+            java.util.Set<String> others = new java.util.HashSet<>(runs);
+            others.remove(runId);
+            return java.util.Set.copyOf(others);
+        });
+    }
+
+    /**
+     * What the run found before its first stream, for the marks of its streams here: the spec's other unfinished runs
+     * ({@link #unfinishedRuns}; empty: not known) and whether the run is fresh. None unfinished: no stream has
+     * unfinished earlier runs to look up.
+     */
+    public void knowEarlierRuns(Optional<java.util.Set<String>> unfinished, boolean fresh) {
+        this.unfinishedEarlier = requireNonNull(unfinished, "unfinished is null").map(java.util.Set::copyOf);
+        this.fresh = fresh;
     }
 
     /**
@@ -220,6 +251,11 @@ public final class Ledger {
                 return earlier(true);
             }
 
+            @Override
+            public boolean ranBefore() {
+                return !fresh;
+            }
+
             /** The stream in earlier runs: read once (those runs do not change while this one loads). */
             private List<io.sluice.spi.ledger.StreamInRun> earlierRuns;
 
@@ -227,6 +263,9 @@ public final class Ledger {
             private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
                     throws ConnectorException {
                 java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
+                if (unfinishedEarlier.map(java.util.Set::isEmpty).orElse(false)) {
+                    return earlier; // no run of the spec but this one is unfinished, as the run found before it began
+                }
                 List<io.sluice.spi.ledger.StreamInRun> runs = earlierRuns;
                 if (runs == null) {
                     runs = store.streamInRuns(specName, key.stream(), UNFINISHED_RUNS_LOOKED_AT);

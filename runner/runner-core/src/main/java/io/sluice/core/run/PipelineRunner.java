@@ -51,6 +51,14 @@ public final class PipelineRunner {
 
     /** {@link #run}, as one of several processes of a joined run when {@code join} is given. */
     public RunReport run(BoundPlan bound, String runId, RunListener listener, Optional<Join> join) {
+        return run(bound, runId, listener, join, false);
+    }
+
+    /**
+     * {@link #run}; {@code fresh}: the caller made sure the ledger knows nothing of {@code runId}, so no earlier process
+     * of this run left anything behind (a resume's may have).
+     */
+    public RunReport run(BoundPlan bound, String runId, RunListener listener, Optional<Join> join, boolean fresh) {
         requireNonNull(bound, "bound is null");
         requireNonNull(join, "join is null");
         requireNonNull(runId, "runId is null");
@@ -59,7 +67,7 @@ public final class PipelineRunner {
         RunSettings settings = plan.spec().run();
         Instant started = Instant.now();
         RunIdentity identity = new RunIdentity(runId, plan.spec().name(), plan.spec().checksum(),
-                new Redactor(plan.spec().secrets()), join);
+                new Redactor(plan.spec().secrets()), join, fresh);
         listener.runStarted(plan, runId);
         ChangeFeeds feeds = ChangeFeeds.prepare(bound, identity, follow);
         recordPlanned(plan, bound, identity, listener, feeds);
@@ -140,6 +148,12 @@ public final class PipelineRunner {
                 ledger.ensureReady();
                 ledger.planStreams(group.stream().map(stream -> new StreamLedger(stream, Optional.of(ledger),
                         identity, listener).planned()).toList());
+                // Which earlier runs of the spec are unfinished, asked once for the group: usually none, and then no
+                // stream asks for its own earlier runs (two reads a stream, a thousand streams).
+                Optional<Set<String>> unfinished = ledger.unfinishedRuns(identity.specName(), identity.runId());
+                for (StreamPlan stream : group) {
+                    bound.binding(stream).ledger().orElseThrow().knowEarlierRuns(unfinished, identity.fresh());
+                }
             } catch (ConnectorException | RuntimeException e) {
                 for (StreamPlan stream : group) {
                     listener.ledgerProblem(stream, "could not record the stream as planned in the ledger: "

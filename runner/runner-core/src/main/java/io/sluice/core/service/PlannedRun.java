@@ -82,7 +82,7 @@ public final class PlannedRun implements AutoCloseable {
             if (!request.discardUnfinished()) {
                 resumer.refuseOverUnfinishedAppends(plan);
             }
-            return new PreparedRun(id, plan, notes);
+            return new PreparedRun(id, plan, notes, true);
         }
         String id = !request.resume().get().isEmpty() ? request.resume().get()
                 : request.runId().orElseGet(() -> resumer.latestUnfinished(plan).orElseThrow(() ->
@@ -90,11 +90,11 @@ public final class PlannedRun implements AutoCloseable {
                         + "' in the ledger", "start a new run without --resume")));
         if (!resumer.exists(plan, id)) {
             notes.add("run " + id + " has no record in the ledger: starting it now");
-            return new PreparedRun(id, plan, notes);
+            return new PreparedRun(id, plan, notes, false);
         }
         RunResumer.Resumption resumption = resumer.resume(plan, id, request.force());
         notes.addAll(resumption.notes());
-        return new PreparedRun(id, resumption.plan(), notes);
+        return new PreparedRun(id, resumption.plan(), notes, false);
     }
 
     /**

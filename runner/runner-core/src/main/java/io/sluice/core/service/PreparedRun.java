@@ -21,13 +21,20 @@ public final class PreparedRun {
     private final BoundPlan plan;
     private final List<String> notes;
     private final Optional<Join> join;
+    /** The ledger knew nothing of the run id (checked): no process ran it before this one. */
+    private final boolean fresh;
     private final PipelineRunner runner = new PipelineRunner();
 
-    PreparedRun(String runId, BoundPlan plan, List<String> notes) {
-        this(runId, plan, notes, Optional.empty());
+    PreparedRun(String runId, BoundPlan plan, List<String> notes, boolean fresh) {
+        this(runId, plan, notes, Optional.empty(), fresh);
     }
 
     PreparedRun(String runId, BoundPlan plan, List<String> notes, Optional<Join> join) {
+        this(runId, plan, notes, join, false);
+    }
+
+    private PreparedRun(String runId, BoundPlan plan, List<String> notes, Optional<Join> join, boolean fresh) {
+        this.fresh = fresh;
         this.runId = requireNonNull(runId, "runId is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.notes = List.copyOf(requireNonNull(notes, "notes is null"));
@@ -58,6 +65,6 @@ public final class PreparedRun {
 
     /** Moves the data; never throws for a failed copy: the report says how it ended. */
     public RunReport run(RunListener listener) {
-        return runner.run(plan, runId, requireNonNull(listener, "listener is null"), join);
+        return runner.run(plan, runId, requireNonNull(listener, "listener is null"), join, fresh);
     }
 }

@@ -57,6 +57,16 @@ public interface LedgerStore {
                 .map(s -> new StreamInRun(s, unfinished.contains(s.key().runId()))).toList();
     }
 
+    /**
+     * The runs of the spec that have a stream not done (unfinished, or running now), by id, when the store can say
+     * with one cheap read: a run asks once before its first stream, and when none but itself is unfinished its streams
+     * skip {@link #streamInRuns}. Empty: the store cannot tell; each stream then asks for its own earlier runs.
+     */
+    default java.util.Optional<java.util.Set<String>> unfinishedRuns(String specName) throws ConnectorException {
+        java.util.Objects.requireNonNull(specName, "specName is null");
+        return java.util.Optional.empty();
+    }
+
     /** The partitions of a stream of a run: planned ones in plan order, then unplanned ones by id. */
     List<LedgerPartition> partitions(StreamKey key) throws ConnectorException;
 

@@ -71,4 +71,13 @@ public interface LoadMarks {
             throws io.sluice.spi.ConnectorException {
         return unfinishedEarlier();
     }
+
+    /**
+     * Whether a process before this one may have run this run (a resume, a joined run): what such a process left
+     * running on the target is then this run's to end. False only for a run whose id the ledger did not know when it
+     * began.
+     */
+    default boolean ranBefore() {
+        return true;
+    }
 }

@@ -86,6 +86,28 @@ public final class LedgerQueries {
         return streams(sql, "cannot read the runs of spec " + specName, specName, limit);
     }
 
+    /** The runs of the spec with a stream not done (from the partial index of such streams). */
+    java.util.Set<String> unfinishedRuns(String specName) throws ConnectorException {
+        requireNonNull(specName, "specName is null");
+        String sql = "SELECT DISTINCT run_id FROM " + table("run_streams") + " WHERE state <> 'done' AND spec_name = ?";
+        try (ControlConnection control = tables.reading();
+                PreparedStatement p = control.connection().prepareStatement(sql)) {
+            p.setString(1, specName);
+            java.util.Set<String> runs = new java.util.HashSet<>();
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    runs.add(rs.getString(1));
+                }
+            }
+            return runs;
+        } catch (SQLException e) {
+            if (LedgerTables.noLedger(e)) {
+                return java.util.Set.of();
+            }
+            throw tables.failure(e, "cannot read the unfinished runs of spec " + specName);
+        }
+    }
+
     /** One stream's rows in the spec's newest runs that recorded it, each with whether its run is unfinished. */
     List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int limit)
             throws ConnectorException {

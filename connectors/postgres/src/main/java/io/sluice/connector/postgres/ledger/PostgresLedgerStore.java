@@ -208,6 +208,11 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
+    public java.util.Optional<java.util.Set<String>> unfinishedRuns(String specName) throws ConnectorException {
+        return java.util.Optional.of(queries.unfinishedRuns(specName));
+    }
+
+    @Override
     public List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int runs)
             throws ConnectorException {
         return queries.streamInRuns(specName, stream, runs);

@@ -254,7 +254,9 @@ public final class PostgresLoad {
         Map<String, Map<String, String>> earlier = marks.unfinishedEarlier();
         if (endLeftovers) {
             List<String> runIds = new ArrayList<>();
-            runIds.add(marks.runId());
+            if (marks.ranBefore()) { // a fresh run's id names no session of another process
+                runIds.add(marks.runId());
+            }
             runIds.addAll(earlier.keySet());
             LeftoverSessions.end(table.connections(), table.schema(), relationsOf(table.name()), runIds, patience);
         }
