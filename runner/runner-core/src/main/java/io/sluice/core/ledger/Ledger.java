@@ -80,13 +80,15 @@ public final class Ledger {
     }
 
     /**
-     * What the run found before its first stream, for the marks of its streams here: the spec's other unfinished runs
-     * ({@link #unfinishedRuns}; empty: not known) and whether the run is fresh. None unfinished: no stream has
-     * unfinished earlier runs to look up.
+     * What the run found before its first stream on the store this ledger shares with other streams of the run: the
+     * store is ready (the run made it so: a thousand streams asked it one after another), the spec's other unfinished
+     * runs ({@link #unfinishedRuns}; empty: not known; none: no stream has earlier runs to look up), and whether the
+     * run is fresh.
      */
-    public void knowEarlierRuns(Optional<java.util.Set<String>> unfinished, boolean fresh) {
+    public void knowRunStart(Optional<java.util.Set<String>> unfinished, boolean fresh) {
         this.unfinishedEarlier = requireNonNull(unfinished, "unfinished is null").map(java.util.Set::copyOf);
         this.fresh = fresh;
+        this.ready = true;
     }
 
     /**
@@ -126,12 +128,20 @@ public final class Ledger {
         requireNonNull(partitions, "partitions is null");
         requireNonNull(firstMarks, "firstMarks is null");
         return store.inTransaction(tx -> {
-            starting(stream).apply(tx);
-            planning(stream.key(), partitions).apply(tx);
+            // The stream's row locked once, for all three. A stream never started has no plan yet: only a start
+            // writes one (planning refuses a stream not started), so its plan is written without reading.
+            boolean firstStart = startingLocked(stream, tx);
+            if (firstStart || tx.partitions(stream.key()).stream().noneMatch(p -> p.index() >= 0)) {
+                tx.writePartitions(stream.key(), partitions);
+            }
             java.util.Set<String> set = new java.util.LinkedHashSet<>();
-            for (Map.Entry<String, String> mark : firstMarks.entrySet()) {
-                if (markingFirst(stream.key(), mark.getKey(), mark.getValue()).apply(tx)) {
-                    set.add(mark.getKey());
+            if (!firstMarks.isEmpty()) {
+                Map<String, String> marked = tx.marks(stream.key());
+                for (Map.Entry<String, String> mark : firstMarks.entrySet()) {
+                    if (!marked.containsKey(mark.getKey())) {
+                        tx.writeMark(stream.key(), mark.getKey(), mark.getValue());
+                        set.add(mark.getKey());
+                    }
                 }
             }
             return set;
@@ -140,23 +150,36 @@ public final class Ledger {
 
     private LedgerWork<Void> starting(LedgerStream stream) {
         return tx -> {
-            if (tx.insertStream(stream)) {
-                return null;
-            }
-            LedgerStream recorded = tx.lockStream(stream.key()).orElseThrow(() -> notStarted(stream.key()));
-            if (!recorded.specName().equals(stream.specName())) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, RunnerCode.LEDGER004, "run id '"
-                        + stream.runId() + "' already belongs to spec '" + recorded.specName() + "' in "
-                        + store.describe() + " (stream " + stream.stream() + ")", "give this run another --run-id");
-            }
-            tx.updateStream(new LedgerStream(recorded.runId(), recorded.specName(), stream.specChecksum(),
-                    recorded.stream(), stream.definition(), LedgerStream.State.RUNNING, stream.snapshotMode(),
-                    // A stream only planned so far starts now; a resumed one keeps its first start.
-                    recorded.starts() == 0 ? stream.startedAt() : recorded.startedAt(), Optional.empty(), recorded.truncatedAt(), recorded.rows(),
-                    recorded.starts() + 1, Optional.empty(), recorded.partitionsPlanned(),
-                    recorded.partitionsDone()));
+            startingLocked(stream, tx);
             return null;
         };
+    }
+
+    /**
+     * Records the start in {@code tx}, the stream's row locked from here to the transaction's end; true when it is the
+     * stream's first start (its row was new, or only planned).
+     */
+    private boolean startingLocked(LedgerStream stream, io.sluice.spi.ledger.LedgerTransaction tx)
+            throws ConnectorException {
+        Optional<LedgerStream> locked = tx.lockStream(stream.key()); // a stream the run planned is there
+        if (locked.isEmpty() && tx.insertStream(stream)) {
+            return true;
+        }
+        // Another process inserted it first (its insert committed, ours found the conflict): lock what it wrote.
+        LedgerStream recorded = locked.isPresent() ? locked.get()
+                : tx.lockStream(stream.key()).orElseThrow(() -> notStarted(stream.key()));
+        if (!recorded.specName().equals(stream.specName())) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, RunnerCode.LEDGER004, "run id '"
+                    + stream.runId() + "' already belongs to spec '" + recorded.specName() + "' in "
+                    + store.describe() + " (stream " + stream.stream() + ")", "give this run another --run-id");
+        }
+        tx.updateStream(new LedgerStream(recorded.runId(), recorded.specName(), stream.specChecksum(),
+                recorded.stream(), stream.definition(), LedgerStream.State.RUNNING, stream.snapshotMode(),
+                // A stream only planned so far starts now; a resumed one keeps its first start.
+                recorded.starts() == 0 ? stream.startedAt() : recorded.startedAt(), Optional.empty(), recorded.truncatedAt(), recorded.rows(),
+                recorded.starts() + 1, Optional.empty(), recorded.partitionsPlanned(),
+                recorded.partitionsDone()));
+        return recorded.starts() == 0;
     }
 
     public Optional<LedgerStream> findStream(StreamKey key) throws ConnectorException {
@@ -327,7 +350,9 @@ public final class Ledger {
 
     private LedgerWork<Void> planning(StreamKey key, List<LedgerPartition> partitions) {
         return tx -> {
-            tx.lockStream(key).orElseThrow(() -> notStarted(key)); // two plans of one stream wait for each other
+            // Two plans of one stream wait for each other. Only a started stream has a plan: a start writes the
+            // first one without looking.
+            tx.lockStream(key).filter(s -> s.starts() > 0).orElseThrow(() -> notStarted(key));
             if (tx.partitions(key).stream().noneMatch(p -> p.index() >= 0)) {
                 tx.writePartitions(key, partitions);
             }
@@ -510,12 +535,34 @@ public final class Ledger {
         requireNonNull(error, "error is null");
         store.inTransaction(tx -> {
             LedgerStream s = tx.lockStream(key).orElseThrow(() -> notStarted(key));
-            tx.updateStream(new LedgerStream(s.runId(), s.specName(), s.specChecksum(), s.stream(), s.definition(),
-                    state, s.snapshotMode(), s.startedAt(),
-                    state == LedgerStream.State.RUNNING ? Optional.empty() : Optional.of(Instant.now()),
-                    s.truncatedAt(), rows, s.starts(), error, s.partitionsPlanned(), s.partitionsDone()));
+            tx.updateStream(finished(s, state, rows, error));
             return null;
         });
+    }
+
+    /**
+     * {@link #finishStream} with the stream's rows as its done partitions count them, whichever process or invocation
+     * copied them (a joined run's other processes, a resumed run's earlier tries), read in the same transaction.
+     */
+    public void finishStream(StreamKey key, LedgerStream.State state, Optional<String> error)
+            throws ConnectorException {
+        requireNonNull(key, "key is null");
+        requireNonNull(state, "state is null");
+        requireNonNull(error, "error is null");
+        store.inTransaction(tx -> {
+            LedgerStream s = tx.lockStream(key).orElseThrow(() -> notStarted(key));
+            long rows = tx.partitions(key).stream().filter(p -> p.state() == LedgerPartition.State.DONE)
+                    .mapToLong(LedgerPartition::rows).sum();
+            tx.updateStream(finished(s, state, rows, error));
+            return null;
+        });
+    }
+
+    private static LedgerStream finished(LedgerStream s, LedgerStream.State state, long rows, Optional<String> error) {
+        return new LedgerStream(s.runId(), s.specName(), s.specChecksum(), s.stream(), s.definition(), state,
+                s.snapshotMode(), s.startedAt(),
+                state == LedgerStream.State.RUNNING ? Optional.empty() : Optional.of(Instant.now()),
+                s.truncatedAt(), rows, s.starts(), error, s.partitionsPlanned(), s.partitionsDone());
     }
 
     private ConnectorException notStarted(StreamKey key) {

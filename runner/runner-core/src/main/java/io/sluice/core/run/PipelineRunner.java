@@ -148,11 +148,11 @@ public final class PipelineRunner {
                 ledger.ensureReady();
                 ledger.planStreams(group.stream().map(stream -> new StreamLedger(stream, Optional.of(ledger),
                         identity, listener).planned()).toList());
-                // Which earlier runs of the spec are unfinished, asked once for the group: usually none, and then no
-                // stream asks for its own earlier runs (two reads a stream, a thousand streams).
+                // The store is ready, and which earlier runs of the spec are unfinished, asked once for the group:
+                // usually none, and then no stream asks for its own earlier runs (two reads a stream).
                 Optional<Set<String>> unfinished = ledger.unfinishedRuns(identity.specName(), identity.runId());
                 for (StreamPlan stream : group) {
-                    bound.binding(stream).ledger().orElseThrow().knowEarlierRuns(unfinished, identity.fresh());
+                    bound.binding(stream).ledger().orElseThrow().knowRunStart(unfinished, identity.fresh());
                 }
             } catch (ConnectorException | RuntimeException e) {
                 for (StreamPlan stream : group) {

@@ -297,12 +297,8 @@ final class StreamLedger {
             default -> LedgerStream.State.FAILED;
         };
         try {
-            // The stream's rows are every done partition's, whichever process or invocation copied it: a joined
-            // run's other processes, and a resumed run's earlier tries.
-            long recordedRows = ledger.get().partitions(key).stream()
-                    .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum();
-            ledger.get().finishStream(key, recorded, recordedRows,
-                    error.map(e -> run.redactor().redact(e.getMessage())));
+            // The stream's rows are every done partition's, whichever process or invocation copied it.
+            ledger.get().finishStream(key, recorded, error.map(e -> run.redactor().redact(e.getMessage())));
         } catch (ConnectorException | RuntimeException e) {
             listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());
         }

@@ -90,22 +90,18 @@ public final class LedgerQueries {
     java.util.Set<String> unfinishedRuns(String specName) throws ConnectorException {
         requireNonNull(specName, "specName is null");
         String sql = "SELECT DISTINCT run_id FROM " + table("run_streams") + " WHERE state <> 'done' AND spec_name = ?";
-        try (ControlConnection control = tables.reading();
-                PreparedStatement p = control.connection().prepareStatement(sql)) {
-            p.setString(1, specName);
-            java.util.Set<String> runs = new java.util.HashSet<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    runs.add(rs.getString(1));
+        return tables.read("cannot read the unfinished runs of spec " + specName, java.util.Set.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                p.setString(1, specName);
+                java.util.Set<String> runs = new java.util.HashSet<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        runs.add(rs.getString(1));
+                    }
                 }
+                return runs;
             }
-            return runs;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return java.util.Set.of();
-            }
-            throw tables.failure(e, "cannot read the unfinished runs of spec " + specName);
-        }
+        });
     }
 
     /** One stream's rows in the spec's newest runs that recorded it, each with whether its run is unfinished. */
@@ -116,25 +112,21 @@ public final class LedgerQueries {
         String sql = "SELECT s.*, EXISTS (SELECT 1 FROM " + table("run_streams") + " o WHERE o.run_id = s.run_id "
                 + "AND o.state <> 'done') FROM (" + streamSelect() + "WHERE r.spec_name = ? AND r.stream = ? "
                 + "ORDER BY r.started_at DESC LIMIT ?) s";
-        try (ControlConnection control = tables.reading();
-                PreparedStatement p = control.connection().prepareStatement(sql)) {
-            p.setString(1, specName);
-            p.setString(2, stream);
-            p.setInt(3, Math.max(0, limit));
-            List<io.sluice.spi.ledger.StreamInRun> out = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new io.sluice.spi.ledger.StreamInRun(stream(rs), rs.getBoolean(
-                            rs.getMetaData().getColumnCount())));
+        return tables.read("cannot read the runs of stream " + stream, List.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                p.setString(1, specName);
+                p.setString(2, stream);
+                p.setInt(3, Math.max(0, limit));
+                List<io.sluice.spi.ledger.StreamInRun> out = new ArrayList<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new io.sluice.spi.ledger.StreamInRun(stream(rs), rs.getBoolean(
+                                rs.getMetaData().getColumnCount())));
+                    }
                 }
+                return out;
             }
-            return out;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return List.of();
-            }
-            throw tables.failure(e, "cannot read the runs of stream " + stream);
-        }
+        });
     }
 
     List<LedgerStream> streamsOfRun(String runId) throws ConnectorException {
@@ -144,72 +136,60 @@ public final class LedgerQueries {
     }
 
     private List<LedgerStream> streams(String sql, String what, Object... parameters) throws ConnectorException {
-        try (ControlConnection control = tables.reading();
-                PreparedStatement p = control.connection().prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                p.setObject(i + 1, parameters[i]);
-            }
-            List<LedgerStream> out = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(stream(rs));
+        return tables.read(what, List.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    p.setObject(i + 1, parameters[i]);
                 }
+                List<LedgerStream> out = new ArrayList<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(stream(rs));
+                    }
+                }
+                return out;
             }
-            return out;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return List.of();
-            }
-            throw tables.failure(e, what);
-        }
+        });
     }
 
     List<LedgerPartition> partitions(String runId, String stream) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         requireNonNull(stream, "stream is null");
         String sql = partitionSelect() + "WHERE run_id = ? AND stream = ?" + PARTITION_ORDER;
-        try (ControlConnection control = tables.reading();
-                PreparedStatement p = control.connection().prepareStatement(sql)) {
-            p.setString(1, runId);
-            p.setString(2, stream);
-            List<LedgerPartition> out = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(partition(rs));
+        return tables.read("cannot read the partitions of stream " + stream + " of run " + runId, List.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                p.setString(1, runId);
+                p.setString(2, stream);
+                List<LedgerPartition> out = new ArrayList<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(partition(rs));
+                    }
                 }
+                return out;
             }
-            return out;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return List.of();
-            }
-            throw tables.failure(e, "cannot read the partitions of stream " + stream + " of run " + runId);
-        }
+        });
     }
 
     List<AttemptRecord> attempts(StreamKey key) throws ConnectorException {
         String sql = "SELECT run_id, stream, partition_id, attempt, started_at, finished_at, outcome, error_code, "
                 + "message FROM " + table("run_attempts") + " WHERE run_id = ? AND stream = ? ORDER BY id";
-        try (ControlConnection control = tables.reading();
-                PreparedStatement p = control.connection().prepareStatement(sql)) {
-            p.setString(1, key.runId());
-            p.setString(2, key.stream());
-            List<AttemptRecord> out = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new AttemptRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
-                            instant(rs, 5).orElseThrow(), instant(rs, 6).orElseThrow(),
-                            AttemptRecord.Outcome.valueOf(rs.getString(7).toUpperCase(Locale.ROOT)),
-                            Optional.ofNullable(rs.getString(8)), Optional.ofNullable(rs.getString(9))));
+        return tables.read("cannot read the attempts of stream " + key.stream() + " of run " + key.runId(), List.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                p.setString(1, key.runId());
+                p.setString(2, key.stream());
+                List<AttemptRecord> out = new ArrayList<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new AttemptRecord(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                                instant(rs, 5).orElseThrow(), instant(rs, 6).orElseThrow(),
+                                AttemptRecord.Outcome.valueOf(rs.getString(7).toUpperCase(Locale.ROOT)),
+                                Optional.ofNullable(rs.getString(8)), Optional.ofNullable(rs.getString(9))));
+                    }
                 }
+                return out;
             }
-            return out;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return List.of();
-            }
-            throw tables.failure(e, "cannot read the attempts of stream " + key.stream() + " of run " + key.runId());
-        }
+        });
     }
 
     String marksSelect() {
@@ -232,14 +212,8 @@ public final class LedgerQueries {
 
     java.util.Map<String, String> marks(StreamKey key) throws ConnectorException {
         requireNonNull(key, "key is null");
-        try (ControlConnection control = tables.reading()) {
-            return marks(control.connection(), marksSelect(), key);
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return java.util.Map.of();
-            }
-            throw tables.failure(e, "cannot read the marks of stream " + key.stream() + " of run " + key.runId());
-        }
+        return tables.read("cannot read the marks of stream " + key.stream() + " of run " + key.runId(),
+                java.util.Map.of(), c -> marks(c, marksSelect(), key));
     }
 
     static io.sluice.spi.ledger.ChangeFeedRecord changeFeed(ResultSet rs) throws SQLException {
@@ -251,45 +225,37 @@ public final class LedgerQueries {
     java.util.Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
         requireNonNull(specName, "specName is null");
         requireNonNull(feed, "feed is null");
-        try (ControlConnection control = tables.reading();
-             PreparedStatement p = control.connection().prepareStatement("SELECT table_name, position FROM "
+        return tables.read("cannot read the table positions of change feed " + feed + " of spec "
+                    + specName, java.util.Map.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT table_name, position FROM "
                      + table("change_feed_tables") + " WHERE spec_name = ? AND feed = ?")) {
-            p.setString(1, specName);
-            p.setString(2, feed);
-            java.util.Map<String, String> positions = new java.util.HashMap<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    positions.put(rs.getString(1), rs.getString(2));
+                p.setString(1, specName);
+                p.setString(2, feed);
+                java.util.Map<String, String> positions = new java.util.HashMap<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        positions.put(rs.getString(1), rs.getString(2));
+                    }
                 }
+                return positions;
             }
-            return positions;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return java.util.Map.of();
-            }
-            throw tables.failure(e, "cannot read the table positions of change feed " + feed + " of spec "
-                    + specName);
-        }
+        });
     }
 
     List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         requireNonNull(specName, "specName is null");
-        try (ControlConnection control = tables.reading();
-             PreparedStatement p = control.connection().prepareStatement("SELECT spec_name, feed, state, position, "
+        return tables.read("cannot read the change feeds of spec " + specName, List.of(), c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT spec_name, feed, state, position, "
                      + "run_id, updated_at FROM " + table("change_feeds") + " WHERE spec_name = ? ORDER BY feed")) {
-            p.setString(1, specName);
-            List<io.sluice.spi.ledger.ChangeFeedRecord> feeds = new ArrayList<>();
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    feeds.add(changeFeed(rs));
+                p.setString(1, specName);
+                List<io.sluice.spi.ledger.ChangeFeedRecord> feeds = new ArrayList<>();
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        feeds.add(changeFeed(rs));
+                    }
                 }
+                return feeds;
             }
-            return feeds;
-        } catch (SQLException e) {
-            if (LedgerTables.noLedger(e)) {
-                return List.of();
-            }
-            throw tables.failure(e, "cannot read the change feeds of spec " + specName);
-        }
+        });
     }
 }

@@ -152,6 +152,8 @@ public final class LedgerSchema {
             }
             c.setAutoCommit(false);
             try {
+                // DDL on tables other runs use waits the stream's lock-timeout, not the ledger session's first try.
+                execute(c, "SET LOCAL lock_timeout = '" + Math.max(1, tables.locks().timeout().toMillis()) + "ms'");
                 try (PreparedStatement lock = c.prepareStatement(
                         "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
                     lock.setString(1, "sluice ledger " + tables.schema());

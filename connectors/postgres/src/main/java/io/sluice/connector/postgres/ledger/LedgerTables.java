@@ -45,6 +45,8 @@ public final class LedgerTables {
         this.connections = requireNonNull(connections, "connections is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.quotedSchema = validName(schema) ? SqlQuote.identifier(schema) : "\"?\"";
+        this.locks = new TableLocks(connections, io.sluice.spi.LockWaits.silent(
+                io.sluice.spi.LockWaits.DEFAULT_TIMEOUT));
     }
 
     private static boolean validName(String schema) {
@@ -56,6 +58,7 @@ public final class LedgerTables {
         return schema;
     }
 
+
     String quotedSchema() {
         return quotedSchema;
     }
@@ -65,35 +68,128 @@ public final class LedgerTables {
         return quotedSchema + "." + name;
     }
 
-    /** How long a read of the ledger waits for a lock someone holds on it: the stream's lock-timeout. */
-    private volatile java.time.Duration lockTimeout = io.sluice.spi.LockWaits.DEFAULT_TIMEOUT;
+    /** How the ledger waits for a lock someone holds on it: the stream's lock-timeout, its waits told. */
+    private volatile TableLocks locks;
 
-    void lockTimeout(java.time.Duration timeout) {
-        this.lockTimeout = java.util.Objects.requireNonNull(timeout, "timeout is null");
+    void waitForLocks(TableLocks locks) {
+        this.locks = requireNonNull(locks, "locks is null");
     }
 
-    /**
-     * A control connection for reading the ledger, in a transaction that waits at most the lock-timeout for a lock
-     * (a ledger table someone holds locked fails the read with PG420 instead of hanging); giving it back ends it.
-     */
-    ControlConnection reading() throws ConnectorException, java.sql.SQLException {
-        ControlConnection control = control().readOnly();
-        try {
-            java.sql.Connection c = control.connection();
-            c.setAutoCommit(false);
-            try (java.sql.Statement s = c.createStatement()) {
-                s.execute("SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
-            }
-            return control;
-        } catch (java.sql.SQLException | RuntimeException e) {
-            control.close();
-            throw e;
+    TableLocks locks() {
+        return locks;
+    }
+
+    /** A statement of the ledger waited for a lock longer than its try may. */
+    static final class LockedLedger extends Exception {
+        LockedLedger() {
+            super(null, null, false, false);
         }
     }
 
+    /** One try of the ledger's work that waits at most {@code lockTimeout} for a lock. */
+    @FunctionalInterface
+    interface Try<T> {
+        T run(java.time.Duration lockTimeout) throws ConnectorException, LockedLedger;
+    }
+
+    /**
+     * Runs {@code work} with a first try that gives up on a lock soon ({@link PostgresConnections#LEDGER_LOCK_TIMEOUT},
+     * the ledger session's own setting): a ledger table someone holds locked is then said, with who holds it, before
+     * the rest of the lock-timeout is waited in a second try from the start.
+     */
+    <T> T waitingForLocks(Try<T> work) throws ConnectorException {
+        TableLocks waits = locks;
+        java.time.Duration timeout = waits.timeout();
+        java.time.Duration first = timeout.compareTo(PostgresConnections.LEDGER_LOCK_TIMEOUT) < 0 ? timeout
+                : PostgresConnections.LEDGER_LOCK_TIMEOUT;
+        try {
+            return work.run(first);
+        } catch (LockedLedger locked) {
+            if (first.equals(timeout)) {
+                throw timedOut(waits, timeout);
+            }
+            String what = "lock on the run ledger in schema " + quotedSchema + " (to record the run), held by "
+                    + holders(waits).text();
+            waits.waits().waiting(what);
+            try {
+                return work.run(timeout.minus(first));
+            } catch (LockedLedger stillLocked) {
+                throw timedOut(waits, timeout);
+            } finally {
+                waits.waits().waited(what);
+            }
+        }
+    }
+
+    /** On a ledger session, a try waiting other than the session's own: its transaction says how long. */
+    static void waitAtMost(Connection c, java.time.Duration lockTimeout) throws SQLException {
+        if (!lockTimeout.equals(PostgresConnections.LEDGER_LOCK_TIMEOUT)) {
+            execute(c, "SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
+        }
+    }
+
+    /** Whether {@code e} (or a cause) is a lock wait that timed out. */
+    static boolean lockTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && TableLocks.LOCK_NOT_AVAILABLE.equals(s.getSQLState())) {
+                return true;
+            }
+            if (t instanceof ConnectorException c && c.code().equals(PostgresCode.PG420.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A read of the ledger on a connection, in one statement. */
+    @FunctionalInterface
+    interface Read<T> {
+        T run(Connection c) throws SQLException, ConnectorException;
+    }
+
+    /**
+     * Reads the ledger on a session of its own, in autocommit (one statement, one round trip), waiting for locks as
+     * {@link #waitingForLocks} does; a ledger never created reads as {@code noLedger}.
+     */
+    <T> T read(String what, T noLedger, Read<T> read) throws ConnectorException {
+        return waitingForLocks(lockTimeout -> {
+            try (ControlConnection control = control().readOnly()) {
+                Connection c = control.connection();
+                if (!lockTimeout.equals(PostgresConnections.LEDGER_LOCK_TIMEOUT)) {
+                    c.setAutoCommit(false); // a second try's own wait; giving the lease back rolls it back
+                    waitAtMost(c, lockTimeout);
+                }
+                return read.run(c);
+            } catch (SQLException e) {
+                if (noLedger(e)) {
+                    return noLedger;
+                }
+                if (lockTimedOut(e)) {
+                    throw new LockedLedger();
+                }
+                throw failure(e, what);
+            }
+        });
+    }
+
+    /** A session of the ledger's own ({@link PostgresConnections#ledger}): its statements wait a second for a lock. */
     ControlConnection control() throws ConnectorException {
         checkName();
-        return connections.control("the run ledger in schema " + quotedSchema);
+        return connections.ledger("the run ledger in schema " + quotedSchema);
+    }
+
+    private TableLocks.Holders holders(TableLocks waits) {
+        return waits.holders(List.of(table("run_streams"), table("run_partitions"), table("run_marks"),
+                table("run_attempts")), TableLocks.Mode.ROW_EXCLUSIVE, -1);
+    }
+
+    private ConnectorException timedOut(TableLocks waits, java.time.Duration timeout) {
+        TableLocks.Holders holders = holders(waits);
+        return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG420, "gave up after "
+                + TableLocks.seconds(timeout) + " waiting for a lock on the run ledger in schema " + quotedSchema
+                + ": held by " + holders.text(), "let that session finish or end it" + holders.firstPid().map(pid ->
+                " (SELECT pg_terminate_backend(" + pid + ") ends it)").orElse("") + ", or give the stream a longer "
+                + "lock-timeout");
     }
 
     void checkName() throws ConnectorException {
@@ -120,9 +216,9 @@ public final class LedgerTables {
                     translated.getCause());
         }
         if (state.equals(TableLocks.LOCK_NOT_AVAILABLE)) {
-            TableLocks.Holders holders = new TableLocks(connections, io.sluice.spi.LockWaits.silent(lockTimeout))
-                    .holders(List.of(table("run_streams"), table("run_partitions"), table("run_marks"),
-                            table("run_attempts")), TableLocks.Mode.ACCESS_SHARE, -1);
+            java.time.Duration lockTimeout = locks.timeout();
+            TableLocks.Holders holders = locks.holders(List.of(table("run_streams"), table("run_partitions"),
+                    table("run_marks"), table("run_attempts")), TableLocks.Mode.ACCESS_SHARE, -1);
             return new ConnectorException(ErrorKind.FAILED, PostgresCode.PG420, "gave up after "
                     + TableLocks.seconds(lockTimeout) + " waiting for a lock on the run ledger in schema "
                     + quotedSchema + " (" + what + "): held by " + holders.text(), "let that session finish or end "

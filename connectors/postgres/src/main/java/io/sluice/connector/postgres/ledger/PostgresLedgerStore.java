@@ -38,8 +38,6 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final LedgerQueries queries;
     private final QualifiedName targetName;
     private final PostgresConnections connections;
-    /** How the store's transactions wait for a lock someone holds on the ledger: the stream's lock-timeout. */
-    private volatile TableLocks locks;
 
     public PostgresLedgerStore(PostgresConnections connections, String schema, QualifiedName targetName) {
         this.tables = new LedgerTables(connections, requireNonNull(schema, "schema is null"));
@@ -47,13 +45,11 @@ public final class PostgresLedgerStore implements LedgerStore {
         this.queries = new LedgerQueries(tables);
         this.targetName = requireNonNull(targetName, "targetName is null");
         this.connections = connections;
-        this.locks = new TableLocks(connections, io.sluice.spi.LockWaits.silent(io.sluice.spi.LockWaits.DEFAULT_TIMEOUT));
     }
 
     /** The stream's lock-timeout and wait reports apply to the ledger's own transactions too. */
     public void waitForLocks(TableLocks locks) {
-        this.locks = requireNonNull(locks, "locks is null");
-        tables.lockTimeout(locks.timeout());
+        tables.waitForLocks(requireNonNull(locks, "locks is null"));
     }
 
     String schema() {
@@ -73,86 +69,29 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     public <T> T inTransaction(LedgerWork<T> work) throws ConnectorException {
         requireNonNull(work, "work is null");
-        TableLocks waits = locks;
-        java.time.Duration timeout = waits.timeout();
-        // A first try that gives up soon: a ledger table someone holds locked is then said, with who holds it,
-        // before the rest of the lock-timeout is waited; the work runs again from the start in a new transaction.
-        java.time.Duration first = timeout.compareTo(FIRST_TRY) < 0 ? timeout : FIRST_TRY;
-        try {
-            return attempt(work, first);
-        } catch (LockedLedger locked) {
-            if (first.equals(timeout)) {
-                throw timedOut(waits, timeout);
-            }
-            String what = "lock on " + describe() + " (to record the run), held by " + holders(waits).text();
-            waits.waits().waiting(what);
-            try {
-                return attempt(work, timeout.minus(first));
-            } catch (LockedLedger stillLocked) {
-                throw timedOut(waits, timeout);
-            } finally {
-                waits.waits().waited(what);
-            }
-        }
-    }
-
-    private static final java.time.Duration FIRST_TRY = java.time.Duration.ofSeconds(1);
-
-    /** A ledger statement waited for a lock longer than it may. */
-    private static final class LockedLedger extends Exception {
-        LockedLedger() {
-            super(null, null, false, false);
-        }
+        return tables.waitingForLocks(lockTimeout -> attempt(work, lockTimeout));
     }
 
     private <T> T attempt(LedgerWork<T> work, java.time.Duration lockTimeout)
-            throws ConnectorException, LockedLedger {
+            throws ConnectorException, LedgerTables.LockedLedger {
         try (ControlConnection control = tables.control()) {
             Connection c = control.connection();
             c.setAutoCommit(false);
             try {
-                try (java.sql.Statement s = c.createStatement()) {
-                    s.execute("SET LOCAL lock_timeout = '" + Math.max(1, lockTimeout.toMillis()) + "ms'");
-                }
+                LedgerTables.waitAtMost(c, lockTimeout);
                 T result = work.apply(rowsOn(c));
                 c.commit();
                 return result;
             } catch (SQLException | ConnectorException | RuntimeException e) {
                 rollbackQuietly(c);
-                if (lockTimedOut(e)) {
-                    throw new LockedLedger();
+                if (LedgerTables.lockTimedOut(e)) {
+                    throw new LedgerTables.LockedLedger();
                 }
                 throw e;
             }
         } catch (SQLException e) {
             throw tables.failure(e, "cannot write " + describe());
         }
-    }
-
-    private static boolean lockTimedOut(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && TableLocks.LOCK_NOT_AVAILABLE.equals(s.getSQLState())) {
-                return true;
-            }
-            if (t instanceof ConnectorException c && c.code().equals(PostgresCode.PG420.name())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private TableLocks.Holders holders(TableLocks waits) {
-        return waits.holders(List.of(tables.table("run_streams"), tables.table("run_partitions"),
-                tables.table("run_marks"), tables.table("run_attempts")), TableLocks.Mode.ROW_EXCLUSIVE, -1);
-    }
-
-    private ConnectorException timedOut(TableLocks waits, java.time.Duration timeout) {
-        TableLocks.Holders holders = holders(waits);
-        return new ConnectorException(io.sluice.spi.ErrorKind.FAILED, PostgresCode.PG420, "gave up after "
-                + TableLocks.seconds(timeout) + " waiting for a lock on " + describe() + ": held by "
-                + holders.text(), "let that session finish or end it" + holders.firstPid().map(pid -> " (SELECT "
-                + "pg_terminate_backend(" + pid + ") ends it)").orElse("") + ", or give the stream a longer "
-                + "lock-timeout");
     }
 
     /**

@@ -8,6 +8,7 @@ import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -85,9 +86,28 @@ public final class PostgresConnections implements AutoCloseable {
 
     private final Kept keptControl = new Kept(KEPT_PER_USE);
     private final Kept keptQualifying = new Kept(1);
+    private final Kept keptLedger = new Kept(KEPT_PER_USE);
+
     private final java.util.EnumMap<Use, Kept> keptByUse = new java.util.EnumMap<>(Use.class);
-    /** Each open connection's socket, when PgJDBC made it through {@link ProbedSockets}: a kept one is probed. */
-    private final java.util.Map<Connection, ProbedSocket> sockets = java.util.Collections.synchronizedMap(
+    /**
+     * What this process knows of each session it opened beyond what PgJDBC tracks, so a kept session is not set up
+     * again for its next use: its socket (probed instead of asked, {@link ProbedSocket}), its isolation, its name,
+     * whether it made temporary objects. Each setting is one round trip a table saved.
+     */
+    private static final class Session {
+        private final ProbedSocket socket; // null: PgJDBC made the socket with the user's factory
+        private volatile boolean repeatableRead;
+        private volatile String applicationName;
+        private volatile boolean temporaryObjects;
+
+        private Session(ProbedSocket socket, String applicationName) {
+            this.socket = socket;
+            this.applicationName = applicationName;
+        }
+    }
+
+    /** Every session a PostgresConnections opened, by its connection (each is one session, whoever holds it). */
+    private static final java.util.Map<Connection, Session> SESSIONS = java.util.Collections.synchronizedMap(
             new java.util.WeakHashMap<>());
     /** The application_name of the sessions opened from now on, once a run names them ({@link #nameSessions}). */
     private volatile String sessionName;
@@ -146,8 +166,8 @@ public final class PostgresConnections implements AutoCloseable {
             ProbedSockets.Connected<Connection> connected = ProbedSockets.connect(url, session,
                     with -> DRIVER.connect(url, with));
             connection = connected.connection();
-            if (connection != null && connected.socket() != null) {
-                sockets.put(connection, connected.socket());
+            if (connection != null) {
+                SESSIONS.put(connection, new Session(connected.socket(), session.getProperty("ApplicationName")));
             }
         } catch (SQLException e) {
             throw errors.translate(e, PostgresErrors.Phase.DESCRIBE, "cannot connect for " + purpose);
@@ -218,6 +238,22 @@ public final class PostgresConnections implements AutoCloseable {
                 + GENERIC_PLANS);
     }
 
+    /**
+     * How long a statement of the ledger's own sessions ({@link #ledger}) waits for a lock, as their session's
+     * setting: the ledger's first try, after which it says who holds the lock and waits the rest in a try of its own.
+     */
+    public static final Duration LEDGER_LOCK_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * A control connection of the run ledger's own, whose session waits {@link #LEDGER_LOCK_TIMEOUT} for a lock: the
+     * ledger's reads and short transactions need no {@code SET LOCAL lock_timeout} of their own (one round trip each,
+     * seven a small table), and no other user of a control connection inherits that setting.
+     */
+    public ControlConnection ledger(String purpose) throws ConnectorException {
+        return lease(keptLedger, purpose, "SET IntervalStyle = 'postgres'; SET lock_timeout = '"
+                + LEDGER_LOCK_TIMEOUT.toMillis() + "ms'; " + GENERIC_PLANS);
+    }
+
     /** A kept session last used for {@code use} when one is idle and still answers, else a new one. */
     public Connection reuse(Use use, String purpose) throws ConnectorException {
         Connection kept = keptByUse.get(requireNonNull(use, "use is null")).take();
@@ -246,8 +282,10 @@ public final class PostgresConnections implements AutoCloseable {
         if (connection == null) {
             return;
         }
+        Session session = SESSIONS.get(connection);
         String reset = switch (use) {
-            case WRITER -> "DISCARD TEMP"; // a merge's staging table is made for one target's columns
+            // a merge's staging table is made for one target's columns
+            case WRITER -> session == null || session.temporaryObjects ? "DISCARD TEMP" : null;
             case CLAIM -> "SELECT pg_advisory_unlock_all()";
             case SNAPSHOT_READER, READER -> null;
         };
@@ -261,6 +299,9 @@ public final class PostgresConnections implements AutoCloseable {
                 connection.setAutoCommit(true);
                 try (Statement s = connection.createStatement()) {
                     s.execute(reset);
+                }
+                if (session != null) {
+                    session.temporaryObjects = false;
                 }
             } catch (SQLException | RuntimeException e) {
                 closeQuietly(connection);
@@ -366,8 +407,50 @@ public final class PostgresConnections implements AutoCloseable {
 
     /** What a look at an idle connection's socket sees; SPOKE when it cannot look (a socket factory of the user's). */
     ProbedSocket.Probe probe(Connection connection) {
-        ProbedSocket socket = sockets.get(connection);
-        return socket == null ? ProbedSocket.Probe.SPOKE : socket.probe();
+        Session session = SESSIONS.get(connection);
+        return session == null || session.socket == null ? ProbedSocket.Probe.SPOKE : session.socket.probe();
+    }
+
+    /**
+     * Makes REPEATABLE READ the isolation of the transactions {@code connection} begins from now on (before it begins
+     * one): a session that has it already is not asked again.
+     */
+    public static void repeatableRead(Connection connection) throws SQLException {
+        Session session = SESSIONS.get(connection);
+        if (session != null && session.repeatableRead) {
+            return;
+        }
+        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        if (session != null) {
+            session.repeatableRead = true;
+        }
+    }
+
+    /** Names {@code connection}'s session {@code applicationName}, unless that is its name already. */
+    public static void nameSession(Connection connection, String applicationName) throws SQLException {
+        requireNonNull(applicationName, "applicationName is null");
+        Session session = SESSIONS.get(connection);
+        if (session != null && applicationName.equals(session.applicationName)) {
+            return;
+        }
+        try (PreparedStatement p = connection.prepareStatement("SELECT set_config('application_name', ?, false)")) {
+            p.setString(1, applicationName);
+            p.execute();
+        }
+        if (session != null) {
+            session.applicationName = applicationName;
+        }
+    }
+
+    /**
+     * Says that {@code connection} made temporary objects (a merge's staging table, a screen's function): a writer
+     * session is kept after DISCARD TEMP only then.
+     */
+    public static void madeTemporaryObjects(Connection connection) {
+        Session session = SESSIONS.get(connection);
+        if (session != null) {
+            session.temporaryObjects = true;
+        }
     }
 
     private static boolean isValid(Connection connection) {
@@ -397,6 +480,7 @@ public final class PostgresConnections implements AutoCloseable {
     public void close() {
         keptControl.close();
         keptQualifying.close();
+        keptLedger.close();
         keptByUse.values().forEach(Kept::close);
     }
 
