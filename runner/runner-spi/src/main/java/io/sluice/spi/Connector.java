@@ -37,6 +37,18 @@ public interface Connector extends AutoCloseable {
     }
 
     /**
+     * The runner is about to plan a stream for each of these options, as sources or as targets ({@code role}), one
+     * after another: a pattern's tables. A connector may read now, for all of them at once, what planning each would
+     * ask of its server (a table, its columns, a privilege), and give the sources and targets it makes for those
+     * options what it read, for their planning alone. Anything it cannot read so is left to the per-object way, which
+     * reports what is wrong; the default reads nothing.
+     */
+    default void describeAhead(Role role, java.util.List<Options> options) throws ConnectorException {
+        java.util.Objects.requireNonNull(role, "role is null");
+        java.util.Objects.requireNonNull(options, "options is null");
+    }
+
+    /**
      * Lines to show a person about this connection, e.g. how to reach an embedded server with psql. Must not contain
      * secrets.
      */

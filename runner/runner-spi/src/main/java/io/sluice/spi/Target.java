@@ -97,6 +97,17 @@ public interface Target {
                 "report this as a bug: the runner asks only targets that say they can");
     }
 
+    /**
+     * {@link #openReplacingTransaction(List, CopyFormat, java.util.Optional)} for a load the plan expects to bring
+     * about {@code expectedBytes}: a target may empty a small load's table more cheaply when it is empty already.
+     */
+    default ReplacingTransaction openReplacingTransaction(
+            List<Column> columns, CopyFormat format,
+            java.util.Optional<io.sluice.spi.ledger.LedgerWork<Boolean>> first, long expectedBytes)
+            throws ConnectorException {
+        return openReplacingTransaction(columns, format, first);
+    }
+
     /** Opens a writer in its own transaction; may be called from several threads at once. */
     PartitionWriter openWriter(List<Column> columns, CopyFormat format) throws ConnectorException;
 

@@ -7,7 +7,9 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.source.PostgresSource;
+import io.sluice.connector.postgres.source.SourceAhead;
 import io.sluice.connector.postgres.target.PostgresTarget;
+import io.sluice.connector.postgres.target.TargetsAhead;
 
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorException;
@@ -31,11 +33,15 @@ public final class PostgresConnector implements Connector {
     private final PostgresConnections connections;
     private final List<String> notices;
     private final String ledgerSchema;
+    /** What {@link #describeAhead} read, by table, until the source or target made for it takes it. */
+    private final java.util.Map<QualifiedName, SourceAhead> sourcesAhead = new java.util.concurrent.ConcurrentHashMap<>();
+    private final TargetsAhead targetsAhead;
 
     PostgresConnector(PostgresConnections connections, List<String> notices, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
         this.notices = List.copyOf(requireNonNull(notices, "notices is null"));
         this.ledgerSchema = requireNonNull(ledgerSchema, "ledgerSchema is null");
+        this.targetsAhead = new TargetsAhead(connections);
     }
 
     @Override
@@ -55,9 +61,11 @@ public final class PostgresConnector implements Connector {
                         c.get(PostgresOptions.SLOT), c.find(PostgresOptions.PUBLICATION)
                         .orElse(c.get(PostgresOptions.SLOT))));
         if (table.isPresent()) {
-            return PostgresSource.ofTable(connections, parse(table.get()),
+            QualifiedName name = parse(table.get());
+            return PostgresSource.ofTable(connections, name,
                     sourceOptions.find(PostgresOptions.INHERITED).orElse(true),
-                    sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()), changes);
+                    sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()), changes,
+                    Optional.ofNullable(sourcesAhead.remove(name)));
         }
         if (changes.isPresent()) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG109, "changes: follows a table's "
@@ -174,11 +182,64 @@ public final class PostgresConnector implements Connector {
         String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, PG104, "a postgres target needs a table",
                 "add table: schema.table"));
-        return new PostgresTarget(connections, parse(table), ledgerSchema,
+        QualifiedName name = parse(table);
+        return new PostgresTarget(connections, name, ledgerSchema,
                 targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
                 targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()),
-                !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false));
+                !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false),
+                targetsAhead.take(name));
     }
+
+    /**
+     * A pattern's tables, read before they are planned one by one: as sources, each table, its columns and its row
+     * estimate; as targets, each table with its columns and indexes (or, to be created, its schema's names), and what
+     * a dead Sluice process of this host left on them ended. A thousand tables asked about twelve round trips each;
+     * this asks a few in all. A read that fails leaves them to the per-table way, which says what is wrong.
+     */
+    @Override
+    public void describeAhead(io.sluice.spi.Role role, List<Options> options) throws ConnectorException {
+        requireNonNull(role, "role is null");
+        List<QualifiedName> names = new java.util.ArrayList<>();
+        java.util.Map<QualifiedName, Boolean> inherited = new java.util.HashMap<>();
+        java.util.Set<QualifiedName> unfiltered = new java.util.HashSet<>();
+        java.util.Set<QualifiedName> created = new java.util.HashSet<>();
+        for (Options o : options) {
+            Optional<String> table = o.find(PostgresOptions.TABLE);
+            if (table.isEmpty() || TableNames.isPattern(table.get()) || TableNames.isTemplate(table.get())) {
+                continue;
+            }
+            QualifiedName name;
+            try {
+                name = QualifiedName.parse(table.get());
+            } catch (IllegalArgumentException e) {
+                continue; // the per-table way refuses it
+            }
+            names.add(name);
+            if (role == io.sluice.spi.Role.SOURCE) {
+                inherited.put(name, o.find(PostgresOptions.INHERITED).orElse(true));
+                if (o.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()).isEmpty()) {
+                    unfiltered.add(name);
+                }
+            } else if (o.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false)) {
+                created.add(name);
+            }
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        try (ControlConnection control = connections.control("reading ahead the " + names.size() + " tables of a "
+                + "pattern")) {
+            java.sql.Connection c = control.connection();
+            if (role == io.sluice.spi.Role.SOURCE) {
+                sourcesAhead.putAll(SourceAhead.read(c, names, inherited, unfiltered));
+            } else {
+                targetsAhead.read(c, names, created);
+            }
+        } catch (java.sql.SQLException e) {
+            // Only a head start: each table is planned the per-table way, which reports what failed here too.
+        }
+    }
+
 
     private static QualifiedName parse(String table) throws ConnectorException {
         try {

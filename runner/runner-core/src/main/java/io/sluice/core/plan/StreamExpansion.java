@@ -66,6 +66,11 @@ public final class StreamExpansion {
                     distribution));
         }
         refuseCollisions(stream, objects.get(), expanded);
+        // A pattern's tables are planned one after another: each side reads what that asks of them at once.
+        connections.get(stream.source().connection()).describeAhead(io.sluice.spi.Role.SOURCE,
+                expanded.stream().map(s -> s.source().options()).toList());
+        connections.get(stream.target().connection()).describeAhead(io.sluice.spi.Role.TARGET,
+                expanded.stream().map(s -> s.target().options()).toList());
         return Optional.of(expanded);
     }
 

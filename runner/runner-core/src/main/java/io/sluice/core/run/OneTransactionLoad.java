@@ -65,7 +65,8 @@ final class OneTransactionLoad implements Runnable {
             List<PartitionPlan> partitions = work.plan.partitions();
             try (PartitionReaders readers = session.openReaders(work.binding.projection());
                  ReplacingTransaction transaction = work.binding.target().openReplacingTransaction(
-                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.truncatingFirst())) {
+                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.truncatingFirst(),
+                         work.plan.estimatedBytes())) {
                 for (PartitionPlan partition : partitions) {
                     current = partition;
                     long started = System.nanoTime();

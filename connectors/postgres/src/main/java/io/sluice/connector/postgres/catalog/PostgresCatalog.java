@@ -118,6 +118,30 @@ public final class PostgresCatalog {
         }
     }
 
+    /** A table as {@link #resolveTable(QualifiedName)} finds it, and whether this user holds a privilege on it. */
+    public record Privileged(ResolvedTable table, boolean granted) {
+        public Privileged {
+            requireNonNull(table, "table is null");
+        }
+    }
+
+    /** {@link #resolveTable(QualifiedName)} and {@link #hasTablePrivilege} of {@code privilege}, in one round trip. */
+    public Optional<Privileged> resolveTable(QualifiedName name, String privilege) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement(
+                "SELECT c.oid, n.nspname, c.relname, c.relkind, has_table_privilege(c.oid, ?) FROM pg_class c "
+                        + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass(?)")) {
+            p.setString(1, privilege);
+            p.setString(2, name.quoted());
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Privileged(new ResolvedTable(rs.getLong(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4).charAt(0)), rs.getBoolean(5)));
+            }
+        }
+    }
+
     String searchPath() throws SQLException {
         try (Statement s = connection.createStatement();
              ResultSet rs = s.executeQuery("SELECT current_setting('search_path')")) {
@@ -128,21 +152,27 @@ public final class PostgresCatalog {
 
     /** Columns in table order, with generation (STORED or VIRTUAL, as the server reports it) and identity. */
     public List<Column> columns(long tableOid) throws SQLException {
+        return columns(List.of(tableOid)).getOrDefault(tableOid, List.of());
+    }
+
+    /** {@link #columns(long)} of several tables in one round trip, by table OID. */
+    public java.util.Map<Long, List<Column>> columns(List<Long> tableOids) throws SQLException {
+        java.util.Map<Long, List<Column>> columns = new java.util.HashMap<>();
+        if (tableOids.isEmpty()) {
+            return columns;
+        }
         boolean hasGenerated = serverVersionNum() >= 120000;
         String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid, NOT a.attnotnull, "
-                + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity "
-                + "FROM pg_attribute a WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
-                + "ORDER BY a.attnum";
-        List<Column> columns = new ArrayList<>();
+                + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity, a.attrelid "
+                + "FROM pg_attribute a WHERE a.attrelid = ANY (?::oid[]) AND a.attnum > 0 AND NOT a.attisdropped "
+                + "ORDER BY a.attrelid, a.attnum";
         try (PreparedStatement p = connection.prepareStatement(sql)) {
-            p.setLong(1, tableOid);
+            p.setArray(1, connection.createArrayOf("int8", tableOids.toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    String generated = rs.getString(5);
-                    String identity = rs.getString(6);
-                    Column.Generation generation = generation(generated, identity);
-                    columns.add(new Column(rs.getString(1), rs.getString(2), (int) rs.getLong(3), rs.getBoolean(4),
-                            generation));
+                    Column.Generation generation = generation(rs.getString(5), rs.getString(6));
+                    columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(new Column(rs.getString(1),
+                            rs.getString(2), (int) rs.getLong(3), rs.getBoolean(4), generation));
                 }
             }
         }

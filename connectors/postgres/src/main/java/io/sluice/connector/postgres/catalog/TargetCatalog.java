@@ -22,20 +22,28 @@ public final class TargetCatalog {
 
     /** The table's indexes by name, each with the constraint it backs. */
     public List<IndexDefinition> indexes(long tableOid) throws SQLException {
+        return indexes(List.of(tableOid)).getOrDefault(tableOid, List.of());
+    }
+
+    /** {@link #indexes(long)} of several tables in one round trip, by table OID. */
+    public java.util.Map<Long, List<IndexDefinition>> indexes(List<Long> tableOids) throws SQLException {
         String sql = "SELECT i.relname, pg_get_indexdef(x.indexrelid), c.conname, c.contype, "
                 + "pg_get_constraintdef(c.oid), "
                 + "EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = x.indexrelid), "
                 + "x.indisunique AND x.indpred IS NULL AND x.indexprs IS NULL AND x.indimmediate, "
                 + "ARRAY(SELECT a.attname FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, n) "
                 + "JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum ORDER BY k.n), "
-                + "x.indexprs IS NULL, quote_ident(n.nspname) || '.' || quote_ident(t.relname) "
+                + "x.indexprs IS NULL, quote_ident(n.nspname) || '.' || quote_ident(t.relname), x.indrelid "
                 + "FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid "
                 + "JOIN pg_namespace n ON n.oid = t.relnamespace "
                 + "LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid "
-                + "AND c.contype IN ('p', 'u', 'x') WHERE x.indrelid = ? ORDER BY i.relname";
-        List<IndexDefinition> indexes = new ArrayList<>();
+                + "AND c.contype IN ('p', 'u', 'x') WHERE x.indrelid = ANY (?::oid[]) ORDER BY x.indrelid, i.relname";
+        java.util.Map<Long, List<IndexDefinition>> indexes = new java.util.HashMap<>();
+        if (tableOids.isEmpty()) {
+            return indexes;
+        }
         try (PreparedStatement p = connection.prepareStatement(sql)) {
-            p.setLong(1, tableOid);
+            p.setArray(1, connection.createArrayOf("int8", tableOids.toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     String definition = rs.getString(2);
@@ -48,8 +56,8 @@ public final class TargetCatalog {
                     Optional<IndexDefinition.Constraint> constraint = rs.getString(3) == null ? Optional.empty()
                             : Optional.of(new IndexDefinition.Constraint(rs.getString(3), rs.getString(4).charAt(0),
                             rs.getString(5)));
-                    indexes.add(new IndexDefinition(rs.getString(1), definition,
-                            definition.substring(on + table.length() + 2), constraint,
+                    indexes.computeIfAbsent(rs.getLong(11), k -> new ArrayList<>()).add(new IndexDefinition(
+                            rs.getString(1), definition, definition.substring(on + table.length() + 2), constraint,
                             rs.getBoolean(9) ? strings(rs.getArray(8)) : List.of(), rs.getBoolean(7),
                             rs.getBoolean(6)));
                 }

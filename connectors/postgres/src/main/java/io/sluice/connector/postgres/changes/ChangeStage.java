@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres.changes;
 
+import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.spi.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.postgresql.PGConnection;
@@ -67,6 +68,7 @@ final class ChangeStage {
             try (Statement s = connection.createStatement()) {
                 s.execute(ddl.toString());
             }
+            PostgresConnections.madeTemporaryObjects(connection);
         }
         return name;
     }

@@ -59,7 +59,7 @@ public final class CopyOutReader implements PartitionReader {
         try {
             connection.setAutoCommit(false);
             if (snapshot.isPresent()) {
-                connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                PostgresConnections.repeatableRead(connection); // a kept snapshot reader's session has it already
                 connection.setReadOnly(true);
                 try (Statement s = connection.createStatement()) {
                     // Must be the transaction's first statement; PgJDBC has only sent BEGIN so far.

@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres.copy;
 
+import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
@@ -125,6 +126,7 @@ final class RejectingCopy {
             try {
                 screen = screens.get(connection).orElse(null);
                 if (screen != null) {
+                    PostgresConnections.madeTemporaryObjects(connection);
                     execute(RowScreen.FUNCTION + "; RELEASE SAVEPOINT sluice_screen");
                 } else {
                     execute("RELEASE SAVEPOINT sluice_screen");

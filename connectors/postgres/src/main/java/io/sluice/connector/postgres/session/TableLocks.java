@@ -78,18 +78,30 @@ public final class TableLocks {
      */
     public void lock(Connection c, List<String> tables, Mode mode, String why, ErrorKind kind)
             throws SQLException, ConnectorException {
+        lock(c, tables, mode, why, kind, java.util.Optional.empty());
+    }
+
+    /**
+     * {@link #lock(Connection, List, Mode, String, ErrorKind)}, then {@code then}, a query of one boolean, in the same
+     * round trip once the lock is held: its answer (false without one).
+     */
+    public boolean lock(Connection c, List<String> tables, Mode mode, String why, ErrorKind kind,
+                        java.util.Optional<String> then) throws SQLException, ConnectorException {
         requireNonNull(tables, "tables is null");
+        requireNonNull(then, "then is null");
         if (tables.isEmpty()) {
-            return;
+            return false;
         }
         String names = String.join(", ", tables);
         String lock = "LOCK TABLE " + names + " IN " + mode.sql + " MODE";
         String timeout = "SET LOCAL lock_timeout = '" + waits.timeout().toMillis() + "ms'";
+        String after = then.map(q -> "; " + q).orElse("");
         try (Statement s = c.createStatement()) {
             try {
                 // One round trip when the lock is free; the savepoint keeps the transaction usable when it is not.
-                s.execute("SAVEPOINT sluice_lock; " + timeout + "; " + lock + " NOWAIT; RELEASE SAVEPOINT sluice_lock");
-                return;
+                s.execute("SAVEPOINT sluice_lock; " + timeout + "; " + lock + " NOWAIT; RELEASE SAVEPOINT sluice_lock"
+                        + after);
+                return answer(s, then.isPresent());
             } catch (SQLException e) {
                 if (!LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                     throw e;
@@ -101,7 +113,8 @@ public final class TableLocks {
                     + holders(tables, mode, self).text();
             waits.waiting(what);
             try {
-                s.execute(timeout + "; " + lock + "; RELEASE SAVEPOINT sluice_lock");
+                s.execute(timeout + "; " + lock + "; RELEASE SAVEPOINT sluice_lock" + after);
+                return answer(s, then.isPresent());
             } catch (SQLException e) {
                 if (!LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
                     throw e;
@@ -110,6 +123,26 @@ public final class TableLocks {
             } finally {
                 waits.waited(what);
             }
+        }
+    }
+
+    /** The boolean of the last result of a composite statement just run, which is a query when {@code asked}. */
+    private static boolean answer(Statement s, boolean asked) throws SQLException {
+        if (!asked) {
+            return false;
+        }
+        ResultSet rs = s.getResultSet();
+        while (rs == null) {
+            if (!s.getMoreResults() && s.getUpdateCount() == -1) {
+                throw new SQLException("the statement after the lock returned no row");
+            }
+            rs = s.getResultSet();
+        }
+        try (ResultSet answer = rs) {
+            if (!answer.next()) {
+                throw new SQLException("the statement after the lock returned no row");
+            }
+            return answer.getBoolean(1);
         }
     }
 

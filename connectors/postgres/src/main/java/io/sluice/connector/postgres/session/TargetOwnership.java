@@ -47,10 +47,7 @@ public final class TargetOwnership {
         Connection c = connections.reuse(PostgresConnections.Use.CLAIM, "the claim on " + table);
         try {
             int key = table.hashCode(); // String.hashCode is specified, so every process computes the same
-            try (PreparedStatement p = c.prepareStatement("SELECT set_config('application_name', ?, false)")) {
-                p.setString(1, applicationName(runId));
-                p.execute();
-            }
+            PostgresConnections.nameSession(c, applicationName(runId)); // a kept claim session has it already
             String mode = shared ? "_shared" : "";
             if (!tryLock(c, key, mode)) {
                 String what = "ownership of " + table + ", held by " + owner(connections, key);

@@ -62,6 +62,8 @@ public final class PostgresSource implements Source {
     /** {@code changes:} the slot that follows the table's changes after the copy. */
     private final Optional<ChangeSlot> changes;
     private final ReentrantLock lock = new ReentrantLock();
+    /** The table as read ahead with the other tables of its pattern, until planning has used it; else null. */
+    private volatile SourceAhead ahead;
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
@@ -95,6 +97,16 @@ public final class PostgresSource implements Source {
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
                                          Optional<String> filter, Optional<ChangeSlot> changes) {
         return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited, filter, changes);
+    }
+
+    /** {@code ahead}: the table as read ahead of planning, with the other tables of its pattern. */
+    public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
+                                         Optional<String> filter, Optional<ChangeSlot> changes,
+                                         Optional<SourceAhead> ahead) {
+        PostgresSource source = new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited,
+                filter, changes);
+        source.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
+        return source;
     }
 
     public static PostgresSource ofQuery(PostgresConnections connections, String query) {
@@ -137,7 +149,11 @@ public final class PostgresSource implements Source {
             Connection connection = control.connection();
             PostgresCatalog catalog = new PostgresCatalog(connection);
             RowEstimator estimator = new RowEstimator(connection, resolved.columns().size());
-            RowEstimator.Estimate total = estimator.estimate(resolved.fromClause(), filter.map(f -> "(" + f + ")"));
+            SourceAhead read = ahead;
+            ahead = null; // read ahead for this plan only
+            RowEstimator.Estimate total = read != null && read.estimate().isPresent() && filter.isEmpty()
+                    ? read.estimate().get()
+                    : estimator.estimate(resolved.fromClause(), filter.map(f -> "(" + f + ")"));
             List<PgPartition> planned = planner.plan(new PlanContext(catalog, resolved, request, estimator, total));
             if (filter.isPresent()) {
                 // Every partition keeps to where:, in its checkpoint too; the target has no such condition to
@@ -544,6 +560,10 @@ public final class PostgresSource implements Source {
     private SourceRelation relation() throws ConnectorException {
         lock.lock();
         try {
+            SourceAhead read = ahead;
+            if (relation == null && read != null && filter.isEmpty()) {
+                relation = SourceRelation.ofTable(read.table(), read.columns(), inherited);
+            }
             if (relation == null) {
                 try (ControlConnection control = connections.control("describing " + describe())) {
                     PostgresCatalog catalog = new PostgresCatalog(control.connection());

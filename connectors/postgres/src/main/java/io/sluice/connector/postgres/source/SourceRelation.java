@@ -45,13 +45,6 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
     static SourceRelation ofTable(PostgresCatalog catalog, QualifiedName name, boolean inherited)
             throws SQLException, ConnectorException {
         ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> catalog.missingTable(name));
-        List<Column> columns = new ArrayList<>();
-        for (Column c : catalog.columns(table.oid())) {
-            // Every column reads like any other (the read is COPY (SELECT ...), which computes VIRTUAL ones too). A
-            // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
-            Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
-            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation));
-        }
         if (!catalog.hasTablePrivilege(table.oid(), "SELECT")) {
             List<String> lacking = catalog.columnsLackingPrivilege(table.oid(), "SELECT");
             if (!lacking.isEmpty()) {
@@ -59,6 +52,22 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
                         + catalog.currentUser() + " may not read " + table.quoted() + " (no SELECT privilege)",
                         "GRANT SELECT ON " + table.quoted() + " TO " + SqlQuote.identifier(catalog.currentUser()));
             }
+        }
+        return of(table, catalog.columns(table.oid()), inherited);
+    }
+
+    /** The table as read ahead ({@link io.sluice.connector.postgres.catalog.TablesAhead}), found and readable. */
+    static SourceRelation ofTable(ResolvedTable table, List<Column> tableColumns, boolean inherited) {
+        return of(table, tableColumns, inherited);
+    }
+
+    private static SourceRelation of(ResolvedTable table, List<Column> tableColumns, boolean inherited) {
+        List<Column> columns = new ArrayList<>();
+        for (Column c : tableColumns) {
+            // Every column reads like any other (the read is COPY (SELECT ...), which computes VIRTUAL ones too). A
+            // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
+            Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
+            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation));
         }
         return new SourceRelation((inherited ? "" : "ONLY ") + table.quoted(), Optional.of(table), table.kindName()
                 + " " + table.quoted() + (inherited ? "" : " (its own rows, not its inheritance children's)"), columns,

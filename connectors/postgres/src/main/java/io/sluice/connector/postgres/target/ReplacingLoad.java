@@ -27,7 +27,8 @@ import static java.util.Objects.requireNonNull;
  * A truncate load in one transaction on one connection: TRUNCATE, then each partition's {@code COPY} (with
  * {@code FREEZE} when the table allows it: the rows were written by the transaction that emptied the table, so no
  * one can see them before the commit anyway), then COMMIT. Anything short of the commit rolls back, and the table
- * keeps its old rows.
+ * keeps its old rows. A small load into a table that has no page yet keeps the table, locked, instead of truncating
+ * it ({@link Truncation#empty}).
  */
 public final class ReplacingLoad implements ReplacingTransaction {
     private final ConnectionSlot slot;
@@ -66,7 +67,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
     static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
                                Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
                                String what, TableLocks locks, BeforeCommit beforeCommit,
-                               Optional<RejectsTable> rejects)
+                               Optional<RejectsTable> rejects, boolean mayKeepEmpty)
             throws ConnectorException {
         requireNonNull(first, "first is null");
         // A writer's kept session: the load's ledger reads are prepared there already.
@@ -74,11 +75,10 @@ public final class ReplacingLoad implements ReplacingTransaction {
         try {
             connection.setAutoCommit(false);
             boolean truncated = first.isEmpty() || first.get().apply(ledger.rowsOn(connection));
-            if (truncated) {
-                Truncation.truncate(connection, table, locks);
-            }
+            // FREEZE needs the TRUNCATE in this transaction; an empty table kept as it is takes a plain COPY.
+            boolean freezes = truncated && Truncation.empty(connection, table, locks, mayKeepEmpty);
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection, PostgresConnections.Use.WRITER),
-                    truncated ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects);
+                    freezes ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw Truncation.failure(connections, table, e);

@@ -43,7 +43,7 @@ public final class Truncation {
                     c.rollback();
                     return false;
                 }
-                truncate(c, name, locks);
+                empty(c, name, locks, false);
                 c.commit(); // committed before any writer opens
                 return true;
             } catch (SQLException | ConnectorException | RuntimeException e) {
@@ -67,21 +67,31 @@ public final class Truncation {
     /**
      * Empties the table in the open transaction of {@code connection} (the ledger records the truncation in the same
      * one). Checks the privilege first so a refusal names the GRANT, and takes the lock as {@code locks} says, so a
-     * reader of the table holds the load up visibly and for at most the lock-timeout.
+     * reader of the table holds the load up visibly and for at most the lock-timeout. With {@code mayKeepEmpty}, a
+     * plain table found with no page once locked (nothing in it, and no one can add a row until the commit) is kept
+     * as it is. Returns whether it ran TRUNCATE.
      */
-    static void truncate(Connection connection, QualifiedName name, TableLocks locks)
+    static boolean empty(Connection connection, QualifiedName name, TableLocks locks, boolean mayKeepEmpty)
             throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(connection);
-        ResolvedTable table = catalog.resolveTable(name).orElseThrow(() -> catalog.missingTable(name));
-        if (!catalog.hasTablePrivilege(table.oid(), "TRUNCATE")) {
+        PostgresCatalog.Privileged resolved = catalog.resolveTable(name, "TRUNCATE")
+                .orElseThrow(() -> catalog.missingTable(name));
+        ResolvedTable table = resolved.table();
+        if (!resolved.granted()) {
             throw catalog.lacking(table, "TRUNCATE");
         }
         if (TableLocks.lockable(table)) { // TRUNCATE of a foreign table locks only the local entry, LOCK refuses it
-            locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE, "empty it",
-                    ErrorKind.PREFLIGHT);
+            boolean keep = mayKeepEmpty && table.relkind() == 'r';
+            boolean empty = locks.lock(connection, List.of(table.quoted()), TableLocks.Mode.ACCESS_EXCLUSIVE,
+                    "empty it", ErrorKind.PREFLIGHT, keep ? java.util.Optional.of("SELECT pg_relation_size("
+                            + table.oid() + "::oid) = 0") : java.util.Optional.empty());
+            if (keep && empty) {
+                return false;
+            }
         }
         try (Statement s = connection.createStatement()) {
             s.execute("TRUNCATE TABLE " + table.quoted());
         }
+        return true;
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SessionFacts;
 import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.catalog.TablesAhead;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 
 import io.sluice.spi.Column;
@@ -84,31 +85,58 @@ public final class CreateTable implements LoadStep {
      */
     void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types, List<String> notes)
             throws SQLException, ConnectorException {
-        if (definition.isPresent()) {
-            missingTypes = checkDefinitionNames(target, catalog, definition.get());
-        }
-        checkTypes(catalog, types, notes);
+        check(catalog, target, types, notes, Optional.empty());
     }
 
-    /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
-    private void checkTypes(PostgresCatalog catalog, TypeDefinitions types, List<String> notes)
-            throws SQLException, ConnectorException {
+    /** {@link #check}, with the names of the table's schema as read ahead of planning ({@code schema}), if they were. */
+    void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types, List<String> notes,
+               Optional<TablesAhead.SchemaNames> schema) throws SQLException, ConnectorException {
+        Names names = schema.isPresent()
+                ? new Names(() -> schema.get().exists(), name -> schema.get().relations().contains(name))
+                : new Names(() -> schemaExists(catalog), name -> target.relationExists(table.schema(), name));
+        if (definition.isPresent()) {
+            missingTypes = checkDefinitionNames(names, catalog, definition.get());
+        }
+        checkTypes(catalog, types, notes, names);
+    }
+
+    /** How the checks see the table's schema: its existence and the names taken in it. */
+    private record Names(SqlCheck schemaExists, SqlTest<String> taken) {
+    }
+
+    @FunctionalInterface
+    private interface SqlCheck {
+        boolean test() throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface SqlTest<T> {
+        boolean test(T value) throws SQLException;
+    }
+
+    private boolean schemaExists(PostgresCatalog catalog) throws SQLException {
         try (PreparedStatement p = catalog.connection().prepareStatement("SELECT 1 FROM pg_namespace WHERE "
                 + "nspname = ?")) {
             p.setString(1, table.schema());
             try (ResultSet rs = p.executeQuery()) {
-                boolean exists = rs.next();
-                if (!exists && table.request().beforeHook()) {
-                    notes.add("schema " + SqlQuote.identifier(table.schema()) + " does not exist yet: the stream's "
-                            + "before hook runs first and must create it");
-                } else if (!exists) {
-                    throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create "
-                            + table.quoted() + ": the target database has no schema "
-                            + SqlQuote.identifier(table.schema()), "CREATE SCHEMA " + SqlQuote.identifier(
-                            table.schema()) + " in the target database first (or in the stream's before: hook), or "
-                            + "name a schema that exists");
-                }
+                return rs.next();
             }
+        }
+    }
+
+    /** Types a created table needs must exist in the target database; all missing ones are listed at once. */
+    private void checkTypes(PostgresCatalog catalog, TypeDefinitions types, List<String> notes, Names names)
+            throws SQLException, ConnectorException {
+        boolean exists = names.schemaExists().test();
+        if (!exists && table.request().beforeHook()) {
+            notes.add("schema " + SqlQuote.identifier(table.schema()) + " does not exist yet: the stream's "
+                    + "before hook runs first and must create it");
+        } else if (!exists) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG214, "cannot create "
+                    + table.quoted() + ": the target database has no schema "
+                    + SqlQuote.identifier(table.schema()), "CREATE SCHEMA " + SqlQuote.identifier(
+                    table.schema()) + " in the target database first (or in the stream's before: hook), or "
+                    + "name a schema that exists");
         }
         List<String> pseudo = new ArrayList<>();
         for (Column column : table.columns()) {
@@ -149,14 +177,14 @@ public final class CreateTable implements LoadStep {
      * The definition's types the target lacks (created with the table); the sequences and partitions it creates must
      * not have names the target's schema has given to something else already.
      */
-    private List<TableDefinition.Type> checkDefinitionNames(TargetCatalog target, PostgresCatalog catalog,
+    private List<TableDefinition.Type> checkDefinitionNames(Names names, PostgresCatalog catalog,
                                                             CreatedDefinition created)
             throws SQLException, ConnectorException {
         List<String> taken = new ArrayList<>();
         for (String name : created.relationNames()) {
-            if (target.relationExists(table.schema(), name)) {
+            if (names.taken().test(name)) {
                 String other = created.renameTaken(name);
-                if (target.relationExists(table.schema(), other)) {
+                if (names.taken().test(other)) {
                     taken.add(name + " (and " + other + ")");
                 }
             }

@@ -4,6 +4,7 @@ import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.copy.AfterCopy;
 import io.sluice.connector.postgres.copy.BeforeCopy;
+import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.spi.Column;
@@ -96,6 +97,7 @@ public final class MergeStatements {
                 s.execute("SET temp_buffers = '" + STAGING_BUFFERS + "'");
                 s.execute(create);
             }
+            PostgresConnections.madeTemporaryObjects(c);
         };
     }
 

@@ -93,6 +93,16 @@ public final class PostgresLoad {
                              List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
                              TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition)
             throws SQLException, ConnectorException {
+        return plan(connections, ledger, request, name, existing, columnsGiven, sourceColumns, types, primaryKey, locks,
+                c, sourceDefinition, Optional.empty());
+    }
+
+    /** {@link #plan}, with what was read of the table ahead of planning, with the other tables of its pattern. */
+    public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
+                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
+                             List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
+                             TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition,
+                             Optional<TargetAhead> ahead) throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         TargetCatalog target = new TargetCatalog(c);
         String schema = existing.map(ResolvedTable::schema).orElseGet(() -> name.schema().orElse(null));
@@ -120,18 +130,19 @@ public final class PostgresLoad {
         for (String column : primaryKey) {
             table.requireColumn(names, column, "primary-key");
         }
-        List<IndexDefinition> indexes = existing.isPresent() ? target.indexes(existing.get().oid()) : List.of();
+        List<IndexDefinition> indexes = existing.isEmpty() ? List.of() : ahead.isPresent()
+                ? ahead.get().indexes() : target.indexes(existing.get().oid());
         Optional<MergeStaging> merge = mode == LoadMode.MERGE
                 ? Optional.of(MergeStaging.plan(table, indexes, primaryKey)) : Optional.empty();
         List<String> notes = new ArrayList<>();
         IndexRebuild indexRebuild = IndexRebuild.plan(table, target, catalog, indexes,
                 merge.map(MergeStaging::key).orElse(List.of()), notes);
-        RunForeignKeys runKeys = new RunForeignKeys(table, definition);
+        RunForeignKeys runKeys = new RunForeignKeys(table, definition, ahead.map(TargetAhead::table));
         CreateTable create = new CreateTable(table, primaryKey, definition, runKeys,
                 merge.map(m -> List.of(m.keyConstraint())).orElse(List.of()),
                 mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE);
         if (existing.isEmpty()) {
-            create.check(catalog, target, types, notes);
+            create.check(catalog, target, types, notes, ahead.flatMap(TargetAhead::schema));
             notes.add("table " + table.quoted() + " does not exist: the load creates it (create: if-missing)"
                     + (definition.isPresent() ? " with the source table's definition (definition: full)"
                     : sourceDefinition.isPresent() ? " with its columns only: a " + mode.name().toLowerCase(

@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres.target.load;
 
+import io.sluice.connector.postgres.catalog.TablesAhead;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
@@ -34,10 +35,14 @@ public final class RunForeignKeys {
     private volatile List<ForeignKeys.Key> keys = List.of();
     /** The table exists and has those keys: they are dropped before the first stream. */
     private volatile boolean holds;
+    /** The table as read ahead of planning (its owner, whether it has foreign keys at all), if it was. */
+    private final Optional<TablesAhead.Table> ahead;
 
-    RunForeignKeys(LoadTable table, Optional<CreatedDefinition> definition) {
+    RunForeignKeys(LoadTable table, Optional<CreatedDefinition> definition,
+                   Optional<TablesAhead.Table> ahead) {
         this.table = requireNonNull(table, "table is null");
         this.definition = requireNonNull(definition, "definition is null");
+        this.ahead = requireNonNull(ahead, "ahead is null");
     }
 
     /**
@@ -54,6 +59,10 @@ public final class RunForeignKeys {
         // A truncate empties parents that the run's other tables refer to, which PostgreSQL refuses while the keys
         // stand; other modes keep a table's keys as they are. Only the table's owner may drop them.
         if (table.existing().isEmpty() || table.request().mode() != LoadMode.TRUNCATE || copies.isEmpty()) {
+            return LoadPlan.AcrossStreams.NONE;
+        }
+        // Read ahead: a table without foreign keys, or not this user's, needs no read of its keys.
+        if (ahead.isPresent() && (!ahead.get().hasForeignKeys() || !ahead.get().ownedByUser())) {
             return LoadPlan.AcrossStreams.NONE;
         }
         PostgresConnections connections = table.connections();
