@@ -240,9 +240,8 @@ public final class Ledger {
             @Override
             public LedgerWork<java.util.Map<String, String>> reading() {
                 return tx -> {
-                    tx.lockStream(key).orElseThrow(() -> notStarted(key));
                     java.util.Map<String, String> own = new java.util.TreeMap<>();
-                    tx.marks(key).forEach((name, value) -> {
+                    tx.lockedMarks(key).orElseThrow(() -> notStarted(key)).forEach((name, value) -> {
                         if (name.startsWith(TARGET_MARKS)) {
                             own.put(name.substring(TARGET_MARKS.length()), value);
                         }
@@ -530,14 +529,7 @@ public final class Ledger {
     /** Records a stream's end: done, failed or interrupted (or running again, which clears the end). */
     public void finishStream(StreamKey key, LedgerStream.State state, long rows, Optional<String> error)
             throws ConnectorException {
-        requireNonNull(key, "key is null");
-        requireNonNull(state, "state is null");
-        requireNonNull(error, "error is null");
-        store.inTransaction(tx -> {
-            LedgerStream s = tx.lockStream(key).orElseThrow(() -> notStarted(key));
-            tx.updateStream(finished(s, state, rows, error));
-            return null;
-        });
+        finishing(key, state, error, tx -> rows);
     }
 
     /**
@@ -546,14 +538,18 @@ public final class Ledger {
      */
     public void finishStream(StreamKey key, LedgerStream.State state, Optional<String> error)
             throws ConnectorException {
+        finishing(key, state, error, tx -> tx.partitions(key).stream()
+                .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum());
+    }
+
+    private void finishing(StreamKey key, LedgerStream.State state, Optional<String> error, LedgerWork<Long> rows)
+            throws ConnectorException {
         requireNonNull(key, "key is null");
         requireNonNull(state, "state is null");
         requireNonNull(error, "error is null");
         store.inTransaction(tx -> {
             LedgerStream s = tx.lockStream(key).orElseThrow(() -> notStarted(key));
-            long rows = tx.partitions(key).stream().filter(p -> p.state() == LedgerPartition.State.DONE)
-                    .mapToLong(LedgerPartition::rows).sum();
-            tx.updateStream(finished(s, state, rows, error));
+            tx.updateStream(finished(s, state, rows.apply(tx), error));
             return null;
         });
     }

@@ -50,14 +50,12 @@ public final class RunResumer {
 
     /** Refuses a fresh run whose id the ledger already knows: running it again could copy rows twice. */
     public void checkFresh(BoundPlan plan, String runId) {
+        Reads reads = new Reads(plan);
         for (StreamPlan stream : plan.plan().streams()) {
             if (!stream.recorded()) {
                 continue;
             }
-            Optional<LedgerStream> recorded = call(plan, stream, ledger -> {
-                ledger.ensureReady();
-                return ledger.findStream(new StreamKey(runId, stream.name()));
-            });
+            Optional<LedgerStream> recorded = reads.streamOfRun(stream, runId);
             if (recorded.isPresent()) {
                 throw new SluiceException(ErrorKind.USAGE, RunnerCode.RESUME005, "run id '" + runId + "' already exists in "
                         + "the ledger (stream '" + stream.name() + "' is " + state(recorded.get()) + ")",
@@ -74,14 +72,13 @@ public final class RunResumer {
     public void refuseOverUnfinishedAppends(BoundPlan plan) {
         List<String> found = new ArrayList<>();
         String unfinishedRun = null;
+        Reads reads = new Reads(plan);
         for (StreamPlan stream : plan.plan().streams()) {
             if (!stream.recorded() || !stream.spec().load().appends()) {
                 continue;
             }
-            Optional<LedgerStream> newest = call(plan, stream, l -> {
-                l.ensureReady();
-                return l.streamsOfSpec(plan.plan().spec().name(), 50);
-            }).stream().filter(s -> s.stream().equals(stream.name())).findFirst();
+            Optional<LedgerStream> newest = reads.streamsOfSpec(stream).stream()
+                    .filter(s -> s.stream().equals(stream.name())).findFirst();
             if (newest.isEmpty() || newest.get().state() == LedgerStream.State.DONE) {
                 continue;
             }
@@ -106,12 +103,13 @@ public final class RunResumer {
     /** The id of the newest run of this spec that has a stream not done, if any. */
     public Optional<String> latestUnfinished(BoundPlan plan) {
         LedgerStream newest = null;
+        Reads reads = new Reads(plan);
+        java.util.Set<String> groups = new java.util.HashSet<>();
         for (StreamPlan stream : plan.plan().streams()) {
-            List<LedgerStream> runs = call(plan, stream, l -> {
-                l.ensureReady();
-                return l.streamsOfSpec(plan.plan().spec().name(), 50);
-            });
-            for (LedgerStream run : runs) {
+            if (!groups.add(reads.group(stream))) {
+                continue; // every stream of the group has the same runs
+            }
+            for (LedgerStream run : reads.streamsOfSpec(stream)) {
                 if (run.state() != LedgerStream.State.DONE
                         && (newest == null || run.startedAt().isAfter(newest.startedAt()))) {
                     newest = run;
@@ -123,8 +121,9 @@ public final class RunResumer {
 
     /** True when some stream of the spec's targets knows this run id. */
     public boolean exists(BoundPlan plan, String runId) {
+        Reads reads = new Reads(plan);
         for (StreamPlan stream : plan.plan().streams()) {
-            if (!call(plan, stream, l -> l.streamsOfRun(runId)).isEmpty()) {
+            if (!reads.streamsOfRun(stream, runId).isEmpty()) {
                 return true;
             }
         }
@@ -134,11 +133,9 @@ public final class RunResumer {
     public Resumption resume(BoundPlan fresh, String runId, boolean force) {
         List<StreamPlan> streams = new ArrayList<>();
         List<String> notes = new ArrayList<>();
+        Reads reads = new Reads(fresh);
         for (StreamPlan stream : fresh.plan().streams()) {
-            Optional<LedgerStream> recorded = call(fresh, stream, l -> {
-                l.ensureReady();
-                return l.findStream(new StreamKey(runId, stream.name()));
-            });
+            Optional<LedgerStream> recorded = reads.streamOfRun(stream, runId);
             if (recorded.isEmpty()) {
                 notes.add("stream " + stream.name() + ": not started in run " + runId + " before; copies in full");
                 streams.add(stream);
@@ -274,6 +271,51 @@ public final class RunResumer {
     private static String state(LedgerStream stream) {
         return stream.state().name().toLowerCase(java.util.Locale.ROOT) + " since "
                 + stream.finishedAt().orElse(stream.startedAt());
+    }
+
+    /**
+     * The ledger reads of one check, each once per ledger: the streams of a run or of the spec's newest runs are read
+     * for the group of streams that share a store (a target connection's ledger), not for each stream of it. A
+     * pattern of a thousand tables read the whole run a thousand times.
+     */
+    private final class Reads {
+        private final BoundPlan plan;
+        private final Map<String, List<LedgerStream>> ofRun = new java.util.HashMap<>();
+        private final Map<String, Map<String, LedgerStream>> byName = new java.util.HashMap<>();
+        private final Map<String, List<LedgerStream>> ofSpec = new java.util.HashMap<>();
+
+        Reads(BoundPlan plan) {
+            this.plan = plan;
+        }
+
+        /** The streams that share a store: one target connection's ledger. */
+        String group(StreamPlan stream) {
+            return plan.binding(stream).targetConnection() + "\u0000" + call(plan, stream, Ledger::describe);
+        }
+
+        List<LedgerStream> streamsOfRun(StreamPlan stream, String runId) {
+            return ofRun.computeIfAbsent(group(stream), g -> call(plan, stream, l -> {
+                l.ensureReady();
+                return l.streamsOfRun(runId);
+            }));
+        }
+
+        Optional<LedgerStream> streamOfRun(StreamPlan stream, String runId) {
+            String group = group(stream);
+            Map<String, LedgerStream> streams = byName.computeIfAbsent(group, g -> {
+                Map<String, LedgerStream> named = new java.util.HashMap<>();
+                streamsOfRun(stream, runId).forEach(s -> named.putIfAbsent(s.stream(), s));
+                return named;
+            });
+            return Optional.ofNullable(streams.get(stream.name()));
+        }
+
+        List<LedgerStream> streamsOfSpec(StreamPlan stream) {
+            return ofSpec.computeIfAbsent(group(stream), g -> call(plan, stream, l -> {
+                l.ensureReady();
+                return l.streamsOfSpec(plan.plan().spec().name(), 50);
+            }));
+        }
     }
 
     private interface LedgerCall<T> {

@@ -130,7 +130,7 @@ final class StreamExecutor {
             if (work.firstError().isEmpty() && !work.interrupted()) {
                 // Index builds, sequences, deletes and the swap: only once every partition is done.
                 binding.target().finishLoad(marks);
-                deletedRows = deletedRows(marks);
+                deletedRows = plan.spec().load().deleteMissing() ? deletedRows(marks) : 0; // only a delete deletes
                 acrossStreams.loadFinished();
             }
         } finally {

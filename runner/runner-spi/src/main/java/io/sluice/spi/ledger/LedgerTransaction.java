@@ -49,6 +49,17 @@ public interface LedgerTransaction {
     java.util.Map<String, String> marks(StreamKey key) throws ConnectorException;
 
     /**
+     * {@link #lockStream} and then {@link #marks}: the stream's marks with its row locked to the transaction's end;
+     * empty when the stream has no row. A store may answer both with one statement.
+     */
+    default Optional<java.util.Map<String, String>> lockedMarks(StreamKey key) throws ConnectorException {
+        if (lockStream(key).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(marks(key));
+    }
+
+    /**
      * Sets a named value a stream of a run keeps besides its partitions (a table it created, a shadow table, how far
      * an incremental load read), overwriting one of that name.
      */

@@ -232,14 +232,28 @@ public final class TargetCatalog {
     }
 
     public List<OwnedSequence> ownedSequences(long tableOid) throws SQLException {
+        return ownedSequences("?", p -> p.setLong(1, tableOid));
+    }
+
+    /** {@link #ownedSequences(long)} of the table of that quoted name (none when there is no such table). */
+    public List<OwnedSequence> ownedSequences(String quotedTable) throws SQLException {
+        return ownedSequences("to_regclass(?)", p -> p.setString(1, quotedTable));
+    }
+
+    @FunctionalInterface
+    private interface Parameter {
+        void set(PreparedStatement p) throws SQLException;
+    }
+
+    private List<OwnedSequence> ownedSequences(String table, Parameter parameter) throws SQLException {
         String sql = "SELECT d.objid::regclass::text, a.attname, d.deptype FROM pg_depend d "
                 + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' "
                 + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
                 + "WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass "
-                + "AND d.refobjid = ? AND d.deptype IN ('a', 'i') ORDER BY a.attnum";
+                + "AND d.refobjid = " + table + " AND d.deptype IN ('a', 'i') ORDER BY a.attnum";
         List<OwnedSequence> sequences = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
-            p.setLong(1, tableOid);
+            parameter.set(p);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), rs.getString(3).charAt(0)));

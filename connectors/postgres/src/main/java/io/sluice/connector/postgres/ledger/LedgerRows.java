@@ -257,6 +257,33 @@ public final class LedgerRows implements LedgerTransaction {
         }
     }
 
+    /** The stream's row locked and its marks read in one statement (a row of NULLs: locked, no mark). */
+    @Override
+    public Optional<java.util.Map<String, String>> lockedMarks(StreamKey key) throws ConnectorException {
+        requireNonNull(key, "key is null");
+        String sql = "SELECT m.name, m.value FROM (SELECT run_id, stream FROM " + tables.table("run_streams")
+                + " WHERE run_id = ? AND stream = ? FOR UPDATE) s LEFT JOIN " + tables.table("run_marks")
+                + " m ON m.run_id = s.run_id AND m.stream = s.stream ORDER BY m.name";
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setString(1, key.runId());
+            p.setString(2, key.stream());
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                java.util.Map<String, String> marks = new java.util.LinkedHashMap<>();
+                do {
+                    if (rs.getString(1) != null) {
+                        marks.put(rs.getString(1), rs.getString(2));
+                    }
+                } while (rs.next());
+                return Optional.of(marks);
+            }
+        } catch (SQLException e) {
+            throw tables.failure(e, "cannot read the marks of stream " + key.stream() + " of run " + key.runId());
+        }
+    }
+
     @Override
     public void writeMark(StreamKey key, String name, String value) throws ConnectorException {
         requireNonNull(key, "key is null");

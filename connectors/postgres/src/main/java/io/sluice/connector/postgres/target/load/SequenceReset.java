@@ -1,9 +1,9 @@
 package io.sluice.connector.postgres.target.load;
 
-import io.sluice.connector.postgres.catalog.PostgresCatalog;
-import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.LoadMode;
@@ -56,9 +56,14 @@ public final class SequenceReset implements LoadStep {
                 || done.containsKey(CreatedDefinition.TABLE))) {
             return;
         }
-        table.inTransaction("setting the sequences of " + table.quoted(), (c, tx) -> reset(c, table.quoted(),
-                new TargetCatalog(c).ownedSequences(new PostgresCatalog(c)
-                        .resolveTable(QualifiedName.of(table.schema(), table.name())).orElseThrow().oid())));
+        // One look-up, in autocommit: most tables own no sequence, and setval is outside transactions anyway.
+        try (ControlConnection control = table.connections().control("setting the sequences of " + table.quoted())) {
+            Connection c = control.connection();
+            reset(c, table.quoted(), new TargetCatalog(c).ownedSequences(table.quoted()));
+        } catch (SQLException e) {
+            throw table.connections().errors().translate(e, PostgresErrors.Phase.COPY, "setting the sequences of "
+                    + table.quoted());
+        }
     }
 
     /** Moves each of {@code sequences} of table {@code on} past the largest value its column holds; never back. */
