@@ -7,7 +7,7 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.source.PostgresSource;
-import io.sluice.connector.postgres.source.SourceAhead;
+import io.sluice.connector.postgres.source.SourcesAhead;
 import io.sluice.connector.postgres.target.PostgresTarget;
 import io.sluice.connector.postgres.target.TargetsAhead;
 
@@ -34,7 +34,7 @@ public final class PostgresConnector implements Connector {
     private final List<String> notices;
     private final String ledgerSchema;
     /** What {@link #describeAhead} read, by table, until the source or target made for it takes it. */
-    private final java.util.Map<QualifiedName, SourceAhead> sourcesAhead = new java.util.concurrent.ConcurrentHashMap<>();
+    private final SourcesAhead sourcesAhead;
     private final TargetsAhead targetsAhead;
 
     PostgresConnector(PostgresConnections connections, List<String> notices, String ledgerSchema) {
@@ -42,6 +42,7 @@ public final class PostgresConnector implements Connector {
         this.notices = List.copyOf(requireNonNull(notices, "notices is null"));
         this.ledgerSchema = requireNonNull(ledgerSchema, "ledgerSchema is null");
         this.targetsAhead = new TargetsAhead(connections);
+        this.sourcesAhead = new SourcesAhead(connections);
     }
 
     @Override
@@ -65,7 +66,7 @@ public final class PostgresConnector implements Connector {
             return PostgresSource.ofTable(connections, name,
                     sourceOptions.find(PostgresOptions.INHERITED).orElse(true),
                     sourceOptions.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()), changes,
-                    Optional.ofNullable(sourcesAhead.remove(name)));
+                    sourcesAhead);
         }
         if (changes.isPresent()) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG109, "changes: follows a table's "
@@ -231,7 +232,7 @@ public final class PostgresConnector implements Connector {
                 + "pattern")) {
             java.sql.Connection c = control.connection();
             if (role == io.sluice.spi.Role.SOURCE) {
-                sourcesAhead.putAll(SourceAhead.read(c, names, inherited, unfiltered));
+                sourcesAhead.read(c, names, inherited, unfiltered);
             } else {
                 targetsAhead.read(c, names, created);
             }

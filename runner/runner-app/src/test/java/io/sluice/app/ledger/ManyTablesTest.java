@@ -345,6 +345,65 @@ class ManyTablesTest {
     }
 
     /** The source's tables of schema sales, as sales.name (unquoted), partitions left out. */
+    /**
+     * A pattern's tables are read ahead of their planning, on both sides: planning 60 tables asks each database a few
+     * transactions in all (the server's own count, once the plan's sessions are gone), where planning each table on
+     * its own asked the source four and the target eight per table (and a created table's definition one more).
+     */
+    @Test
+    void aPatternIsPlannedInAFewStatementsWhateverItsNumberOfTables() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "ahead", 1);
+        List<String> setup = new ArrayList<>(List.of("CREATE SCHEMA shop"));
+        List<String> existing = new ArrayList<>(List.of("CREATE SCHEMA kept", "CREATE SCHEMA made"));
+        for (int i = 1; i <= 60; i++) {
+            String create = String.format("TABLE %%s.t_%02d (id bigint PRIMARY KEY, note text, at date)", i);
+            setup.add("CREATE " + create.formatted("shop"));
+            setup.add(String.format("INSERT INTO shop.t_%02d SELECT g, 'n' || g, date '2026-01-01' + g "
+                    + "FROM generate_series(1, %d) g", i, i));
+            existing.add("CREATE " + create.formatted("kept"));
+        }
+        f.sql(f.source, setup.toArray(String[]::new));
+        f.sql(f.target, existing.toArray(String[]::new));
+        for (String into : List.of("table: \"kept.{table}\"", "table: \"made.{table}\", create: if-missing")) {
+            Path spec = dir.resolve("ahead.yaml");
+            Files.writeString(spec, """
+                    version: 1
+                    name: read-ahead
+                    connections:
+                      src: { type: postgres, url: "%s", user: "%s" }
+                      dst: { type: postgres, url: "%s", user: "%s" }
+                    streams:
+                      - name: shop
+                        source: { connection: src, table: "shop.*" }
+                        target: { connection: dst, %s }
+                        load-mode: truncate
+                    """.formatted(f.pg.jdbcUrl(f.source), f.pg.user(), f.pg.jdbcUrl(f.target), f.pg.user(), into));
+            long[] before = {transactions(f, f.source), transactions(f, f.target)};
+            CliRun plan = CliRun.of("plan", spec.toString());
+            assertEquals(0, plan.exitCode(), plan.all());
+            assertTrue(plan.out().contains("stream shop.shop.t_60:"), plan.out());
+            long source = transactions(f, f.source) - before[0];
+            long target = transactions(f, f.target) - before[1];
+            // Each session's set-up counts too; planned one by one, 60 tables took over 240 and 480.
+            assertTrue(source <= 40, into + ": the source was asked " + source + " transactions for 60 tables");
+            assertTrue(target <= 40, into + ": the target was asked " + target + " transactions for 60 tables");
+        }
+    }
+
+    /**
+     * The transactions the database's sessions committed, as the server counts them once Sluice's sessions (which
+     * report theirs when they end) are gone; this test's own query counts too (one each time).
+     */
+    private static long transactions(LedgerFixture f, String database) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (f.scalar(database, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                + "AND application_name LIKE 'sluice%'") > 0) {
+            assertTrue(System.nanoTime() < deadline, "Sluice's sessions on " + database + " did not end");
+            Thread.sleep(10); // waiting for the sessions to end, not timing anything
+        }
+        return f.scalar(database, "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()");
+    }
+
     private static List<String> tables(LedgerFixture f, String database) throws SQLException {
         List<String> names = new ArrayList<>();
         try (Connection c = f.pg.connect(database); Statement s = c.createStatement();

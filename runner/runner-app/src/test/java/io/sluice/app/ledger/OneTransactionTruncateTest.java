@@ -57,6 +57,29 @@ class OneTransactionTruncateTest {
         assertTrue(two.get("partitions").size() >= 10, two.toString());
     }
 
+    /**
+     * A small load into a table with no page keeps the table (its file stays, no FREEZE needed): what TRUNCATE would
+     * make and drop again; a table with rows is truncated, as a table with pages would be, rows or not.
+     */
+    @Test
+    void aSmallLoadKeepsAnEmptyTableAndTruncatesOneWithRows() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "txkeep", 0);
+        f.sql(f.source, "INSERT INTO items SELECT g, 'item ' || g, g / 7.0 FROM generate_series(1, 500) g",
+                "ANALYZE items");
+        Path spec = f.spec("items.yaml", "ctid", 1, 2_000);
+        long file = f.scalar(f.target, "SELECT pg_relation_filenode('items')");
+        CliRun first = CliRun.of("run", spec.toString());
+        assertEquals(0, first.exitCode(), first.all());
+        assertEquals(500, f.scalar(f.target, "SELECT count(*) FROM items"));
+        assertEquals(file, f.scalar(f.target, "SELECT pg_relation_filenode('items')"),
+                "the empty table was kept, not truncated");
+
+        CliRun second = CliRun.of("run", spec.toString()); // the table has rows now: truncated in the transaction
+        assertEquals(0, second.exitCode(), second.all());
+        assertEquals(500, f.scalar(f.target, "SELECT count(*) FROM items"), "the old rows replaced, not added to");
+        assertTrue(file != f.scalar(f.target, "SELECT pg_relation_filenode('items')"), "truncated this time");
+    }
+
     @Test
     void aRowFailingMidStreamLeavesTheOldRowsAndAResumeStartsOver() throws Exception {
         LedgerFixture f = fixture("txfail");

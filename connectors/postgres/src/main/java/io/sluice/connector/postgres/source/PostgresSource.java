@@ -64,6 +64,8 @@ public final class PostgresSource implements Source {
     private final ReentrantLock lock = new ReentrantLock();
     /** The table as read ahead with the other tables of its pattern, until planning has used it; else null. */
     private volatile SourceAhead ahead;
+    /** Where this table's definition is read with the next tables', when it was read ahead; else null. */
+    private volatile SourcesAhead definitionsAhead;
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
@@ -99,13 +101,14 @@ public final class PostgresSource implements Source {
         return new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited, filter, changes);
     }
 
-    /** {@code ahead}: the table as read ahead of planning, with the other tables of its pattern. */
+    /** {@code ahead}: the tables read ahead of planning, this one's entry among them if it was. */
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table, boolean inherited,
                                          Optional<String> filter, Optional<ChangeSlot> changes,
-                                         Optional<SourceAhead> ahead) {
+                                         SourcesAhead ahead) {
         PostgresSource source = new PostgresSource(connections, Optional.of(table), Optional.empty(), inherited,
                 filter, changes);
-        source.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
+        source.ahead = requireNonNull(ahead, "ahead is null").take(table).orElse(null);
+        source.definitionsAhead = source.ahead == null ? null : ahead;
         return source;
     }
 
@@ -473,6 +476,13 @@ public final class PostgresSource implements Source {
         Optional<ResolvedTable> table = relation().table();
         if (table.isEmpty()) {
             return Optional.empty();
+        }
+        SourcesAhead withNext = definitionsAhead;
+        definitionsAhead = null; // for this plan only
+        Optional<TableDefinition> read = withNext == null ? Optional.empty()
+                : withNext.definition(tableName.orElseThrow(), table.get());
+        if (read.isPresent()) {
+            return read;
         }
         try (ControlConnection control = connections.qualifying("reading the definition of " + describe())) {
             return Optional.of(SourceDefinitions.read(control.connection(), table.get()));

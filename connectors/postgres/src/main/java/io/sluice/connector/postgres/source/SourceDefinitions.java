@@ -77,35 +77,68 @@ public final class SourceDefinitions {
      * ({@link PostgresConnections#qualifying}).
      */
     static TableDefinition read(Connection connection, ResolvedTable table) throws SQLException {
-        SourceDefinitions reader = new SourceDefinitions(connection);
-        long oid = table.oid();
-        List<TableDefinition.ColumnDefinition> columns;
-        List<TableDefinition.Sequence> sequences;
-        List<TableDefinition.Constraint> constraints;
-        List<TableDefinition.Index> indexes;
-        Optional<String> comment;
-        // The five reads every table needs in one round trip: PgJDBC sends the statements together and hands back
-        // their results in order (at 10,000 tables the round trips were most of the time).
-        try (PreparedStatement p = connection.prepareStatement(String.join(";\n", COLUMNS, SEQUENCES, CONSTRAINTS,
-                INDEXES, COMMENT))) {
-            for (int parameter = 1; parameter <= 5; parameter++) {
-                p.setLong(parameter, oid);
+        return readAll(connection, List.of(table)).get(table.oid());
+    }
+
+    /** How many tables' reads go to the server in one round trip (five statements each). */
+    private static final int TABLES_PER_TRIP = 50;
+
+    /**
+     * The definitions of {@code tables}, by OID: the five reads every table needs, for up to fifty tables in one round
+     * trip (PgJDBC sends the statements together and hands back their results in order; at 10,000 tables the round
+     * trips were most of the time), then what only some tables need (user types, partitions) table by table.
+     */
+    static java.util.Map<Long, TableDefinition> readAll(Connection connection, List<ResolvedTable> tables)
+            throws SQLException {
+        java.util.Map<Long, TableDefinition> definitions = new java.util.LinkedHashMap<>();
+        String one = String.join(";\n", COLUMNS, SEQUENCES, CONSTRAINTS, INDEXES, COMMENT);
+        for (int from = 0; from < tables.size(); from += TABLES_PER_TRIP) {
+            List<ResolvedTable> trip = tables.subList(from, Math.min(tables.size(), from + TABLES_PER_TRIP));
+            List<Read> reads = new ArrayList<>();
+            try (PreparedStatement p = connection.prepareStatement(String.join(";\n",
+                    java.util.Collections.nCopies(trip.size(), one)))) {
+                int parameter = 1;
+                for (ResolvedTable table : trip) {
+                    for (int i = 0; i < 5; i++) {
+                        p.setLong(parameter++, table.oid());
+                    }
+                }
+                p.execute();
+                int statement = 1;
+                for (ResolvedTable table : trip) {
+                    SourceDefinitions reader = new SourceDefinitions(connection);
+                    List<TableDefinition.ColumnDefinition> columns = reader.columns(results(p, statement++));
+                    List<TableDefinition.Sequence> sequences = sequences(results(p, statement++));
+                    List<TableDefinition.Constraint> constraints = reader.constraints(results(p, statement++));
+                    List<TableDefinition.Index> indexes = indexes(results(p, statement++));
+                    Optional<String> comment;
+                    try (ResultSet rs = results(p, statement++)) {
+                        rs.next();
+                        comment = Optional.ofNullable(rs.getString(1));
+                    }
+                    reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment));
+                }
             }
-            p.execute();
-            columns = reader.columns(results(p, 1));
-            sequences = sequences(results(p, 2));
-            constraints = reader.constraints(results(p, 3));
-            indexes = indexes(results(p, 4));
-            try (ResultSet rs = results(p, 5)) {
-                rs.next();
-                comment = Optional.ofNullable(rs.getString(1));
+            for (Read read : reads) {
+                definitions.put(read.table().oid(), read.definition());
             }
         }
-        // Built-in types need no other: the recursive search (the costliest query here) only for user types.
-        List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
-        return new TableDefinition(table.name(), types, columns, sequences,
-                table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
-                table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment);
+        return definitions;
+    }
+
+    /** One table's five reads, and the rest of its definition read after them. */
+    private record Read(ResolvedTable table, SourceDefinitions reader,
+                        List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
+                        List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
+                        Optional<String> comment) {
+        TableDefinition definition() throws SQLException {
+            long oid = table.oid();
+            // Built-in types need no other: the recursive search (the costliest query here) only for user types.
+            List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
+            return new TableDefinition(table.name(), types, columns, sequences,
+                    table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
+                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment);
+        }
     }
 
     /** The result of the {@code n}th statement (from 1) of {@code p}, read in order. */
