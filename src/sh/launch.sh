@@ -89,6 +89,16 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
   fi
 fi
 
+# A command that copies nothing (plan, lint, status, rejects, connectors, version) runs its per-table work once and
+# exits: the optimizing compiler's work on it is never paid back (10,000 tables planned: 5.9 s of CPU with it, 3.3 s
+# without). The start-up cache is the same either way, so a plan that records it keeps the run's options, and the
+# cache's key is theirs. With SLUICE_JAVA_OPTS the user's options are used as they are.
+if [ -z "$cache_tmp" ] && [ -z "${SLUICE_JAVA_OPTS:-}" ]; then
+  case "$command" in
+    plan|lint|status|rejects|connectors|version) java_opts+=(-XX:TieredStopAtLevel=1) ;;
+  esac
+fi
+
 if [ -z "$cache_tmp" ]; then
   exec "$JAVA_HOME/bin/java" "${java_opts[@]}" "${cache_opts[@]}" -jar "$app" "$@"
 fi
