@@ -81,14 +81,9 @@ public final class CreateTable implements LoadStep {
 
     /**
      * At plan time, for a table the load creates: its schema, its columns' types and the names its definition gives
-     * must be there (or free) in the target; all that is missing is listed at once.
+     * must be there (or free) in the target; all that is missing is listed at once. {@code schema}: the names of the
+     * table's schema as read ahead of planning, if they were.
      */
-    void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types, List<String> notes)
-            throws SQLException, ConnectorException {
-        check(catalog, target, types, notes, Optional.empty());
-    }
-
-    /** {@link #check}, with the names of the table's schema as read ahead of planning ({@code schema}), if they were. */
     void check(PostgresCatalog catalog, TargetCatalog target, TypeDefinitions types, List<String> notes,
                Optional<TablesAhead.SchemaNames> schema) throws SQLException, ConnectorException {
         Names names = schema.isPresent()

@@ -86,18 +86,9 @@ public final class PostgresLoad {
      * Plans the load of {@code existing} with its columns {@code columnsGiven} (empty: the table is missing and
      * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
      * cannot do before anything is written. {@code sourceColumns}: for an existing table under {@code schema-changes}
-     * other than fail, the source's columns as a created table would have them ({@link ShapeChange}).
+     * other than fail, the source's columns as a created table would have them ({@link ShapeChange}). {@code ahead}: what
+     * was read of the table ahead of planning, with the other tables of its pattern, if it was.
      */
-    public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
-                             QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
-                             List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
-                             TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition)
-            throws SQLException, ConnectorException {
-        return plan(connections, ledger, request, name, existing, columnsGiven, sourceColumns, types, primaryKey, locks,
-                c, sourceDefinition, Optional.empty());
-    }
-
-    /** {@link #plan}, with what was read of the table ahead of planning, with the other tables of its pattern. */
     public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                              QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
                              List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
