@@ -251,9 +251,7 @@ class JdbcPluginTest {
     }
 
     private Run sluice(List<String> classPath, Path plugins, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", String.join(java.io.File.pathSeparator, classPath), "io.sluice.app.SluiceMain"));
-        command.addAll(List.of(args));
+        List<String> command = SluiceProcess.command(classPath, List.of(), List.of(args));
         Path log = Files.createTempFile(dir, "sluice", ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().remove("SLUICE_PLUGINS");

@@ -338,11 +338,7 @@ class MySqlPipelineTest {
     }
 
     private static Process startSluice(List<String> jvm, Path log, String... args) throws java.io.IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
-        command.addAll(jvm);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
-        command.addAll(List.of(args));
+        List<String> command = SluiceProcess.command(jvm, List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

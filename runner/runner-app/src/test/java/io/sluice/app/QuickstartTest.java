@@ -1,5 +1,7 @@
 package io.sluice.app;
 
+import io.sluice.testkit.TestTier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +29,9 @@ class QuickstartTest {
     @TempDir(cleanup = CleanupMode.NEVER)
     Path state;
 
+    // Full tier only: 2 M rows twice; quick: DistributionTest runs the same quickstart from the unpacked archive
     @Test
+    @Tag(TestTier.FULL_ONLY)
     void quickstartRunsOnAFreshMachineAndAgain() throws Exception {
         CliRun first = CliRun.of("run", QUICKSTART.toString(), "--state-dir", state.toString());
         assertEquals(0, first.exitCode(), first.all());

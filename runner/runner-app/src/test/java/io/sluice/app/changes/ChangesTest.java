@@ -2,8 +2,10 @@ package io.sluice.app.changes;
 
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestingPostgres;
+import io.sluice.testkit.TestTier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -233,6 +235,7 @@ class ChangesTest {
     }
 
     @Test
+    @Tag(TestTier.FULL_ONLY) // quick: aRunKilledWhileApplyingGoesOnFromTheLedgerAndAppliesNothingTwice
     void aRunKilledDuringTheCopyIsResumedOrRunAfreshToTheSameEnd() throws Exception {
         Databases db = databases("chg_copykill", 200_000);
         Path spec = spec(db, "sluice_copykill");
@@ -556,10 +559,7 @@ class ChangesTest {
     }
 
     private static Process startSluice(Path log, String... args) throws java.io.IOException {
-        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
-        command.addAll(java.util.List.of(args));
+        java.util.List<String> command = io.sluice.app.SluiceProcess.command(args);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

@@ -1,10 +1,12 @@
 package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
+import io.sluice.testkit.TestTier;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,8 +34,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from the target's state (the ledger, locks, the table's size) read while the run is stopped (SIGSTOP), never from
  * sleeps; the last step of a replace, a delete-missing and an index rebuild is held by a lock the test takes.
  */
+@Tag(TestTier.SAMPLED)
 class CrashMatrixTest {
     private static final int ROWS = 120_000;
+    /** Cells the quick tier runs (of 180). */
+    private static final int QUICK_CASES = 12;
     private static TestingPostgres sourceServer;
     private static TestingPostgres targetServer;
 
@@ -98,25 +103,31 @@ class CrashMatrixTest {
         }
     }
 
-    /** {@code -Dsluice.crash-matrix.modes=REPLACE,MERGE} runs those rows of the matrix only (while working on one). */
+    /**
+     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} cells that cover every mode, failure,
+     * moment and recovery and as many of their pairs as fit ({@link TestTier#select}). One cell alone, or one mode's
+     * row: {@code -Dtest=CrashMatrixTest "-Dsluice.case=REPLACE / SIGKILL / LAST / FRESH"} (or {@code
+     * -Dsluice.case=REPLACE}).
+     */
     @TestFactory
     Stream<DynamicTest> everyModeSurvivesEveryFailureAtEveryMomentWithEitherRecovery() {
-        List<DynamicTest> tests = new ArrayList<>();
-        String only = System.getProperty("sluice.crash-matrix.modes", "");
+        List<List<Enum<?>>> cells = new ArrayList<>();
         for (Mode mode : Mode.values()) {
-            if (!only.isEmpty() && !List.of(only.split(",")).contains(mode.name())) {
-                continue;
-            }
             for (Failure failure : Failure.values()) {
                 for (Moment moment : Moment.values()) {
                     for (Recovery recovery : Recovery.values()) {
-                        tests.add(DynamicTest.dynamicTest(mode + " / " + failure + " / " + moment + " / " + recovery,
-                                () -> new Case(mode, failure, moment, recovery).run()));
+                        cells.add(List.of(mode, failure, moment, recovery));
                     }
                 }
             }
         }
-        return tests.stream();
+        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, CrashMatrixTest::name).stream()
+                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> new Case((Mode) cell.get(0),
+                        (Failure) cell.get(1), (Moment) cell.get(2), (Recovery) cell.get(3)).run()));
+    }
+
+    private static String name(List<Enum<?>> cell) {
+        return String.join(" / ", cell.stream().map(Enum::name).toList());
     }
 
     /** One cell of the matrix, on databases of its own (dropped at the end). */

@@ -1,6 +1,8 @@
 package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
+import io.sluice.testkit.TestTier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +30,7 @@ class FaultInjectionTest {
     Path dir;
 
     @Test
+    @Tag(TestTier.FULL_ONLY) // ten SIGKILLs; quick: the crash matrix's sample
     void sigkillAtTenDifferentPointsThenResumeIsAlwaysExact() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "kill", 200_000);
         Path spec = f.spec("items.yaml", "ctid", 2, 5_000);

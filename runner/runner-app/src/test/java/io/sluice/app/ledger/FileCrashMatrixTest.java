@@ -1,7 +1,9 @@
 package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
+import io.sluice.testkit.TestTier;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,9 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a lock the test takes on the target (its next COPY waits), so the change lands at a known point, without sleeps;
  * truncate runs at degree 2 (at degree 1 it is one transaction, with no partition done before its commit).
  */
+@Tag(TestTier.SAMPLED)
 class FileCrashMatrixTest {
     private static final int FILES = 8;
     private static final int ROWS = 20_000;
+    /** Cells the quick tier runs (of 32). */
+    private static final int QUICK_CASES = 6;
 
     @TempDir
     Path dir;
@@ -45,20 +50,30 @@ class FileCrashMatrixTest {
 
     enum Recovery { RESUME, FRESH }
 
+    /**
+     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} that cover every mode, change, then and
+     * recovery and as many pairs as fit. One alone: {@code -Dtest=FileCrashMatrixTest "-Dsluice.case=TRUNCATE /
+     * CORRUPT / KILL / FRESH"}.
+     */
     @TestFactory
     Stream<DynamicTest> eachFileLoadsOnceInTheVersionItWasReadWhateverHappensToTheFiles() {
-        List<DynamicTest> tests = new ArrayList<>();
+        List<List<Enum<?>>> cells = new ArrayList<>();
         for (Mode mode : Mode.values()) {
             for (Change change : Change.values()) {
                 for (Then then : Then.values()) {
                     for (Recovery recovery : Recovery.values()) {
-                        tests.add(DynamicTest.dynamicTest(mode + " / " + change + " / " + then + " / " + recovery,
-                                () -> new Case(mode, change, then, recovery).run()));
+                        cells.add(List.of(mode, change, then, recovery));
                     }
                 }
             }
         }
-        return tests.stream();
+        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, FileCrashMatrixTest::name).stream()
+                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> new Case((Mode) cell.get(0),
+                        (Change) cell.get(1), (Then) cell.get(2), (Recovery) cell.get(3)).run()));
+    }
+
+    private static String name(List<Enum<?>> cell) {
+        return String.join(" / ", cell.stream().map(Enum::name).toList());
     }
 
     private final class Case {

@@ -3,7 +3,9 @@ package io.sluice.app.ledger;
 import io.sluice.app.CliRun;
 import io.sluice.app.cli.SluiceCommand;
 import io.sluice.app.ledger.FaultyConnectors.Fault;
+import io.sluice.testkit.TestTier;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -242,7 +244,10 @@ class FileTrustTest {
         assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM items"), "each row once");
     }
 
+    // Full tier only: waits out a 20 s grace. Quick: s3ReadsCutOrRefusedMidRunAreRetriedAndTheRunEndsExact and
+    // FaultInjectionTest's SIGTERM.
     @Test
+    @Tag(TestTier.FULL_ONLY)
     void sigtermStopsARunWhoseS3ReadStallsAndTheResumeLoadsEachFileOnce() throws Exception {
         io.sluice.testkit.DuckDbExtensions.require("httpfs");
         LedgerFixture f = new LedgerFixture(dir, "s3stall", 1);

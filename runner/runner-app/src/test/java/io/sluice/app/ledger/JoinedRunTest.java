@@ -2,6 +2,8 @@ package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
 import io.sluice.connector.postgres.session.TargetOwnership;
+import io.sluice.testkit.TestTier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +40,7 @@ class JoinedRunTest {
     }
 
     @Test
+    @Tag(TestTier.FULL_ONLY) // quick: the same take-over of a table's partitions
     void fourProcessesShareARunOf32ParquetFilesAndTheSurvivorsTakeOverFromOneKilled() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "joinfiles", 320_000);
         Path files = Files.createDirectories(dir.resolve("files"));

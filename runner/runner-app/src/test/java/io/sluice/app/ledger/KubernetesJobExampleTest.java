@@ -85,8 +85,7 @@ class KubernetesJobExampleTest {
             env.put("SOURCE_URL", f.pg.jdbcUrl(f.source)); // the only values that differ from a cluster's
             env.put("TARGET_URL", f.pg.jdbcUrl(f.target));
             env.put("SLUICE_HOME", dir.resolve("home-" + index).toString());
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
+            List<String> command = new ArrayList<>(io.sluice.app.SluiceProcess.command());
             for (JsonNode arg : container.get("args")) {
                 command.add(expand(arg.asString(), env).replace("/etc/", root + "/etc/"));
             }

@@ -211,10 +211,7 @@ final class LedgerFixture {
 
     /** {@code sluice ARGS} in a child JVM of the test's class path, its output in {@code log}: a process to kill. */
     static Process startSluice(Path log, String... args) throws java.io.IOException {
-        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
-        command.addAll(java.util.List.of(args));
+        java.util.List<String> command = io.sluice.app.SluiceProcess.command(args);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

@@ -2,6 +2,8 @@ package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestingPostgres;
+import io.sluice.testkit.TestTier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +26,7 @@ class LoadModeTrustTest {
     Path dir;
 
     @Test
+    @Tag(TestTier.FULL_ONLY) // quick: the crash matrix's sample of MERGE_DELETE_MISSING
     void mergeDeleteMissingKeysSurviveATargetCrashAndTheResumeDeletesExactlyTheRest() throws Exception {
         try (TestingPostgres pg = TestingPostgres.start()) {
             LedgerFixture f = new LedgerFixture(pg, dir, "keyscrash", 120_000);

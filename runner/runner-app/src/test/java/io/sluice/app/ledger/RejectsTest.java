@@ -1,6 +1,8 @@
 package io.sluice.app.ledger;
 
 import io.sluice.app.CliRun;
+import io.sluice.testkit.TestTier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,11 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fresh run; limits crossed by count and by ratio.
  */
 class RejectsTest {
+    /** The feed of the kill test: partitions long enough for a SIGKILL to land between two of them. */
     private static final int ROWS = 1_000_000;
-    /** Per 1,000 rows: one of each kind of bad row. */
-    private static final Map<String, Long> KINDS = new TreeMap<>(Map.of("DUCK301", 1000L, "DUCK302", 2000L,
-            "DUCK304", 1000L, "23502", 1000L, "23514", 1000L, "23505", 1000L, "P0001", 1000L));
-    private static final long BAD = KINDS.values().stream().mapToLong(Long::longValue).sum();
+    /** The feed of the degree test: every kind of bad row 200 times is what its assertions need. */
+    private static final int DEGREE_ROWS = 200_000;
+    /** Per 1,000 rows: one of each kind of bad row (two out of range). */
+    private static final Map<String, Long> PER_THOUSAND = new TreeMap<>(Map.of("DUCK301", 1L, "DUCK302", 2L,
+            "DUCK304", 1L, "23502", 1L, "23514", 1L, "23505", 1L, "P0001", 1L));
 
     @TempDir
     Path dir;
@@ -35,34 +39,35 @@ class RejectsTest {
     @Test
     void everyGoodRowLoadsOnceAndEveryBadRowIsSetAsideOnceWithItsReasonAtDegreeOneAndFour() throws Exception {
         LedgerFixture f = fixture("rj1");
-        Path one = spec(f, "one.yaml", ROWS, "none", 1, "rejects: { table: orders_rejects }");
+        long bad = bad(DEGREE_ROWS);
+        Path one = spec(f, "one.yaml", DEGREE_ROWS, "none", 1, "rejects: { table: orders_rejects }");
         CliRun run = CliRun.of("run", one.toString(), "--run-id", "one");
         assertEquals(0, run.exitCode(), run.all());
-        assertExact(f, "one");
-        assertTrue(run.all().contains(String.format(java.util.Locale.ROOT, "%,d rows set aside in orders_rejects", BAD)), run.all());
+        assertExact(f, "one", DEGREE_ROWS);
+        assertTrue(run.all().contains(String.format(java.util.Locale.ROOT, "%,d rows set aside in orders_rejects", bad)), run.all());
 
-        Path four = spec(f, "four.yaml", ROWS, "modulo", 4, "rejects: { table: orders_rejects }");
+        Path four = spec(f, "four.yaml", DEGREE_ROWS, "modulo", 4, "rejects: { table: orders_rejects }");
         Path summary = dir.resolve("four.json");
         CliRun again = CliRun.of("run", four.toString(), "--run-id", "four", "--summary-json", summary.toString(),
                 "--junit-xml", dir.resolve("four.xml").toString(), "--report", dir.resolve("four.html").toString());
         assertEquals(0, again.exitCode(), again.all());
-        assertExact(f, "four");
+        assertExact(f, "four", DEGREE_ROWS);
         tools.jackson.databind.JsonNode stream = tools.jackson.databind.json.JsonMapper.builder().build()
                 .readTree(Files.readString(summary)).get("streams").get(0);
-        assertEquals(BAD, stream.get("rejected-rows").asLong());
+        assertEquals(bad, stream.get("rejected-rows").asLong());
         assertEquals(3, stream.get("reject-reasons").size());
         long perPartition = 0;
         for (tools.jackson.databind.JsonNode p : stream.get("partition-reports")) {
             perPartition += p.get("rows-rejected").asLong();
             assertEquals(p.get("rows-read").asLong(), p.get("rows-written").asLong() + p.get("rows-rejected").asLong());
         }
-        assertEquals(BAD, perPartition);
-        assertTrue(Files.readString(dir.resolve("four.xml")).contains(BAD + " rows set aside"));
+        assertEquals(bad, perPartition);
+        assertTrue(Files.readString(dir.resolve("four.xml")).contains(bad + " rows set aside"));
         String html = Files.readString(dir.resolve("four.html"));
-        assertTrue(html.contains("Rows set aside") && html.contains("\"rejectedRows\":" + BAD), "the HTML report");
+        assertTrue(html.contains("Rows set aside") && html.contains("\"rejectedRows\":" + bad), "the HTML report");
 
         CliRun status = CliRun.of("status", four.toString(), "four");
-        assertTrue(status.out().contains(String.format(java.util.Locale.ROOT, "rejects: %,d rows set aside", BAD)),
+        assertTrue(status.out().contains(String.format(java.util.Locale.ROOT, "rejects: %,d rows set aside", bad)),
                 status.all());
         CliRun listed = CliRun.of("rejects", four.toString(), "four", "--limit", "5");
         assertEquals(0, listed.exitCode(), listed.all());
@@ -78,7 +83,7 @@ class RejectsTest {
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'one' AND "
                 + "error_code = '23502' AND row_data->>'id' = '4' AND row_data ? 'qty' AND row_data->'qty' = "
                 + "'null'::jsonb AND column_name = 'qty' AND row_number = 4"));
-        assertEquals(BAD, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'one' AND "
+        assertEquals(bad, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'one' AND "
                 + "row_number = (row_data->>'id')::bigint"), "one partition: every row number is the id");
         assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM orders_rejects WHERE run_id = 'four' AND "
                 + "error_code = 'DUCK304' AND row_data->>'id' = '3' AND row_data->>'name' = 'a\\0b'"));
@@ -86,7 +91,9 @@ class RejectsTest {
                 + "error_code = 'P0001' LIMIT 1").contains("refused by trigger"));
     }
 
+    // Full tier only: 1 M rows: the quick tier's rejects are the degree test's; its SIGKILLs, the crash matrix's
     @Test
+    @Tag(TestTier.FULL_ONLY)
     void aRetriedPartitionAndAKilledRunResumedOrRunAfreshLeaveEachRejectOnce() throws Exception {
         LedgerFixture f = fixture("rj2");
         // The first time row 500,000 is inserted the server answers with a serialization failure: the partition
@@ -100,7 +107,7 @@ class RejectsTest {
         CliRun run = CliRun.of("run", spec.toString(), "--run-id", "retried");
         assertEquals(0, run.exitCode(), run.all());
         assertTrue(run.all().contains("retry:") && run.all().contains("try again"), run.all());
-        assertExact(f, "retried");
+        assertExact(f, "retried", ROWS);
 
         f.killAfterDone(spec, "killed", 2);
         long doneBefore = f.scalar(f.target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = "
@@ -111,12 +118,12 @@ class RejectsTest {
                 + "orders_rejects WHERE run_id = 'killed'"), "a done partition's rejects committed with it, only");
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "killed");
         assertEquals(0, resumed.exitCode(), resumed.all());
-        assertExact(f, "killed");
+        assertExact(f, "killed", ROWS);
 
         f.killAfterDone(spec, "killed-again", 1);
         CliRun fresh = CliRun.of("run", spec.toString(), "--run-id", "fresh");
         assertEquals(0, fresh.exitCode(), fresh.all());
-        assertExact(f, "fresh");
+        assertExact(f, "fresh", ROWS);
     }
 
     @Test
@@ -204,9 +211,9 @@ class RejectsTest {
      * The target holds every good row once (the load mode truncates), and the run's rejects every bad row once with
      * its reason: together they are the feed, each id once.
      */
-    private static void assertExact(LedgerFixture f, String runId) throws SQLException {
+    private static void assertExact(LedgerFixture f, String runId, int rows) throws SQLException {
         f.sql(f.target, "ANALYZE orders, orders_rejects"); // a plan from stale counts would join row by row
-        assertEquals(ROWS - BAD, f.scalar(f.target, "SELECT count(*) FROM orders"));
+        assertEquals(rows - bad(rows), f.scalar(f.target, "SELECT count(*) FROM orders"));
         Map<String, Long> kinds = new TreeMap<>();
         try (Connection c = f.pg.connect(f.target); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT error_code, count(*) FROM orders_rejects WHERE run_id = '"
@@ -215,13 +222,20 @@ class RejectsTest {
                 kinds.put(rs.getString(1), rs.getLong(2));
             }
         }
-        assertEquals(KINDS, kinds);
-        assertEquals(ROWS, f.scalar(f.target, "SELECT count(DISTINCT id) FROM (SELECT id FROM orders UNION ALL "
+        Map<String, Long> expected = new TreeMap<>();
+        PER_THOUSAND.forEach((code, n) -> expected.put(code, n * rows / 1000));
+        assertEquals(expected, kinds);
+        assertEquals(rows, f.scalar(f.target, "SELECT count(DISTINCT id) FROM (SELECT id FROM orders UNION ALL "
                 + "SELECT (row_data->>'id')::bigint FROM orders_rejects WHERE run_id = '" + runId + "') x"));
         assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM orders_rejects r WHERE r.run_id = '" + runId
                 + "' AND EXISTS (SELECT 1 FROM orders o WHERE o.id = (r.row_data->>'id')::bigint)"),
                 "no row both loaded and set aside");
         consistentWithLedger(f, runId);
+    }
+
+    /** Bad rows in a feed of {@code rows} (a multiple of 1,000). */
+    private static long bad(int rows) {
+        return PER_THOUSAND.values().stream().mapToLong(n -> n * rows / 1000).sum();
     }
 
     private LedgerFixture fixture(String prefix) throws SQLException {

@@ -258,9 +258,8 @@ class OpenLineageTest {
     }
 
     private Run sluice(Path spec, Map<String, String> env) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain", "run",
-                spec.toString()).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(io.sluice.app.SluiceProcess.command("run", spec.toString()))
+                .redirectErrorStream(true);
         builder.environment().keySet().removeIf(k -> k.startsWith("OPENLINEAGE"));
         builder.environment().putAll(env);
         builder.environment().put("OL_TEST_PASSWORD", SECRET);

@@ -89,9 +89,7 @@ class ServeCommandTest {
     }
 
     private static Process sluice(List<String> args, String token) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), "io.sluice.app.SluiceMain"));
-        command.addAll(args);
+        List<String> command = io.sluice.app.SluiceProcess.command(List.of(), args);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().remove(TOKEN_VARIABLE);
         if (token != null) {
