@@ -23,7 +23,7 @@ import java.util.function.Function;
  * {@code @Tag(TestTier.SAMPLED)}.
  *
  * <p>One case, whatever the tier: {@code -Dsluice.case=<text>} runs the cases whose name contains it (with {@code
- * -Dtest=<Class>}), e.g. {@code ./mvnw -B verify -pl runner/runner-app -am -Dtest=CrashMatrixTest
+ * -Dtest=<Class>}), e.g. {@code ./mvnw -B verify -pl runner/runner-app -am -Dtest=CrashMatrixRewriteTest
  * -Dsurefire.failIfNoSpecifiedTests=false "-Dsluice.case=REPLACE / SIGKILL / LAST / FRESH"}.
  */
 public enum TestTier {

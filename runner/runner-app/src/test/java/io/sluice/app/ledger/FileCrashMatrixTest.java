@@ -68,8 +68,15 @@ class FileCrashMatrixTest {
             }
         }
         return TestTier.current().select(cells, cell -> cell, QUICK_CASES, FileCrashMatrixTest::name).stream()
-                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> new Case((Mode) cell.get(0),
-                        (Change) cell.get(1), (Then) cell.get(2), (Recovery) cell.get(3)).run()));
+                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> {
+                    try {
+                        new Case((Mode) cell.get(0), (Change) cell.get(1), (Then) cell.get(2),
+                                (Recovery) cell.get(3)).run();
+                    } catch (AssertionError e) {
+                        // Surefire's report numbers dynamic tests: the cell's name is what -Dsluice.case takes.
+                        throw new AssertionError(name(cell) + ": " + e.getMessage(), e);
+                    }
+                }));
     }
 
     private static String name(List<Enum<?>> cell) {

@@ -88,7 +88,9 @@ class OneMomentTest {
             LedgerFixture.waitUntil(run, log, () -> scalar(pg, target, "SELECT count(*) FROM sluice.run_streams "
                     + "WHERE run_id = 'moment-1'") >= 2);
             pair.setAutoCommit(false);
-            s.execute("SET lock_timeout = '5s'");
+            // Only the writer's one-row transactions can hold the lock up for a moment; a run that holds the table
+            // for its snapshot holds it to the end of its copy, so waiting longer for it would only pass time.
+            s.execute("SET lock_timeout = '1s'");
             boolean held;
             try {
                 s.execute("LOCK TABLE b_child IN ACCESS EXCLUSIVE MODE");
@@ -164,7 +166,9 @@ class OneMomentTest {
             LedgerFixture.waitUntil(resumed, resumeLog, () -> scalar(pg, target, "SELECT count(*) FROM "
                     + "sluice.run_streams WHERE run_id = 'again-1' AND stream LIKE '%x_first' AND starts >= 2") > 0);
             pair.setAutoCommit(false);
-            s.execute("SET lock_timeout = '5s'");
+            // Only the writer's one-row transactions can hold the lock up for a moment; a run that holds the table
+            // for its snapshot holds it to the end of its copy, so waiting longer for it would only pass time.
+            s.execute("SET lock_timeout = '1s'");
             boolean held;
             try {
                 s.execute("LOCK TABLE z_child IN ACCESS EXCLUSIVE MODE");

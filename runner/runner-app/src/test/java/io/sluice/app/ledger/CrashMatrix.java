@@ -33,12 +33,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * had already loaded it all. Source and target are servers of the test's own, so each can fail alone. Moments come
  * from the target's state (the ledger, locks, the table's size) read while the run is stopped (SIGSTOP), never from
  * sleeps; the last step of a replace, a delete-missing and an index rebuild is held by a lock the test takes.
+ *
+ * <p>The modes are split in two classes, {@link CrashMatrixCopyTest} and {@link CrashMatrixRewriteTest}, so that the
+ * two test JVMs share the matrix (each class has servers of its own).
  */
 @Tag(TestTier.SAMPLED)
-class CrashMatrixTest {
+abstract class CrashMatrix {
     private static final int ROWS = 120_000;
-    /** Cells the quick tier runs (of 180). */
-    private static final int QUICK_CASES = 12;
+    /** Cells the quick tier runs of each class's 90. */
+    private static final int QUICK_CASES = 6;
     private static TestingPostgres sourceServer;
     private static TestingPostgres targetServer;
 
@@ -103,16 +106,19 @@ class CrashMatrixTest {
         }
     }
 
+    /** The class's rows of the matrix. */
+    abstract List<Mode> modes();
+
     /**
-     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} cells that cover every mode, failure,
-     * moment and recovery and as many of their pairs as fit ({@link TestTier#select}). One cell alone, or one mode's
-     * row: {@code -Dtest=CrashMatrixTest "-Dsluice.case=REPLACE / SIGKILL / LAST / FRESH"} (or {@code
-     * -Dsluice.case=REPLACE}).
+     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} cells of each class that cover each
+     * of its modes and every failure, moment and recovery, and as many of their pairs as fit ({@link
+     * TestTier#select}). One cell alone, or one mode's row: {@code -Dtest='CrashMatrix*' "-Dsluice.case=REPLACE /
+     * SIGKILL / LAST / FRESH"} (or {@code -Dsluice.case=REPLACE}).
      */
     @TestFactory
     Stream<DynamicTest> everyModeSurvivesEveryFailureAtEveryMomentWithEitherRecovery() {
         List<List<Enum<?>>> cells = new ArrayList<>();
-        for (Mode mode : Mode.values()) {
+        for (Mode mode : modes()) {
             for (Failure failure : Failure.values()) {
                 for (Moment moment : Moment.values()) {
                     for (Recovery recovery : Recovery.values()) {
@@ -121,9 +127,16 @@ class CrashMatrixTest {
                 }
             }
         }
-        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, CrashMatrixTest::name).stream()
-                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> new Case((Mode) cell.get(0),
-                        (Failure) cell.get(1), (Moment) cell.get(2), (Recovery) cell.get(3)).run()));
+        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, CrashMatrix::name).stream()
+                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> {
+                    try {
+                        new Case((Mode) cell.get(0), (Failure) cell.get(1), (Moment) cell.get(2),
+                                (Recovery) cell.get(3)).run();
+                    } catch (AssertionError e) {
+                        // Surefire's report numbers dynamic tests: the cell's name is what -Dsluice.case takes.
+                        throw new AssertionError(name(cell) + ": " + e.getMessage(), e);
+                    }
+                }));
     }
 
     private static String name(List<Enum<?>> cell) {
@@ -252,8 +265,8 @@ class CrashMatrixTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (System.nanoTime() < deadline) {
                 if (!child.isAlive()) {
-                    throw new AssertionError("the run ended before the moment " + moment + ":\n"
-                            + Files.readString(log));
+                    throw new AssertionError("the run ended before the moment " + moment + " (exit "
+                            + child.exitValue() + "):\n" + Files.readString(log));
                 }
                 takeLastStepHoldWhenDue();
                 signal(child, "STOP");

@@ -1,0 +1,11 @@
+package io.sluice.app.ledger;
+
+import java.util.List;
+
+/** The crash matrix's modes with a step after the copy: a swap, a merge, a delete of the missing, an index rebuild. */
+class CrashMatrixRewriteTest extends CrashMatrix {
+    @Override
+    List<Mode> modes() {
+        return List.of(Mode.REPLACE, Mode.MERGE, Mode.MERGE_DELETE_MISSING, Mode.INDEX_REBUILD, Mode.INCREMENTAL_MERGE);
+    }
+}
