@@ -1,5 +1,7 @@
 package io.sluice.testkit;
 
+import org.junit.jupiter.api.DynamicTest;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -7,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * Which tier of the test suite runs, read from the system property {@code sluice.tests} (the build sets it):
@@ -60,6 +63,46 @@ public enum TestTier {
         }
         Set<T> sample = new HashSet<>(coveringSample(all, factors, budget));
         return all.stream().filter(c -> sample.contains(c) == (this == QUICK)).toList();
+    }
+
+    /** One cell of a matrix, given its factor values in the factors' order. */
+    @FunctionalInterface
+    public interface Cell {
+        void run(List<Enum<?>> values) throws Throwable;
+    }
+
+    /**
+     * A matrix as dynamic tests: the product of {@code factors}' values (the first factor varies slowest), the cells
+     * this tier runs ({@link #select}, at most {@code budget} in quick), each named {@code A / B / C}; a failing
+     * cell's message starts with its name (Surefire's reports number dynamic tests), which {@code -Dsluice.case}
+     * takes.
+     */
+    public static Stream<DynamicTest> matrix(int budget, List<List<? extends Enum<?>>> factors, Cell cell) {
+        List<List<Enum<?>>> cells = new ArrayList<>();
+        cells.add(List.of());
+        for (List<? extends Enum<?>> factor : factors) {
+            List<List<Enum<?>>> longer = new ArrayList<>();
+            for (List<Enum<?>> prefix : cells) {
+                for (Enum<?> value : factor) {
+                    List<Enum<?>> next = new ArrayList<>(prefix);
+                    next.add(value);
+                    longer.add(List.copyOf(next));
+                }
+            }
+            cells = longer;
+        }
+        return current().select(cells, values -> values, budget, TestTier::name).stream()
+                .map(values -> DynamicTest.dynamicTest(name(values), () -> {
+                    try {
+                        cell.run(values);
+                    } catch (AssertionError e) {
+                        throw new AssertionError(name(values) + ": " + e.getMessage(), e);
+                    }
+                }));
+    }
+
+    private static String name(List<Enum<?>> values) {
+        return String.join(" / ", values.stream().map(Enum::name).toList());
     }
 
     /**

@@ -96,6 +96,26 @@ class TestTierTest {
         assertTrue(assertThrows(IllegalStateException.class, TestTier::current).getMessage().contains("quick, full"));
     }
 
+    enum Side { LEFT, RIGHT }
+
+    enum Step { FIRST, SECOND, THIRD }
+
+    @Test
+    void aMatrixNamesItsCellsInOrderAndAFailingCellSaysItsName() throws Throwable {
+        System.setProperty("sluice.tests", "full");
+        List<org.junit.jupiter.api.DynamicTest> tests = TestTier.matrix(1, List.of(List.of(Side.values()),
+                List.of(Step.values())), cell -> {
+                    if (cell.equals(List.of(Side.RIGHT, Step.SECOND))) {
+                        throw new AssertionError("lost a row");
+                    }
+                }).toList();
+        assertEquals(List.of("LEFT / FIRST", "LEFT / SECOND", "LEFT / THIRD", "RIGHT / FIRST", "RIGHT / SECOND",
+                "RIGHT / THIRD"), tests.stream().map(org.junit.jupiter.api.DynamicTest::getDisplayName).toList());
+        tests.get(0).getExecutable().execute();
+        AssertionError failed = assertThrows(AssertionError.class, () -> tests.get(4).getExecutable().execute());
+        assertEquals("RIGHT / SECOND: lost a row", failed.getMessage());
+    }
+
     private static List<List<Object>> matrix(int... sizes) {
         List<List<Object>> out = new ArrayList<>();
         out.add(List.of());

@@ -117,30 +117,9 @@ abstract class CrashMatrix {
      */
     @TestFactory
     Stream<DynamicTest> everyModeSurvivesEveryFailureAtEveryMomentWithEitherRecovery() {
-        List<List<Enum<?>>> cells = new ArrayList<>();
-        for (Mode mode : modes()) {
-            for (Failure failure : Failure.values()) {
-                for (Moment moment : Moment.values()) {
-                    for (Recovery recovery : Recovery.values()) {
-                        cells.add(List.of(mode, failure, moment, recovery));
-                    }
-                }
-            }
-        }
-        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, CrashMatrix::name).stream()
-                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> {
-                    try {
-                        new Case((Mode) cell.get(0), (Failure) cell.get(1), (Moment) cell.get(2),
-                                (Recovery) cell.get(3)).run();
-                    } catch (AssertionError e) {
-                        // Surefire's report numbers dynamic tests: the cell's name is what -Dsluice.case takes.
-                        throw new AssertionError(name(cell) + ": " + e.getMessage(), e);
-                    }
-                }));
-    }
-
-    private static String name(List<Enum<?>> cell) {
-        return String.join(" / ", cell.stream().map(Enum::name).toList());
+        return TestTier.matrix(QUICK_CASES, List.of(modes(), List.of(Failure.values()), List.of(Moment.values()),
+                List.of(Recovery.values())), cell -> new Case((Mode) cell.get(0), (Failure) cell.get(1),
+                (Moment) cell.get(2), (Recovery) cell.get(3)).run());
     }
 
     /** One cell of the matrix, on databases of its own (dropped at the end). */

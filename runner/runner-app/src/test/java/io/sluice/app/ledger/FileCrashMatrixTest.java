@@ -57,30 +57,9 @@ class FileCrashMatrixTest {
      */
     @TestFactory
     Stream<DynamicTest> eachFileLoadsOnceInTheVersionItWasReadWhateverHappensToTheFiles() {
-        List<List<Enum<?>>> cells = new ArrayList<>();
-        for (Mode mode : Mode.values()) {
-            for (Change change : Change.values()) {
-                for (Then then : Then.values()) {
-                    for (Recovery recovery : Recovery.values()) {
-                        cells.add(List.of(mode, change, then, recovery));
-                    }
-                }
-            }
-        }
-        return TestTier.current().select(cells, cell -> cell, QUICK_CASES, FileCrashMatrixTest::name).stream()
-                .map(cell -> DynamicTest.dynamicTest(name(cell), () -> {
-                    try {
-                        new Case((Mode) cell.get(0), (Change) cell.get(1), (Then) cell.get(2),
-                                (Recovery) cell.get(3)).run();
-                    } catch (AssertionError e) {
-                        // Surefire's report numbers dynamic tests: the cell's name is what -Dsluice.case takes.
-                        throw new AssertionError(name(cell) + ": " + e.getMessage(), e);
-                    }
-                }));
-    }
-
-    private static String name(List<Enum<?>> cell) {
-        return String.join(" / ", cell.stream().map(Enum::name).toList());
+        return TestTier.matrix(QUICK_CASES, List.of(List.of(Mode.values()), List.of(Change.values()),
+                List.of(Then.values()), List.of(Recovery.values())), cell -> new Case((Mode) cell.get(0),
+                (Change) cell.get(1), (Then) cell.get(2), (Recovery) cell.get(3)).run());
     }
 
     private final class Case {
