@@ -12,8 +12,8 @@ import static java.util.Objects.requireNonNull;
  *                    the last done run's)}
  */
 public record LoadCheck(String name, String sql, long min, long max, String expectation) {
-    /** The placeholder a check's query names the checked table with. */
-    public static final String TABLE = "{table}";
+    /** The placeholder a check's query names the checked table with ({@link TablePlaceholders}). */
+    public static final String TABLE = TablePlaceholders.TABLE;
 
     public LoadCheck {
         requireNonNull(name, "name is null");
@@ -24,9 +24,9 @@ public record LoadCheck(String name, String sql, long min, long max, String expe
         }
     }
 
-    /** The query with {@code {table}} replaced by {@code quotedTable}. */
+    /** The query with its placeholders ({@link TablePlaceholders}) replaced for {@code quotedTable}. */
     public String sqlFor(String quotedTable) {
-        return sql.replace(TABLE, quotedTable);
+        return TablePlaceholders.expand(sql, quotedTable);
     }
 
     public boolean passes(long value) {

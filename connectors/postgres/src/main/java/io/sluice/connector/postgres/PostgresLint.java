@@ -17,6 +17,8 @@ import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG102;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG108;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG109;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG110;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG111;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG107;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG103;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG104;
@@ -80,6 +82,18 @@ public final class PostgresLint {
         if (options.isSet(PostgresOptions.WHERE) && query.isPresent()) {
             problems.add(Problem.error(PG108, "where", "where filters a table source, and this source is a query",
                     "put the condition in the query's own WHERE, or read a table"));
+        }
+        options.find(PostgresOptions.WHERE).flatMap(io.sluice.toolkit.SqlText::notOneExpression).ifPresent(why ->
+                problems.add(Problem.error(PG110, "where", "where: must be one condition, and this one escapes the "
+                        + "parentheses it is put in: " + why, "write one boolean expression (balanced parentheses, "
+                        + "no ';', no comment), e.g. where: \"id > 500000 OR id < 1000\"")));
+        if (options.isSet(PostgresOptions.WHERE) && options.isSet(PostgresOptions.CHANGES)) {
+            // The feed carries every change of the table, and the apply has no way yet to evaluate the filter (the
+            // source's SQL, over columns the target may not carry, values a change may leave out): refused, never
+            // applied unfiltered.
+            problems.add(Problem.error(PG111, "where", "where: filters the copy, and changes: would apply every "
+                    + "change of the table after it (rows outside the filter would land in the target)",
+                    "follow the whole table (remove where:), or copy the filtered rows without changes:"));
         }
         options.find(PostgresOptions.CHANGES).ifPresent(changes -> {
             if (query.isPresent()) {

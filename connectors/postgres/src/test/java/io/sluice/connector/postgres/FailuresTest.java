@@ -242,6 +242,24 @@ class FailuresTest {
     }
 
     @Test
+    void aWhereThatEscapesItsParenthesesOrMeetsChangesIsRefusedOffline() {
+        PostgresConnectorFactory factory = new PostgresConnectorFactory();
+        List<Problem> escaping = factory.lintStream(new StreamShape("s", Role.SOURCE, Options.of(
+                PostgresOptions.SOURCE, Map.of("table", "t", "where", "id > 500000) OR (id < 1000")),
+                Distribution.none()));
+        assertEquals(List.of("PG110"), escaping.stream().map(Problem::code).toList());
+        assertEquals("where", escaping.getFirst().optionKey());
+        assertTrue(escaping.getFirst().message().contains("closes a parenthesis it did not open, at character 12"),
+                escaping.getFirst().message());
+        assertEquals(List.of(), factory.lintStream(new StreamShape("s", Role.SOURCE, Options.of(
+                PostgresOptions.SOURCE, Map.of("table", "t", "where", "note <> 'a) OR (b'")), Distribution.none())));
+        List<Problem> following = factory.lintStream(new StreamShape("s", Role.SOURCE, Options.of(
+                PostgresOptions.SOURCE, Map.of("table", "t", "where", "id % 2 = 0", "changes",
+                        Map.of("slot", "s1"))), Distribution.none()));
+        assertEquals(List.of("PG111"), following.stream().map(Problem::code).toList());
+    }
+
+    @Test
     void lintChecksConnectionOptionsWithTheCodesConnectingWouldReport() {
         PostgresConnectorFactory factory = new PostgresConnectorFactory();
         List<Problem> both = factory.lintConnection(Options.of(PostgresOptions.CONNECTION,

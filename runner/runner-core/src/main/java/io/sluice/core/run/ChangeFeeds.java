@@ -335,12 +335,26 @@ final class ChangeFeeds {
         String name = source.copiedTable().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT,
                 RunnerCode.RUN070, "stream '" + stream.name() + "' follows changes and reads no table",
                 "read a table")).display();
-        Map<String, String> columns = new LinkedHashMap<>();
+        // A pair's source side is the shaped column (a rename already applied); changes name the table's own
+        // columns, so each is mapped through its rule: a renamed column's changes land where its copy did.
+        Map<String, String> pairs = new HashMap<>();
         for (ColumnPair pair : stream.columns()) {
-            columns.put(pair.source().name(), pair.target().name());
+            pairs.put(pair.source().name(), pair.target().name());
         }
-        java.util.Set<String> known = new java.util.HashSet<>(columns.keySet());
-        source.columns().forEach(c -> known.add(c.name()));
+        Map<String, String> columns = new LinkedHashMap<>();
+        java.util.Set<String> known = new java.util.HashSet<>();
+        for (io.sluice.spi.Column column : source.columns()) {
+            known.add(column.name());
+            Optional<io.sluice.core.spec.ColumnRule> rule = stream.spec().columnRules().of(column.name());
+            if (rule.isPresent() && rule.get().exclude()) {
+                continue;
+            }
+            String shaped = rule.map(io.sluice.core.spec.ColumnRule::targetName).orElse(column.name());
+            String target = pairs.get(shaped);
+            if (target != null) {
+                columns.put(column.name(), target);
+            }
+        }
         return new ChangeRoute(name, binding.target(), columns, known, stream.spec().load().schemaChanges());
     }
 }

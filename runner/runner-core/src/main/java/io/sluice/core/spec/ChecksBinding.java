@@ -78,6 +78,8 @@ final class ChecksBinding {
                             + "shows");
                     return Optional.empty();
                 }
+                values.string(value, SpecKeys.SQL, where).ifPresent(sql -> SpecBinder.refuseTableInQuotes(
+                        values.findings(), sql, value.position(), where.replaceFirst("^in ", "")));
                 return values.string(value, SpecKeys.SQL, where).map(sql -> new CheckSpec(name.get(),
                         CheckSpec.Kind.SQL, List.of(), Optional.of(sql), OptionalLong.empty(), OptionalLong.empty(),
                         Optional.empty(), m.position()));

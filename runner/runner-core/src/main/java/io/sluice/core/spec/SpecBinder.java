@@ -371,8 +371,18 @@ final class SpecBinder {
                 values.findings().error(SpecCode.SPEC009, stream.get(key).orElseThrow().position(), "'" + key + "' "
                         + where + " has an empty statement", "remove it, or write the SQL to run");
             }
+            refuseTableInQuotes(values.findings(), statement, stream.get(key).orElseThrow().position(), "'" + key
+                    + "' " + where);
         }
         return statements;
+    }
+
+    /** SPEC034: {@code {table}} where its quotes would end a string (or identifier) the user opened around it. */
+    static void refuseTableInQuotes(Findings findings, String sql, Position position, String what) {
+        if (!io.sluice.toolkit.SqlText.quotedOccurrences(sql, StreamHooks.TABLE).isEmpty()) {
+            findings.error(SpecCode.SPEC034, position, what + " puts {table} inside quotes: " + sql,
+                    "write {table_literal} for the name as a string, e.g. values ('loaded ' || {table_literal})");
+        }
     }
 
     private Optional<BoundEndpoint> endpoint(YamlNode.Mapping stream, String key, Role role, String streamWhere,

@@ -91,7 +91,11 @@ public enum SpecCode {
             + "`max-ratio` not above 0 and at most 1, `nul-bytes: reject` without `rejects:`, `rejects:` with "
             + "`verify:` (rows set aside make source and target differ by design), or a target whose connector sets "
             + "no rows aside.",
-            "Fix the setting as the message says.");
+            "Fix the setting as the message says."),
+    SPEC034("table-in-quotes", "`{table}` inside a quoted string or identifier (or a comment) of a hook or a `sql` "
+            + "check: it stands for the quoted table name, whose quotes would end the string, so a table's name could "
+            + "run as SQL.", "Use `{table_literal}` where the name goes into a string, e.g. `values ('loaded ' || "
+            + "{table_literal})`, and `{table}` only where a table goes.");
 
     private final String slug;
     private final String meaning;

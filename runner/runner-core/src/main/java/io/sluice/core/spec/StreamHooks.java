@@ -6,13 +6,14 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A stream's {@code before:} and {@code after:}: SQL run on its target, before the load prepares the table and once the
- * stream is done (and verified), each once per run. {@code {table}} in a statement is the target table, quoted.
+ * stream is done (and verified), each once per run. {@code {table}} in a statement is the target table, quoted;
+ * {@code {table_literal}} the same as a string literal.
  */
 public record StreamHooks(List<String> before, List<String> after) {
     public static final StreamHooks NONE = new StreamHooks(List.of(), List.of());
 
     /** The placeholder a statement names the stream's target table with. */
-    public static final String TABLE = "{table}";
+    public static final String TABLE = io.sluice.spi.TablePlaceholders.TABLE;
 
     public StreamHooks {
         before = List.copyOf(requireNonNull(before, "before is null"));
@@ -23,8 +24,8 @@ public record StreamHooks(List<String> before, List<String> after) {
         return before.isEmpty() && after.isEmpty();
     }
 
-    /** {@code statements} with {@code {table}} replaced by {@code quotedTable}. */
+    /** {@code statements} with their placeholders ({@link io.sluice.spi.TablePlaceholders}) for {@code quotedTable}. */
     public static List<String> forTable(List<String> statements, String quotedTable) {
-        return statements.stream().map(s -> s.replace(TABLE, quotedTable)).toList();
+        return statements.stream().map(s -> io.sluice.spi.TablePlaceholders.expand(s, quotedTable)).toList();
     }
 }

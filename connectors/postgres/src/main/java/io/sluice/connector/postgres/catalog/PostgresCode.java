@@ -17,6 +17,8 @@ public enum PostgresCode implements ErrorCode {
     PG107("exclude on a source whose table is not a pattern"),
     PG108("where on a query source"),
     PG109("changes: on a query source, or a slot name PostgreSQL does not take"),
+    PG110("a where: that is not one expression inside its parentheses"),
+    PG111("where: on a source that follows changes"),
     // connecting and describing; translated from the server's SQLSTATE
     PG201("cannot connect to the server (SQLSTATE 08xxx)"),
     PG202("the server refused the user or password (SQLSTATE 28xxx)"),

@@ -1,0 +1,156 @@
+package io.sluice.app.meaning;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One stream, one meaning: a spec's options honoured by every path that moves its rows (the copy and the change
+ * apply), or refused before anything is written. Each test is one finding of issue 55, on real servers.
+ */
+class StreamMeaningTest {
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        pg = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "10",
+                "max_wal_senders", "10"));
+    }
+
+    @AfterAll
+    static void stop() {
+        pg.close();
+    }
+
+    private record Databases(String source, String target) {
+    }
+
+    private Databases databases(String prefix) throws SQLException {
+        Databases db = new Databases(pg.createDatabase(prefix + "_src"), pg.createDatabase(prefix + "_dst"));
+        sql(db.source(), "CREATE TABLE t (id bigint PRIMARY KEY, amt numeric(12,2), note text)",
+                "INSERT INTO t SELECT g, g, 'n' || g FROM generate_series(1, 1000) g");
+        return db;
+    }
+
+    /** A spec of one stream from src's {@code sourceTable} into dst's {@code targetTable}, then {@code extra} lines. */
+    private Path spec(Databases db, String name, String source, String target, String... extra) throws Exception {
+        Path spec = dir.resolve(name + ".yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: %s
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: t
+                    source: { connection: src, %s }
+                    target: { connection: dst, %s }
+                """.formatted(name, pg.jdbcUrl(db.source()), pg.user(), pg.jdbcUrl(db.target()), pg.user(), source,
+                target) + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+        return spec;
+    }
+
+    @Test
+    void aRenamedColumnGetsItsChangesWhereItsCopyWent() throws Exception {
+        Databases db = databases("m_rename");
+        Path spec = spec(db, "m_rename", "table: public.t, changes: { slot: m_rename }",
+                "table: public.t, create: if-missing, primary-key: [id]", "columns: { amt: { rename: amount } }");
+        CliRun copied = CliRun.of("run", spec.toString());
+        assertEquals(0, copied.exitCode(), copied.all());
+        sql(db.source(), "UPDATE t SET amt = 999 WHERE id = 2", "INSERT INTO t VALUES (1001, 5, 'new')");
+        CliRun applied = CliRun.of("run", spec.toString());
+        assertEquals(0, applied.exitCode(), applied.all());
+        assertEquals("999.00", text(db.target(), "SELECT amount FROM t WHERE id = 2"));
+        assertEquals("5.00", text(db.target(), "SELECT amount FROM t WHERE id = 1001"));
+        assertEquals("0", text(db.target(), "SELECT count(*) FROM t WHERE amount IS NULL"));
+    }
+
+    @Test
+    void aFilteredStreamThatFollowsChangesIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Databases db = databases("m_where");
+        Path spec = spec(db, "m_where", "table: public.t, where: \"id % 2 = 0\", changes: { slot: m_where }",
+                "table: public.t, create: if-missing, primary-key: [id]");
+        for (String command : new String[] {"lint", "plan", "run"}) {
+            CliRun refused = CliRun.of(command, spec.toString());
+            assertEquals(3, refused.exitCode(), command + ": " + refused.all());
+            assertTrue(refused.all().contains(spec + ":8:") && refused.all().contains("error[PG111]"),
+                    command + ": " + refused.all());
+        }
+        assertEquals("", text(db.target(), "SELECT coalesce(string_agg(relname, ','), '') FROM pg_class WHERE "
+                + "relname = 't'"), "nothing created");
+        assertEquals("0", text(db.source(), "SELECT count(*) FROM pg_replication_slots WHERE slot_name = "
+                + "'m_where'"), "no slot made");
+    }
+
+    @Test
+    void aFilterThatEscapesItsParenthesesIsRefusedWithWhere() throws Exception {
+        Databases db = databases("m_escape");
+        Path spec = spec(db, "m_escape", "table: public.t, where: \"id > 500) OR (id < 10\"",
+                "table: public.t, create: if-missing", "distribution: { method: range, key: id }", "degree: 4");
+        for (String command : new String[] {"lint", "plan", "run"}) {
+            CliRun refused = CliRun.of(command, spec.toString());
+            assertEquals(3, refused.exitCode(), command + ": " + refused.all());
+            assertTrue(refused.all().contains("error[PG110]") && refused.all().contains("closes a parenthesis it did "
+                    + "not open, at character 9"), command + ": " + refused.all());
+        }
+        Path balanced = spec(db, "m_escape", "table: public.t, where: \"(id > 500) OR (id < 10) OR note = ')('\"",
+                "table: public.t, create: if-missing", "distribution: { method: range, key: id }", "degree: 4");
+        CliRun copied = CliRun.of("run", balanced.toString());
+        assertEquals(0, copied.exitCode(), copied.all());
+        assertEquals("509:509", text(db.target(), "SELECT count(*) || ':' || count(DISTINCT id) FROM t"));
+    }
+
+    @Test
+    void aTableNameInsideAQuotedHookIsRefusedAndTheLiteralFormCarriesAnyName() throws Exception {
+        Databases db = databases("m_hook");
+        String evil = "a'); drop table hooklog; --";
+        sql(db.source(), "CREATE TABLE \"" + evil + "\" (id int PRIMARY KEY)", "INSERT INTO \"" + evil + "\" VALUES (1)");
+        sql(db.target(), "CREATE TABLE hooklog (what text)");
+        Path quoted = spec(db, "m_hook", "table: \"public.a*\"", "table: \"public.{table}\", create: if-missing",
+                "after: [\"insert into hooklog(what) values ('loaded {table}')\"]",
+                "checks: [ { name: named, sql: \"select count(*) from {table} where '{table}' = ''\" } ]");
+        CliRun refused = CliRun.of("lint", quoted.toString());
+        assertEquals(3, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("error[SPEC034]") && refused.all().contains(quoted + ":10:"),
+                refused.all());
+        assertTrue(refused.all().contains(quoted + ":11:"), "the check too: " + refused.all());
+        Path literal = spec(db, "m_hook", "table: \"public.a*\"", "table: \"public.{table}\", create: if-missing",
+                "after: [\"insert into hooklog(what) values ('loaded ' || {table_literal})\"]",
+                "checks: [ { name: named, sql: \"select count(*) - 1 from {table} where {table_literal} <> ''\" } ]");
+        CliRun ran = CliRun.of("run", literal.toString());
+        assertEquals(0, ran.exitCode(), ran.all());
+        assertEquals("loaded \"public\".\"" + evil + "\"", text(db.target(), "SELECT what FROM hooklog"));
+    }
+
+    private static void sql(String database, String... statements) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static String text(String database, String query) throws SQLException {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
