@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exactly, its indexes as they were), nothing is left behind, and every exit code told the truth: a run that ended 0
  * had already loaded it all. Source and target are servers of the test's own, so each can fail alone. Moments come
  * from the target's state (the ledger, locks, the table's size) read while the run is stopped (SIGSTOP), never from
- * sleeps; the last step of a replace, a delete-missing and an index rebuild is held by a lock the test takes.
+ * sleeps; the last step of a replace, a delete-missing, an index rebuild and a created table's primary key is held by a
+ * lock the test takes.
  *
  * <p>The modes are split in two classes, {@link CrashMatrixCopyTest} and {@link CrashMatrixRewriteTest}, so that the
  * two test JVMs share the matrix (each class has servers of its own).
@@ -40,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag(TestTier.SAMPLED)
 abstract class CrashMatrix {
     private static final int ROWS = 120_000;
-    /** Cells the quick tier runs of each class's 90. */
+    /** Cells the quick tier runs of each class's 90 or more. */
     private static final int QUICK_CASES = 6;
     private static TestingPostgres sourceServer;
     private static TestingPostgres targetServer;
@@ -68,7 +69,9 @@ abstract class CrashMatrix {
                 "distribution: { method: range, key: id }", "degree: 2", "batch-size: 10000"),
         INCREMENTAL_MERGE("load-mode: merge", "incremental: { cursor: id }",
                 "distribution: { method: range, key: id }", "degree: 2", "batch-size: 10000"),
-        PATTERN("load-mode: truncate", "distribution: { method: ctid }", "degree: 1", "batch-size: 10000");
+        PATTERN("load-mode: truncate", "distribution: { method: ctid }", "degree: 1", "batch-size: 10000"),
+        /** A table the run creates, its {@code primary-key:} added after the last partition (the step held). */
+        CREATED_KEY("load-mode: truncate", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
 
         final List<String> lines;
 
@@ -87,6 +90,11 @@ abstract class CrashMatrix {
 
         List<String> tables() {
             return this == PATTERN ? List.of("t1", "t2", "t3") : List.of("items");
+        }
+
+        /** Target options beside the table. */
+        String target() {
+            return this == CREATED_KEY ? ", create: if-missing, definition: bare, primary-key: [id]" : "";
         }
     }
 
@@ -188,7 +196,10 @@ abstract class CrashMatrix {
                 sql(sourceServer, source, "CREATE TABLE " + table + " (id bigint PRIMARY KEY, name text, price "
                         + "numeric(10,2))", "INSERT INTO " + table + " SELECT g, 'item ' || g, g / 7.0 FROM "
                         + "generate_series(1, " + (mode == Mode.PATTERN ? ROWS / 3 : ROWS) + ") g", "ANALYZE " + table);
-                sql(targetServer, target, "CREATE TABLE " + table + " (id bigint, name text, price numeric(10,2))");
+                if (mode != Mode.CREATED_KEY) {
+                    sql(targetServer, target, "CREATE TABLE " + table + " (id bigint, name text, price "
+                            + "numeric(10,2))");
+                }
             }
             switch (mode) {
                 case TRUNCATE_ONE_TRANSACTION, TRUNCATE -> sql(targetServer, target,
@@ -213,6 +224,20 @@ abstract class CrashMatrix {
             if (mode == Mode.REPLACE) {
                 hold("items"); // from the start: a reader's lock, which the swap (and only it) waits for
             }
+            if (mode == Mode.CREATED_KEY && moment == Moment.LAST) {
+                // The table does not exist before the run: the key's ALTER TABLE waits in an event trigger for an
+                // advisory lock the test holds, and only that statement.
+                sql(targetServer, target, "CREATE FUNCTION hold_key() RETURNS event_trigger LANGUAGE plpgsql AS $$ "
+                        + "BEGIN IF current_query() LIKE '%PRIMARY KEY%' THEN PERFORM pg_advisory_lock(55); "
+                        + "PERFORM pg_advisory_unlock(55); END IF; END $$",
+                        "CREATE EVENT TRIGGER hold_key ON ddl_command_start WHEN TAG IN ('ALTER TABLE') "
+                                + "EXECUTE FUNCTION hold_key()");
+                Connection c = targetServer.connect(target);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SELECT pg_advisory_lock(55)");
+                }
+                holds.add(c);
+            }
         }
 
         private Path spec() throws Exception {
@@ -227,12 +252,12 @@ abstract class CrashMatrix {
                     streams:
                       - name: items
                         source: { connection: src, table: %s }
-                        target: { connection: dst, table: %s }
+                        target: { connection: dst, table: %s%s }
                         lock-timeout: 2m
                         retry: { max-attempts: 2, initial-backoff: 200ms }
                     """.formatted("matrix-" + target, sourceServer.jdbcUrl(source), sourceServer.user(),
                     targetServer.jdbcUrl(target), targetServer.user(), pattern ? "\"public.t*\"" : "items",
-                    pattern ? "\"public.{table}\"" : "items")
+                    pattern ? "\"public.{table}\"" : "items", mode.target())
                     + String.join("", mode.lines.stream().map(l -> "    " + l + "\n").toList());
             Path spec = dir.resolve(target + ".yaml");
             Files.writeString(spec, yaml);
@@ -311,6 +336,10 @@ abstract class CrashMatrix {
                         + "coalesce(max(tuples_processed), 0) FROM pg_stat_progress_copy WHERE datname = "
                         + "current_database() AND command = 'COPY FROM')") > 0;
             }
+            if (moment == Moment.LAST && mode == Mode.CREATED_KEY) {
+                return check("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND "
+                        + "database = (SELECT oid FROM pg_database WHERE datname = current_database())") > 0;
+            }
             if (moment == Moment.LAST && (mode == Mode.REPLACE || mode == Mode.MERGE_DELETE_MISSING
                     || mode == Mode.INDEX_REBUILD)) {
                 String relation = mode == Mode.MERGE_DELETE_MISSING ? "items_sluice_keys" : "items";
@@ -379,6 +408,10 @@ abstract class CrashMatrix {
             }
             if (mode == Mode.REPLACE || mode == Mode.INDEX_REBUILD) {
                 assertEquals(indexesBefore, indexes(), when + ": every index back");
+            }
+            if (mode == Mode.CREATED_KEY) {
+                assertEquals(List.of("CREATE UNIQUE INDEX items_pkey ON public.items USING btree (id)"), indexes(),
+                        when + ": the created table has its primary key");
             }
             assertEquals(0, scalar(targetServer, target, "SELECT count(*) FROM pg_class WHERE relname LIKE "
                     + "'%sluice_%' AND relnamespace = 'public'::regnamespace"), when + ": nothing left behind");

@@ -2,10 +2,14 @@ package io.sluice.app.ledger;
 
 import java.util.List;
 
-/** The crash matrix's modes with a step after the copy: a swap, a merge, a delete of the missing, an index rebuild. */
+/**
+ * The crash matrix's modes with a step after the copy: a swap, a merge, a delete of the missing, an index rebuild, a
+ * created table's primary key.
+ */
 class CrashMatrixRewriteTest extends CrashMatrix {
     @Override
     List<Mode> modes() {
-        return List.of(Mode.REPLACE, Mode.MERGE, Mode.MERGE_DELETE_MISSING, Mode.INDEX_REBUILD, Mode.INCREMENTAL_MERGE);
+        return List.of(Mode.REPLACE, Mode.MERGE, Mode.MERGE_DELETE_MISSING, Mode.INDEX_REBUILD, Mode.INCREMENTAL_MERGE,
+                Mode.CREATED_KEY);
     }
 }

@@ -212,15 +212,33 @@ public final class CreateTable implements LoadStep {
         if (table.existing().isPresent() || primaryKey.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(addKey(on));
+    }
+
+    /**
+     * The statement that adds the key, whether or not the table existed when this run was planned: a resumed run (or
+     * a fresh one after an unfinished run) finds the table its creator made and still owes its key.
+     */
+    private String addKey(String on) {
         // Named for the table, not for the shadow it may be added to: the name must fit the table after the swap.
-        return Optional.of("ALTER TABLE " + on + " ADD CONSTRAINT " + SqlQuote.identifier(DerivedName.of(
-                table.name(), "_pkey")) + " PRIMARY KEY (" + primaryKey.stream()
-                .map(SqlQuote::identifier).collect(Collectors.joining(", ")) + ")");
+        return "ALTER TABLE " + on + " ADD CONSTRAINT " + SqlQuote.identifier(DerivedName.of(table.name(), "_pkey"))
+                + " PRIMARY KEY (" + primaryKey.stream().map(SqlQuote::identifier).collect(Collectors.joining(", "))
+                + ")";
     }
 
     /** The primary key's columns, as its mark keeps them. */
     String primaryKeyColumns() {
         return String.join(", ", primaryKey);
+    }
+
+    private boolean hasPrimaryKey(Connection c) throws SQLException {
+        try (java.sql.PreparedStatement p = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE "
+                + "conrelid = to_regclass(?) AND contype = 'p')")) {
+            p.setString(1, table.quoted());
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     @Override
@@ -267,6 +285,12 @@ public final class CreateTable implements LoadStep {
             // A run of one stream has no before-streams step: what an unfinished run owed is taken over here.
             runKeys.adoptUnfinished(owedEarlier, done, marks, tx);
         }
+        if (table.existing().isPresent() && primaryKeyAfter && !primaryKey.isEmpty() && !done.containsKey(CREATED)
+                && owedEarlier.values().stream().anyMatch(run -> run.containsKey(CREATED)
+                && !run.containsKey(PRIMARY_KEY))) {
+            // An unfinished run created the table and died before its key: this run finishes the creation.
+            marks.writing(CREATED, table.quoted()).apply(tx);
+        }
     }
 
     @Override
@@ -281,7 +305,9 @@ public final class CreateTable implements LoadStep {
                 if (marks.reading().apply(tx).containsKey(PRIMARY_KEY)) {
                     return; // another process of a joined run added it while this one waited for the stream's row
                 }
-                LoadTable.execute(c, primaryKeyStatement(table.quoted()).orElseThrow());
+                if (!hasPrimaryKey(c)) { // else someone gave the table its key meanwhile: it is not added twice
+                    LoadTable.execute(c, addKey(table.quoted()));
+                }
                 marks.writing(PRIMARY_KEY, String.join(", ", primaryKey)).apply(tx);
             });
         }
