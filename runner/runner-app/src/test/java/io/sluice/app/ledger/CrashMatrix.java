@@ -71,7 +71,9 @@ abstract class CrashMatrix {
                 "distribution: { method: range, key: id }", "degree: 2", "batch-size: 10000"),
         PATTERN("load-mode: truncate", "distribution: { method: ctid }", "degree: 1", "batch-size: 10000"),
         /** A table the run creates, its {@code primary-key:} added after the last partition (the step held). */
-        CREATED_KEY("load-mode: truncate", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
+        CREATED_KEY("load-mode: truncate", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000"),
+        /** A table the run creates with the source's definition: its key and index built after the load (held). */
+        CREATED_FULL("load-mode: append", "distribution: { method: ctid }", "degree: 2", "batch-size: 10000");
 
         final List<String> lines;
 
@@ -85,7 +87,11 @@ abstract class CrashMatrix {
 
         /** A fresh run over an unfinished run of this mode that committed rows is refused (RESUME008). */
         boolean appends() {
-            return this == APPEND || this == INCREMENTAL_APPEND;
+            return this == APPEND || this == INCREMENTAL_APPEND || this == CREATED_FULL;
+        }
+
+        boolean creates() {
+            return this == CREATED_KEY || this == CREATED_FULL;
         }
 
         List<String> tables() {
@@ -94,7 +100,11 @@ abstract class CrashMatrix {
 
         /** Target options beside the table. */
         String target() {
-            return this == CREATED_KEY ? ", create: if-missing, definition: bare, primary-key: [id]" : "";
+            return switch (this) {
+                case CREATED_KEY -> ", create: if-missing, definition: bare, primary-key: [id]";
+                case CREATED_FULL -> ", create: if-missing";
+                default -> "";
+            };
         }
     }
 
@@ -118,14 +128,14 @@ abstract class CrashMatrix {
     abstract List<Mode> modes();
 
     /**
-     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} cells of each class that cover each
+     * Every cell with {@code -Pfull}; the quick tier runs {@value #QUICK_CASES} cells of each class (one a mode, if more) that cover each
      * of its modes and every failure, moment and recovery, and as many of their pairs as fit ({@link
      * TestTier#select}). One cell alone, or one mode's row: {@code -Dtest='CrashMatrix*' "-Dsluice.case=REPLACE /
      * SIGKILL / LAST / FRESH"} (or {@code -Dsluice.case=REPLACE}).
      */
     @TestFactory
     Stream<DynamicTest> everyModeSurvivesEveryFailureAtEveryMomentWithEitherRecovery() {
-        return TestTier.matrix(QUICK_CASES, List.of(modes(), List.of(Failure.values()), List.of(Moment.values()),
+        return TestTier.matrix(Math.max(QUICK_CASES, modes().size()), List.of(modes(), List.of(Failure.values()), List.of(Moment.values()),
                 List.of(Recovery.values())), cell -> new Case((Mode) cell.get(0), (Failure) cell.get(1),
                 (Moment) cell.get(2), (Recovery) cell.get(3)).run());
     }
@@ -176,7 +186,7 @@ abstract class CrashMatrix {
                 if (failure != Failure.SIGKILL && exit == 0) {
                     // It rode the failure out: exit 0 must mean the target is complete now.
                     assertComplete(indexesBefore, "the run that ended 0 despite the failure:\n" + out);
-                    if (mode == Mode.APPEND && recovery == Recovery.FRESH) {
+                    if ((mode == Mode.APPEND || mode == Mode.CREATED_FULL) && recovery == Recovery.FRESH) {
                         return; // nothing to recover: a fresh append after a done one appends again, by design
                     }
                 } else if (failure != Failure.SIGKILL) {
@@ -196,7 +206,9 @@ abstract class CrashMatrix {
                 sql(sourceServer, source, "CREATE TABLE " + table + " (id bigint PRIMARY KEY, name text, price "
                         + "numeric(10,2))", "INSERT INTO " + table + " SELECT g, 'item ' || g, g / 7.0 FROM "
                         + "generate_series(1, " + (mode == Mode.PATTERN ? ROWS / 3 : ROWS) + ") g", "ANALYZE " + table);
-                if (mode != Mode.CREATED_KEY) {
+                if (mode == Mode.CREATED_FULL) {
+                    sql(sourceServer, source, "CREATE INDEX items_name ON items (name)");
+                } else if (mode != Mode.CREATED_KEY) {
                     sql(targetServer, target, "CREATE TABLE " + table + " (id bigint, name text, price "
                             + "numeric(10,2))");
                 }
@@ -224,14 +236,14 @@ abstract class CrashMatrix {
             if (mode == Mode.REPLACE) {
                 hold("items"); // from the start: a reader's lock, which the swap (and only it) waits for
             }
-            if (mode == Mode.CREATED_KEY && moment == Moment.LAST) {
-                // The table does not exist before the run: the key's ALTER TABLE waits in an event trigger for an
-                // advisory lock the test holds, and only that statement.
+            if (mode.creates() && moment == Moment.LAST) {
+                // The table does not exist before the run: the first step after the copy (the key's ALTER TABLE, an
+                // index's CREATE INDEX) waits in an event trigger for an advisory lock the test holds.
                 sql(targetServer, target, "CREATE FUNCTION hold_key() RETURNS event_trigger LANGUAGE plpgsql AS $$ "
-                        + "BEGIN IF current_query() LIKE '%PRIMARY KEY%' THEN PERFORM pg_advisory_lock(55); "
-                        + "PERFORM pg_advisory_unlock(55); END IF; END $$",
-                        "CREATE EVENT TRIGGER hold_key ON ddl_command_start WHEN TAG IN ('ALTER TABLE') "
-                                + "EXECUTE FUNCTION hold_key()");
+                        + "BEGIN IF current_query() LIKE '%PRIMARY KEY%' OR current_query() LIKE '%CREATE%INDEX%' "
+                        + "THEN PERFORM pg_advisory_lock(55); PERFORM pg_advisory_unlock(55); END IF; END $$",
+                        "CREATE EVENT TRIGGER hold_key ON ddl_command_start WHEN TAG IN ('ALTER TABLE', "
+                                + "'CREATE INDEX') EXECUTE FUNCTION hold_key()");
                 Connection c = targetServer.connect(target);
                 try (Statement s = c.createStatement()) {
                     s.execute("SELECT pg_advisory_lock(55)");
@@ -336,7 +348,7 @@ abstract class CrashMatrix {
                         + "coalesce(max(tuples_processed), 0) FROM pg_stat_progress_copy WHERE datname = "
                         + "current_database() AND command = 'COPY FROM')") > 0;
             }
-            if (moment == Moment.LAST && mode == Mode.CREATED_KEY) {
+            if (moment == Moment.LAST && mode.creates()) {
                 return check("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND "
                         + "database = (SELECT oid FROM pg_database WHERE datname = current_database())") > 0;
             }
@@ -412,6 +424,11 @@ abstract class CrashMatrix {
             if (mode == Mode.CREATED_KEY) {
                 assertEquals(List.of("CREATE UNIQUE INDEX items_pkey ON public.items USING btree (id)"), indexes(),
                         when + ": the created table has its primary key");
+            }
+            if (mode == Mode.CREATED_FULL) {
+                assertEquals(List.of("CREATE INDEX items_name ON public.items USING btree (name)",
+                        "CREATE UNIQUE INDEX items_pkey ON public.items USING btree (id)"), indexes(),
+                        when + ": the created table has the source's key and index");
             }
             assertEquals(0, scalar(targetServer, target, "SELECT count(*) FROM pg_class WHERE relname LIKE "
                     + "'%sluice_%' AND relnamespace = 'public'::regnamespace"), when + ": nothing left behind");
