@@ -255,7 +255,7 @@ class FailuresTest {
                 PostgresOptions.SOURCE, Map.of("table", "t", "where", "note <> 'a) OR (b'")), Distribution.none())));
         List<Problem> following = factory.lintStream(new StreamShape("s", Role.SOURCE, Options.of(
                 PostgresOptions.SOURCE, Map.of("table", "t", "where", "id % 2 = 0", "changes",
-                        Map.of("slot", "s1"))), Distribution.none()));
+                        Options.of(PostgresOptions.CHANGES.nested().orElseThrow(), Map.of("slot", "s1")))), Distribution.none()));
         assertEquals(List.of("PG111"), following.stream().map(Problem::code).toList());
     }
 

@@ -118,7 +118,7 @@ class WorkerFailureTest {
 
         CliRun failed = CliRun.of("run", spec.toString(), "--run-id", "wf-short");
 
-        assertTrue(FaultyConnectors.fired());
+        assertTrue(FaultyConnectors.fired(), failed.all());
         assertEquals(1, failed.exitCode(), failed.all());
         assertTrue(failed.err().contains("error[RUN021]"), failed.err());
         assertTrue(failed.err().contains("the source said at plan time that the partition holds 1000 rows, but its "

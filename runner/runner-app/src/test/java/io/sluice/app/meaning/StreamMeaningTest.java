@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,6 +138,103 @@ class StreamMeaningTest {
         CliRun ran = CliRun.of("run", literal.toString());
         assertEquals(0, ran.exitCode(), ran.all());
         assertEquals("loaded \"public\".\"" + evil + "\"", text(db.target(), "SELECT what FROM hooklog"));
+    }
+
+    @Test
+    void aTargetTypeThatWouldRoundIsRefusedOnEveryPathAndWidenWidensIt() throws Exception {
+        Databases db = databases("m_round");
+        sql(db.source(), "ALTER TABLE t ALTER amt TYPE numeric(14,4)", "UPDATE t SET amt = amt + 0.2345");
+        sql(db.target(), "CREATE TABLE t (id bigint PRIMARY KEY, amt numeric(12,2), note text)");
+        Path spec = spec(db, "m_round", "table: public.t", "table: public.t", "load-mode: truncate");
+        CliRun refused = CliRun.of("plan", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("error[PG229]") && refused.all().contains("\"amt\" is numeric(14,4) and "
+                + "target column \"amt\" is numeric(12,2): values are rounded to 2 decimal place(s)")
+                && refused.all().contains("ALTER TABLE \"public\".\"t\" ALTER COLUMN \"amt\" TYPE numeric(14,4)"),
+                refused.all());
+        assertEquals(4, CliRun.of("run", spec.toString()).exitCode());
+        assertEquals("0", text(db.target(), "SELECT count(*) FROM t"), "nothing written");
+        CliRun widened = CliRun.of("run", spec(db, "m_round", "table: public.t", "table: public.t",
+                "load-mode: truncate", "schema-changes: widen").toString());
+        assertEquals(0, widened.exitCode(), widened.all());
+        assertEquals("1.2345", text(db.target(), "SELECT amt FROM t WHERE id = 1"));
+
+        // The change apply: the source's type changes while a run follows (the apply refuses it), or before the
+        // next run (its plan refuses it).
+        Databases cdc = databases("m_round_cdc");
+        Path follow = spec(cdc, "m_round_cdc", "table: public.t, changes: { slot: m_round_cdc }",
+                "table: public.t, create: if-missing, primary-key: [id]");
+        Path log = dir.resolve("m_round_cdc.log");
+        Process child = following(follow, log);
+        sql(cdc.source(), "ALTER TABLE t ALTER amt TYPE numeric(14,4)", "UPDATE t SET amt = 1.2345 WHERE id = 1");
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
+        assertEquals(1, child.exitValue(), read(log));
+        assertTrue(read(log).contains("PG229") && read(log).contains("ALTER COLUMN \"amt\" TYPE numeric(14,4)"),
+                read(log));
+        assertEquals("1.00", text(cdc.target(), "SELECT amt FROM t WHERE id = 1"), "nothing rounded, nothing applied");
+        CliRun planned = CliRun.of("run", follow.toString());
+        assertEquals(4, planned.exitCode(), planned.all());
+        assertTrue(planned.all().contains("error[PG229]"), planned.all());
+        sql(cdc.target(), "ALTER TABLE t ALTER amt TYPE numeric(14,4)");
+        CliRun applied = CliRun.of("run", follow.toString());
+        assertEquals(0, applied.exitCode(), applied.all());
+        assertEquals("1.2345", text(cdc.target(), "SELECT amt FROM t WHERE id = 1"));
+    }
+
+    @Test
+    void aColumnDroppedAtTheSourceIsRefusedUnderFailAndNotedUnderTheOtherPolicies() throws Exception {
+        Databases db = databases("m_dropped");
+        Path spec = spec(db, "m_dropped", "table: public.t", "table: public.t, create: if-missing",
+                "load-mode: truncate");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "ALTER TABLE t DROP COLUMN note");
+        CliRun refused = CliRun.of("run", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("error[PG230]") && refused.all().contains("\"note\"")
+                && refused.all().contains("DROP COLUMN \"note\""), refused.all());
+        assertEquals("1000", text(db.target(), "SELECT count(note) FROM t"), "the last load stays whole");
+        Path adding = spec(db, "m_dropped", "table: public.t", "table: public.t, create: if-missing",
+                "load-mode: truncate", "schema-changes: add-columns");
+        CliRun plan = CliRun.of("plan", adding.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.all().contains("target column \"note\" has no source column"), plan.all());
+        assertEquals(0, CliRun.of("run", adding.toString()).exitCode());
+        assertEquals("0:1000", text(db.target(), "SELECT count(note) || ':' || count(*) FROM t"));
+
+        Databases cdc = databases("m_dropped_cdc");
+        Path follow = spec(cdc, "m_dropped_cdc", "table: public.t, changes: { slot: m_dropped_cdc }",
+                "table: public.t, create: if-missing, primary-key: [id]");
+        Path log = dir.resolve("m_dropped_cdc.log");
+        Process child = following(follow, log);
+        sql(cdc.source(), "ALTER TABLE t DROP COLUMN note", "UPDATE t SET amt = 7 WHERE id = 3");
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
+        assertEquals(1, child.exitValue(), read(log));
+        assertTrue(read(log).contains("PG230") && read(log).contains("no longer has column(s) note"), read(log));
+        assertEquals("n3:3.00", text(cdc.target(), "SELECT note || ':' || amt FROM t WHERE id = 3"));
+        CliRun planned = CliRun.of("run", follow.toString());
+        assertEquals(4, planned.exitCode(), planned.all());
+        assertTrue(planned.all().contains("error[PG230]"), planned.all());
+    }
+
+    /** A child Sluice following {@code spec}, once it applies changes. */
+    private static Process following(Path spec, Path log) throws Exception {
+        Process child = new ProcessBuilder(io.sluice.app.SluiceProcess.command("run", spec.toString(), "--follow"))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!read(log).contains("on until stopped")) {
+            assertTrue(child.isAlive(), () -> read(log));
+            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5); // polling the log for a state, not timing anything
+        }
+        return child;
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
     }
 
     private static void sql(String database, String... statements) throws SQLException {

@@ -104,6 +104,9 @@ public final class StreamPreflight {
             // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
             target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
             if (source != null) {
+                if (source.changeFeed().isPresent()) {
+                    ChangeFollowChecks.refuse(stream, target);
+                }
                 LoadRequest request = stream.load().request(degree);
                 if (!stream.hooks().before().isEmpty()) {
                     request = request.withBeforeHook();

@@ -150,26 +150,9 @@ final class ChangeFeeds {
         return new Feed(name, mode, kept, streams);
     }
 
-    /** What cannot follow changes: settings whose result the applied changes would not keep. */
-    private void check(StreamPlan stream) throws SluiceException {
-        StreamBinding binding = bound.binding(stream);
-        if (!binding.target().appliesChanges()) {
-            throw refused(stream, "its target " + binding.target().describe() + " cannot apply changes",
-                    "load it into a PostgreSQL table, or remove changes:");
-        }
-        if (stream.spec().columnRules().rules().stream().anyMatch(r -> r.expression().isPresent()
-                || r.mask().isPresent())) {
-            throw refused(stream, "its columns: compute or mask values, and changes carry the source's values as "
-                    + "they are", "leave expression and mask out of a stream that follows changes");
-        }
-        if (stream.spec().incremental().isPresent()) {
-            throw refused(stream, "it is incremental, and a feed already carries every change after the copy",
-                    "remove incremental: (or changes:)");
-        }
-        if (stream.spec().rejects().isPresent()) {
-            throw refused(stream, "it sets rows aside (rejects:), and a change of a row left out would have nowhere "
-                    + "to go", "remove rejects: from a stream that follows changes");
-        }
+    /** What cannot follow changes ({@link io.sluice.core.plan.ChangeFollowChecks}, checked at plan already). */
+    private void check(StreamPlan stream) {
+        io.sluice.core.plan.ChangeFollowChecks.refuse(stream.spec(), bound.binding(stream).target());
     }
 
     private static SluiceException refused(StreamPlan stream, String why, String fix) {

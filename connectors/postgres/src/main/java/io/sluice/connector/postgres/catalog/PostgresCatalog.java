@@ -238,6 +238,35 @@ public final class PostgresCatalog {
         }
     }
 
+    /**
+     * The type's name with the modifier a query's result column has ({@code numeric(10,2)}, {@code timestamp(0) ...}):
+     * {@code pg_typeof} and {@link #typeName} drop it, and a target column's check of what a value loses needs it.
+     * {@code column} is the 1-based column of {@code described}, a statement's metadata (Parse and Describe only).
+     */
+    public String typeName(long typeOid, java.sql.ResultSetMetaData described, int column) throws SQLException {
+        int typmod = -1;
+        if (typeOid == 1700) { // numeric: PgJDBC reports precision 0 for an unconstrained one
+            int precision = described.getPrecision(column);
+            if (precision > 0) {
+                typmod = (precision << 16 | described.getScale(column)) + 4;
+            }
+        } else if (typeOid == 1114 || typeOid == 1184 || typeOid == 1083 || typeOid == 1266) {
+            int scale = described.getScale(column); // 6, the default, when it has none
+            typmod = scale >= 0 && scale < 6 ? scale : -1;
+        }
+        if (typmod < 0) {
+            return typeName(typeOid);
+        }
+        try (PreparedStatement p = connection.prepareStatement("SELECT format_type(?::oid, ?)")) {
+            p.setLong(1, typeOid);
+            p.setInt(2, typmod);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
     /** The OID of a type written as SQL text, e.g. {@code character varying(10)} or {@code myschema.mood}. */
     public Optional<Long> typeOid(String typeText) throws SQLException {
         return type(typeText).map(SessionFacts.KnownType::oid);

@@ -55,6 +55,8 @@ public enum PostgresCode implements ErrorCode {
     PG227("a check's query cannot be evaluated (it does not parse, names what the table lacks, or fails)"),
     PG228("rejects: the rejects table is the target table or a table the source reads, has another shape than a "
             + "rejects table's, or its name does not parse"),
+    PG229("a source column's values would be changed silently by the target column's type (rounded, cut)"),
+    PG230("a target column no source column feeds, without a default, under schema-changes: fail"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

@@ -1,6 +1,8 @@
 package io.sluice.connector.postgres.changes;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.catalog.TypeLoss;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
@@ -233,9 +235,43 @@ public final class PostgresChangeApplier implements ChangeApplier {
         }
         boolean[] unfed = new boolean[table.columns().size()];
         java.util.Arrays.fill(unfed, true);
-        for (int to : targetOf) {
+        List<String> lossy = new ArrayList<>();
+        List<String> widenings = new ArrayList<>();
+        for (int i = 0; i < targetOf.length; i++) {
+            int to = targetOf[i];
             if (to >= 0) {
                 unfed[to] = false;
+                String from = relation.types().get(i);
+                java.util.Optional<String> loss = TypeLoss.of(from, table.types().get(to));
+                if (loss.isPresent()) {
+                    lossy.add("source column " + relation.columns().get(i) + " is " + from + " now and target column "
+                            + table.columns().get(to) + " is " + table.types().get(to) + ": " + loss.get());
+                    widenings.add("ALTER TABLE " + table.quoted() + " ALTER COLUMN " + SqlQuote.identifier(
+                            table.columns().get(to)) + " TYPE " + from);
+                }
+            }
+        }
+        if (!lossy.isEmpty()) {
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG229, "the changes of " + relation.name()
+                    + " would change values in " + table.quoted() + " without an error: " + String.join("; ", lossy)
+                    + "; nothing of this batch was applied", "widen the target column (" + String.join("; ",
+                    widenings) + "), then run again: the changes apply from where they stopped");
+        }
+        if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
+            List<String> dropped = new ArrayList<>();
+            for (Map.Entry<String, String> carried : route.columns().entrySet()) {
+                int to = table.columns().indexOf(carried.getValue());
+                if (to >= 0 && unfed[to] && !relation.columns().contains(carried.getKey())) {
+                    dropped.add(carried.getKey());
+                }
+            }
+            if (!dropped.isEmpty()) {
+                java.util.Collections.sort(dropped);
+                throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG230, relation.name() + " no longer has "
+                        + "column(s) " + String.join(", ", dropped) + " (dropped at the source), and schema-changes "
+                        + "is fail: the changes would write NULL into " + table.quoted() + "; nothing of this batch "
+                        + "was applied", "drop the column(s) from " + table.quoted() + " too, or set schema-changes: "
+                        + "add-columns on the stream to write NULL there from now on; then run again");
             }
         }
         int[] keySource = new int[table.keyColumns().size()];
@@ -271,7 +307,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         for (int i : added) {
             String column = route.columns().getOrDefault(relation.columns().get(i), relation.columns().get(i));
             statements.add("ALTER TABLE " + route.target() + " ADD COLUMN IF NOT EXISTS "
-                    + io.sluice.connector.postgres.catalog.SqlQuote.identifier(column) + " "
+                    + SqlQuote.identifier(column) + " "
                     + relation.types().get(i));
         }
         if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
@@ -412,7 +448,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
                         continue; // the target's column has no sequence: nothing hands out values there
                     }
                     try (PreparedStatement set = connection.prepareStatement("SELECT setval(?::regclass, "
-                            + "greatest(?, (SELECT max(" + io.sluice.connector.postgres.catalog.SqlQuote.identifier(
+                            + "greatest(?, (SELECT max(" + SqlQuote.identifier(
                             column) + ") FROM " + route.target() + ")::bigint, 1))")) {
                         set.setString(1, name);
                         set.setLong(2, value.getValue());

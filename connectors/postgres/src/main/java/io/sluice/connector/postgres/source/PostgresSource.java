@@ -616,7 +616,12 @@ public final class PostgresSource implements Source {
                         + PartitionKey.firstLine(e.getMessage()), "write SQL over the source's columns, e.g. "
                         + "lower(email)");
             }
-            return new Column(name, catalog.typeName(type), (int) type, true, Column.Generation.NONE);
+            String typeName;
+            try (java.sql.PreparedStatement described = control.connection().prepareStatement("SELECT ("
+                    + expression + ") FROM " + resolved.fromClause() + " LIMIT 0")) {
+                typeName = catalog.typeName(type, described.getMetaData(), 1); // with its modifier: numeric(12,2)
+            }
+            return new Column(name, typeName, (int) type, true, Column.Generation.NONE);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
         }

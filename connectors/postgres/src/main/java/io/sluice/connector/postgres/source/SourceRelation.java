@@ -79,8 +79,11 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
     static SourceRelation ofQuery(PostgresCatalog catalog, String sql) throws SQLException, ConnectorException {
         String from = "(" + sql + ") AS q";
         List<String> names = new ArrayList<>();
-        try (PreparedStatement p = catalog.connection().prepareStatement("SELECT * FROM " + from + " LIMIT 0")) {
-            ResultSetMetaData metaData = p.getMetaData(); // Parse and Describe only: the query does not run
+        PreparedStatement described = null;
+        ResultSetMetaData metaData;
+        try {
+            described = catalog.connection().prepareStatement("SELECT * FROM " + from + " LIMIT 0");
+            metaData = described.getMetaData(); // Parse and Describe only: the query does not run
             for (int i = 1; i <= metaData.getColumnCount(); i++) {
                 names.add(metaData.getColumnLabel(i));
             }
@@ -92,6 +95,13 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
             }
             throw e;
         }
+        try (PreparedStatement closing = described) {
+            return ofQuery(catalog, from, names, metaData);
+        }
+    }
+
+    private static SourceRelation ofQuery(PostgresCatalog catalog, String from, List<String> names,
+                                          ResultSetMetaData metaData) throws SQLException, ConnectorException {
         Set<String> seen = new HashSet<>();
         for (String name : names) {
             if (!seen.add(name)) {
@@ -104,8 +114,8 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
         List<Long> types = names.isEmpty() ? List.of() : catalog.expressionTypes(references, from);
         List<Column> columns = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            columns.add(new Column(names.get(i), catalog.typeName(types.get(i)), types.get(i).intValue(), true,
-                    Column.Generation.NONE));
+            columns.add(new Column(names.get(i), catalog.typeName(types.get(i), metaData, i + 1),
+                    types.get(i).intValue(), true, Column.Generation.NONE));
         }
         return new SourceRelation(from, Optional.empty(), "the source query", columns, false);
     }

@@ -139,9 +139,19 @@ public final class PostgresTarget implements Target {
         List<Column> columns = existing.isPresent() ? table(readAhead).columns() : source.postgresColumns();
         Optional<io.sluice.spi.TableDefinition> definition = existing.isEmpty() && withDefinition
                 ? source.tableDefinition() : Optional.empty();
-        // schema-changes other than fail compare the table with the source's columns as a created table has them
-        List<Column> changedSource = existing.isPresent() && request.schemaChanges() != LoadRequest.SchemaChanges.FAIL
-                ? source.postgresColumns() : List.of();
+        // Every policy compares the table with the source's columns as a created table has them: fail refuses what
+        // would change values or leave columns unfed, the others follow the source.
+        List<Column> changedSource = List.of();
+        if (existing.isPresent()) {
+            try {
+                changedSource = source.postgresColumns();
+            } catch (ConnectorException e) {
+                if (request.schemaChanges() != LoadRequest.SchemaChanges.FAIL) {
+                    throw e;
+                }
+                // A source that cannot type its columns in PostgreSQL's terms: fail compares nothing more
+            }
+        }
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition,

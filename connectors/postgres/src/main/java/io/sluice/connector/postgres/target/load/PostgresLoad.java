@@ -85,8 +85,8 @@ public final class PostgresLoad {
     /**
      * Plans the load of {@code existing} with its columns {@code columnsGiven} (empty: the table is missing and
      * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
-     * cannot do before anything is written. {@code sourceColumns}: for an existing table under {@code schema-changes}
-     * other than fail, the source's columns as a created table would have them ({@link ShapeChange}). {@code ahead}: what
+     * cannot do before anything is written. {@code sourceColumns}: for an existing table, the source's columns as a
+     * created table would have them ({@link ShapeChange}). {@code ahead}: what
      * was read of the table ahead of planning, with the other tables of its pattern, if it was.
      */
     public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
@@ -125,7 +125,7 @@ public final class PostgresLoad {
                 ? ahead.get().indexes() : target.indexes(existing.get().oid());
         Optional<MergeStaging> merge = mode == LoadMode.MERGE
                 ? Optional.of(MergeStaging.plan(table, indexes, primaryKey)) : Optional.empty();
-        List<String> notes = new ArrayList<>();
+        List<String> notes = new ArrayList<>(shape.notes());
         IndexRebuild indexRebuild = IndexRebuild.plan(table, target, catalog, indexes,
                 merge.map(MergeStaging::key).orElse(List.of()), notes);
         RunForeignKeys runKeys = new RunForeignKeys(table, definition, ahead.map(TargetAhead::table));

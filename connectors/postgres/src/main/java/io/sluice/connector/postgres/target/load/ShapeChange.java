@@ -56,11 +56,16 @@ final class ShapeChange implements LoadStep {
         }
     }
 
-    /** What the table looks like to the load after the change, and the change. */
-    record Planned(List<Column> columns, List<Change> changes) {
+    /** What the table looks like to the load after the change, the change, and what the plan says of the shape. */
+    record Planned(List<Column> columns, List<Change> changes, List<String> notes) {
         Planned {
             columns = List.copyOf(requireNonNull(columns, "columns is null"));
             changes = List.copyOf(requireNonNull(changes, "changes is null"));
+            notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        }
+
+        Planned(List<Column> columns, List<Change> changes) {
+            this(columns, changes, List.of());
         }
     }
 
@@ -82,8 +87,34 @@ final class ShapeChange implements LoadStep {
     static Planned plan(SchemaChanges policy, ResolvedTable existing, String quoted, List<Column> source,
                         List<Column> target, Connection c, CreateTable.TypeDefinitions types)
             throws SQLException, ConnectorException {
+        if (source.isEmpty()) { // under fail, a source that cannot type its columns: nothing to compare
+            return new Planned(target, List.of());
+        }
+        refuseSilentChanges(policy, quoted, source, target);
+        List<String> notes = new ArrayList<>();
+        List<Column> unfed = unfed(source, target, Set.of());
+        if (!unfed.isEmpty()) { // the catalog is asked only then: a pattern's tables cost no statement more
+            unfed = unfed(source, target, defaulted(c, existing.oid()));
+        }
+        boolean sourceUnmatched = source.stream().anyMatch(s -> byName(target, s.name()).isEmpty());
+        // A source column the target lacks is the column mapping's refusal (MAP001, e.g. a rename onto a new name):
+        // told first, with its own fix; what stays unfed after it is told on the next plan.
+        if (!unfed.isEmpty() && policy == SchemaChanges.FAIL && !sourceUnmatched) {
+            String names = String.join(", ", unfed.stream().map(t -> SqlQuote.identifier(t.name())).toList());
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG230, "target column(s) " + names + " of "
+                    + quoted + " have no source column of that name (dropped at the source, or never there) and no "
+                    + "default: every row the load writes would hold NULL there, and schema-changes is fail",
+                    "drop them from the target (" + String.join("; ", unfed.stream().map(t -> "ALTER TABLE " + quoted
+                            + " DROP COLUMN " + SqlQuote.identifier(t.name())).toList()) + "), or give them a "
+                            + "default, or set schema-changes: add-columns (or ignore-new) to load them as NULL");
+        }
+        for (Column t : unfed) {
+            notes.add("target column " + SqlQuote.identifier(t.name()) + " has no source column: the rows this run "
+                    + "writes hold NULL there (schema-changes: " + policy.name().toLowerCase(Locale.ROOT)
+                    .replace('_', '-') + ")");
+        }
         if (policy == SchemaChanges.FAIL) {
-            return new Planned(target, List.of()); // the column mapping says what differs, with the fix
+            return new Planned(target, List.of(), notes); // the column mapping says what else differs, with the fix
         }
         List<Column> columns = new ArrayList<>(target);
         List<Change> changes = new ArrayList<>();
@@ -143,7 +174,52 @@ final class ShapeChange implements LoadStep {
                     + "column take NULL (ALTER TABLE " + quoted + " ALTER COLUMN ... DROP NOT NULL)"
                     : "create the types in the target database first: " + String.join("; ", missingTypes));
         }
-        return new Planned(columns, changes);
+        return new Planned(columns, changes, notes);
+    }
+
+    /**
+     * PG229: a source column whose values the target column's type would change without an error (numeric scale,
+     * float into numeric, fractional seconds), under any policy; {@code widen} widens those it can instead.
+     */
+    private static void refuseSilentChanges(SchemaChanges policy, String quoted, List<Column> source,
+                                            List<Column> target) throws ConnectorException {
+        List<String> lossy = new ArrayList<>();
+        List<String> widenings = new ArrayList<>();
+        for (Column s : source) {
+            Optional<Column> match = byName(target, s.name());
+            if (match.isEmpty() || match.get().isGenerated()) {
+                continue;
+            }
+            Column t = match.get();
+            Optional<String> loss = io.sluice.connector.postgres.catalog.TypeLoss.of(s.typeName(), t.typeName());
+            if (loss.isEmpty()) {
+                continue;
+            }
+            boolean widens = TypeWidth.fit(s.typeName(), t.typeName()) == TypeWidth.Fit.WIDENS;
+            if (policy == SchemaChanges.WIDEN && widens) {
+                continue;
+            }
+            lossy.add("source column " + SqlQuote.identifier(s.name()) + " is " + s.typeName() + " and target column "
+                    + SqlQuote.identifier(t.name()) + " is " + t.typeName() + ": " + loss.get());
+            widenings.add("ALTER TABLE " + quoted + " ALTER COLUMN " + SqlQuote.identifier(t.name()) + " TYPE "
+                    + (widens ? TypeWidth.widened(s.typeName(), t.typeName()).orElseThrow() : s.typeName()));
+        }
+        if (!lossy.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG229, "the load would change values "
+                    + "without an error: " + String.join("; ", lossy), "widen the target so every value fits ("
+                    + String.join("; ", widenings) + "; schema-changes: widen does it for numbers), or convert on "
+                    + "purpose with a columns: rule (an expression such as round(...), or a type)");
+        }
+    }
+
+    /** Target columns no source column feeds that nothing else fills (no default, not generated, not identity). */
+    private static List<Column> unfed(List<Column> source, List<Column> target, Set<String> defaulted) {
+        Set<Column> matched = new HashSet<>();
+        for (Column s : source) {
+            byName(target, s.name()).ifPresent(matched::add);
+        }
+        return target.stream().filter(t -> !matched.contains(t) && !t.isGenerated()
+                && t.generation() != Column.Generation.IDENTITY && !defaulted.contains(t.name())).toList();
     }
 
     /** Exact name first, then ignoring case when that is unambiguous: as the column mapping matches. */
