@@ -84,6 +84,25 @@ class StreamMeaningTest {
     }
 
     @Test
+    void aFollowedStreamWhoseTargetWouldHaveNoKeyIsRefusedAtPlan() throws Exception {
+        Databases db = databases("m_nokey");
+        for (String extra : new String[] {"definition: bare", "columns: { amt: { rename: amount } }"}) {
+            Path spec = extra.startsWith("definition") ? spec(db, "m_nokey", "table: public.t, changes: { slot: "
+                    + "m_nokey }", "table: public.t, create: if-missing, " + extra) : spec(db, "m_nokey", "table: "
+                    + "public.t, changes: { slot: m_nokey }", "table: public.t, create: if-missing", extra);
+            for (String command : new String[] {"plan", "run"}) {
+                CliRun refused = CliRun.of(command, spec.toString());
+                assertEquals(4, refused.exitCode(), command + ": " + refused.all());
+                assertTrue(refused.all().contains("error[PG607]") && refused.all().contains("primary-key: [...]"),
+                        command + ": " + refused.all());
+            }
+        }
+        assertEquals("0", text(db.target(), "SELECT count(*) FROM pg_class WHERE relname = 't'"), "nothing created");
+        assertEquals("0", text(db.source(), "SELECT count(*) FROM pg_replication_slots WHERE slot_name = "
+                + "'m_nokey'"), "no slot made");
+    }
+
+    @Test
     void aFilteredStreamThatFollowsChangesIsRefusedBeforeAnythingIsWritten() throws Exception {
         Databases db = databases("m_where");
         Path spec = spec(db, "m_where", "table: public.t, where: \"id % 2 = 0\", changes: { slot: m_where }",

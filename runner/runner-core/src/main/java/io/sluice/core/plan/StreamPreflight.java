@@ -91,6 +91,9 @@ public final class StreamPreflight {
             source = ShapedSource.of(connections.get(stream.source().connection()).source(stream.source().options()),
                     stream.columnRules(), stream.name());
             sourceColumns = source.columns();
+            if (source.changeFeed().isPresent()) {
+                source.checkChanges(false); // the source's own refusals (settings, keys) before the target's
+            }
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.SOURCE, sourceSubject, e);
             source = null;

@@ -141,6 +141,9 @@ public final class PostgresTarget implements Target {
                 ? source.tableDefinition() : Optional.empty();
         // Every policy compares the table with the source's columns as a created table has them: fail refuses what
         // would change values or leave columns unfed, the others follow the source.
+        if (source.changeFeed().isPresent()) {
+            refuseChangesWithoutKey(request, existing, definition);
+        }
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
@@ -161,6 +164,43 @@ public final class PostgresTarget implements Target {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
                     + name.quoted());
+        }
+    }
+
+    /**
+     * PG607 at plan: changes find their rows by the target's primary key, so a table that will have none (an existing
+     * one without it; a created one without {@code primary-key:} and without a carried definition, which
+     * {@code columns:} rules, {@code definition: bare} and a replace or merge leave out) is refused before the copy.
+     */
+    private void refuseChangesWithoutKey(LoadRequest request, Optional<ResolvedTable> existing,
+                                         Optional<io.sluice.spi.TableDefinition> definition)
+            throws ConnectorException {
+        boolean keyed;
+        if (existing.isPresent()) {
+            try (ControlConnection control = connections.control("reading the key of " + name.quoted());
+                 java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT EXISTS (SELECT 1 FROM "
+                         + "pg_constraint WHERE conrelid = ?::oid AND contype = 'p')")) {
+                p.setLong(1, existing.get().oid());
+                try (java.sql.ResultSet rs = p.executeQuery()) {
+                    keyed = rs.next() && rs.getBoolean(1);
+                }
+            } catch (java.sql.SQLException e) {
+                throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the key of "
+                        + name.quoted());
+            }
+        } else {
+            boolean carried = definition.isPresent() && definition.get().constraints().stream()
+                    .anyMatch(c -> c.type() == 'p') && (request.mode() == io.sluice.spi.LoadMode.APPEND
+                    || request.mode() == io.sluice.spi.LoadMode.TRUNCATE);
+            keyed = !primaryKey.isEmpty() || carried;
+        }
+        if (!keyed) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, io.sluice.connector.postgres.catalog.PostgresCode.PG607, "the stream follows changes, and "
+                    + name.quoted() + (existing.isPresent() ? " has no primary key" : " would be created without a "
+                    + "primary key") + ": no change could find its row; nothing was copied", existing.isPresent()
+                    ? "give " + name.quoted() + " the source table's primary key (ALTER TABLE ... ADD PRIMARY KEY)"
+                    : "add primary-key: [...] to the target (columns: rules and definition: bare create a table "
+                    + "without the source's key; append or truncate with definition: full carries it)");
         }
     }
 
