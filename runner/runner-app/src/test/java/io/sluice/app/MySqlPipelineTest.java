@@ -166,6 +166,32 @@ class MySqlPipelineTest {
     }
 
     @Test
+    void rejectsSetsBadValuesAsideAndNulBytesStripStripsThem() throws Exception {
+        String source = my.createDatabase("badvalues");
+        String target = pg.createDatabase("my_badvalues");
+        try (Connection c = my.connect(source); Statement s = c.createStatement()) {
+            s.execute("SET SESSION sql_mode = ''");
+            s.execute("CREATE TABLE events (id INT PRIMARY KEY, at DATETIME, body VARCHAR(20))");
+            s.execute("INSERT INTO events VALUES (1, '2024-01-01 10:00:00', 'fine'), (2, '0000-00-00 00:00:00', "
+                    + "'zero'), (3, '2024-01-02 10:00:00', CONCAT('a', CHAR(0), 'b')), (4, NULL, 'also fine')");
+        }
+        CliRun rejected = CliRun.of("run", spec(source, target, "events", "rejects: { table: public.events_bad }")
+                .toString());
+        assertEquals(0, rejected.exitCode(), rejected.all());
+        assertEquals("1|2024-01-01 10:00:00|fine,4|null|also fine", text(target, "SELECT string_agg(concat_ws('|', "
+                + "id, coalesce(at::text, 'null'), body), ',' ORDER BY id) FROM events"));
+        assertEquals("at:MY301:2|body:MY303:3", text(target, "SELECT string_agg(column_name || ':' || error_code || "
+                + "':' || (row_data->>'id'), '|' ORDER BY row_data->>'id') FROM events_bad"));
+
+        String stripped = pg.createDatabase("my_stripped");
+        CliRun strip = CliRun.of("run", spec(source, stripped, "events", "rejects: { table: public.events_bad }",
+                "nul-bytes: strip").toString());
+        assertEquals(0, strip.exitCode(), strip.all());
+        assertEquals("ab", text(stripped, "SELECT body FROM events WHERE id = 3"));
+        assertEquals("1", text(stripped, "SELECT count(*) FROM events_bad"), "only the zero date set aside");
+    }
+
+    @Test
     void readersAtDegreeTwoReadOneMomentWhileAWriterWrites() throws Exception {
         String source = my.createDatabase("moment");
         String target = pg.createDatabase("my_moment");

@@ -47,8 +47,27 @@ final class MySqlPartitionReader implements PartitionReader {
 
     @Override
     public long transferTo(CopySink sink) throws ConnectorException {
+        return transferTo(sink, io.sluice.spi.BadRows.FAIL);
+    }
+
+    /**
+     * As {@link #transferTo(CopySink)}; with {@code rejects:} a row whose value cannot be loaded (a zero date, a NUL
+     * in text: MY301, MY303) is set aside with its values and the column, and the read goes on; {@code nul-bytes:
+     * strip} removes NUL characters from text instead.
+     */
+    @Override
+    public long transferTo(CopySink sink, io.sluice.spi.BadRows badRows) throws ConnectorException {
         requireNonNull(sink, "sink is null");
+        requireNonNull(badRows, "badRows is null");
         BinaryCopyEncoder out = new BinaryCopyEncoder(sink);
+        boolean setsAside = badRows.setsAside();
+        if (setsAside) {
+            out.keepRowsWhole();
+        }
+        ValueEncoder[] encoders = this.encoders;
+        if (badRows.nulBytes() == io.sluice.spi.BadRows.NulBytes.STRIP) {
+            encoders = java.util.Arrays.stream(encoders).map(ValueEncoder::strippingNul).toArray(ValueEncoder[]::new);
+        }
         long row = 0;
         try (Statement s = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             statement = s;
@@ -58,8 +77,19 @@ final class MySqlPartitionReader implements PartitionReader {
                 while (rs.next()) {
                     row++;
                     out.startRow(fields);
-                    for (int i = 0; i < fields; i++) {
-                        encoders[i].encode(rs, out);
+                    int i = 0;
+                    try {
+                        for (; i < fields; i++) {
+                            encoders[i].encode(rs, out);
+                        }
+                    } catch (ConnectorException e) {
+                        if (!setsAside || e.kind() != io.sluice.spi.ErrorKind.DATA) {
+                            throw e;
+                        }
+                        out.discardRow();
+                        badRows.reject(new io.sluice.spi.RejectedRow(row, java.util.Optional.of(json(rs, encoders)),
+                                java.util.Optional.empty(), java.util.Optional.of(encoders[i].column), e.code(),
+                                e.getMessage()));
                     }
                 }
             }
@@ -72,11 +102,22 @@ final class MySqlPartitionReader implements PartitionReader {
             }
             throw MySqlErrors.translate(e, "cannot read " + predicate + " (row " + row + ")", settings.redactor());
         } catch (ConnectorException e) {
-            throw new ConnectorException(e.kind(), e.code(), e.getMessage() + " (row " + row + " of " + predicate
-                    + ")", e.fix().orElse(null), e);
+            throw new ConnectorException(e.kind(), e.code(), e.getMessage() + " (row " + row + " of "
+                    + ("TRUE".equals(predicate) ? "the read" : predicate) + ")", e.fix().orElse(null), e);
         } finally {
             statement = null;
         }
+    }
+
+    /** A set-aside row's values as the server sent them, as JSON text by column. */
+    private static String json(ResultSet rs, ValueEncoder[] encoders) throws SQLException {
+        StringBuilder json = new StringBuilder("{");
+        for (int i = 0; i < encoders.length; i++) {
+            String value = rs.getString(encoders[i].index);
+            json.append(i == 0 ? "" : ", ").append(io.sluice.toolkit.JsonText.quote(encoders[i].column)).append(": ")
+                    .append(value == null ? "null" : io.sluice.toolkit.JsonText.quote(value));
+        }
+        return json.append('}').toString();
     }
 
     @Override

@@ -42,6 +42,11 @@ abstract class ValueEncoder {
         return this;
     }
 
+    /** This encoder for a stream whose {@code nul-bytes: strip} removes NUL characters from text. */
+    ValueEncoder strippingNul() {
+        return this;
+    }
+
     /** Writes column {@link #index} of the current row (a NULL as NULL). */
     abstract void encode(ResultSet rs, BinaryCopyEncoder out) throws SQLException, ConnectorException;
 
@@ -220,10 +225,21 @@ abstract class ValueEncoder {
      */
     static final class Text extends ValueEncoder {
         private final boolean utf8;
+        private final boolean strip;
 
         Text(int index, String column, boolean utf8) {
+            this(index, column, utf8, false);
+        }
+
+        private Text(int index, String column, boolean utf8, boolean strip) {
             super(index, column);
             this.utf8 = utf8;
+            this.strip = strip;
+        }
+
+        @Override
+        ValueEncoder strippingNul() {
+            return new Text(index, column, utf8, true);
         }
 
         @Override
@@ -235,8 +251,17 @@ abstract class ValueEncoder {
                     return;
                 }
                 int nul = nul(v);
-                if (nul >= 0) {
+                if (nul >= 0 && !strip) {
                     throw nulRefused(nul, v.length);
+                }
+                if (nul >= 0) { // UTF-8 holds a zero byte for U+0000 only
+                    java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream(v.length);
+                    for (byte b : v) {
+                        if (b != 0) {
+                            kept.write(b);
+                        }
+                    }
+                    v = kept.toByteArray();
                 }
                 out.writeBytes(v, 0, v.length);
                 return;
@@ -247,7 +272,10 @@ abstract class ValueEncoder {
                 return;
             }
             if (v.indexOf('\0') >= 0) {
-                throw nulRefused(v.indexOf('\0'), v.length());
+                if (!strip) {
+                    throw nulRefused(v.indexOf('\0'), v.length());
+                }
+                v = v.replace("\0", "");
             }
             out.writeText(v);
         }
