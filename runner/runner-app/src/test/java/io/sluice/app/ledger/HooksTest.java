@@ -138,8 +138,10 @@ class HooksTest {
     @Test
     void aSingleStreamRunHasItsRunHooksToo() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "onehook", 500);
-        f.sql(f.target, "CREATE TABLE hook_log (phase text, items bigint)");
+        f.sql(f.target, "CREATE TABLE hook_log (phase text, items bigint, n serial)");
         Path spec = f.spec("one.yaml", "none", 1, 1000);
+        Files.writeString(spec, Files.readString(spec).stripTrailing() + "\n    after: [\"INSERT INTO hook_log SELECT "
+                + "'stream after', count(*) FROM {table}\"]\n");
         Files.writeString(spec, Files.readString(spec).replace("streams:\n", """
                 before:
                   - connection: dst
@@ -157,5 +159,7 @@ class HooksTest {
         assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'before'"));
         assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM hook_log WHERE phase = 'after' AND items = 500"));
         assertEquals(500, f.scalar(f.target, "SELECT count(*) FROM items"));
+        assertEquals("before,stream after,after,before,stream after,after", f.scalarText(f.target, "SELECT "
+                + "string_agg(phase, ',' ORDER BY n) FROM hook_log"), "the run's after hooks come after the streams'");
     }
 }

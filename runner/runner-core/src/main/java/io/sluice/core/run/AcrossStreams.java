@@ -35,6 +35,8 @@ final class AcrossStreams {
     private final RunSettings settings;
     private final RunListener listener;
     private int loading;
+    /** Streams whose own {@code after:} hooks have not run yet: the run's wait for them all. */
+    private int hooking;
 
     private AcrossStreams(Map<String, StreamBinding> everyTarget, RunIdentity run, int loading, RunSettings settings,
                           RunListener listener) {
@@ -44,6 +46,7 @@ final class AcrossStreams {
         this.everyTarget = new TreeMap<>(everyTarget);
         this.run = run;
         this.loading = loading;
+        this.hooking = loading;
     }
 
     static AcrossStreams of(BoundPlan bound, RunIdentity run, RunListener listener) {
@@ -160,8 +163,20 @@ final class AcrossStreams {
             target.getValue().target().finishAfterStreams(marks != null ? marks
                     : marksOf(target.getKey(), target.getValue()));
         }
-        // The run's after hooks: still before the last stream is recorded done, so a failure leaves it unfinished and
-        // a resume runs them again (their marks say which did).
+    }
+
+    /**
+     * A stream's own {@code after:} hooks ran (after its load and verification): when it is the run's last, the run's
+     * {@code after:} hooks run now, on this stream's thread, after every stream's own. Still before the last stream is
+     * recorded done, so a failure leaves it unfinished and a resume runs them again (their marks say which did).
+     */
+    void hooksFinished() {
+        synchronized (this) {
+            hooking--;
+            if (hooking != 0) {
+                return;
+            }
+        }
         Optional<SluiceException> failed = runHooks("after", settings.after());
         if (failed.isPresent()) {
             throw failed.get();

@@ -92,6 +92,7 @@ final class StreamExecutor {
                     verification = load(session, marks, verifier);
                     if (work.firstError().isEmpty() && !work.interrupted()) {
                         hook("after", plan.spec().hooks().after(), marks);
+                        acrossStreams.hooksFinished();
                     }
                 } catch (Throwable e) {
                     failed(e);

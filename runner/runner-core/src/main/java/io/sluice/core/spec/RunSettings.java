@@ -8,7 +8,7 @@ package io.sluice.core.spec;
  * @param failFast           whether a failed stream stops the others (running ones cancelled, waiting ones
  *                           skipped); without it the others go on and the run's exit code is the worst stream's
  * @param before             top-level {@code before:}: SQL run once per run before the first stream starts
- * @param after              top-level {@code after:}: SQL run once per run when every stream's load is finished
+ * @param after              top-level {@code after:}: SQL run once per run when every stream is finished (after their own after hooks)
  */
 public record RunSettings(int maxParallelStreams, boolean failFast, java.util.List<RunHook> before,
                           java.util.List<RunHook> after) {

@@ -71,7 +71,7 @@ public final class SpecSchemaGenerator {
                 .put("description", "A failed stream stops the others (running ones cancelled, waiting ones "
                         + "skipped). Default false: the others go on, and the exit code is the worst stream's.");
         props.set(SpecKeys.BEFORE, runHooks("Run once per run before the first stream starts."));
-        props.set(SpecKeys.AFTER, runHooks("Run once per run when every stream's load is finished."));
+        props.set(SpecKeys.AFTER, runHooks("Run once per run when every stream is finished, after the streams' own after hooks."));
         ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS)
                 .put("description", "Named connections, reused by streams.").put("type", "object");
         connections.putObject("additionalProperties").put("$ref", "#/$defs/connection");
