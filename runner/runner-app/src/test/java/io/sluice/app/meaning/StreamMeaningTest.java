@@ -103,6 +103,25 @@ class StreamMeaningTest {
     }
 
     @Test
+    void aRejectsTableInASchemaTheTargetLacksIsRefusedAtPlanUnlessABeforeHookMakesIt() throws Exception {
+        Databases db = databases("m_rejschema");
+        Path spec = spec(db, "m_rejschema", "table: public.t", "table: public.t, create: if-missing",
+                "rejects: { table: bad.t_rejects }");
+        for (String command : new String[] {"plan", "run"}) {
+            CliRun refused = CliRun.of(command, spec.toString());
+            assertEquals(4, refused.exitCode(), command + ": " + refused.all());
+            assertTrue(refused.all().contains("error[PG228]") && refused.all().contains("CREATE SCHEMA \"bad\""),
+                    command + ": " + refused.all());
+        }
+        assertEquals("0", text(db.target(), "SELECT count(*) FROM pg_class WHERE relname = 't'"), "nothing created");
+        CliRun made = CliRun.of("run", spec(db, "m_rejschema", "table: public.t", "table: public.t, create: "
+                + "if-missing", "rejects: { table: bad.t_rejects }", "before: [\"CREATE SCHEMA IF NOT EXISTS bad\"]")
+                .toString());
+        assertEquals(0, made.exitCode(), made.all());
+        assertEquals("1000", text(db.target(), "SELECT count(*) FROM t"));
+    }
+
+    @Test
     void aFilteredStreamThatFollowsChangesIsRefusedBeforeAnythingIsWritten() throws Exception {
         Databases db = databases("m_where");
         Path spec = spec(db, "m_where", "table: public.t, where: \"id % 2 = 0\", changes: { slot: m_where }",

@@ -54,7 +54,7 @@ public enum PostgresCode implements ErrorCode {
             + "last partition (append, merge)"),
     PG227("a check's query cannot be evaluated (it does not parse, names what the table lacks, or fails)"),
     PG228("rejects: the rejects table is the target table or a table the source reads, has another shape than a "
-            + "rejects table's, or its name does not parse"),
+            + "rejects table's, its name does not parse, or its schema is missing"),
     PG229("a source column's values would be changed silently by the target column's type (rounded, cut)"),
     PG230("a target column no source column feeds, without a default, under schema-changes: fail"),
     // planning: the spec asks what the source cannot give

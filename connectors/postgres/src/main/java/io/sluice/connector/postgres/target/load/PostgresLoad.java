@@ -156,7 +156,8 @@ public final class PostgresLoad {
             case APPEND, TRUNCATE -> List.of(shapeChange, create, indexRebuild, new SequenceReset(table));
         };
         Optional<RejectsStep> rejects = request.rejectsTable().isEmpty() ? Optional.empty()
-                : Optional.of(RejectsStep.plan(request.rejectsTable().get(), schema, tableName, c));
+                : Optional.of(RejectsStep.plan(request.rejectsTable().get(), schema, tableName,
+                request.beforeHook(), c));
         if (rejects.isPresent() && mode == LoadMode.MERGE) {
             notes.add("rejects: a merge sets aside the rows its COPY into the staging table refuses and those the "
                     + "reader finds; a row the merge's INSERT refuses (a constraint) still fails its partition");

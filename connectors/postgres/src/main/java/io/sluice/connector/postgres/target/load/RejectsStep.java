@@ -39,7 +39,7 @@ final class RejectsStep implements LoadStep {
     }
 
     /** The rejects table {@code written} names, an unqualified name in the target table's schema. */
-    static RejectsStep plan(String written, String targetSchema, String targetName, Connection c)
+    static RejectsStep plan(String written, String targetSchema, String targetName, boolean beforeHook, Connection c)
             throws SQLException, ConnectorException {
         QualifiedName name;
         try {
@@ -62,6 +62,12 @@ final class RejectsStep implements LoadStep {
                     + "the shape a rejects table has: " + RejectsTable.createStatement(quoted));
         }
         Optional<Long> oid = oid(c, schema, name.name());
+        if (oid.isEmpty() && !beforeHook && !schemaExists(c, schema)) { // a before hook may create it first
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PG228, "rejects table " + quoted + ": the target "
+                    + "database has no schema " + SqlQuote.identifier(schema) + " to create it in", "CREATE SCHEMA "
+                    + SqlQuote.identifier(schema) + " in the target database first (or in the stream's before: "
+                    + "hook), or name a schema that exists");
+        }
         Optional<RelationIdentity> identity = oid.isEmpty() ? Optional.empty() : Optional.of(new RelationIdentity(
                 new PostgresCatalog(c).relationKey(oid.get()), quoted));
         return new RejectsStep(quoted, oid.isPresent(), identity);
@@ -71,6 +77,15 @@ final class RejectsStep implements LoadStep {
     static String quotedName(String written, String targetSchema) {
         QualifiedName name = QualifiedName.parse(written);
         return SqlQuote.identifier(name.schema().orElse(targetSchema)) + "." + SqlQuote.identifier(name.name());
+    }
+
+    private static boolean schemaExists(Connection c, String schema) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)")) {
+            p.setString(1, schema);
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     private static Optional<Long> oid(Connection c, String schema, String name) throws SQLException {
