@@ -17,7 +17,12 @@ public final class Redactor {
     private static final Pattern URL_USERINFO = Pattern.compile("(://[^/:@\\s]+:)[^@/\\s]+(@)");
     private static final Redactor NONE = new Redactor(List.of());
 
+    /** Below this length a secret is masked only as a word of its own: "long" must not turn "longer" into "***er". */
+    private static final int ANYWHERE_LENGTH = 12;
+
     private final List<String> secrets;
+    /** The short secrets' patterns, by secret: not inside a longer run of letters and digits. */
+    private final java.util.Map<String, Pattern> words;
 
     public Redactor(Collection<String> secrets) {
         // Longest first, so a secret that contains another is masked whole. Very short values would mask ordinary
@@ -28,6 +33,13 @@ public final class Redactor {
                 .distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
                 .toList();
+        this.words = new java.util.HashMap<>();
+        for (String secret : this.secrets) {
+            if (secret.length() < ANYWHERE_LENGTH) {
+                words.put(secret, Pattern.compile("(?<![\\p{Alnum}_])" + Pattern.quote(secret)
+                        + "(?![\\p{Alnum}_])"));
+            }
+        }
     }
 
     /**
@@ -50,7 +62,9 @@ public final class Redactor {
         String result = text;
         for (String secret : secrets) {
             if (result.contains(secret)) {
-                result = result.replace(secret, MASK);
+                Pattern word = words.get(secret);
+                result = word == null ? result.replace(secret, MASK)
+                        : word.matcher(result).replaceAll(java.util.regex.Matcher.quoteReplacement(MASK));
             }
         }
         result = URL_PASSWORD.matcher(result).replaceAll("$1" + MASK);

@@ -17,6 +17,15 @@ class RedactorTest {
     }
 
     @Test
+    void aShortSecretIsMaskedAsAWordNotInsideOthers() {
+        Redactor redactor = new Redactor(List.of("long", "a-very-long-key-1234"));
+        assertEquals("mask-key must be longer than 16 characters; got ***, key ***",
+                redactor.redact("mask-key must be longer than 16 characters; got long, key a-very-long-key-1234"));
+        assertEquals("url=x:***@db and 'x***y' is ***", new Redactor(List.of("pw1", "a-very-long-key-1234"))
+                .redact("url=x:pw1@db and 'xa-very-long-key-1234y' is pw1"), "a long secret anywhere");
+    }
+
+    @Test
     void masksEveryFormASecretTakesInSqlAndJson() {
         Redactor redactor = new Redactor(List.of("it's \"a\" s3cret\\x"));
         assertEquals("WHERE k = '***' AND j = \"***\"", redactor.redact("WHERE k = 'it''s \"a\" s3cret\\x' AND j = "
