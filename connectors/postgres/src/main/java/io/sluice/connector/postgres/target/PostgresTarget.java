@@ -168,39 +168,26 @@ public final class PostgresTarget implements Target {
     }
 
     /**
-     * PG607 at plan: changes find their rows by the target's primary key, so a table that will have none (an existing
-     * one without it; a created one without {@code primary-key:} and without a carried definition, which
-     * {@code columns:} rules, {@code definition: bare} and a replace or merge leave out) is refused before the copy.
+     * PG607 at plan: changes find their rows by the target's primary key, so a table that would be created without
+     * one (no {@code primary-key:}, and no carried definition: {@code columns:} rules, {@code definition: bare}, a
+     * replace or a merge leave it out) is refused before the copy. A table that exists without a key is left to the
+     * apply's own check: it may be the one a killed run created, whose key that run's resume still adds.
      */
     private void refuseChangesWithoutKey(LoadRequest request, Optional<ResolvedTable> existing,
                                          Optional<io.sluice.spi.TableDefinition> definition)
             throws ConnectorException {
-        boolean keyed;
         if (existing.isPresent()) {
-            try (ControlConnection control = connections.control("reading the key of " + name.quoted());
-                 java.sql.PreparedStatement p = control.connection().prepareStatement("SELECT EXISTS (SELECT 1 FROM "
-                         + "pg_constraint WHERE conrelid = ?::oid AND contype = 'p')")) {
-                p.setLong(1, existing.get().oid());
-                try (java.sql.ResultSet rs = p.executeQuery()) {
-                    keyed = rs.next() && rs.getBoolean(1);
-                }
-            } catch (java.sql.SQLException e) {
-                throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the key of "
-                        + name.quoted());
-            }
-        } else {
-            boolean carried = definition.isPresent() && definition.get().constraints().stream()
-                    .anyMatch(c -> c.type() == 'p') && (request.mode() == io.sluice.spi.LoadMode.APPEND
-                    || request.mode() == io.sluice.spi.LoadMode.TRUNCATE);
-            keyed = !primaryKey.isEmpty() || carried;
+            return;
         }
-        if (!keyed) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, io.sluice.connector.postgres.catalog.PostgresCode.PG607, "the stream follows changes, and "
-                    + name.quoted() + (existing.isPresent() ? " has no primary key" : " would be created without a "
-                    + "primary key") + ": no change could find its row; nothing was copied", existing.isPresent()
-                    ? "give " + name.quoted() + " the source table's primary key (ALTER TABLE ... ADD PRIMARY KEY)"
-                    : "add primary-key: [...] to the target (columns: rules and definition: bare create a table "
-                    + "without the source's key; append or truncate with definition: full carries it)");
+        boolean carried = definition.isPresent() && definition.get().constraints().stream()
+                .anyMatch(c -> c.type() == 'p') && (request.mode() == io.sluice.spi.LoadMode.APPEND
+                || request.mode() == io.sluice.spi.LoadMode.TRUNCATE);
+        if (primaryKey.isEmpty() && !carried) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, io.sluice.connector.postgres.catalog.PostgresCode.PG607,
+                    "the stream follows changes, and " + name.quoted() + " would be created without a primary key: "
+                    + "no change could find its row; nothing was copied", "add primary-key: [...] to the target "
+                    + "(columns: rules and definition: bare create a table without the source's key; append or "
+                    + "truncate with definition: full carries it)");
         }
     }
 
