@@ -36,4 +36,30 @@ public final class SluiceProcess {
     public static List<String> command(String... args) {
         return command(List.of(), List.of(args));
     }
+
+    /** The command started, its output and errors going to {@code log}. */
+    public static Process start(Path log, String... args) throws java.io.IOException {
+        return new ProcessBuilder(command(args)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** {@code run SPEC --follow} started, returned once it applies changes ("on until stopped" in its log). */
+    public static Process following(Path spec, Path log) throws Exception {
+        Process child = start(log, "run", spec.toString(), "--follow");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (!read(log).contains("on until stopped")) {
+            org.junit.jupiter.api.Assertions.assertTrue(child.isAlive(), () -> read(log));
+            org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() < deadline, () -> read(log));
+            Thread.sleep(5); // polling the log for a state, not timing anything
+        }
+        return child;
+    }
+
+    /** What a child wrote to {@code log} so far. */
+    public static String read(Path log) {
+        try {
+            return java.nio.file.Files.exists(log) ? java.nio.file.Files.readString(log) : "";
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.sluice.app.changes;
 
 import io.sluice.app.CliRun;
+import io.sluice.app.SluiceProcess;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.testkit.TestTier;
 import org.junit.jupiter.api.AfterAll;
@@ -162,11 +163,11 @@ class ChangesTest {
         }
         String start = text(db.target(), "SELECT position FROM sluice.change_feeds");
         Path log = dir.resolve("kill.log");
-        Process child = startSluice(log, "run", spec.toString());
+        Process child = SluiceProcess.start(log, "run", spec.toString());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (text(db.target(), "SELECT position FROM sluice.change_feeds").equals(start)) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            assertTrue(child.isAlive(), () -> SluiceProcess.read(log));
+            assertTrue(System.nanoTime() < deadline, () -> SluiceProcess.read(log));
             Thread.sleep(5);
         }
         child.destroyForcibly(); // after its first batch committed, likely inside the next
@@ -243,11 +244,11 @@ class ChangesTest {
         AtomicReference<Throwable> failed = new AtomicReference<>();
         Thread writer = writer(db, writing, failed);
         Path log = dir.resolve("copykill.log");
-        Process child = startSluice(log, "run", spec.toString(), "--run-id", "copykill-1");
+        Process child = SluiceProcess.start(log, "run", spec.toString(), "--run-id", "copykill-1");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (donePartitions(db, "copykill-1") < 3) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            assertTrue(child.isAlive(), () -> SluiceProcess.read(log));
+            assertTrue(System.nanoTime() < deadline, () -> SluiceProcess.read(log));
             Thread.sleep(5);
         }
         child.destroyForcibly();
@@ -264,10 +265,10 @@ class ChangesTest {
 
         // A fresh run after a copy killed half-way: a new slot, a full copy in its snapshot, the same end.
         sql(db.target(), "DELETE FROM sluice.change_feeds");
-        Process again = startSluice(dir.resolve("copykill2.log"), "run", spec.toString(), "--run-id", "copykill-2");
+        Process again = SluiceProcess.start(dir.resolve("copykill2.log"), "run", spec.toString(), "--run-id", "copykill-2");
         deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (donePartitions(db, "copykill-2") < 3) {
-            assertTrue(again.isAlive(), () -> read(dir.resolve("copykill2.log")));
+            assertTrue(again.isAlive(), () -> SluiceProcess.read(dir.resolve("copykill2.log")));
             assertTrue(System.nanoTime() < deadline);
             Thread.sleep(5);
         }
@@ -349,12 +350,12 @@ class ChangesTest {
         Databases db = databases("chg_addfollow", 1_000);
         Path spec = spec(db, "sluice_addfollow");
         Path log = dir.resolve("addfollow.log");
-        Process child = following(spec, log);
+        Process child = SluiceProcess.following(spec, log);
         sql(db.source(), "ALTER TABLE lines ADD COLUMN note text", "INSERT INTO lines VALUES (1, 99, 1, 'new')");
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
-        assertEquals(1, child.exitValue(), read(log));
-        assertTrue(read(log).contains("PG609") && read(log).contains("(note)")
-                && read(log).contains("ADD COLUMN IF NOT EXISTS \"note\" text"), read(log));
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        assertEquals(1, child.exitValue(), SluiceProcess.read(log));
+        assertTrue(SluiceProcess.read(log).contains("PG609") && SluiceProcess.read(log).contains("(note)")
+                && SluiceProcess.read(log).contains("ADD COLUMN IF NOT EXISTS \"note\" text"), SluiceProcess.read(log));
         assertEquals(0, scalar(db.target(), "SELECT count(*) FROM lines WHERE line = 99"), "nothing of the batch");
         CliRun added = CliRun.of("run", spec(db, "sluice_addfollow", "    schema-changes: add-columns").toString());
         assertEquals(0, added.exitCode(), added.all());
@@ -367,13 +368,13 @@ class ChangesTest {
         Path spec = spec(db, "sluice_binarytext", "    schema-changes: add-columns");
         sql(db.target(), "CREATE TYPE mood AS ENUM ('sad', 'ok')");
         Path log = dir.resolve("binarytext.log");
-        Process child = following(spec, log);
+        Process child = SluiceProcess.following(spec, log);
         // Every column built-in when the stream started: values in binary form, which the enum's cannot take.
         sql(db.source(), "CREATE TYPE mood AS ENUM ('sad', 'ok')", "ALTER TABLE lines ADD COLUMN mood mood",
                 "INSERT INTO lines VALUES (1, 99, 1, 'ok')");
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
-        assertEquals(1, child.exitValue(), read(log));
-        assertTrue(read(log).contains("PG610") && read(log).contains("run again"), read(log));
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        assertEquals(1, child.exitValue(), SluiceProcess.read(log));
+        assertTrue(SluiceProcess.read(log).contains("PG610") && SluiceProcess.read(log).contains("run again"), SluiceProcess.read(log));
         assertEquals(0, scalar(db.target(), "SELECT count(*) FROM lines WHERE line = 99"), "nothing of the batch");
         CliRun again = CliRun.of("run", spec.toString());
         assertEquals(0, again.exitCode(), again.all());
@@ -451,7 +452,7 @@ class ChangesTest {
         Databases db = databases("chg_follow", 3_000);
         Path spec = spec(db, "sluice_follow");
         Path log = dir.resolve("follow.log");
-        Process child = following(spec, log);
+        Process child = SluiceProcess.following(spec, log);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         try (Connection c = pg.connect(db.source()); Statement s = c.createStatement()) {
             for (int n = 0; n < 300; n++) {
@@ -460,13 +461,13 @@ class ChangesTest {
         }
         long wanted = scalar(db.source(), "SELECT count(*) FROM orders");
         while (scalarOrZero(db.target(), "SELECT count(*) FROM orders") != wanted) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
+            assertTrue(child.isAlive(), () -> SluiceProcess.read(log));
+            assertTrue(System.nanoTime() < deadline, () -> SluiceProcess.read(log));
             Thread.sleep(5);
         }
         child.destroy(); // SIGTERM
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, child.exitValue(), read(log));
+        assertEquals(0, child.exitValue(), SluiceProcess.read(log));
         assertEqual(db, "orders", "lines");
         CliRun after = CliRun.of("run", spec.toString());
         assertEquals(0, after.exitCode(), after.all());
@@ -513,18 +514,6 @@ class ChangesTest {
         assertEqual(new Databases(source, target), "shop.customers", "shop.orders");
     }
 
-    /** {@code sluice run SPEC --follow} in a child JVM, once it applies changes (its copy done). */
-    private static Process following(Path spec, Path log) throws Exception {
-        Process child = startSluice(log, "run", spec.toString(), "--follow");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!read(log).contains("on until stopped")) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
-            Thread.sleep(5);
-        }
-        return child;
-    }
-
     private long donePartitions(Databases db, String runId) throws SQLException {
         try {
             return scalar(db.target(), "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
@@ -548,19 +537,6 @@ class ChangesTest {
         } catch (SQLException e) {
             return 0;
         }
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.exists(log) ? Files.readString(log) : "";
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
-    }
-
-    private static Process startSluice(Path log, String... args) throws java.io.IOException {
-        java.util.List<String> command = io.sluice.app.SluiceProcess.command(args);
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     private static void sql(String database, String... statements) throws SQLException {

@@ -1,6 +1,7 @@
 package io.sluice.app.meaning;
 
 import io.sluice.app.CliRun;
+import io.sluice.app.SluiceProcess;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -203,12 +204,12 @@ class StreamMeaningTest {
         Path follow = spec(cdc, "m_round_cdc", "table: public.t, changes: { slot: m_round_cdc }",
                 "table: public.t, create: if-missing, primary-key: [id]");
         Path log = dir.resolve("m_round_cdc.log");
-        Process child = following(follow, log);
+        Process child = SluiceProcess.following(follow, log);
         sql(cdc.source(), "ALTER TABLE t ALTER amt TYPE numeric(14,4)", "UPDATE t SET amt = 1.2345 WHERE id = 1");
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
-        assertEquals(1, child.exitValue(), read(log));
-        assertTrue(read(log).contains("PG229") && read(log).contains("ALTER COLUMN \"amt\" TYPE numeric(14,4)"),
-                read(log));
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        assertEquals(1, child.exitValue(), SluiceProcess.read(log));
+        assertTrue(SluiceProcess.read(log).contains("PG229") && SluiceProcess.read(log).contains("ALTER COLUMN \"amt\" TYPE numeric(14,4)"),
+                SluiceProcess.read(log));
         assertEquals("1.00", text(cdc.target(), "SELECT amt FROM t WHERE id = 1"), "nothing rounded, nothing applied");
         CliRun planned = CliRun.of("run", follow.toString());
         assertEquals(4, planned.exitCode(), planned.all());
@@ -243,36 +244,15 @@ class StreamMeaningTest {
         Path follow = spec(cdc, "m_dropped_cdc", "table: public.t, changes: { slot: m_dropped_cdc }",
                 "table: public.t, create: if-missing, primary-key: [id]");
         Path log = dir.resolve("m_dropped_cdc.log");
-        Process child = following(follow, log);
+        Process child = SluiceProcess.following(follow, log);
         sql(cdc.source(), "ALTER TABLE t DROP COLUMN note", "UPDATE t SET amt = 7 WHERE id = 3");
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> read(log));
-        assertEquals(1, child.exitValue(), read(log));
-        assertTrue(read(log).contains("PG230") && read(log).contains("no longer has column(s) note"), read(log));
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        assertEquals(1, child.exitValue(), SluiceProcess.read(log));
+        assertTrue(SluiceProcess.read(log).contains("PG230") && SluiceProcess.read(log).contains("no longer has column(s) note"), SluiceProcess.read(log));
         assertEquals("n3:3.00", text(cdc.target(), "SELECT note || ':' || amt FROM t WHERE id = 3"));
         CliRun planned = CliRun.of("run", follow.toString());
         assertEquals(4, planned.exitCode(), planned.all());
         assertTrue(planned.all().contains("error[PG230]"), planned.all());
-    }
-
-    /** A child Sluice following {@code spec}, once it applies changes. */
-    private static Process following(Path spec, Path log) throws Exception {
-        Process child = new ProcessBuilder(io.sluice.app.SluiceProcess.command("run", spec.toString(), "--follow"))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (!read(log).contains("on until stopped")) {
-            assertTrue(child.isAlive(), () -> read(log));
-            assertTrue(System.nanoTime() < deadline, () -> read(log));
-            Thread.sleep(5); // polling the log for a state, not timing anything
-        }
-        return child;
-    }
-
-    private static String read(Path log) {
-        try {
-            return Files.exists(log) ? Files.readString(log) : "";
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
     }
 
     private static void sql(String database, String... statements) throws SQLException {
