@@ -15,9 +15,12 @@ import static java.util.Objects.requireNonNull;
  *                     {@code end} is then the last whole transaction's end, the position nothing past is committed
  * @param commits      where each transaction of the batch ends, in order; empty when the feed does not tell (then
  *                     the batch is applied as one, never split across tables)
+ * @param replay       the changes are replayed over a copy that may already hold some of them (a copy resumed in a
+ *                     snapshot later than the feed's start): an insert may meet its row, and a change may miss the
+ *                     row it changes; the applier converges on the source's state instead of failing
  */
 public record ChangeBatch(List<RowChange> changes, String end, int transactions, boolean partial,
-                          List<Commit> commits) {
+                          List<Commit> commits, boolean replay) {
     /**
      * The end of one source transaction within a batch.
      *
@@ -31,6 +34,11 @@ public record ChangeBatch(List<RowChange> changes, String end, int transactions,
             }
             requireNonNull(end, "end is null");
         }
+    }
+
+    public ChangeBatch(List<RowChange> changes, String end, int transactions, boolean partial,
+                       List<Commit> commits) {
+        this(changes, end, transactions, partial, commits, false);
     }
 
     /** Whole transactions only, not told apart. */
@@ -54,6 +62,16 @@ public record ChangeBatch(List<RowChange> changes, String end, int transactions,
             throw new IllegalArgumentException("the commits must be the batch's " + transactions + " transactions, "
                     + "the last ending with its " + changes.size() + " changes at " + end + ": " + commits);
         }
+    }
+
+    /** This batch, replayed over a copy that may hold some of its changes already ({@link #replay()}). */
+    public ChangeBatch asReplay() {
+        return replay ? this : new ChangeBatch(changes, end, transactions, partial, commits, true);
+    }
+
+    /** {@code changes}, ending at {@code end}, as a batch of {@code transactions} with this batch's replay flag. */
+    public ChangeBatch part(List<RowChange> changes, String end, int transactions) {
+        return new ChangeBatch(changes, end, transactions, false, List.of(), replay);
     }
 
     public boolean isEmpty() {

@@ -260,7 +260,13 @@ final class ChangeFeeds {
             try (ChangeFeed changes = sources.getFirst().openChanges(sources, from);
                  ChangeLanes applier = ChangeLanes.open(first, routes, parallel, changes.positionOrder(),
                          feed.ledger(), record, identity.runId())) {
-                Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(changes.currentPosition());
+                String now = changes.currentPosition();
+                Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(now);
+                // After a resumed copy, its partitions of a later moment hold some of the changes up to now
+                // already: those batches are replays, applied to converge rather than to fail on a row met twice.
+                java.util.function.Predicate<String> replayed = feed.mode() != Mode.RESUME_COPY ? end -> false
+                        : changes.positionOrder().<java.util.function.Predicate<String>>map(order ->
+                        end -> order.compare(end, now) <= 0).orElse(end -> true);
                 listener.changesStarted(feed.name(), feed.mode().label() + (applier.lanes() > 1 ? ", "
                         + applier.lanes() + " table groups at once" : ""), from, upTo);
                 boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
@@ -271,6 +277,9 @@ final class ChangeFeeds {
                         Optional<ChangeReadAhead.Read> read;
                         while ((read = reading.next()).isPresent()) {
                             ChangeBatch batch = read.get().batch();
+                            if (replayed.test(batch.end())) {
+                                batch = batch.asReplay();
+                            }
                             if (batch.partial()) {
                                 // Part of a transaction too big for one batch: applied, committed with its last part.
                                 applied = applied.plus(applier.apply(batch));

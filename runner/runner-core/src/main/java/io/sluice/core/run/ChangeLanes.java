@@ -255,7 +255,7 @@ final class ChangeLanes implements AutoCloseable {
                 ledger.advanceFeed(record, end, runId, forgets(end));
             } else {
                 int lane = busy.getFirst();
-                applied = lanes.get(lane).apply(new ChangeBatch(byLane.get(lane), end, transactions),
+                applied = lanes.get(lane).apply(batch.part(byLane.get(lane), end, transactions),
                         advancing(end));
             }
             advanced(end);
@@ -266,7 +266,7 @@ final class ChangeLanes implements AutoCloseable {
         List<Thread> threads = new ArrayList<>();
         ChangeFeedRecord expected = record;
         for (int lane : busy) {
-            ChangeBatch part = new ChangeBatch(byLane.get(lane), end, transactions);
+            ChangeBatch part = batch.part(byLane.get(lane), end, transactions);
             threads.add(Thread.ofVirtual().name("sluice-changes-" + record.feed() + "-" + lane).start(() -> {
                 try {
                     results.put(lane, lanes.get(lane).apply(part, ledger.advancingTables(expected,
@@ -315,8 +315,7 @@ final class ChangeLanes implements AutoCloseable {
         int first = from == 0 ? 0 : batch.commits().get(from - 1).changes();
         String end = batch.commits().get(to - 1).end();
         if (appliedPast.isEmpty()) {
-            return new ChangeBatch(batch.changes().subList(first, batch.commits().get(to - 1).changes()), end,
-                    to - from);
+            return batch.part(batch.changes().subList(first, batch.commits().get(to - 1).changes()), end, to - from);
         }
         List<RowChange> left = new ArrayList<>();
         for (int t = from; t < to; t++) {
@@ -329,7 +328,7 @@ final class ChangeLanes implements AutoCloseable {
             }
             first = commit.changes();
         }
-        return new ChangeBatch(left, end, to - from);
+        return batch.part(left, end, to - from);
     }
 
     /** Whether an earlier run applied this change, of a transaction ending at {@code end}, to its table already. */

@@ -352,9 +352,9 @@ public final class PostgresChangeApplier implements ChangeApplier {
         requireNonNull(batch, "batch is null");
         requireNonNull(withPosition, "withPosition is null");
         // The parts of a big transaction share one target transaction: none of them can be applied again alone, so
-        // their inserts upsert from the start. A whole batch inserts plainly; when a row is there already (the
-        // replay after a resumed copy) it rolls back and is applied again with upserts.
-        boolean upsert = partsOpen || batch.partial();
+        // their inserts upsert from the start, as a replay's do (after a resumed copy). Another batch inserts
+        // plainly; when a row is there already it rolls back and is applied again with upserts.
+        boolean upsert = partsOpen || batch.partial() || batch.replay();
         while (true) {
             try {
                 Applied applied = applyOnce(batch, withPosition, upsert);

@@ -234,17 +234,35 @@ final class TableChanges {
         }
         String staged = stage.ready(mapping.stageTypes(), keyTypes);
         stage.copy(staged, List.of(new ChangeStage.Row('M', known, values, oldKey)), values.length, oldKey.length);
-        StringBuilder oldMatch = new StringBuilder();
-        for (int k = 0; k < table.keyColumns().size(); k++) {
-            int c = table.keyColumns().get(k);
-            oldMatch.append(k == 0 ? "" : " AND ").append("t.").append(SqlQuote.identifier(table.columns().get(c)))
-                    .append(" = ").append(cast("s.k" + k, mapping.stageTypes().get(c), c));
-        }
         try (Statement s = connection.createStatement()) {
-            s.executeUpdate("UPDATE " + table.quoted() + " t SET " + patchSet(c -> true, true) + " FROM " + staged
-                    + " s WHERE " + oldMatch);
+            if (insertsMayExist) {
+                // A resumed copy's replay: partitions of two moments may hold the row at its old key (copied
+                // before the move) and at its new one (copied after). The move's state then wins over the later
+                // copy, which the changes after it bring back.
+                s.executeUpdate("DELETE FROM " + table.quoted() + " t USING " + staged + " s WHERE "
+                        + keyMatch(this::staged) + " AND EXISTS (SELECT 1 FROM " + table.quoted() + " o WHERE "
+                        + oldKeyMatch("o") + ")");
+            }
+            int moved = s.executeUpdate("UPDATE " + table.quoted() + " t SET " + patchSet(c -> true, true)
+                    + " FROM " + staged + " s WHERE " + oldKeyMatch("t"));
+            if (insertsMayExist && moved == 0 && allKnown(known)) {
+                // Not at its old key (that partition was copied after the move): the row as the move left it.
+                s.executeUpdate(insert(staged, 'M') + onConflict(true));
+            }
         }
         stage.clear(staged);
+    }
+
+    /** {@code <alias>.<key column> = <staged old key value>} for every key column, joined by AND. */
+    private String oldKeyMatch(String alias) {
+        StringBuilder match = new StringBuilder();
+        for (int k = 0; k < table.keyColumns().size(); k++) {
+            int c = table.keyColumns().get(k);
+            match.append(k == 0 ? "" : " AND ").append(alias).append('.')
+                    .append(SqlQuote.identifier(table.columns().get(c))).append(" = ").append(cast("s.k" + k,
+                            stageTypes.get(c), c));
+        }
+        return match.toString();
     }
 
     void truncate() throws SQLException {
