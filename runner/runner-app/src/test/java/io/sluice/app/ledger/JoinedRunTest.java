@@ -307,6 +307,48 @@ class JoinedRunTest {
         assertTrue(noId.err().contains("error[RESUME006]"), noId.err());
     }
 
+    @Test
+    void processesFinishingACreatedTableTogetherBuildItsKeyAndIndexOnce() throws Exception {
+        // Both processes of a joined run reach the builds after the last partition: the first builds, the second
+        // waits for it and finds them done. The key's ALTER TABLE waits in an event trigger until both are there.
+        LedgerFixture f = new LedgerFixture(dir, "joinkey", 20_000);
+        f.sql(f.source, "ALTER TABLE items ADD PRIMARY KEY (id)", "CREATE INDEX items_name ON items (name)");
+        f.sql(f.target, "DROP TABLE items", "CREATE FUNCTION hold_key() RETURNS event_trigger LANGUAGE plpgsql AS $$ "
+                + "BEGIN IF current_query() LIKE '%PRIMARY KEY%' THEN PERFORM pg_advisory_lock(55); "
+                + "PERFORM pg_advisory_unlock(55); END IF; END $$", "CREATE EVENT TRIGGER hold_key ON "
+                + "ddl_command_start WHEN TAG IN ('ALTER TABLE') EXECUTE FUNCTION hold_key()");
+        Path spec = f.spec("joinkey.yaml", "ctid", 1, 2_000, "consistency: none");
+        Files.writeString(spec, Files.readString(spec).replace("target: { connection: dst, table: items }",
+                "target: { connection: dst, table: items, create: if-missing }"));
+        List<Process> processes = new ArrayList<>();
+        try (Connection hold = f.pg.connect(f.target); Statement s = hold.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(55)");
+            for (int i = 0; i < 2; i++) {
+                processes.add(start(spec, "joinkey-1", dir.resolve("p" + i + ".log")));
+            }
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            String waiting = "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE "
+                    + "l.locktype = 'advisory' AND NOT l.granted AND d.datname = '" + f.target + "'";
+            while (f.scalar(f.target, waiting) < 2) {
+                for (int i = 0; i < processes.size(); i++) {
+                    assertTrue(processes.get(i).isAlive(), log(i));
+                }
+                assertTrue(System.nanoTime() < deadline, "both processes did not come to the builds: " + log(0)
+                        + log(1));
+                Thread.sleep(20);
+            }
+        } // the lock goes: the first builds
+        for (int i = 0; i < processes.size(); i++) {
+            assertTrue(processes.get(i).waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "process " + i);
+            assertEquals(0, processes.get(i).exitValue(), log(i));
+        }
+        assertEquals(0, f.differences(), "the target equals the source");
+        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM pg_constraint WHERE conrelid = 'items'::regclass "
+                + "AND contype = 'p'"), "the key, once");
+        assertEquals(2, f.scalar(f.target, "SELECT count(*) FROM pg_indexes WHERE tablename = 'items'"),
+                "the key's index and items_name");
+    }
+
     private String log(int process) throws Exception {
         return Files.readString(dir.resolve("p" + process + ".log"));
     }
