@@ -4,6 +4,7 @@ import io.sluice.connector.postgres.catalog.DerivedName;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
@@ -285,28 +286,18 @@ public final class CreatedDefinition {
     static void build(PostgresConnections connections, PostgresLedgerStore ledger, LoadMarks marks,
                       Map<String, String> done, String schema, int degree) throws ConnectorException {
         String table = done.get(TABLE);
-        // The processes of a joined run finish the stream together: one builds while the others wait on its session
-        // lock (gone with its session if it is killed), then find what it built and skip it.
-        Connection lock = connections.open("building the keys and indexes of " + table);
-        try {
-            try (java.sql.PreparedStatement p = lock.prepareStatement("SELECT pg_advisory_lock(hashtextextended(?, "
-                    + "0))")) {
-                p.setString(1, "sluice builds " + table);
-                p.execute();
-            }
-            List<List<String>> pending = new ArrayList<>();
+        List<List<String>> pending = new ArrayList<>();
+        try (ControlConnection control = connections.control("checking the definition of " + table)) {
             for (Build build : recordedBuilds(done)) {
-                if (!build.doneIn(lock, table, schema)) {
+                if (!build.doneIn(control.connection(), table, schema)) {
                     pending.add(List.of(build.statement()));
                 }
             }
-            IndexBuilds.run(connections, pending, degree, "building the keys and indexes of " + table);
-            ledger.inTransaction(marks.writing(BUILT, java.time.Instant.now().toString()));
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the definition of "
                     + table);
-        } finally {
-            PostgresConnections.closeQuietly(lock); // and the lock with its session
         }
+        IndexBuilds.run(connections, pending, degree, "building the keys and indexes of " + table);
+        ledger.inTransaction(marks.writing(BUILT, java.time.Instant.now().toString()));
     }
 }

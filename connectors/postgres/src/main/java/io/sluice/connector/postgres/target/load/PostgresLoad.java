@@ -55,6 +55,8 @@ public final class PostgresLoad {
     private final List<String> notes;
 
     private final List<String> shapeChanges;
+    /** This process claimed the table alone, not as one of a joined run's processes. */
+    private volatile boolean alone;
     private final Optional<RejectsStep> rejects;
     /** The checks' values when a truncate in one transaction ran them before its commit; marked at the finish. */
     private volatile java.util.Map<String, Long> checkedBeforeCommit;
@@ -232,6 +234,7 @@ public final class PostgresLoad {
 
     /** Called when this process claims the table for itself (not a joined run's shared claim). */
     public void holdsTableAlone() {
+        alone = true;
         replace.ifPresent(ShadowSwap::holdsTableAlone);
     }
 
@@ -278,6 +281,29 @@ public final class PostgresLoad {
 
     /** After the last partition: each step's finish (indexes, keys, deletes, sequences, the swap); each once. */
     public void finish(LoadMarks marks) throws ConnectorException {
+        if (alone) {
+            finishSteps(marks);
+            return;
+        }
+        // The processes of a joined run reach this together: one finishes while the others wait on its session lock
+        // (gone with its session if it is killed), then read its marks and skip what it did.
+        Connection lock = table.connections().open("finishing " + table.quoted());
+        try {
+            try (java.sql.PreparedStatement p = lock.prepareStatement("SELECT pg_advisory_lock(hashtextextended(?, "
+                    + "0))")) {
+                p.setString(1, "sluice finish " + table.quoted());
+                p.execute();
+            }
+            finishSteps(marks);
+        } catch (SQLException e) {
+            throw table.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "waiting for another "
+                    + "process of the run to finish " + table.quoted());
+        } finally {
+            PostgresConnections.closeQuietly(lock);
+        }
+    }
+
+    private void finishSteps(LoadMarks marks) throws ConnectorException {
         Map<String, String> done = table.read(marks);
         for (LoadStep step : steps) {
             step.finish(marks, done);
