@@ -8,15 +8,17 @@ import static java.util.Objects.requireNonNull;
  * Where the changes of one source table go: the target that copied it and, by source column name, the target column
  * each value lands in (a source column not listed is not carried), and what a column added at the source since the
  * stream was planned (one not in {@code sourceColumns}) does ({@code schema-changes}: added to the target, ignored,
- * or a failure).
+ * or a failure). {@code sourceColumns}: the source table's columns as the run read them, with their types and the
+ * value their rows from before hold ({@link Column#earlierRows()}), so a carried column the target lacks is added
+ * with it before any change comes.
  */
 public record ChangeRoute(String source, Target target, Map<String, String> columns,
-                          java.util.Set<String> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
+                          java.util.List<Column> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
     public ChangeRoute {
         requireNonNull(source, "source is null");
         requireNonNull(target, "target is null");
         columns = Map.copyOf(requireNonNull(columns, "columns is null"));
-        sourceColumns = java.util.Set.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
+        sourceColumns = java.util.List.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
         requireNonNull(schemaChanges, "schemaChanges is null");
     }
 }

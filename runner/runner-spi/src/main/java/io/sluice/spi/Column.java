@@ -10,9 +10,12 @@ import static java.util.Objects.requireNonNull;
  * @param expression what the source evaluates for this column, in its own SQL (a spec's {@code columns:} rule: an
  *                   {@code expression}, a {@code mask}, or the column it {@code rename}s); empty: the column named
  *                   {@code name}
+ * @param earlierRows the value the table's rows written before the column was added hold, in the type's text form
+ *                   (PostgreSQL's "missing value" of a column added with a default): what a target adding the column
+ *                   later gives the rows it copied before; empty when they hold NULL or the source does not know
  */
 public record Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
-                     java.util.Optional<String> expression) {
+                     java.util.Optional<String> expression, java.util.Optional<String> earlierRows) {
     /** Whether and how a column fills itself, as the server reports it. */
     public enum Generation {
         NONE,
@@ -34,11 +37,23 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
         requireNonNull(typeName, "typeName is null");
         requireNonNull(generation, "generation is null");
         requireNonNull(expression, "expression is null");
+        requireNonNull(earlierRows, "earlierRows is null");
+    }
+
+    public Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
+                  java.util.Optional<String> expression) {
+        this(name, typeName, pgTypeOid, nullable, generation, expression, java.util.Optional.empty());
     }
 
     /** The column of that name, read as it is. */
     public Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation) {
         this(name, typeName, pgTypeOid, nullable, generation, java.util.Optional.empty());
+    }
+
+    /** This column, whose rows from before it was added hold {@code value} (text form). */
+    public Column withEarlierRows(String value) {
+        return new Column(name, typeName, pgTypeOid, nullable, generation, expression,
+                java.util.Optional.of(requireNonNull(value, "value is null")));
     }
 
     public static Column of(String name, String typeName) {

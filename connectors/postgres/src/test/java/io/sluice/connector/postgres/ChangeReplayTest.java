@@ -7,6 +7,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRelation;
+import io.sluice.spi.Column;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.RowChange;
 import io.sluice.testkit.TestingPostgres;
@@ -22,7 +23,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -93,7 +93,8 @@ class ChangeReplayTest {
         PostgresLedgerStore ledger = new PostgresLedgerStore(connections, "sluice", QualifiedName.of("public",
                 "lines"));
         PostgresChangeApplier.Route route = new PostgresChangeApplier.Route("public.lines", "\"public\".\"lines\"",
-                Map.of("order_id", "order_id", "line", "line", "qty", "qty"), Set.of("order_id", "line", "qty"),
+                Map.of("order_id", "order_id", "line", "line", "qty", "qty"), Map.of("order_id", Column.of("order_id",
+                "integer"), "line", Column.of("line", "integer"), "qty", Column.of("qty", "integer")),
                 LoadRequest.SchemaChanges.FAIL);
         try (connections; PostgresChangeApplier applier = new PostgresChangeApplier(connections, ledger,
                 List.of(route))) {

@@ -347,11 +347,14 @@ class ChangesTest {
         assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
         sql(db.source(), "ALTER TABLE orders ADD COLUMN tag varchar(12) DEFAULT 'x'",
                 "UPDATE orders SET tag = 'vip' WHERE id < 20", "INSERT INTO orders (id, customer, tag) VALUES "
-                        + "(5000, 'late', 'new')");
+                        + "(5000, 'late', 'new')",
+                // No row of lines changes: the column must come all the same, with the value its rows hold.
+                "ALTER TABLE lines ADD COLUMN flag text NOT NULL DEFAULT 'Y'");
         CliRun refused = CliRun.of("run", spec.toString());
         assertEquals(4, refused.exitCode(), refused.all()); // found when planning: nothing applied
         assertTrue(refused.err().contains("MAP001") && refused.err().contains("schema-changes: add-columns"),
                 refused.err());
+        assertTrue(refused.err().contains("ADD COLUMN \"flag\" text NOT NULL DEFAULT 'Y'"), refused.err());
         Path adding = spec(db, "sluice_added", "    schema-changes: add-columns");
         CliRun added = CliRun.of("run", adding.toString());
         assertEquals(0, added.exitCode(), added.all());
@@ -361,6 +364,7 @@ class ChangesTest {
         assertEquals("new", text(db.target(), "SELECT tag FROM orders WHERE id = 5000"));
         assertEquals(scalar(db.source(), "SELECT count(*) FROM orders"), scalar(db.target(),
                 "SELECT count(*) FROM orders"));
+        assertEqual(db, "orders", "lines"); // the rows copied before hold the default their source rows hold
     }
 
     @Test

@@ -255,6 +255,26 @@ class StreamMeaningTest {
         assertTrue(planned.all().contains("error[PG230]"), planned.all());
     }
 
+    @Test
+    void aColumnAddedWithADefaultHoldsItInTheRowsAnIncrementalMergeLoadedBefore() throws Exception {
+        // The rows of the last runs are not read again: the added column must hold, in the target, what their
+        // source rows hold (the default PostgreSQL keeps as their value), not NULL.
+        Databases db = databases("m_adddefault");
+        sql(db.source(), "ALTER TABLE t ADD COLUMN upd bigint NOT NULL DEFAULT 1");
+        Path spec = spec(db, "m_adddefault", "table: public.t", "table: public.t, create: if-missing, primary-key: "
+                + "[id]", "load-mode: merge", "incremental: { cursor: upd }", "verify: none",
+                "schema-changes: add-columns");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "ALTER TABLE t ADD COLUMN flag text NOT NULL DEFAULT 'Y'",
+                "UPDATE t SET upd = 2, flag = 'N' WHERE id = 5");
+        CliRun merged = CliRun.of("run", spec.toString());
+        assertEquals(0, merged.exitCode(), merged.all());
+        assertEquals("999:1:1000", text(db.target(), "SELECT count(*) FILTER (WHERE flag = 'Y') || ':' || count(*) "
+                + "FILTER (WHERE flag = 'N') || ':' || count(*) FROM t"));
+        assertEquals("f", text(db.target(), "SELECT atthasdef FROM pg_attribute WHERE attrelid = 't'::regclass AND "
+                + "attname = 'flag'"), "the default gave the rows there their value and went");
+    }
+
     private static void sql(String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {

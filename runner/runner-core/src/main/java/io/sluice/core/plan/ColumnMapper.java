@@ -113,8 +113,12 @@ public final class ColumnMapper {
     /** Every source column the target lacks, at once, with the statement that adds each. */
     private static SluiceException unmatched(String stream, List<Column> unmatched, List<Column> target, String table,
                                              Function<Column, String> addedType) {
-        List<String> adds = unmatched.stream().map(c -> "ALTER TABLE " + table + " ADD COLUMN \"" + c.name()
-                + "\" " + addedType.apply(c)).toList();
+        // The rows copied before hold what the source's rows from before the column hold (its default, kept by
+        // PostgreSQL as their value): added without it, they would read NULL.
+        List<String> adds = unmatched.stream().map(c -> "ALTER TABLE " + table + " ADD COLUMN \""
+                + c.name().replace("\"", "\"\"") + "\" " + addedType.apply(c) + c.earlierRows().map(v ->
+                (c.nullable() ? "" : " NOT NULL") + " DEFAULT " + io.sluice.spi.TablePlaceholders.literal(v))
+                .orElse("")).toList();
         boolean one = unmatched.size() == 1;
         return new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP001,
                 "stream '" + stream + "': source column" + (one ? " " : "s ") + names(unmatched).replaceAll(

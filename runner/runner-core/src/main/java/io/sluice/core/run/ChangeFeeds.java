@@ -334,9 +334,8 @@ final class ChangeFeeds {
             pairs.put(pair.source().name(), pair.target().name());
         }
         Map<String, String> columns = new LinkedHashMap<>();
-        java.util.Set<String> known = new java.util.HashSet<>();
-        for (io.sluice.spi.Column column : source.columns()) {
-            known.add(column.name());
+        List<io.sluice.spi.Column> known = source.columns();
+        for (io.sluice.spi.Column column : known) {
             Optional<io.sluice.core.spec.ColumnRule> rule = stream.spec().columnRules().of(column.name());
             if (rule.isPresent() && rule.get().exclude()) {
                 continue;

@@ -162,8 +162,11 @@ public final class PostgresCatalog {
             return columns;
         }
         boolean hasGenerated = serverVersionNum() >= 120000;
+        // A column added with a non-volatile default keeps it as the value of the rows from before (PostgreSQL 11+).
         String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid, NOT a.attnotnull, "
-                + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity, a.attrelid "
+                + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity, a.attrelid, "
+                + (serverVersionNum() >= 110000 ? "CASE WHEN a.atthasmissing THEN (a.attmissingval::text::text[])[1] "
+                + "END" : "NULL") + " "
                 + "FROM pg_attribute a WHERE a.attrelid = ANY (?::oid[]) AND a.attnum > 0 AND NOT a.attisdropped "
                 + "ORDER BY a.attrelid, a.attnum";
         try (PreparedStatement p = connection.prepareStatement(sql)) {
@@ -171,8 +174,11 @@ public final class PostgresCatalog {
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     Column.Generation generation = generation(rs.getString(5), rs.getString(6));
-                    columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(new Column(rs.getString(1),
-                            rs.getString(2), (int) rs.getLong(3), rs.getBoolean(4), generation));
+                    Column column = new Column(rs.getString(1), rs.getString(2), (int) rs.getLong(3),
+                            rs.getBoolean(4), generation);
+                    String earlier = rs.getString(8);
+                    columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(earlier == null ? column
+                            : column.withEarlierRows(earlier));
                 }
             }
         }

@@ -9,6 +9,7 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRelation;
+import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
 import io.sluice.spi.ErrorKind;
 import io.sluice.spi.LoadRequest;
@@ -34,21 +35,37 @@ import static java.util.Objects.requireNonNull;
 public final class PostgresChangeApplier implements ChangeApplier {
     /** Where one source table's changes go, by the source's name for it (as {@link ChangeRelation#name()}). */
     public record Route(String source, String target, Map<String, String> columns,
-                        java.util.Set<String> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
+                        Map<String, Column> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
         public Route {
             requireNonNull(source, "source is null");
             requireNonNull(target, "target is null");
             columns = Map.copyOf(requireNonNull(columns, "columns is null"));
-            sourceColumns = java.util.Set.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
+            sourceColumns = Map.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
             requireNonNull(schemaChanges, "schemaChanges is null");
         }
 
-        Route carrying(String column) {
+        Route carrying(String column, String type) {
             Map<String, String> more = new HashMap<>(columns);
             more.put(column, column);
-            java.util.Set<String> known = new java.util.HashSet<>(sourceColumns);
-            known.add(column);
+            Map<String, Column> known = new HashMap<>(sourceColumns);
+            known.putIfAbsent(column, Column.of(column, type));
             return new Route(source, target, more, known, schemaChanges);
+        }
+
+        /**
+         * The statements that add source column {@code column} (typed {@code type}) to the target as {@code to}: the
+         * rows there already get the value the source's rows from before hold, and the default that gave it goes.
+         */
+        List<String> adding(String column, String to, String type) {
+            String quoted = SqlQuote.identifier(to);
+            java.util.Optional<String> earlier = java.util.Optional.ofNullable(sourceColumns.get(column))
+                    .flatMap(Column::earlierRows);
+            List<String> statements = new ArrayList<>();
+            statements.add("ALTER TABLE " + target + " ADD COLUMN IF NOT EXISTS " + quoted + " " + type
+                    + earlier.map(v -> " DEFAULT " + SqlQuote.literal(v)).orElse(""));
+            earlier.ifPresent(v -> statements.add("ALTER TABLE " + target + " ALTER COLUMN " + quoted
+                    + " DROP DEFAULT"));
+            return statements;
         }
     }
 
@@ -78,7 +95,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             connection.setAutoCommit(false);
             applyAsReplica();
             for (Route route : routes) {
-                tables.put(route.source(), describe(route));
+                tables.put(route.source(), describeAdding(route));
             }
             this.tied = tied(routes);
             connection.commit();
@@ -163,6 +180,34 @@ public final class PostgresChangeApplier implements ChangeApplier {
         return tied;
     }
 
+    /**
+     * The route's table, after adding the carried columns it lacks (schema-changes add-columns or widen: a run that
+     * only applies changes ran no load step that adds them), so a column added at the source is there, with the value
+     * of the rows from before, whether or not a change of the table comes.
+     */
+    private TableChanges.Table describeAdding(Route route) throws SQLException, ConnectorException {
+        TableChanges.Table table = describe(route);
+        if (!route.schemaChanges().altersTarget()) {
+            return table;
+        }
+        List<String> statements = new ArrayList<>();
+        for (Map.Entry<String, String> carried : route.columns().entrySet()) {
+            Column column = route.sourceColumns().get(carried.getKey());
+            if (column != null && !table.columns().contains(carried.getValue())) {
+                statements.addAll(route.adding(carried.getKey(), carried.getValue(), column.typeName()));
+            }
+        }
+        if (statements.isEmpty()) {
+            return table;
+        }
+        try (java.sql.Statement s = connection.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+        return describe(route);
+    }
+
     /** The target table's columns (those the route carries), their types and its primary key. */
     private TableChanges.Table describe(Route route) throws SQLException, ConnectorException {
         List<String> columns = new ArrayList<>();
@@ -218,7 +263,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             String to = route.columns().get(column);
             // New since the stream was planned, or carried and not in the target yet (a run that only applies
             // changes ran no load step that adds it).
-            if (!route.sourceColumns().contains(column) || (to != null && !described.columns().contains(to))) {
+            if (!route.sourceColumns().containsKey(column) || (to != null && !described.columns().contains(to))) {
                 added.add(i);
             }
         }
@@ -305,10 +350,9 @@ public final class PostgresChangeApplier implements ChangeApplier {
                              Map<String, TableChanges> pending) throws ConnectorException, SQLException {
         List<String> statements = new ArrayList<>();
         for (int i : added) {
-            String column = route.columns().getOrDefault(relation.columns().get(i), relation.columns().get(i));
-            statements.add("ALTER TABLE " + route.target() + " ADD COLUMN IF NOT EXISTS "
-                    + SqlQuote.identifier(column) + " "
-                    + relation.types().get(i));
+            String column = relation.columns().get(i);
+            statements.addAll(route.adding(column, route.columns().getOrDefault(column, column),
+                    relation.types().get(i)));
         }
         if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
             throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG609, relation.name() + " has "
@@ -328,7 +372,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         Route wider = route;
         for (int i : added) {
             if (!route.columns().containsKey(relation.columns().get(i))) {
-                wider = wider.carrying(relation.columns().get(i));
+                wider = wider.carrying(relation.columns().get(i), relation.types().get(i));
             }
         }
         routes.put(route.source(), wider);

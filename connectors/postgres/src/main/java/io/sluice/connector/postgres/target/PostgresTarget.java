@@ -643,7 +643,8 @@ public final class PostgresTarget implements Target {
                         + describe());
             }
             own.add(new io.sluice.connector.postgres.changes.PostgresChangeApplier.Route(route.source(),
-                    pg.name.quoted(), route.columns(), route.sourceColumns(), route.schemaChanges()));
+                    pg.name.quoted(), route.columns(), route.sourceColumns().stream().collect(java.util.stream
+                    .Collectors.toMap(io.sluice.spi.Column::name, c -> c, (a, b) -> a)), route.schemaChanges()));
         }
         return new io.sluice.connector.postgres.changes.PostgresChangeApplier(connections, ledger, own);
     }

@@ -112,7 +112,7 @@ public final class ShadowSwap implements LoadStep {
                 ? "CREATE TABLE " + shadow + " (LIKE " + table.quoted() + " INCLUDING ALL EXCLUDING INDEXES)"
                 + " -- with its owner, grants, persistence and storage options"
                 : create.statement(shadow));
-        shape.statement(shadow).ifPresent(statements::add);
+        statements.addAll(shape.statements(shadow));
         for (IndexDefinition index : indexes) {
             statements.addAll(index.buildOn(shadow, temporaryIndexName(index.name())));
         }

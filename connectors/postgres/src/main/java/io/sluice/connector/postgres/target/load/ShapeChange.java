@@ -36,18 +36,27 @@ import static java.util.Objects.requireNonNull;
  */
 final class ShapeChange implements LoadStep {
 
-    /** One column's change. {@code type}: the added column's, or the widened one's; {@code from}: the type before. */
-    record Change(String column, String type, Optional<String> from) {
+    /**
+     * One column's change. {@code type}: the added column's, or the widened one's; {@code from}: the type before;
+     * {@code earlierRows}: for an added column, the value the source's rows from before it hold (text form).
+     */
+    record Change(String column, String type, Optional<String> from, Optional<String> earlierRows) {
         Change {
             requireNonNull(column, "column is null");
             requireNonNull(type, "type is null");
             requireNonNull(from, "from is null");
+            requireNonNull(earlierRows, "earlierRows is null");
+        }
+
+        Change(String column, String type, Optional<String> from) {
+            this(column, type, from, Optional.empty());
         }
 
         String clause() {
             String quoted = SqlQuote.identifier(column);
-            return from.isEmpty() ? "ADD COLUMN IF NOT EXISTS " + quoted + " " + type
-                    : "ALTER COLUMN " + quoted + " TYPE " + type;
+            // The rows copied before get the value their source rows hold (as a default only while it is added).
+            return from.isEmpty() ? "ADD COLUMN IF NOT EXISTS " + quoted + " " + type + earlierRows.map(v ->
+                    " DEFAULT " + SqlQuote.literal(v)).orElse("") : "ALTER COLUMN " + quoted + " TYPE " + type;
         }
 
         String summary(String table) {
@@ -134,7 +143,7 @@ final class ShapeChange implements LoadStep {
                     types.of(s.typeName().replaceAll("(\\[\\])+$", "")).ifPresent(missingTypes::add);
                     continue;
                 }
-                changes.add(new Change(s.name(), s.typeName(), Optional.empty()));
+                changes.add(new Change(s.name(), s.typeName(), Optional.empty(), s.earlierRows()));
                 columns.add(new Column(s.name(), s.typeName(), s.pgTypeOid(), true, Column.Generation.NONE));
                 continue;
             }
@@ -250,10 +259,24 @@ final class ShapeChange implements LoadStep {
         return changes.isEmpty();
     }
 
-    /** The one statement that changes {@code relation} (quoted), all columns at once: one table rewrite at most. */
-    Optional<String> statement(String relation) {
-        return changes.isEmpty() ? Optional.empty() : Optional.of("ALTER TABLE " + relation + " "
-                + String.join(", ", changes.stream().map(Change::clause).toList()));
+    /**
+     * The statement that changes {@code relation} (quoted), all columns at once (one table rewrite at most), then the
+     * one that drops the defaults that gave the rows already there their values (kept by PostgreSQL as the column's
+     * value for them, no rewrite).
+     */
+    List<String> statements(String relation) {
+        if (changes.isEmpty()) {
+            return List.of();
+        }
+        List<String> statements = new ArrayList<>();
+        statements.add("ALTER TABLE " + relation + " " + String.join(", ", changes.stream().map(Change::clause)
+                .toList()));
+        List<String> defaults = changes.stream().filter(change -> change.earlierRows().isPresent())
+                .map(change -> "ALTER COLUMN " + SqlQuote.identifier(change.column()) + " DROP DEFAULT").toList();
+        if (!defaults.isEmpty()) {
+            statements.add("ALTER TABLE " + relation + " " + String.join(", ", defaults));
+        }
+        return statements;
     }
 
     /** One line per change, as the run's summary records them. */
@@ -269,14 +292,16 @@ final class ShapeChange implements LoadStep {
         if (changes.isEmpty() || summary.equals(done.get(LoadMarks.SCHEMA_CHANGES))) {
             return;
         }
-        LoadTable.execute(c, statement(relation).orElseThrow());
+        for (String statement : statements(relation)) {
+            LoadTable.execute(c, statement);
+        }
         marks.writing(LoadMarks.SCHEMA_CHANGES, summary).apply(tx);
     }
 
     @Override
     public void describe(List<String> statements) {
         if (!onShadow) {
-            statement(table.quoted()).ifPresent(statements::add);
+            statements.addAll(statements(table.quoted()));
         }
     }
 
