@@ -88,6 +88,23 @@ public interface Source {
     }
 
     /**
+     * Of {@code sources} (the sources of this source's feed), those whose tables the feed does not carry yet: tables
+     * a pattern picked up after the feed started. A run that only applies changes copies them first, in a snapshot
+     * taken after {@link #joinChanges} made the feed carry them, then replays the changes up to then over the copy.
+     * Empty (the default): the source cannot tell, or every table is carried.
+     */
+    default List<Source> newToChanges(List<Source> sources) throws ConnectorException {
+        return List.of();
+    }
+
+    /**
+     * Makes this source's change feed carry the tables of {@code sources} ({@link #newToChanges}) from now on, or
+     * refuses saying what the user must do; a snapshot exported afterwards sees every change the feed does not send.
+     */
+    default void joinChanges(List<Source> sources) throws ConnectorException {
+    }
+
+    /**
      * Opens the change feed of {@code sources} at {@code from} (a position the ledger recorded): the transactions
      * that end after it, of their tables.
      */

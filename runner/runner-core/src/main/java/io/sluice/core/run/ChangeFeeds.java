@@ -62,8 +62,25 @@ final class ChangeFeeds {
         }
     }
 
-    /** One feed of the run and the streams whose tables it carries. */
-    record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams) {
+    /**
+     * One feed of the run and the streams whose tables it carries; {@code joining}: in a run that only applies changes,
+     * the streams whose tables the feed does not carry yet (a pattern picked them up since), copied into it first.
+     */
+    record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams, java.util.Set<String> joining) {
+        Feed {
+            streams = List.copyOf(streams);
+            joining = java.util.Set.copyOf(joining);
+        }
+
+        /** Whether changes up to the apply's start may be in the copy already: they are replayed over it. */
+        boolean replays() {
+            return mode == Mode.RESUME_COPY || !joining.isEmpty();
+        }
+
+        String label() {
+            return mode.label() + (joining.isEmpty() ? "" : ", after copying " + joining.size() + " table(s) new to "
+                    + "the feed (" + String.join(", ", new java.util.TreeSet<>(joining)) + ")");
+        }
     }
 
     private final Map<String, Feed> byStream = new HashMap<>();
@@ -147,7 +164,17 @@ final class ChangeFeeds {
         }
         Source source = bound.binding(streams.getFirst()).source();
         source.checkChanges(mode != Mode.START);
-        return new Feed(name, mode, kept, streams);
+        java.util.Set<String> joining = new java.util.HashSet<>();
+        if (mode == Mode.CHANGES_ONLY) {
+            List<Source> own = streams.stream().map(s -> ShapedSource.unwrap(bound.binding(s).source())).toList();
+            List<Source> added = ShapedSource.unwrap(source).newToChanges(own);
+            for (int i = 0; i < streams.size(); i++) {
+                if (added.contains(own.get(i))) {
+                    joining.add(streams.get(i).name());
+                }
+            }
+        }
+        return new Feed(name, mode, kept, streams, joining);
     }
 
     /** What cannot follow changes ({@link io.sluice.core.plan.ChangeFollowChecks}, checked at plan already). */
@@ -171,7 +198,7 @@ final class ChangeFeeds {
     /** Whether the stream's table was copied by an earlier run: this one applies its changes only. */
     boolean changesOnly(StreamPlan stream) {
         Feed feed = byStream.get(stream.name());
-        return feed != null && feed.mode() == Mode.CHANGES_ONLY;
+        return feed != null && feed.mode() == Mode.CHANGES_ONLY && !feed.joining().contains(stream.name());
     }
 
     /** Records where the feed this run started begins, before anything is copied: a resume goes on from it. */
@@ -262,12 +289,13 @@ final class ChangeFeeds {
                          feed.ledger(), record, identity.runId())) {
                 String now = changes.currentPosition();
                 Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(now);
-                // After a resumed copy, its partitions of a later moment hold some of the changes up to now
-                // already: those batches are replays, applied to converge rather than to fail on a row met twice.
-                java.util.function.Predicate<String> replayed = feed.mode() != Mode.RESUME_COPY ? end -> false
+                // After a resumed copy (or a copy of tables new to the feed), the partitions of a later moment hold
+                // some of the changes up to now already: those batches are replays, applied to converge rather than
+                // to fail on a row met twice.
+                java.util.function.Predicate<String> replayed = !feed.replays() ? end -> false
                         : changes.positionOrder().<java.util.function.Predicate<String>>map(order ->
                         end -> order.compare(end, now) <= 0).orElse(end -> true);
-                listener.changesStarted(feed.name(), feed.mode().label() + (applier.lanes() > 1 ? ", "
+                listener.changesStarted(feed.name(), feed.label() + (applier.lanes() > 1 ? ", "
                         + applier.lanes() + " table groups at once" : ""), from, upTo);
                 boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
                 boolean again;

@@ -45,14 +45,28 @@ final class SharedSnapshots implements AutoCloseable {
                     .toList();
             StreamPlan first = streams.get(group.streams().getFirst());
             Optional<ChangeFeeds.Feed> feed = feeds == null ? Optional.empty() : feeds.of(first);
-            if (feeds != null && (feeds.failure(first).isPresent() || feeds.changesOnly(first))) {
-                continue; // failed before, or nothing to copy
+            if (feeds != null && feeds.failure(first).isPresent()) {
+                continue; // failed before
+            }
+            boolean joining = feed.isPresent() && feed.get().mode() == ChangeFeeds.Mode.CHANGES_ONLY;
+            // Copied by earlier runs, but for the tables new to the feed: those only, in a snapshot of their own.
+            List<String> copied = joining ? group.streams().stream().filter(feed.get().joining()::contains).toList()
+                    : group.streams();
+            if (copied.isEmpty()) {
+                continue;
+            }
+            if (joining) {
+                sources = copied.stream().map(name -> bound.binding(streams.get(name)).source()).toList();
             }
             try {
                 // A connector is handed its own sources, never one seen through columns: rules.
                 List<Source> own = sources.stream().map(io.sluice.core.plan.ShapedSource::unwrap).toList();
                 SharedSnapshot snapshot;
-                if (feed.isPresent() && feed.get().mode() == ChangeFeeds.Mode.START) {
+                if (joining) {
+                    // The feed carries them first: whatever the snapshot does not see, the feed sends.
+                    own.getFirst().joinChanges(own);
+                    snapshot = own.getFirst().exportSnapshot(own);
+                } else if (feed.isPresent() && feed.get().mode() == ChangeFeeds.Mode.START) {
                     snapshot = own.getFirst().startChanges(own);
                     snapshots.opened.add(snapshot);
                     feeds.started(feed.get(), snapshot);
@@ -62,16 +76,16 @@ final class SharedSnapshots implements AutoCloseable {
                 if (!snapshots.opened.contains(snapshot)) {
                     snapshots.opened.add(snapshot);
                 }
-                group.streams().forEach(name -> snapshots.byStream.put(name, snapshot));
+                copied.forEach(name -> snapshots.byStream.put(name, snapshot));
             } catch (ConnectorException e) {
                 SluiceException error = new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT
                         : e.kind(), e.code(), "the snapshot of the " + group.streams().size() + " streams reading "
                         + "connection '" + group.connection() + "': " + e.getMessage(), e.fix().orElse(null), e);
-                group.streams().forEach(name -> snapshots.failed.put(name, error));
+                copied.forEach(name -> snapshots.failed.put(name, error));
             } catch (RuntimeException e) { // a connector's bug fails its streams with a code, as a worker's would
                 SluiceException error = PartitionAttempts.unexpected(e, "the snapshot of the streams reading "
                         + "connection '" + group.connection() + "'");
-                group.streams().forEach(name -> snapshots.failed.put(name, error));
+                copied.forEach(name -> snapshots.failed.put(name, error));
             }
         }
         return snapshots;

@@ -177,6 +177,30 @@ public final class ChangeSlot {
         if (allTables) {
             return;
         }
+        List<String> missing = unpublished(control, tables).stream().map(ResolvedTable::quoted).toList();
+        if (!missing.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG604, "publication " + publication
+                    + " does not publish " + String.join(", ", missing) + ", which the stream reads: their "
+                    + "changes would never reach the target", "ALTER PUBLICATION " + SqlQuote.identifier(publication)
+                    + " ADD TABLE " + String.join(", ", missing) + ", or name another publication in changes:");
+        }
+    }
+
+    /**
+     * Of {@code tables}, those the publication does not publish (none when it publishes all tables, or does not
+     * exist: the feed then cannot tell which tables it carries).
+     */
+    public Set<ResolvedTable> unpublished(Connection control, java.util.Collection<ResolvedTable> tables)
+            throws SQLException {
+        try (PreparedStatement p = control.prepareStatement("SELECT puballtables FROM pg_publication WHERE "
+                + "pubname = ?")) {
+            p.setString(1, publication);
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next() || rs.getBoolean(1)) {
+                    return Set.of();
+                }
+            }
+        }
         Set<String> published = new TreeSet<>();
         try (PreparedStatement p = control.prepareStatement("SELECT format('%I.%I', schemaname, tablename) FROM "
                 + "pg_publication_tables WHERE pubname = ?")) {
@@ -187,18 +211,43 @@ public final class ChangeSlot {
                 }
             }
         }
-        List<String> missing = new ArrayList<>();
+        Set<ResolvedTable> missing = new java.util.LinkedHashSet<>();
         for (ResolvedTable table : tables) {
             if (!published.contains(SqlQuote.identifier(table.schema()) + "." + SqlQuote.identifier(table.name()))
                     && !published.contains(table.schema() + "." + table.name())) {
-                missing.add(table.quoted());
+                missing.add(table);
             }
         }
-        if (!missing.isEmpty()) {
+        return missing;
+    }
+
+    /**
+     * Adds {@code tables} to the publication when it is the one Sluice makes (named as the slot); another one is the
+     * user's, perhaps read by others too: refused with the statement that adds them (PG604).
+     */
+    public void publish(Connection control, java.util.Collection<ResolvedTable> tables)
+            throws SQLException, ConnectorException {
+        Set<ResolvedTable> missing = unpublished(control, tables);
+        if (missing.isEmpty()) {
+            return;
+        }
+        String list = String.join(", ", missing.stream().map(ResolvedTable::quoted).toList());
+        String statement = "ALTER PUBLICATION " + SqlQuote.identifier(publication) + " ADD TABLE " + list;
+        if (!publication.equals(slot)) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG604, "publication " + publication
-                    + " does not publish " + String.join(", ", missing) + ", which the stream reads: their "
-                    + "changes would never reach the target", "ALTER PUBLICATION " + SqlQuote.identifier(publication)
-                    + " ADD TABLE " + String.join(", ", missing) + ", or name another publication in changes:");
+                    + " does not publish " + list + ", which the stream reads since the feed started: their "
+                    + "changes would never reach the target", statement + "; the next run copies them into the "
+                    + "feed (or leave them out of the stream's pattern)");
+        }
+        try (Statement s = control.createStatement()) {
+            s.execute(statement);
+        } catch (SQLException e) {
+            if ("42501".equals(e.getSQLState())) {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG605, "the source user may not "
+                        + "add " + list + " to publication " + publication + ": " + e.getMessage(), "as the "
+                        + "tables' owner: " + statement + "; then run again");
+            }
+            throw e;
         }
     }
 

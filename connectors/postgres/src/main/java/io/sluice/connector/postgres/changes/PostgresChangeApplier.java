@@ -240,6 +240,16 @@ public final class PostgresChangeApplier implements ChangeApplier {
                 }
             }
         }
+        if (columns.isEmpty()) {
+            // A table the feed's publication carried without the feed knowing it was new (FOR ALL TABLES).
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG607, "the changes of " + route.source()
+                    + " cannot be applied: " + route.target() + " does not exist, so the table was never copied "
+                    + "(a pattern picked it up after the feed started, and the feed's publication publishes all "
+                    + "tables, so the feed could not tell it was new)", "leave it out of the stream's pattern, or "
+                    + "run with --restart-changes to copy every table again from a new slot; a publication of "
+                    + "the listed tables (Sluice's own when changes: names none) lets a run copy a new table into "
+                    + "the feed by itself");
+        }
         if (key.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG607, "the changes of " + route.source()
                     + " cannot be applied to " + route.target() + ": it has no primary key over columns the stream "

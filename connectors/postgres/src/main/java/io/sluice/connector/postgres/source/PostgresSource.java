@@ -351,6 +351,38 @@ public final class PostgresSource implements Source {
         }
     }
 
+    @Override
+    public List<Source> newToChanges(List<Source> sources) throws ConnectorException {
+        requireNonNull(sources, "sources is null");
+        ChangeSlot slot = slot();
+        try (ControlConnection control = connections.control("reading the publication of slot " + slot.slot())) {
+            java.util.Set<ResolvedTable> unpublished = slot.unpublished(control.connection(), tablesOf(sources));
+            List<Source> joining = new java.util.ArrayList<>();
+            for (Source source : sources) {
+                if (tablesOf(List.of(source)).stream().anyMatch(unpublished::contains)) {
+                    joining.add(source);
+                }
+            }
+            return joining;
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the publication of "
+                    + "slot " + slot.slot());
+        }
+    }
+
+    @Override
+    public void joinChanges(List<Source> sources) throws ConnectorException {
+        requireNonNull(sources, "sources is null");
+        ChangeSlot slot = slot();
+        try (ControlConnection control = connections.control("adding tables to the change feed of slot "
+                + slot.slot())) {
+            slot.publish(control.connection(), tablesOf(sources));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot add tables to the "
+                    + "publication of slot " + slot.slot());
+        }
+    }
+
     /**
      * The publication (when missing), then ACCESS SHARE on every table, then the slot, whose exported snapshot the
      * copy reads: no DDL slips between the two, and the slot's first change is the first one the copy did not see.
