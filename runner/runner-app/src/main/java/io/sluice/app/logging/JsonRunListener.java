@@ -67,6 +67,13 @@ public final class JsonRunListener implements RunListener {
     }
 
     @Override
+    public void changesRetrying(String feed, SluiceException cause, int failures, int maxAttempts, Duration backoff) {
+        log.event(JsonLog.Level.WARN, "changes-retrying", null, null, "changes " + feed + ": retry: "
+                + cause.getMessage(), fields("code", cause.code(), "feed", feed, "failures", failures,
+                "max-attempts", maxAttempts, "backoff-ms", backoff.toMillis()));
+    }
+
+    @Override
     public void partitionFinished(StreamPlan stream, PartitionReport report) {
         boolean failed = report.state() == PartitionReport.State.FAILED;
         log.event(failed ? JsonLog.Level.ERROR : JsonLog.Level.INFO, "partition-finished", stream.name(),

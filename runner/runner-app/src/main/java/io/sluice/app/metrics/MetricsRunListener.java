@@ -135,6 +135,13 @@ public final class MetricsRunListener implements RunListener {
         lag(report.feed()).set(report.bytesBehind());
     }
 
+    @Override
+    public void changesRetrying(String feed, io.sluice.core.SluiceException cause, int failures, int maxAttempts,
+                                Duration backoff) {
+        Counter.builder("sluice.changes.retries").baseUnit("retries").description("Times a following run opened its "
+                + "change feed again after a passing failure").tags(feedTags(feed)).register(registry).increment();
+    }
+
     private Counter changes(String feed, String kind) {
         return Counter.builder("sluice.changes.applied").description("Row changes applied to "
                 + "the target, by kind").tags(feedTags(feed).and("kind", kind)).register(registry);

@@ -93,6 +93,13 @@ public final class ConsoleRunListener implements RunListener {
     }
 
     @Override
+    public void changesRetrying(String feed, SluiceException cause, int failures, int maxAttempts, Duration backoff) {
+        line("changes " + feed + ": retry: " + cause.getMessage() + " (transient, " + failures + " in a row of at "
+                + "most " + maxAttempts + "; opening the feed again at the ledger's position in " + backoff.toMillis()
+                + " ms)");
+    }
+
+    @Override
     public void partitionFinished(StreamPlan stream, PartitionReport report) {
         if (report.state() == PartitionReport.State.FAILED) {
             line("failed: " + report.error().orElse("partition " + (report.index() + 1)));

@@ -275,6 +275,84 @@ class StreamMeaningTest {
                 + "attname = 'flag'"), "the default gave the rows there their value and went");
     }
 
+    @Test
+    void aFollowerRidesThroughACrashOfItsServersAndStopsOnlyOnSigterm() throws Exception {
+        // Source and target (and the ledger) on one server of the test's own, crashed as a power cut would.
+        TestingPostgres own = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "4",
+                "max_wal_senders", "4"));
+        try {
+            Databases db = new Databases(own.createDatabase("m_ride_src"), own.createDatabase("m_ride_dst"));
+            sql(own, db.source(), "CREATE TABLE t (id bigint PRIMARY KEY, amt numeric(12,2), note text)",
+                    "INSERT INTO t SELECT g, g, 'n' || g FROM generate_series(1, 1000) g");
+            Path spec = dir.resolve("m_ride.yaml");
+            Files.writeString(spec, """
+                    version: 1
+                    name: m_ride
+                    connections:
+                      src: { type: postgres, url: "%s", user: "%s" }
+                      dst: { type: postgres, url: "%s", user: "%s" }
+                    streams:
+                      - name: t
+                        source: { connection: src, table: public.t, changes: { slot: m_ride } }
+                        target: { connection: dst, table: public.t, create: if-missing }
+                        retry: { max-attempts: 20, initial-backoff: 200ms, max-backoff: 1s }
+                    """.formatted(own.jdbcUrl(db.source()), own.user(), own.jdbcUrl(db.target()), own.user()));
+            Path log = dir.resolve("m_ride.log");
+            Process child = SluiceProcess.following(spec, log);
+            sql(own, db.source(), "UPDATE t SET amt = -1 WHERE id = 1");
+            awaitValue(own, db.target(), "SELECT amt FROM t WHERE id = 1", "-1.00", child, log);
+            own.crash();
+            own.restart();
+            sql(own, db.source(), "UPDATE t SET amt = -2 WHERE id = 2", "INSERT INTO t VALUES (5000, 1, 'late')");
+            awaitValue(own, db.target(), "SELECT amt FROM t WHERE id = 2", "-2.00", child, log);
+            assertTrue(SluiceProcess.read(log).contains("retry:"), SluiceProcess.read(log));
+            child.destroy(); // SIGTERM
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+            assertEquals(0, child.exitValue(), SluiceProcess.read(log));
+            String rows = "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM t";
+            assertEquals(text(own, db.source(), rows), text(own, db.target(), rows));
+        } finally {
+            own.close();
+        }
+    }
+
+    /** Polls {@code query} until it reads {@code expected}, failing if the follower ends or a minute passes. */
+    private static void awaitValue(TestingPostgres server, String database, String query, String expected,
+                                   Process follower, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            String value;
+            try {
+                value = text(server, database, query);
+            } catch (SQLException e) {
+                value = e.getMessage(); // the server still starting
+            }
+            if (expected.equals(value)) {
+                return;
+            }
+            assertTrue(follower.isAlive(), () -> SluiceProcess.read(log));
+            assertTrue(System.nanoTime() < deadline, () -> query + " reads " + "no " + expected + ": "
+                    + SluiceProcess.read(log));
+            Thread.sleep(20); // polling the target for a state, not timing anything
+        }
+    }
+
+    private static void sql(TestingPostgres server, String database, String... statements) throws SQLException {
+        try (Connection c = server.connect(database); Statement s = c.createStatement()) {
+            for (String statement : statements) {
+                s.execute(statement);
+            }
+        }
+    }
+
+    private static String text(TestingPostgres server, String database, String query) throws SQLException {
+        try (Connection c = server.connect(database); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     private static void sql(String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {

@@ -256,95 +256,156 @@ final class ChangeFeeds {
         return feed.streams().stream().map(StreamPlan::name).toList();
     }
 
-    private ChangeReport applyOne(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop) {
-        Instant started = Instant.now();
+    /** What one feed's apply got to, across the attempts a follower makes after passing failures. */
+    private static final class Applying {
         String from = "";
         String at = "";
-        long transactions = 0;
-        long behind = 0;
-        int sequences = 0;
+        long transactions;
+        long behind;
+        int sequences;
         ChangeApplier.Applied applied = ChangeApplier.Applied.NONE;
+        /** Passing failures in a row: a batch applied ends the row. */
+        int failures;
+        /** Up to where batches are replays (empty: none), fixed by the first attempt. */
+        String replayUntil;
+    }
+
+    private ChangeReport applyOne(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop) {
+        Instant started = Instant.now();
+        Applying state = new Applying();
+        // A follower rides through a source or target restart: a passing failure is retried from the ledger's
+        // position, with the first stream's retry: settings; a lasting one (that many in a row) ends the run.
+        io.sluice.core.spec.RetrySpec retry = feed.streams().getFirst().spec().retry();
+        Backoff backoff = new Backoff(retry);
+        while (true) {
+            try {
+                applyFromLedger(feed, listener, follow, stop, state);
+                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
+                        state.applied, Duration.between(started, Instant.now()), state.behind, Optional.empty(),
+                        state.sequences);
+            } catch (ConnectorException e) {
+                SluiceException error = new SluiceException(e.kind(), e.code(), "change feed " + feed.name() + ": "
+                        + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
+                state.failures++;
+                if (follow.follow() && e.kind().isRetryable() && state.failures < retry.maxAttempts()) {
+                    Duration wait = backoff.before(state.failures + 1);
+                    listener.changesRetrying(feed.name(), error, state.failures, retry.maxAttempts(), wait);
+                    if (pause(wait, stop)) {
+                        continue;
+                    }
+                    // Stopped (SIGTERM) while waiting: what was applied is committed with its position, as a
+                    // follower stopped between batches.
+                    return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
+                            state.applied, Duration.between(started, Instant.now()), state.behind, Optional.empty(),
+                            state.sequences);
+                }
+                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
+                        state.applied, Duration.between(started, Instant.now()), state.behind, Optional.of(error),
+                        state.sequences);
+            } catch (RuntimeException e) {
+                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
+                        state.applied, Duration.between(started, Instant.now()), state.behind,
+                        Optional.of(PartitionAttempts.unexpected(e, "change feed " + feed.name())), state.sequences);
+            }
+        }
+    }
+
+    /** Waits {@code wait} unless {@code stop} says so first; whether it waited it out. */
+    private static boolean pause(Duration wait, BooleanSupplier stop) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (!stop.getAsBoolean()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(Math.min(left, 100_000_000L));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    /** Opens the feed at the ledger's position and applies until caught up, or while following, until stopped. */
+    private void applyFromLedger(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop,
+                                 Applying state) throws ConnectorException {
         List<Source> sources = feed.streams().stream().map(s -> ShapedSource.unwrap(bound.binding(s).source()))
                 .toList();
-        try {
-            ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
-                    new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
-                            + " has no record in the ledger any more", "run again: the feed starts anew"));
-            if (record.state() == ChangeFeedRecord.State.COPYING) {
-                // Every stream of the feed is copied: from now on a run only applies changes, even when this one
-                // fails before its first batch.
-                record = record.at(ChangeFeedRecord.State.APPLYING, record.position(), identity.runId());
-                feed.ledger().writeChangeFeed(record);
+        ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
+                new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
+                        + " has no record in the ledger any more", "run again: the feed starts anew"));
+        if (record.state() == ChangeFeedRecord.State.COPYING) {
+            // Every stream of the feed is copied: from now on a run only applies changes, even when this one
+            // fails before its first batch.
+            record = record.at(ChangeFeedRecord.State.APPLYING, record.position(), identity.runId());
+            feed.ledger().writeChangeFeed(record);
+        }
+        if (state.from.isEmpty()) {
+            state.from = record.position();
+        }
+        state.at = record.position();
+        List<ChangeRoute> routes = new ArrayList<>();
+        for (StreamPlan stream : feed.streams()) {
+            routes.add(route(stream));
+        }
+        Target first = bound.binding(feed.streams().getFirst()).target();
+        int parallel = bound.plan().spec().run().maxParallelStreams();
+        try (ChangeFeed changes = sources.getFirst().openChanges(sources, record.position());
+             ChangeLanes applier = ChangeLanes.open(first, routes, parallel, changes.positionOrder(),
+                     feed.ledger(), record, identity.runId())) {
+            String now = changes.currentPosition();
+            Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(now);
+            // After a resumed copy (or a copy of tables new to the feed), the partitions of a later moment hold
+            // some of the changes up to the first attempt's start already: those batches are replays, applied to
+            // converge rather than to fail on a row met twice.
+            if (state.replayUntil == null) {
+                state.replayUntil = feed.replays() ? now : "";
             }
-            from = record.position();
-            at = from;
-            List<ChangeRoute> routes = new ArrayList<>();
-            for (StreamPlan stream : feed.streams()) {
-                routes.add(route(stream));
-            }
-            Target first = bound.binding(feed.streams().getFirst()).target();
-            int parallel = bound.plan().spec().run().maxParallelStreams();
-            try (ChangeFeed changes = sources.getFirst().openChanges(sources, from);
-                 ChangeLanes applier = ChangeLanes.open(first, routes, parallel, changes.positionOrder(),
-                         feed.ledger(), record, identity.runId())) {
-                String now = changes.currentPosition();
-                Optional<String> upTo = follow.follow() ? Optional.empty() : Optional.of(now);
-                // After a resumed copy (or a copy of tables new to the feed), the partitions of a later moment hold
-                // some of the changes up to now already: those batches are replays, applied to converge rather than
-                // to fail on a row met twice.
-                java.util.function.Predicate<String> replayed = !feed.replays() ? end -> false
-                        : changes.positionOrder().<java.util.function.Predicate<String>>map(order ->
-                        end -> order.compare(end, now) <= 0).orElse(end -> true);
+            String until = state.replayUntil;
+            java.util.function.Predicate<String> replayed = until.isEmpty() ? end -> false
+                    : changes.positionOrder().<java.util.function.Predicate<String>>map(order ->
+                    end -> order.compare(end, until) <= 0).orElse(end -> true);
+            if (state.failures == 0) {
                 listener.changesStarted(feed.name(), feed.label() + (applier.lanes() > 1 ? ", "
-                        + applier.lanes() + " table groups at once" : ""), from, upTo);
-                boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
-                boolean again;
-                do {
-                    try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
-                            upTo, untilCaughtUp, stop, BATCH_CHANGES, BATCH_BYTES, WAIT)) {
-                        Optional<ChangeReadAhead.Read> read;
-                        while ((read = reading.next()).isPresent()) {
-                            ChangeBatch batch = read.get().batch();
-                            if (replayed.test(batch.end())) {
-                                batch = batch.asReplay();
-                            }
-                            if (batch.partial()) {
-                                // Part of a transaction too big for one batch: applied, committed with its last part.
-                                applied = applied.plus(applier.apply(batch));
-                                continue;
-                            }
-                            ChangeApplier.Applied one = applier.apply(batch);
-                            record = applier.record();
-                            changes.confirm(batch.end());
-                            at = batch.end();
-                            transactions += batch.transactions();
-                            applied = applied.plus(one);
-                            behind = read.get().behindBytes();
-                            listener.changesApplied(feed.name(), batch, one, behind);
-                        }
-                    }
-                    // The reading found the source quiet while batches still waited here: quiet still, now that
-                    // everything read is applied? (The reading has ended: its feed may be asked from this thread.)
-                    again = untilCaughtUp && !stop.getAsBoolean() && !changes.reached(changes.currentPosition());
-                } while (again);
-                behind = 0;
-                if (follow.follow() && follow.untilCaughtUp()) {
-                    // The cut-over: the source is quiet and every change is applied; the target's sequences go
-                    // past the source's so inserts on the target after the switch take new values.
-                    sequences = applier.whole().resetSequences(changes.sequenceValues());
-                }
+                        + applier.lanes() + " table groups at once" : ""), record.position(), upTo);
             }
-            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
-                    Duration.between(started, Instant.now()), behind, Optional.empty(), sequences);
-        } catch (ConnectorException e) {
-            SluiceException error = new SluiceException(e.kind(), e.code(), "change feed " + feed.name() + ": "
-                    + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
-            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
-                    Duration.between(started, Instant.now()), behind, Optional.of(error), sequences);
-        } catch (RuntimeException e) {
-            return new ChangeReport(feed.name(), names(feed), from, at, transactions, applied,
-                    Duration.between(started, Instant.now()), behind, Optional.of(PartitionAttempts.unexpected(e,
-                    "change feed " + feed.name())), sequences);
+            boolean untilCaughtUp = follow.follow() && follow.untilCaughtUp();
+            boolean again;
+            do {
+                try (ChangeReadAhead reading = new ChangeReadAhead("sluice-changes-read-" + feed.name(), changes,
+                        upTo, untilCaughtUp, stop, BATCH_CHANGES, BATCH_BYTES, WAIT)) {
+                    Optional<ChangeReadAhead.Read> read;
+                    while ((read = reading.next()).isPresent()) {
+                        ChangeBatch batch = read.get().batch();
+                        if (replayed.test(batch.end())) {
+                            batch = batch.asReplay();
+                        }
+                        if (batch.partial()) {
+                            // Part of a transaction too big for one batch: applied, committed with its last part.
+                            state.applied = state.applied.plus(applier.apply(batch));
+                            continue;
+                        }
+                        ChangeApplier.Applied one = applier.apply(batch);
+                        changes.confirm(batch.end());
+                        state.at = batch.end();
+                        state.transactions += batch.transactions();
+                        state.applied = state.applied.plus(one);
+                        state.behind = read.get().behindBytes();
+                        state.failures = 0;
+                        listener.changesApplied(feed.name(), batch, one, state.behind);
+                    }
+                }
+                // The reading found the source quiet while batches still waited here: quiet still, now that
+                // everything read is applied? (The reading has ended: its feed may be asked from this thread.)
+                again = untilCaughtUp && !stop.getAsBoolean() && !changes.reached(changes.currentPosition());
+            } while (again);
+            state.behind = 0;
+            if (follow.follow() && follow.untilCaughtUp()) {
+                // The cut-over: the source is quiet and every change is applied; the target's sequences go
+                // past the source's so inserts on the target after the switch take new values.
+                state.sequences = applier.whole().resetSequences(changes.sequenceValues());
+            }
         }
     }
 

@@ -35,6 +35,12 @@ public interface RunListener {
             }
 
             @Override
+            public void changesRetrying(String feed, SluiceException cause, int failures, int maxAttempts,
+                                        Duration backoff) {
+                copy.forEach(l -> l.changesRetrying(feed, cause, failures, maxAttempts, backoff));
+            }
+
+            @Override
             public void changesFinished(ChangeReport report) {
                 copy.forEach(l -> l.changesFinished(report));
             }
@@ -143,6 +149,14 @@ public interface RunListener {
     }
 
     /** A change feed stopped applying (caught up, stopped, or failed). */
+    /**
+     * A following run's feed failed passingly (a source or target restart, a connection cut) for the
+     * {@code failures}-th time in a row; it opens the feed again at the ledger's position after {@code backoff}.
+     */
+    default void changesRetrying(String feed, SluiceException cause, int failures, int maxAttempts,
+                                 Duration backoff) {
+    }
+
     default void changesFinished(ChangeReport report) {
     }
 
