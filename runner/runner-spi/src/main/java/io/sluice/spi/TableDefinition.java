@@ -21,10 +21,12 @@ import static java.util.Objects.requireNonNull;
  * @param constraints  primary key, unique, exclusion, check and foreign key constraints declared on the table
  * @param indexes      indexes that back no constraint
  * @param comment      the table's comment
+ * @param unlogged     the table is UNLOGGED (not crash-safe, not replicated): a created one is too
  */
 public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
-                              List<Constraint> constraints, List<Index> indexes, Optional<String> comment) {
+                              List<Constraint> constraints, List<Index> indexes, Optional<String> comment,
+                              boolean unlogged) {
     public TableDefinition {
         requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
@@ -56,11 +58,13 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
      * @param identitySequence    the identity sequence's name, unqualified
      * @param generatedExpression the expression of a column {@code GENERATED ALWAYS AS (...) STORED}
      * @param collation           a collation other than the type's default, qualified
+     * @param collationStatement  the CREATE COLLATION that makes {@code collation} as the source has it (provider,
+     *                            locale, determinism), for a target that lacks it
      */
     public record ColumnDefinition(String name, Optional<String> defaultExpression, Optional<String> identity,
                                    Optional<String> identityOptions, Optional<String> identitySequence,
                                    Optional<String> generatedExpression, Optional<String> collation,
-                                   Optional<String> comment) {
+                                   Optional<String> comment, Optional<String> collationStatement) {
         public ColumnDefinition {
             requireNonNull(name, "name is null");
             requireNonNull(defaultExpression, "defaultExpression is null");
@@ -70,6 +74,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
             requireNonNull(generatedExpression, "generatedExpression is null");
             requireNonNull(collation, "collation is null");
             requireNonNull(comment, "comment is null");
+            requireNonNull(collationStatement, "collationStatement is null");
         }
     }
 

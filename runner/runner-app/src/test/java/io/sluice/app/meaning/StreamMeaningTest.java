@@ -276,6 +276,27 @@ class StreamMeaningTest {
     }
 
     @Test
+    void aCreatedTableKeepsItsSourcesPersistenceAndACollationTheTargetLacksIsRefusedAtPlanWithItsDefinition()
+            throws Exception {
+        Databases db = databases("m_collate");
+        sql(db.source(), "CREATE COLLATION src_c (provider = libc, locale = 'C')",
+                "CREATE UNLOGGED TABLE u (id int PRIMARY KEY, name text COLLATE src_c)",
+                "INSERT INTO u SELECT g, 'n' || g FROM generate_series(1, 100) g");
+        Path spec = spec(db, "m_collate", "table: public.u", "table: public.u, create: if-missing");
+        CliRun refused = CliRun.of("plan", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        String fix = "CREATE COLLATION public.src_c (provider = libc, lc_collate = 'C', lc_ctype = 'C')";
+        assertTrue(refused.all().contains("error[PG231]") && refused.all().contains("\"name\" is COLLATE "
+                + "public.src_c") && refused.all().contains(fix), refused.all());
+        sql(db.target(), fix); // the fix, as printed
+        CliRun copied = CliRun.of("run", spec.toString());
+        assertEquals(0, copied.exitCode(), copied.all());
+        assertEquals("u:src_c:100", text(db.target(), "SELECT c.relpersistence::text || ':' || co.collname || ':' || "
+                + "(SELECT count(*) FROM u) FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname "
+                + "= 'name' JOIN pg_collation co ON co.oid = a.attcollation WHERE c.oid = 'u'::regclass"));
+    }
+
+    @Test
     void aFollowerRidesThroughACrashOfItsServersAndStopsOnlyOnSigterm() throws Exception {
         // Source and target (and the ledger) on one server of the test's own, crashed as a power cut would.
         TestingPostgres own = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "4",

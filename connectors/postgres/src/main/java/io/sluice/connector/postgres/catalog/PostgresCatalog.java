@@ -278,6 +278,16 @@ public final class PostgresCatalog {
         return type(typeText).map(SessionFacts.KnownType::oid);
     }
 
+    /** Whether the server has the collation written (qualified, quoted where needed) as {@code name}. */
+    public boolean collationExists(String name) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT to_regcollation(?) IS NOT NULL")) {
+            p.setString(1, name);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
     /** The type written as SQL text, if the server has one by that name; built-in ones asked once per session. */
     public Optional<SessionFacts.KnownType> type(String typeText) throws SQLException {
         SessionFacts facts = SessionFacts.of(connection);

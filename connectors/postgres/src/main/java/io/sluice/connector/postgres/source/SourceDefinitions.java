@@ -44,7 +44,17 @@ public final class SourceDefinitions {
             + "CASE WHEN a.attidentity <> '' THEN (SELECT " + IDENTITY_OPTIONS + " " + IDENTITY_SEQUENCE + ") END, "
             + "CASE WHEN a.attidentity <> '' THEN (SELECT s.relname " + IDENTITY_SEQUENCE + ") END, "
             + "a.atttypid >= " + PostgresCatalog.FIRST_NORMAL_OID + " OR t.typelem >= "
-            + PostgresCatalog.FIRST_NORMAL_OID + " "
+            + PostgresCatalog.FIRST_NORMAL_OID + ", "
+            // The collation's own definition, as pg_dump writes it; the locale column's name changed with the
+            // versions (collcollate, colliculocale in 15, colllocale in 17), so it is read through the row's JSON.
+            + "CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation "
+            + "THEN (SELECT 'CREATE COLLATION ' || quote_ident(cn.nspname) || '.' || quote_ident(co.collname) "
+            + "|| ' (provider = ' || CASE co.collprovider WHEN 'i' THEN 'icu, locale = ' WHEN 'b' THEN 'builtin, "
+            + "locale = ' ELSE 'libc, lc_collate = ' || quote_literal(co.collcollate) || ', lc_ctype = ' END "
+            + "|| quote_literal(CASE WHEN co.collprovider IN ('i', 'b') THEN coalesce(to_jsonb(co) ->> 'colllocale', "
+            + "to_jsonb(co) ->> 'colliculocale', co.collcollate) ELSE co.collctype END) "
+            + "|| CASE WHEN co.collisdeterministic THEN '' ELSE ', deterministic = false' END || ')' "
+            + "FROM pg_collation co JOIN pg_namespace cn ON cn.oid = co.collnamespace WHERE co.oid = a.attcollation) END "
             + "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
             + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
     private static final String SEQUENCES = "SELECT s.oid::regclass::text, s.relname, a.attname, " + SEQUENCE_OPTIONS
@@ -62,7 +72,8 @@ public final class SourceDefinitions {
             + "x.indrelid::regclass::text FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
             + "WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid "
             + "AND k.conrelid = x.indrelid AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
-    private static final String COMMENT = "SELECT obj_description(?::oid, 'pg_class')";
+    private static final String COMMENT = "SELECT obj_description(c.oid, 'pg_class'), c.relpersistence = 'u' FROM "
+            + "pg_class c WHERE c.oid = ?::oid";
 
     private final Connection connection;
     /** A column's type (or its element type) is not built in: {@link #types} has something to find. */
@@ -112,11 +123,13 @@ public final class SourceDefinitions {
                     List<TableDefinition.Constraint> constraints = reader.constraints(results(p, statement++));
                     List<TableDefinition.Index> indexes = indexes(results(p, statement++));
                     Optional<String> comment;
+                    boolean unlogged;
                     try (ResultSet rs = results(p, statement++)) {
                         rs.next();
                         comment = Optional.ofNullable(rs.getString(1));
+                        unlogged = rs.getBoolean(2);
                     }
-                    reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment));
+                    reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged));
                 }
             }
             for (Read read : reads) {
@@ -130,14 +143,15 @@ public final class SourceDefinitions {
     private record Read(ResolvedTable table, SourceDefinitions reader,
                         List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
                         List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
-                        Optional<String> comment) {
+                        Optional<String> comment, boolean unlogged) {
         TableDefinition definition() throws SQLException {
             long oid = table.oid();
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
             List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
             return new TableDefinition(table.name(), types, columns, sequences,
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
-                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment);
+                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
+                    unlogged);
         }
     }
 
@@ -165,7 +179,8 @@ public final class SourceDefinitions {
                             default -> Optional.empty();
                         }, Optional.ofNullable(rs.getString(7)), Optional.ofNullable(rs.getString(8)),
                         generated ? Optional.of(expression) : Optional.empty(),
-                        Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getString(6))));
+                        Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getString(6)),
+                        Optional.ofNullable(rs.getString(10))));
             }
         }
         return columns;

@@ -191,6 +191,24 @@ public final class CreateTable implements LoadStep {
                     "drop or rename them, or set definition: bare on the target to create the table with its "
                     + "columns only");
         }
+        List<String> collations = new ArrayList<>();
+        List<String> fixes = new ArrayList<>();
+        for (TableDefinition.ColumnDefinition column : created.columns()) {
+            if (column.collation().isPresent() && !catalog.collationExists(column.collation().get())) {
+                collations.add("column " + SqlQuote.identifier(column.name()) + " is COLLATE "
+                        + column.collation().get());
+                column.collationStatement().filter(f -> !fixes.contains(f)).ifPresent(fixes::add);
+            }
+        }
+        if (!collations.isEmpty()) {
+            // Not made with the table (as its types are): a collation needs the target's ICU or OS locale, which
+            // only its administrator can vouch for.
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG231, "cannot create " + table.quoted()
+                    + " with its source's definition: the target database has no such collation: " + String.join(
+                    "; ", collations), (fixes.isEmpty() ? "create the collation" : "create it as the source has "
+                    + "it: " + String.join("; ", fixes)) + "; or set definition: bare on the target to create "
+                    + "the table with its columns only (the database's default collation)");
+        }
         List<TableDefinition.Type> missing = new ArrayList<>();
         for (TableDefinition.Type type : created.types()) {
             if (catalog.typeOid(type.name()).isEmpty()) {

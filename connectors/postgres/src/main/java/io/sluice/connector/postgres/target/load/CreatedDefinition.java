@@ -91,7 +91,8 @@ public final class CreatedDefinition {
                 elements.add("CONSTRAINT " + SqlQuote.identifier(check.name()) + " " + check.definition());
             }
         }
-        statements.add("CREATE TABLE " + quoted + " (" + String.join(", ", elements) + ")"
+        statements.add("CREATE " + (definition.unlogged() ? "UNLOGGED " : "") + "TABLE " + quoted + " ("
+                + String.join(", ", elements) + ")"
                 + definition.partitionKey().map(k -> " PARTITION BY " + k).orElse(""));
         for (TableDefinition.Sequence sequence : definition.sequences()) {
             statements.add("ALTER SEQUENCE " + sequenceName(sequence) + " OWNED BY " + quoted + "."
@@ -187,6 +188,11 @@ public final class CreatedDefinition {
                 : DerivedName.of(table + "_" + sourceName, "");
         renamed.put(sourceName, name);
         return name;
+    }
+
+    /** The source's column definitions (collations, defaults, identity) the table is created with. */
+    List<TableDefinition.ColumnDefinition> columns() {
+        return definition.columns();
     }
 
     List<TableDefinition.Type> types() {
