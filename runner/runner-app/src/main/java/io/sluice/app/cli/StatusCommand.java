@@ -128,9 +128,7 @@ final class StatusCommand implements Callable<Integer> {
         }).orElse("not started: the next run copies in its snapshot");
         if (feed.streams().isEmpty()) {
             lines.add("changes " + feed.feed() + ": " + recorded + "; no stream of the spec follows it any more");
-            lines.add("    its slot keeps WAL on the source until dropped: SELECT pg_drop_replication_slot('"
-                    + feed.feed() + "') on the source, then DELETE FROM <ledger-schema>.change_feeds WHERE spec_name "
-                    + "= '" + specName + "' AND feed = '" + feed.feed() + "' on the target");
+            lines.add("    " + io.sluice.app.output.PlanText.orphanedSlot(specName, feed.feed()));
             return lines;
         }
         lines.add("changes " + feed.feed() + " (" + String.join(", ", feed.streams()) + "): " + recorded);

@@ -40,6 +40,14 @@ public final class PlanText {
         return text;
     }
 
+    /** What keeps WAL for a feed no stream follows any more, and the statements that end it. */
+    public static String orphanedSlot(String specName, String feed) {
+        return "its slot keeps WAL on the source until dropped: SELECT pg_drop_replication_slot("
+                + io.sluice.spi.TablePlaceholders.literal(feed) + ") on the source, then DELETE FROM "
+                + "<ledger-schema>.change_feeds WHERE spec_name = " + io.sluice.spi.TablePlaceholders.literal(specName)
+                + " AND feed = " + io.sluice.spi.TablePlaceholders.literal(feed) + " on the target";
+    }
+
     /** The first {@code shown} names, and how many more. */
     private static String names(List<String> names, int shown) {
         return names.size() <= shown ? String.join(", ", names)
@@ -68,6 +76,12 @@ public final class PlanText {
             out.println("one snapshot: the " + group.streams().size() + " streams reading connection '"
                     + group.connection() + "' read one moment of it, exported when the run starts and held until it "
                     + "ends (" + names(group.streams(), 10) + ")");
+        }
+        for (RunStatus.FeedStatus feed : feeds) {
+            if (feed.streams().isEmpty()) {
+                out.println("warning: change feed " + feed.feed() + " of the ledger is followed by no stream of the "
+                        + "spec any more; " + orphanedSlot(plan.spec().name(), feed.feed()));
+            }
         }
         for (StreamPlan stream : plan.streams()) {
             out.println();

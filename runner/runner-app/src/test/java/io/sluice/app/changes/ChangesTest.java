@@ -213,7 +213,8 @@ class ChangesTest {
                 "DELETE FROM child WHERE id > 1250");
         CliRun failing = CliRun.of("run", spec.toString());
         assertTrue(failing.exitCode() != 0, failing.all());
-        assertTrue(failing.err().contains("no_666"), failing.err());
+        assertTrue(failing.err().contains("no_666") && failing.err().contains("to \"public\".\"other\"")
+                && failing.err().contains("the changes apply from where they stopped"), failing.err());
         assertEquals("500", text(target, "SELECT n FROM applied"), "parent's group committed apart: 300 inserts, "
                 + "200 updates");
         assertEquals("\"public\".\"child\",\"public\".\"parent\"", text(target, "SELECT string_agg(table_name, "
@@ -477,6 +478,10 @@ class ChangesTest {
                 && left.out().contains("no stream of the spec follows it any more")
                 && left.out().contains("SELECT pg_drop_replication_slot('sluice_status')"), left.out());
         assertTrue(left.out().contains("changes sluice_status_2 (shop): not started"), left.out());
+        CliRun planned = CliRun.of("plan", renamed.toString());
+        assertEquals(0, planned.exitCode(), planned.all());
+        assertTrue(planned.out().contains("warning: change feed sluice_status of the ledger is followed by no stream")
+                && planned.out().contains("SELECT pg_drop_replication_slot('sluice_status')"), planned.out());
     }
 
     @Test

@@ -81,6 +81,8 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private final ChangeStage stage;
     /** Parts of a big source transaction were applied and wait for its last part's commit. */
     private boolean partsOpen;
+    /** The target table whose changes were being applied, for a failure's message. */
+    private String applyingTo = "";
     private final List<java.util.Set<String>> tied;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
@@ -420,9 +422,9 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     upsert = true;
                     continue;
                 }
-                throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "cannot apply " + batch
+                throw connections.errors().translate(e, PostgresErrors.Phase.CHANGES, "cannot apply " + batch
                         .changes().size() + " changes (" + batch.transactions() + " source transactions up to "
-                        + batch.end() + ")");
+                        + batch.end() + ")" + (applyingTo.isEmpty() ? "" : " to " + applyingTo));
             } catch (ConnectorException | RuntimeException e) {
                 rollbackQuietly();
                 throw e;
@@ -432,6 +434,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
 
     private Applied applyOnce(ChangeBatch batch, LedgerWork<?> withPosition, boolean upsert)
             throws SQLException, ConnectorException {
+        applyingTo = "";
         long inserts = 0;
         long updates = 0;
         long deletes = 0;
@@ -445,6 +448,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
             TableChanges.Mapping mapping = mapping(change.relation(), pending);
             TableChanges changes = pending.computeIfAbsent(source, s -> new TableChanges(tables.get(s), connection,
                     stage, upsert));
+            applyingTo = changes.quoted();
             switch (change.kind()) {
                 case INSERT -> {
                     changes.add(change, mapping);
@@ -533,9 +537,12 @@ public final class PostgresChangeApplier implements ChangeApplier {
     }
 
     private void flush(Map<String, TableChanges> pending) throws SQLException {
+        String at = applyingTo;
         for (TableChanges changes : pending.values()) {
+            applyingTo = changes.quoted();
             changes.flush();
         }
+        applyingTo = at;
     }
 
     private void rollbackQuietly() {

@@ -91,6 +91,11 @@ final class TableChanges {
         this.stage = requireNonNull(stage, "stage is null");
     }
 
+    /** The target table, quoted. */
+    String quoted() {
+        return table.quoted();
+    }
+
     /** Folds an INSERT, an UPDATE that keeps its key, or a DELETE into the key's final state. */
     void add(RowChange change, Mapping mapping) throws SQLException {
         if (stageTypes != null && !stageTypes.equals(mapping.stageTypes())) {

@@ -29,7 +29,9 @@ public final class PostgresErrors {
     /** What was going on: the same missing table is a preflight failure when describing, a data error in a copy. */
     public enum Phase {
         DESCRIBE,
-        COPY
+        COPY,
+        /** Applying a change feed's batch: a refused value is the target's, the feed holds no other row. */
+        CHANGES
     }
 
     private static final Set<String> TRANSIENT_STATES = Set.of("57P01", "57P02", "57P03", "53300", "40001", "40P01");
@@ -86,7 +88,7 @@ public final class PostgresErrors {
         } else if (state.startsWith("22") || state.startsWith("23")) {
             kind = ErrorKind.DATA;
             code = PG204;
-            fix = valueFix(state);
+            fix = phase == Phase.CHANGES ? changeFix(state) : valueFix(state);
         } else {
             kind = ErrorKind.FAILED;
             code = PG209;
@@ -123,6 +125,24 @@ public final class PostgresErrors {
                     + "create the target database with UTF8";
             default -> "fix the offending value in the source (or cast it in a query: source), or change the target "
                     + "column to hold it";
+        };
+    }
+
+    /**
+     * What to do about a change the target refused: the source accepted it, so the target differs from the source
+     * (a constraint or a type of its own, a row written to it by another writer); load modes do not apply here.
+     */
+    private static String changeFix(String state) {
+        return switch (state) {
+            case "23505" -> "the target holds a row of that key the source did not have then (written to it by "
+                    + "another writer, or a unique index the source lacks): remove it from the target or drop the "
+                    + "index, then run again (the changes apply from where they stopped); --restart-changes copies "
+                    + "every table again";
+            case "22001", "22003" -> "a value does not fit its target column, which is narrower than the source's: "
+                    + "ALTER the target column to the source's type, then run again (the changes apply from where "
+                    + "they stopped)";
+            default -> "the target refuses what the source accepted (a constraint or type of the target's own): "
+                    + "make the target accept it, then run again (the changes apply from where they stopped)";
         };
     }
 
