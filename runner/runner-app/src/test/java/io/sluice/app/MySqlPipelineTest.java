@@ -341,6 +341,8 @@ class MySqlPipelineTest {
         assertEquals(4, plan.exitCode(), plan.all());
         assertTrue(plan.err().contains("MY103") && plan.err().contains("LOCK TABLES privilege")
                 && plan.err().contains("consistency: none"), plan.err());
+        // The refusal is Sluice's to tell: not also the driver's own log line of the server's error.
+        assertTrue(!plan.all().contains("ErrorPacket") && !plan.all().contains("WARN"), plan.all());
         CliRun lint = CliRun.of("lint", "--connect", spec.toString());
         assertTrue(lint.exitCode() != 0 && lint.all().contains("error[MY103]") && lint.all().contains("LOCK TABLES"),
                 lint.all());

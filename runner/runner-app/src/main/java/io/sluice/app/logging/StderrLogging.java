@@ -31,6 +31,9 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
         ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.WARN);
         root.addAppender(stderr);
+        // MariaDB Connector/J logs every server error at WARN before throwing it; Sluice reports the error itself,
+        // with its code and fix (application.properties says the same when Spring starts).
+        context.getLogger("org.mariadb.jdbc").setLevel(Level.ERROR);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 }
