@@ -182,6 +182,8 @@ class MySqlPipelineTest {
                 + "id, coalesce(at::text, 'null'), body), ',' ORDER BY id) FROM events"));
         assertEquals("at:MY301:2|body:MY303:3", text(target, "SELECT string_agg(column_name || ':' || error_code || "
                 + "':' || (row_data->>'id'), '|' ORDER BY row_data->>'id') FROM events_bad"));
+        assertEquals("[\"a\", \"b\"]", text(target, "SELECT row_data->'body'->>'split-at-nul' FROM events_bad "
+                + "WHERE row_data->>'id' = '3'"), "the NUL, which jsonb cannot hold, told apart from a \\0");
 
         String stripped = pg.createDatabase("my_stripped");
         CliRun strip = CliRun.of("run", spec(source, stripped, "events", "rejects: { table: public.events_bad }",

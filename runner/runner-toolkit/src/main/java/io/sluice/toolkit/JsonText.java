@@ -6,8 +6,25 @@ public final class JsonText {
     }
 
     /**
-     * {@code value} as a JSON string literal, quotes included; control characters escaped, and a NUL as the two
-     * characters {@code \0} (PostgreSQL's jsonb cannot hold U+0000).
+     * {@code value} as a JSON value: a string literal, or, for text holding NUL characters (which PostgreSQL's jsonb
+     * cannot hold), {@code {"split-at-nul": ["a", "b"]}}, the parts between them: read back unambiguously, where an
+     * escape such as the two characters {@code \0} would read like a value that holds them.
+     */
+    public static String value(String value) {
+        if (value.indexOf('\0') < 0) {
+            return quote(value);
+        }
+        StringBuilder out = new StringBuilder("{\"split-at-nul\": [");
+        String[] parts = value.split("\0", -1);
+        for (int i = 0; i < parts.length; i++) {
+            out.append(i == 0 ? "" : ", ").append(quote(parts[i]));
+        }
+        return out.append("]}").toString();
+    }
+
+    /**
+     * {@code value} as a JSON string literal, quotes included; control characters escaped. For names: a NUL, which
+     * jsonb cannot hold, becomes U+FFFD ({@link #value} writes values that hold one).
      */
     public static String quote(String value) {
         StringBuilder out = new StringBuilder(value.length() + 2).append('"');
@@ -19,7 +36,7 @@ public final class JsonText {
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
-                case '\0' -> out.append("\\\\0");
+                case '\0' -> out.append("\\ufffd"); // a name's; jsonb cannot hold U+0000
                 default -> {
                     if (ch < 0x20) {
                         out.append(String.format("\\u%04x", (int) ch));

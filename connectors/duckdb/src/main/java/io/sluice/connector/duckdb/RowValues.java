@@ -36,7 +36,7 @@ final class RowValues {
                     || (value instanceof Float f && Float.isFinite(f))) {
                 json.append(value instanceof BigDecimal b ? b.toPlainString() : value.toString());
             } else {
-                json.append(JsonText.quote(value.toString()));
+                json.append(JsonText.value(value.toString()));
             }
         }
         return json.append('}').toString();

@@ -115,7 +115,7 @@ final class MySqlPartitionReader implements PartitionReader {
         for (int i = 0; i < encoders.length; i++) {
             String value = rs.getString(encoders[i].index);
             json.append(i == 0 ? "" : ", ").append(io.sluice.toolkit.JsonText.quote(encoders[i].column)).append(": ")
-                    .append(value == null ? "null" : io.sluice.toolkit.JsonText.quote(value));
+                    .append(value == null ? "null" : io.sluice.toolkit.JsonText.value(value));
         }
         return json.append('}').toString();
     }

@@ -297,6 +297,19 @@ class StreamMeaningTest {
     }
 
     @Test
+    void aValueTooLongForItsTargetColumnIsSetAsideNamingTheColumn() throws Exception {
+        // The server's refusal names the column only in its CONTEXT (COPY t, line n, column note: ...).
+        Databases db = databases("m_toolong");
+        sql(db.target(), "CREATE TABLE t (id bigint PRIMARY KEY, amt numeric(12,2), note varchar(4))");
+        Path spec = spec(db, "m_toolong", "table: public.t", "table: public.t",
+                "rejects: { table: public.t_rejects }");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals("999:22001:note", text(db.target(), "SELECT (SELECT count(*) FROM t) || ':' || string_agg("
+                + "error_code || ':' || coalesce(column_name, '-'), ',') FROM t_rejects"));
+    }
+
+    @Test
     void aFollowerRidesThroughACrashOfItsServersAndStopsOnlyOnSigterm() throws Exception {
         // Source and target (and the ledger) on one server of the test's own, crashed as a power cut would.
         TestingPostgres own = TestingPostgres.start(Map.of("wal_level", "logical", "max_replication_slots", "4",

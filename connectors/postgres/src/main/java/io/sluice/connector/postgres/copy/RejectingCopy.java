@@ -482,6 +482,19 @@ final class RejectingCopy {
         }
     }
 
+    /** COPY's CONTEXT, {@code COPY t, line 3, column name: "..."}: a value's refusal (too long, out of range)
+     * names its column there only. */
+    private static final java.util.regex.Pattern COPY_COLUMN = java.util.regex.Pattern.compile(
+            "^COPY .*?, line \\d+, column (.+?)(?:: .*)?$", java.util.regex.Pattern.DOTALL);
+
+    static Optional<String> copyColumn(String where) {
+        if (where == null) {
+            return Optional.empty();
+        }
+        java.util.regex.Matcher m = COPY_COLUMN.matcher(where.lines().findFirst().orElse(""));
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
     /** Sets aside a row whose COPY failed: the segment shrinks, since each such row costs sending rows again. */
     private void setAside(int tuple, SQLException e) {
         refusedInSegment = true;
@@ -489,7 +502,8 @@ final class RejectingCopy {
         ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
         Optional<String> column = Optional.ofNullable(server == null ? null : server.getColumn())
                 .or(() -> Optional.ofNullable(server == null ? null : server.getConstraint())
-                        .map(c -> "constraint " + c));
+                        .map(c -> "constraint " + c))
+                .or(() -> copyColumn(server == null ? null : server.getWhere()));
         String message = errors.scrub(server != null && server.getMessage() != null ? server.getMessage()
                 : String.valueOf(e.getMessage()));
         setAside(tuple, e.getSQLState() == null ? "" : e.getSQLState(), message, column);
