@@ -54,6 +54,8 @@ class ShapedColumnsTest {
             CliRun plan = CliRun.of("plan", spec.toString());
             assertEquals(0, plan.exitCode(), plan.all());
             assertFalse(plan.all().contains(KEY), "the mask key never shows: " + plan.all());
+            // Nor is it in the SQL the source server gets (and logs with a statement that fails): a setting is.
+            assertTrue(plan.out().contains("current_setting('sluice.mask_key_1')"), plan.out());
             CliRun run = CliRun.of("run", spec.toString());
             assertEquals(0, run.exitCode(), method + "\n" + run.all());
             assertFalse(run.all().contains(KEY), run.all());

@@ -69,6 +69,8 @@ public final class PostgresSource implements Source {
     private SourceRelation relation;
     private List<ResolvedTable> tablesRead;
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
+    /** The keys of this source's hashed columns, set in each reading transaction instead of pasted into its SQL. */
+    private final MaskKeys maskKeys = new MaskKeys();
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
                            boolean inherited, Optional<String> filter, Optional<ChangeSlot> changes) {
@@ -285,7 +287,7 @@ public final class PostgresSource implements Source {
         requireNonNull(consistency, "consistency is null");
         List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
         return PostgresSourceSession.open(connections, consistency, PostgresSource::copyStatement, describe(),
-                tables, new TableLocks(connections, lockWaits));
+                tables, new TableLocks(connections, lockWaits), maskKeys);
     }
 
     /** Sources of one connector read one server database: they can share a snapshot. */
@@ -479,7 +481,7 @@ public final class PostgresSource implements Source {
         requireNonNull(shared, "shared is null");
         List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
         return PostgresSourceSession.sharing(connections, shared.id(), PostgresSource::copyStatement, describe(),
-                tables, new TableLocks(connections, lockWaits));
+                tables, new TableLocks(connections, lockWaits), maskKeys);
     }
 
     @Override
@@ -667,7 +669,8 @@ public final class PostgresSource implements Source {
     public String keyedHash(String reference, String keyLiteral) {
         requireNonNull(reference, "reference is null");
         requireNonNull(keyLiteral, "keyLiteral is null");
-        String inner = "encode(sha256(convert_to(" + keyLiteral + " || " + reference + ", 'UTF8')), 'hex')";
-        return "encode(sha256(convert_to(" + keyLiteral + " || " + inner + ", 'UTF8')), 'hex')";
+        String key = maskKeys.reference(keyLiteral); // never the key itself: see MaskKeys
+        String inner = "encode(sha256(convert_to(" + key + " || " + reference + ", 'UTF8')), 'hex')";
+        return "encode(sha256(convert_to(" + key + " || " + inner + ", 'UTF8')), 'hex')";
     }
 }

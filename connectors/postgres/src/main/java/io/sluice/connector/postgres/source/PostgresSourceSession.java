@@ -42,11 +42,13 @@ public final class PostgresSourceSession implements SourceSession {
     private final String description;
     private final List<String> tablesRead;
     private final TableLocks locks;
+    private final MaskKeys keys;
 
     private PostgresSourceSession(PostgresConnections connections, Connection coordinator, Optional<String> snapshot,
                                   BiFunction<PgPartition, SourceProjection, String> statements, String description,
-                                  List<String> tablesRead, TableLocks locks) {
+                                  List<String> tablesRead, TableLocks locks, MaskKeys keys) {
         this.connections = requireNonNull(connections, "connections is null");
+        this.keys = requireNonNull(keys, "keys is null");
         this.tablesRead = List.copyOf(tablesRead);
         this.locks = requireNonNull(locks, "locks is null");
         this.coordinator = coordinator;
@@ -57,23 +59,24 @@ public final class PostgresSourceSession implements SourceSession {
 
     static PostgresSourceSession open(PostgresConnections connections, Consistency consistency,
                                       BiFunction<PgPartition, SourceProjection, String> statements,
-                                      String description, List<String> tablesToLock, TableLocks locks)
-            throws ConnectorException {
+                                      String description, List<String> tablesToLock, TableLocks locks,
+                                      MaskKeys keys) throws ConnectorException {
         if (consistency == Consistency.NONE) {
             return new PostgresSourceSession(connections, null, Optional.empty(), statements, description,
-                    tablesToLock, locks);
+                    tablesToLock, locks, keys);
         }
         Exported exported = export(connections, description, tablesToLock, locks);
         return new PostgresSourceSession(connections, exported.coordinator(), Optional.of(exported.id()), statements,
-                description, tablesToLock, locks);
+                description, tablesToLock, locks, keys);
     }
 
     /** A session reading in a snapshot exported for several streams ({@link #export}), which it does not own. */
     static PostgresSourceSession sharing(PostgresConnections connections, String snapshotId,
                                          BiFunction<PgPartition, SourceProjection, String> statements,
-                                         String description, List<String> tablesRead, TableLocks locks) {
+                                         String description, List<String> tablesRead, TableLocks locks,
+                                         MaskKeys keys) {
         return new PostgresSourceSession(connections, null, Optional.of(snapshotId), statements, description,
-                tablesRead, locks);
+                tablesRead, locks, keys);
     }
 
     /** A snapshot and the connection whose open transaction keeps it importable. */
@@ -151,7 +154,10 @@ public final class PostgresSourceSession implements SourceSession {
         // queued behind the session's lock would otherwise hold this reader up silently, for the whole run.
         return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
                 description + " partition " + partition.id(),
-                c -> locks.lock(c, tablesRead, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.FAILED));
+                c -> {
+                    locks.lock(c, tablesRead, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.FAILED);
+                    keys.set(c);
+                });
     }
 
     /**
@@ -181,6 +187,7 @@ public final class PostgresSourceSession implements SourceSession {
                     s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
                 }
             }
+            keys.set(connection);
             Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
             connection.commit();
             return Optional.of(digest);
