@@ -2,12 +2,7 @@ package io.sluice.app.cli;
 
 import io.sluice.core.lint.LintFormat;
 import io.sluice.core.lint.LintReport;
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -73,17 +68,6 @@ final class LintCommand implements Callable<Integer> {
             return; // another SLF4J backend: its own configuration applies
         }
         context.reset();
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern("%level %logger{36}: %msg%n");
-        encoder.start();
-        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
-        appender.setContext(context);
-        appender.setTarget("System.err");
-        appender.setEncoder(encoder);
-        appender.start();
-        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-        root.setLevel(Level.WARN);
-        root.addAppender(appender);
+        io.sluice.app.logging.StderrLogging.apply(context);
     }
 }

@@ -18,6 +18,12 @@ import org.slf4j.Logger;
 public final class StderrLogging extends ContextAwareBase implements Configurator {
     @Override
     public ExecutionStatus configure(LoggerContext context) {
+        apply(context);
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /** Sets {@code context} (reset, or new) to this configuration: also for a command that resets it (lint). */
+    public static void apply(LoggerContext context) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n");
@@ -34,6 +40,5 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
         // MariaDB Connector/J logs every server error at WARN before throwing it; Sluice reports the error itself,
         // with its code and fix (application.properties says the same when Spring starts).
         context.getLogger("org.mariadb.jdbc").setLevel(Level.ERROR);
-        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 }

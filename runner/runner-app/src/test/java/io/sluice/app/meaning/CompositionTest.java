@@ -64,7 +64,9 @@ class CompositionTest {
         WHERE,
         CHECKS("checks: [ { name: ids, sql: \"select count(*) from {table} where id <= 0\" } ]"),
         HOOKS("after: [ \"analyze {table}\", \"comment on table {table} is 'loaded'\" ]"),
-        WIDEN("schema-changes: widen");
+        WIDEN("schema-changes: widen"),
+        REJECTS("rejects: { table: public.t_rejects }"),
+        INDEXES("indexes: rebuild");
 
         /** Stream lines; one starting {@code columns: } is a rule, merged with the other options' rules. */
         final List<String> lines;
@@ -98,7 +100,9 @@ class CompositionTest {
         MERGE("load-mode: merge", "delete-missing: true"),
         CHANGES,
         KILL_RESUME("load-mode: truncate"),
-        KILL_FRESH("load-mode: truncate");
+        KILL_FRESH("load-mode: truncate"),
+        /** Two processes started together with --join, sharing the run's partitions and its after-load steps. */
+        JOIN("load-mode: truncate", "consistency: none");
 
         final List<String> lines;
 
@@ -116,8 +120,11 @@ class CompositionTest {
         if (path == Way.CHANGES && options.contains(Option.WHERE)) {
             return Optional.of(new Refusal("PG111", 3));
         }
-        if (path == Way.CHANGES && options.contains(Option.EXPRESSION)) {
+        if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.REJECTS))) {
             return Optional.of(new Refusal("RUN070", 3));
+        }
+        if (path == Way.JOIN && options.contains(Option.INDEXES)) {
+            return Optional.of(new Refusal("PLAN003", 3)); // steps after the last partition, not shared yet
         }
         return Optional.empty();
     }
@@ -162,11 +169,19 @@ class CompositionTest {
                 options.remove(Option.TYPE); // two rules on one column
             }
             Way path = Way.values()[random.nextInt(Way.values().length)];
-            List<String> history = history(random);
+            List<String> history = new ArrayList<>(history(random));
+            if (options.contains(Option.WIDEN) && random.nextBoolean()) {
+                // A column added with a default at the source: the policy adds it, and the rows copied before (which
+                // a change apply does not read again) hold the default there, as at the source.
+                history.add(random.nextInt(history.size() + 1), ADD_COLUMN);
+            }
             String name = "seed " + seed + " #" + i + ": " + options + " / " + path;
             return DynamicTest.dynamicTest(name, () -> new Case(options, path, history).run());
         });
     }
+
+    /** The source's DDL a drawn history may hold (with {@link Option#WIDEN}, whose policy adds the column). */
+    private static final String ADD_COLUMN = "ALTER TABLE t ADD COLUMN flag text NOT NULL DEFAULT 'Y'";
 
     /** A drawn history: statements on the source between the first run and the next. */
     private static List<String> history(Random random) {
@@ -198,9 +213,13 @@ class CompositionTest {
         Case(Set<Option> options, Way path, List<String> history) {
             this.options = options;
             this.path = path;
-            this.history = history.isEmpty() ? List.of("UPDATE t SET amt = amt + 1 WHERE id % 11 = 0",
+            List<String> fixed = new ArrayList<>(List.of("UPDATE t SET amt = amt + 1 WHERE id % 11 = 0",
                     "DELETE FROM t WHERE id % 13 = 0", "INSERT INTO t SELECT g, 1.5, 'new', 3 FROM generate_series("
-                            + (ROWS + 1) + ", " + (ROWS + 100) + ") g") : history;
+                            + (ROWS + 1) + ", " + (ROWS + 100) + ") g"));
+            if (options.contains(Option.WIDEN)) {
+                fixed.add(1, ADD_COLUMN);
+            }
+            this.history = history.isEmpty() ? List.copyOf(fixed) : history;
             int n = DATABASES.incrementAndGet();
             this.source = pg.createDatabase("comp" + n + "_src");
             this.target = pg.createDatabase("comp" + n + "_dst");
@@ -215,8 +234,11 @@ class CompositionTest {
                 Path file = writeSpec();
                 Optional<Refusal> refused = refusal(options, path);
                 if (refused.isPresent()) {
-                    for (String command : List.of("plan", "run")) {
-                        CliRun r = CliRun.of(command, file.toString());
+                    List<List<String>> commands = path == Way.JOIN
+                            ? List.of(List.of("run", file.toString(), "--run-id", "j1", "--join"))
+                            : List.of(List.of("plan", file.toString()), List.of("run", file.toString()));
+                    for (List<String> command : commands) {
+                        CliRun r = CliRun.of(command.toArray(String[]::new));
                         assertEquals(refused.get().exit(), r.exitCode(), command + ": " + r.all());
                         assertTrue(r.all().contains(refused.get().code()), command + ": " + r.all());
                     }
@@ -228,6 +250,7 @@ class CompositionTest {
                 }
                 switch (path) {
                     case KILL_RESUME, KILL_FRESH -> killed(file);
+                    case JOIN -> joined(file);
                     default -> ok(CliRun.of("run", file.toString()));
                 }
                 assertExact("after the first run");
@@ -325,11 +348,29 @@ class CompositionTest {
                     : CliRun.of("run", file.toString(), "--run-id", "k2"));
         }
 
+        /** Two processes of one run, started together; each ends 0 once every partition is done, whoever did it. */
+        private void joined(Path file) throws Exception {
+            List<Process> processes = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                processes.add(new ProcessBuilder(SluiceProcess.command("run", file.toString(), "--run-id", "j1",
+                        "--join")).redirectErrorStream(true).redirectOutput(dir.resolve(slot + "-j" + i + ".log")
+                        .toFile()).start());
+            }
+            for (int i = 0; i < processes.size(); i++) {
+                assertTrue(processes.get(i).waitFor(120, TimeUnit.SECONDS), "joined process " + i + " ended");
+                assertEquals(0, processes.get(i).exitValue(), Files.readString(dir.resolve(slot + "-j" + i
+                        + ".log")));
+            }
+        }
+
         /** The target holds exactly the source's rows as the options shape them. */
         private void assertExact(String when) throws SQLException {
             Map<String, String> columns = new LinkedHashMap<>();
             for (String c : List.of("id", "amt", "note", "qty")) {
                 columns.put(c, c);
+            }
+            if (when.startsWith("after the source changed") && history.contains(ADD_COLUMN)) {
+                columns.put("flag", "flag");
             }
             List<String> filters = new ArrayList<>();
             for (Option option : options) {

@@ -83,6 +83,11 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private boolean partsOpen;
     /** The target table whose changes were being applied, for a failure's message. */
     private String applyingTo = "";
+    /**
+     * By route, the target columns added when the applier opened (the source added them since the copy), with the
+     * value the source's rows from before hold: a change written before the column (a relation without it) means that.
+     */
+    private final Map<String, Map<String, java.util.Optional<String>>> addedSince = new HashMap<>();
     private final List<java.util.Set<String>> tied;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
@@ -193,12 +198,15 @@ public final class PostgresChangeApplier implements ChangeApplier {
             return table;
         }
         List<String> statements = new ArrayList<>();
+        Map<String, java.util.Optional<String>> added = new HashMap<>();
         for (Map.Entry<String, String> carried : route.columns().entrySet()) {
             Column column = route.sourceColumns().get(carried.getKey());
             if (column != null && !table.columns().contains(carried.getValue())) {
                 statements.addAll(route.adding(carried.getKey(), carried.getValue(), column.typeName()));
+                added.put(carried.getValue(), column.earlierRows());
             }
         }
+        addedSince.put(route.source(), added);
         if (statements.isEmpty()) {
             return table;
         }
@@ -349,7 +357,15 @@ public final class PostgresChangeApplier implements ChangeApplier {
             boolean binary = relation.format() == ChangeRelation.ValueFormat.POSTGRESQL_BINARY;
             stageTypes.add(binary && from != null && !unfed[c] ? relation.types().get(from) : "text");
         }
-        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource, unfed, stageTypes);
+        byte[][] unfedValues = new byte[table.columns().size()][];
+        Map<String, java.util.Optional<String>> since = addedSince.getOrDefault(relation.name(), Map.of());
+        for (int c = 0; c < unfed.length; c++) {
+            java.util.Optional<String> before = unfed[c] ? since.getOrDefault(table.columns().get(c),
+                    java.util.Optional.empty()) : java.util.Optional.empty();
+            unfedValues[c] = before.map(v -> v.getBytes(java.nio.charset.StandardCharsets.UTF_8)).orElse(null);
+        }
+        TableChanges.Mapping mapping = new TableChanges.Mapping(relation, targetOf, keySource, unfed, stageTypes,
+                unfedValues);
         mappings.put(relation, mapping);
         return mapping;
     }

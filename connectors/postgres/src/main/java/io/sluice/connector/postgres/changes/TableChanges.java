@@ -41,10 +41,13 @@ final class TableChanges {
 
     /**
      * Where each of a source relation's columns lands in {@link Table#columns()} (-1 for one not carried), which
-     * target columns no source column feeds (dropped at the source: written NULL from then on), and the type each
-     * target column's values arrive as (the source's type for binary values, else text).
+     * target columns no source column feeds (dropped at the source: written NULL from then on; or added at the source
+     * after this relation's changes were written: their rows hold the column's value for rows from before, in
+     * {@code unfedValues} as text), and the type each target column's values arrive as (the source's type for binary
+     * values, else text).
      */
-    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource, boolean[] unfed, List<String> stageTypes) {
+    record Mapping(ChangeRelation relation, int[] targetOf, int[] keySource, boolean[] unfed, List<String> stageTypes,
+                   byte[][] unfedValues) {
         Mapping {
             stageTypes = List.copyOf(stageTypes);
         }
@@ -279,6 +282,11 @@ final class TableChanges {
 
     /** The values a change sent, in target column order, and which of them it sent. */
     private static void fill(RowChange change, Mapping mapping, byte[][] values, boolean[] known) {
+        for (int c = 0; c < values.length; c++) {
+            if (mapping.unfed()[c]) {
+                values[c] = mapping.unfedValues()[c]; // NULL, or what the source's rows from before a column hold
+            }
+        }
         for (int i = 0; i < mapping.targetOf().length; i++) {
             int to = mapping.targetOf()[i];
             if (to >= 0 && !change.isUnchanged(i)) {
