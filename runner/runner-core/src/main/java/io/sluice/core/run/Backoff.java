@@ -15,6 +15,23 @@ final class Backoff {
         this.retry = requireNonNull(retry, "retry is null");
     }
 
+    /** Waits {@code wait} unless {@code stop} says so first (polled every 100 ms); whether it waited it out. */
+    static boolean pause(Duration wait, java.util.function.BooleanSupplier stop) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try {
+            while (!stop.getAsBoolean()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(Math.min(left, 100_000_000L));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
     Duration before(int nextAttempt) {
         long initial = retry.initialBackoff().toMillis();
         long cap = retry.maxBackoff().toMillis();

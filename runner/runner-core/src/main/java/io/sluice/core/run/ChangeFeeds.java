@@ -280,9 +280,7 @@ final class ChangeFeeds {
         while (true) {
             try {
                 applyFromLedger(feed, listener, follow, stop, state);
-                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
-                        state.applied, Duration.between(started, Instant.now()), state.behind, Optional.empty(),
-                        state.sequences);
+                return report(feed, state, started, Optional.empty());
             } catch (ConnectorException e) {
                 SluiceException error = new SluiceException(e.kind(), e.code(), "change feed " + feed.name() + ": "
                         + identity.redactor().redact(e.getMessage()), e.fix().orElse(null), e);
@@ -290,41 +288,24 @@ final class ChangeFeeds {
                 if (follow.follow() && e.kind().isRetryable() && state.failures < retry.maxAttempts()) {
                     Duration wait = backoff.before(state.failures + 1);
                     listener.changesRetrying(feed.name(), error, state.failures, retry.maxAttempts(), wait);
-                    if (pause(wait, stop)) {
+                    if (Backoff.pause(wait, stop)) {
                         continue;
                     }
                     // Stopped (SIGTERM) while waiting: what was applied is committed with its position, as a
                     // follower stopped between batches.
-                    return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
-                            state.applied, Duration.between(started, Instant.now()), state.behind, Optional.empty(),
-                            state.sequences);
+                    return report(feed, state, started, Optional.empty());
                 }
-                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
-                        state.applied, Duration.between(started, Instant.now()), state.behind, Optional.of(error),
-                        state.sequences);
+                return report(feed, state, started, Optional.of(error));
             } catch (RuntimeException e) {
-                return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions,
-                        state.applied, Duration.between(started, Instant.now()), state.behind,
-                        Optional.of(PartitionAttempts.unexpected(e, "change feed " + feed.name())), state.sequences);
+                return report(feed, state, started, Optional.of(PartitionAttempts.unexpected(e, "change feed "
+                        + feed.name())));
             }
         }
     }
 
-    /** Waits {@code wait} unless {@code stop} says so first; whether it waited it out. */
-    private static boolean pause(Duration wait, BooleanSupplier stop) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        try {
-            while (!stop.getAsBoolean()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return true;
-                }
-                java.util.concurrent.TimeUnit.NANOSECONDS.sleep(Math.min(left, 100_000_000L));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
+    private static ChangeReport report(Feed feed, Applying state, Instant started, Optional<SluiceException> error) {
+        return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions, state.applied,
+                Duration.between(started, Instant.now()), state.behind, error, state.sequences);
     }
 
     /** Opens the feed at the ledger's position and applies until caught up, or while following, until stopped. */

@@ -12,7 +12,6 @@ import io.sluice.spi.ledger.LedgerPartition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
@@ -172,18 +171,6 @@ final class PartitionAttempts {
 
     /** Waits out a back-off; false when the stream stopped meanwhile. */
     private boolean pause(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        try {
-            while (!stream.stopping()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return true;
-                }
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
+        return Backoff.pause(wait, stream::stopping);
     }
 }
