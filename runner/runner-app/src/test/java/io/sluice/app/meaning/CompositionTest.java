@@ -175,6 +175,11 @@ class CompositionTest {
                 // a change apply does not read again) hold the default there, as at the source.
                 history.add(random.nextInt(history.size() + 1), ADD_COLUMN);
             }
+            if (options.contains(Option.WIDEN) && !options.contains(Option.EXCLUDE) && random.nextInt(3) == 0) {
+                // A column dropped at the source: the policy loads NULL there from then on (every row a load
+                // writes; the rows a change writes, the others keeping theirs). Last: the drawn DML writes it.
+                history.add(DROP_COLUMN);
+            }
             String name = "seed " + seed + " #" + i + ": " + options + " / " + path;
             return DynamicTest.dynamicTest(name, () -> new Case(options, path, history).run());
         });
@@ -182,6 +187,7 @@ class CompositionTest {
 
     /** The source's DDL a drawn history may hold (with {@link Option#WIDEN}, whose policy adds the column). */
     private static final String ADD_COLUMN = "ALTER TABLE t ADD COLUMN flag text NOT NULL DEFAULT 'Y'";
+    private static final String DROP_COLUMN = "ALTER TABLE t DROP COLUMN note";
 
     /** A drawn history: statements on the source between the first run and the next. */
     private static List<String> history(Random random) {
@@ -369,8 +375,16 @@ class CompositionTest {
             for (String c : List.of("id", "amt", "note", "qty")) {
                 columns.put(c, c);
             }
-            if (when.startsWith("after the source changed") && history.contains(ADD_COLUMN)) {
+            boolean changed = when.startsWith("after the source changed");
+            if (changed && history.contains(ADD_COLUMN)) {
                 columns.put("flag", "flag");
+            }
+            if (changed && history.contains(DROP_COLUMN)) {
+                if (path == Way.CHANGES) {
+                    columns.remove("note"); // NULL where a change wrote the row after the drop, the old value elsewhere
+                } else {
+                    columns.put("note", "NULL::text"); // every row loaded again, with NULL there
+                }
             }
             List<String> filters = new ArrayList<>();
             for (Option option : options) {

@@ -46,20 +46,22 @@ public final class MergeStaging implements LoadStep {
     /** The target held no row when this process began the merge: its partitions try a plain INSERT first. */
     private volatile boolean intoEmpty;
 
-    private MergeStaging(LoadTable table, List<String> key, List<String> primaryKey, List<String> nullableKey) {
+    private MergeStaging(LoadTable table, List<String> key, List<String> primaryKey, List<String> nullableKey,
+                         List<String> unfed) {
         this.table = requireNonNull(table, "table is null");
         this.key = List.copyOf(requireNonNull(key, "key is null"));
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.statements = new MergeStatements(table.quoted(), table.keysQuoted(), key, nullableKey, table.request(),
-                table::locks, table.request().rejectsTable().map(t -> RejectsStep.quotedName(t, table.schema())));
+                table::locks, table.request().rejectsTable().map(t -> RejectsStep.quotedName(t, table.schema())),
+                unfed);
     }
 
     /**
      * Plans the merge of {@code table} ({@code indexes}: the existing table's; {@code primaryKey}: the spec's, for a
      * table the load creates), refusing a key no unique index holds and a delete-missing whose key can be NULL.
      */
-    static MergeStaging plan(LoadTable table, List<IndexDefinition> indexes, List<String> primaryKey)
-            throws ConnectorException {
+    static MergeStaging plan(LoadTable table, List<IndexDefinition> indexes, List<String> primaryKey,
+                             List<String> unfed) throws ConnectorException {
         List<String> key = key(table, indexes, primaryKey);
         List<String> nullable = nullableKey(table.columns(), key, table.existing().isEmpty() ? primaryKey : List.of());
         if (table.request().deleteMissing() && !nullable.isEmpty()) {
@@ -70,7 +72,7 @@ public final class MergeStaging implements LoadStep {
                     + table.quoted() + " ALTER COLUMN " + SqlQuote.identifier(k) + " SET NOT NULL")
                     .collect(Collectors.joining("; ")) + ", or merge on columns that cannot be NULL");
         }
-        return new MergeStaging(table, key, primaryKey, nullable);
+        return new MergeStaging(table, key, primaryKey, nullable, unfed);
     }
 
     /** The merge key: the spec's, else the primary key; the target needs a plain unique index on exactly it. */

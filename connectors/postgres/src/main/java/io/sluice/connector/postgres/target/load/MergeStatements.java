@@ -45,8 +45,9 @@ public final class MergeStatements {
      * {@code locks} as the stream's lock-timeout says at the time.
      */
     MergeStatements(String target, String keys, List<String> mergeKey, List<String> nullableKey, LoadRequest request,
-                    Supplier<TableLocks> locks, java.util.Optional<String> rejects) {
+                    Supplier<TableLocks> locks, java.util.Optional<String> rejects, List<String> unfed) {
         this.rejects = requireNonNull(rejects, "rejects is null");
+        this.unfed = List.copyOf(requireNonNull(unfed, "unfed is null"));
         this.target = requireNonNull(target, "target is null");
         this.keys = requireNonNull(keys, "keys is null");
         this.mergeKey = List.copyOf(requireNonNull(mergeKey, "mergeKey is null"));
@@ -56,6 +57,8 @@ public final class MergeStatements {
     }
 
     private final java.util.Optional<String> rejects;
+    /** Target columns no source column feeds and nothing fills: an updated row holds NULL there, as an inserted one. */
+    private final List<String> unfed;
 
     String keyList(String prefix) {
         return mergeKey.stream().map(k -> prefix + SqlQuote.identifier(k)).collect(Collectors.joining(", "));
@@ -66,13 +69,16 @@ public final class MergeStatements {
         String list = columnList(copied);
         List<String> updated = copied.stream().map(Column::name).filter(n -> !mergeKey.contains(n))
                 .map(SqlQuote::identifier).toList();
+        List<String> nulled = unfed.stream().filter(n -> copied.stream().noneMatch(c -> c.name().equals(n)))
+                .map(SqlQuote::identifier).toList();
         String select = request.onDuplicate() == LoadRequest.OnDuplicate.LAST
                 // ctid order is the order COPY wrote the rows in: the staging table is emptied at each commit
                 ? "SELECT DISTINCT ON (" + keyList("") + ") " + list + " FROM " + STAGING + " ORDER BY " + keyList("")
                 + ", ctid DESC"
                 : "SELECT " + list + " FROM " + STAGING;
         return "INSERT INTO " + target + " (" + list + ") " + select + " ON CONFLICT (" + keyList("") + ") DO "
-                + (updated.isEmpty() ? "NOTHING" : "UPDATE SET " + updated.stream().map(n -> n + " = EXCLUDED." + n)
+                + (updated.isEmpty() && nulled.isEmpty() ? "NOTHING" : "UPDATE SET " + java.util.stream.Stream.concat(
+                updated.stream().map(n -> n + " = EXCLUDED." + n), nulled.stream().map(n -> n + " = NULL"))
                 .collect(Collectors.joining(", ")));
     }
 

@@ -126,7 +126,7 @@ public final class PostgresLoad {
         List<IndexDefinition> indexes = existing.isEmpty() ? List.of() : ahead.isPresent()
                 ? ahead.get().indexes() : target.indexes(existing.get().oid());
         Optional<MergeStaging> merge = mode == LoadMode.MERGE
-                ? Optional.of(MergeStaging.plan(table, indexes, primaryKey)) : Optional.empty();
+                ? Optional.of(MergeStaging.plan(table, indexes, primaryKey, shape.unfed())) : Optional.empty();
         List<String> notes = new ArrayList<>(shape.notes());
         IndexRebuild indexRebuild = IndexRebuild.plan(table, target, catalog, indexes,
                 merge.map(MergeStaging::key).orElse(List.of()), notes);

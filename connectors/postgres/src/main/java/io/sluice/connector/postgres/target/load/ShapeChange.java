@@ -65,16 +65,21 @@ final class ShapeChange implements LoadStep {
         }
     }
 
-    /** What the table looks like to the load after the change, the change, and what the plan says of the shape. */
-    record Planned(List<Column> columns, List<Change> changes, List<String> notes) {
+    /**
+     * What the table looks like to the load after the change, the change, what the plan says of the shape, and the
+     * target columns no source column feeds and nothing fills ({@code unfed}): a row the load writes holds NULL there,
+     * a row a merge updates too.
+     */
+    record Planned(List<Column> columns, List<Change> changes, List<String> notes, List<String> unfed) {
         Planned {
             columns = List.copyOf(requireNonNull(columns, "columns is null"));
             changes = List.copyOf(requireNonNull(changes, "changes is null"));
             notes = List.copyOf(requireNonNull(notes, "notes is null"));
+            unfed = List.copyOf(requireNonNull(unfed, "unfed is null"));
         }
 
         Planned(List<Column> columns, List<Change> changes) {
-            this(columns, changes, List.of());
+            this(columns, changes, List.of(), List.of());
         }
     }
 
@@ -122,8 +127,10 @@ final class ShapeChange implements LoadStep {
                     + "writes hold NULL there (schema-changes: " + policy.name().toLowerCase(Locale.ROOT)
                     .replace('_', '-') + ")");
         }
+        List<String> unfedNames = unfed.stream().map(Column::name).toList();
         if (policy == SchemaChanges.FAIL) {
-            return new Planned(target, List.of(), notes); // the column mapping says what else differs, with the fix
+            // The column mapping says what else differs, with the fix.
+            return new Planned(target, List.of(), notes, unfedNames);
         }
         List<Column> columns = new ArrayList<>(target);
         List<Change> changes = new ArrayList<>();
@@ -183,7 +190,7 @@ final class ShapeChange implements LoadStep {
                     + "column take NULL (ALTER TABLE " + quoted + " ALTER COLUMN ... DROP NOT NULL)"
                     : "create the types in the target database first: " + String.join("; ", missingTypes));
         }
-        return new Planned(columns, changes, notes);
+        return new Planned(columns, changes, notes, unfedNames);
     }
 
     /**
