@@ -388,17 +388,10 @@ class StreamMeaningTest {
     }
 
     private static void sql(String database, String... statements) throws SQLException {
-        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
-            for (String statement : statements) {
-                s.execute(statement);
-            }
-        }
+        sql(pg, database, statements);
     }
 
     private static String text(String database, String query) throws SQLException {
-        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return text(pg, database, query);
     }
 }
