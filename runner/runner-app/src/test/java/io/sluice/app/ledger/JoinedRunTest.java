@@ -97,6 +97,7 @@ class JoinedRunTest {
                     continue;
                 }
                 signal(candidate, "STOP");
+                awaitSent(f, candidate);
                 if (f.scalar(f.target, query) > 0) {
                     killed = candidate;
                     holding = query;
@@ -351,6 +352,20 @@ class JoinedRunTest {
 
     private String log(int process) throws Exception {
         return Files.readString(dir.resolve("p" + process + ".log"));
+    }
+
+    /**
+     * Waits until the server has done what the stopped process sent before its stop (a partition's COMMIT may still
+     * land): none of its sessions is working, other than waiting to read from it (a COPY it was feeding).
+     */
+    private static void awaitSent(LedgerFixture f, Process stopped) throws Exception {
+        String working = "SELECT count(*) FROM pg_stat_activity WHERE (application_name LIKE '% pid=" + stopped.pid()
+                + " %' OR application_name LIKE '% " + stopped.pid() + "@%') AND state = 'active' AND wait_event IS "
+                + "DISTINCT FROM 'ClientRead'";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (f.scalar("postgres", working) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(2); // polling the server for a state, not timing anything
+        }
     }
 
     private static Process start(Path spec, String runId, Path log) throws Exception {
