@@ -21,6 +21,8 @@ final class MaskKeys {
 
     /** Setting name by key. */
     private final Map<String, String> names = new ConcurrentHashMap<>();
+    /** Numbers the settings: two keys named at once must not both take the map's size. */
+    private final java.util.concurrent.atomic.AtomicInteger named = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The SQL that reads {@code keyLiteral}'s key (a quoted SQL string, as the runner writes it) from its setting. */
     String reference(String keyLiteral) {
@@ -29,7 +31,7 @@ final class MaskKeys {
             throw new IllegalArgumentException("not a plain SQL string literal");
         }
         String key = keyLiteral.substring(1, keyLiteral.length() - 1).replace("''", "'");
-        String name = names.computeIfAbsent(key, k -> PREFIX + (names.size() + 1));
+        String name = names.computeIfAbsent(key, k -> PREFIX + named.incrementAndGet());
         return "current_setting(" + SqlQuote.literal(name) + ")";
     }
 
