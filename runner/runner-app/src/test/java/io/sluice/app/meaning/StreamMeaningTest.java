@@ -218,6 +218,20 @@ class StreamMeaningTest {
         CliRun applied = CliRun.of("run", follow.toString());
         assertEquals(0, applied.exitCode(), applied.all());
         assertEquals("1.2345", text(cdc.target(), "SELECT amt FROM t WHERE id = 1"));
+
+        // Under widen the change apply widens as a load does, in the batch that first brings the new type.
+        Databases wide = databases("m_round_wide");
+        Path widening = spec(wide, "m_round_wide", "table: public.t, changes: { slot: m_round_wide }",
+                "table: public.t, create: if-missing, primary-key: [id]", "schema-changes: widen");
+        Path wideLog = dir.resolve("m_round_wide.log");
+        Process follower = SluiceProcess.following(widening, wideLog);
+        sql(wide.source(), "ALTER TABLE t ALTER amt TYPE numeric(14,4)", "UPDATE t SET amt = 1.2345 WHERE id = 1");
+        awaitValue(pg, wide.target(), "SELECT amt FROM t WHERE id = 1", "1.2345", follower, wideLog);
+        assertEquals("numeric(14,4)", text(wide.target(), "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+                + "WHERE attrelid = 't'::regclass AND attname = 'amt'"));
+        follower.destroy(); // SIGTERM
+        assertTrue(follower.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(wideLog));
+        assertEquals(0, follower.exitValue(), SluiceProcess.read(wideLog));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.sluice.connector.postgres.changes;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TypeLoss;
+import io.sluice.connector.postgres.catalog.TypeWidth;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
@@ -89,6 +90,8 @@ public final class PostgresChangeApplier implements ChangeApplier {
      */
     private final Map<String, Map<String, java.util.Optional<String>>> addedSince = new HashMap<>();
     private final List<java.util.Set<String>> tied;
+    /** A batch not committed yet added or widened target columns: its rollback takes them back. */
+    private boolean reshaped;
 
     public PostgresChangeApplier(PostgresConnections connections, PostgresLedgerStore ledger, List<Route> routes)
             throws ConnectorException {
@@ -290,6 +293,9 @@ public final class PostgresChangeApplier implements ChangeApplier {
         if (!added.isEmpty() && route.schemaChanges() != LoadRequest.SchemaChanges.IGNORE_NEW) {
             route = addColumns(route, relation, added, pending);
         }
+        if (route.schemaChanges() == LoadRequest.SchemaChanges.WIDEN) {
+            widen(route, relation, pending);
+        }
         TableChanges.Table table = tables.get(relation.name());
         int[] targetOf = new int[relation.columns().size()];
         Map<String, Integer> sourceIndex = new HashMap<>();
@@ -404,9 +410,41 @@ public final class PostgresChangeApplier implements ChangeApplier {
             }
         }
         routes.put(route.source(), wider);
+        reshaped = true;
         tables.put(route.source(), describe(wider));
         mappings.keySet().removeIf(r -> r.name().equals(route.source()));
         return wider;
+    }
+
+    /**
+     * schema-changes: widen, as a load widens: a carried column whose source type now holds values the target's does
+     * not (retyped at the source since the copy) becomes the narrowest type of its family holding both, in the
+     * batch's transaction, before the rows of the new type are applied.
+     */
+    private void widen(Route route, ChangeRelation relation, Map<String, TableChanges> pending)
+            throws SQLException, ConnectorException {
+        TableChanges.Table table = tables.get(relation.name());
+        List<String> clauses = new ArrayList<>();
+        for (int i = 0; i < relation.columns().size(); i++) {
+            String to = route.columns().get(relation.columns().get(i));
+            int c = to == null ? -1 : table.columns().indexOf(to);
+            if (c < 0 || TypeWidth.fit(relation.types().get(i), table.types().get(c)) != TypeWidth.Fit.WIDENS) {
+                continue;
+            }
+            clauses.add("ALTER COLUMN " + SqlQuote.identifier(to) + " TYPE " + TypeWidth.widened(relation.types()
+                    .get(i), table.types().get(c)).orElseThrow());
+        }
+        if (clauses.isEmpty()) {
+            return;
+        }
+        flush(pending); // the rows before the change of type, into the old one (they fit it)
+        pending.remove(route.source());
+        try (java.sql.Statement s = connection.createStatement()) {
+            s.execute("ALTER TABLE " + table.quoted() + " " + String.join(", ", clauses));
+        }
+        reshaped = true;
+        tables.put(route.source(), describe(route));
+        mappings.keySet().removeIf(r -> r.name().equals(route.source()));
     }
 
     private static String keyNames(ChangeRelation relation) {
@@ -497,6 +535,7 @@ public final class PostgresChangeApplier implements ChangeApplier {
         withPosition.apply(ledger.rowsOn(connection));
         connection.commit();
         committedRoutes.putAll(routes);
+        reshaped = false;
         return new Applied(inserts, updates, deletes, truncates);
     }
 
@@ -569,8 +608,9 @@ public final class PostgresChangeApplier implements ChangeApplier {
         }
         stage.forget();
         partsOpen = false;
-        if (!routes.equals(committedRoutes)) {
-            // Columns this batch added were rolled back with it: describe the tables as they are again.
+        if (reshaped) {
+            // Columns this batch added or widened were rolled back with it: describe the tables as they are again.
+            reshaped = false;
             routes.clear();
             routes.putAll(committedRoutes);
             mappings.clear();

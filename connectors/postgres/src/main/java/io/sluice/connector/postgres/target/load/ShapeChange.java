@@ -5,6 +5,7 @@ import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
+import io.sluice.connector.postgres.catalog.TypeWidth;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;

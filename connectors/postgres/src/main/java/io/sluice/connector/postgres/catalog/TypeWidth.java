@@ -1,4 +1,4 @@
-package io.sluice.connector.postgres.target.load;
+package io.sluice.connector.postgres.catalog;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
  * (smallint, integer, bigint), numeric(p,s), real and double precision, varchar(n) and text. Types are spelled as
  * {@code format_type} spells them.
  */
-final class TypeWidth {
+public final class TypeWidth {
     /** How a source type meets a target column's. */
-    enum Fit {
+    public enum Fit {
         /** Every value of the source fits, or the two are of families this class does not order (left to the cast). */
         FITS,
         /** Some values would not fit, and a wider target type holds them all: {@link TypeWidth#widened}. */
@@ -52,7 +52,7 @@ final class TypeWidth {
     private TypeWidth() {
     }
 
-    static Fit fit(String source, String target) {
+    public static Fit fit(String source, String target) {
         if (source.equals(target)) {
             return Fit.FITS;
         }
@@ -68,7 +68,7 @@ final class TypeWidth {
     }
 
     /** The narrowest type of the target's family that holds every value of both; empty when there is none. */
-    static Optional<String> widened(String source, String target) {
+    public static Optional<String> widened(String source, String target) {
         Kind s = kind(source);
         Kind t = kind(target);
         if (s instanceof Int si && t instanceof Int ti) {
