@@ -13,9 +13,13 @@ import static java.util.Objects.requireNonNull;
  * @param earlierRows the value the table's rows written before the column was added hold, in the type's text form
  *                   (PostgreSQL's "missing value" of a column added with a default): what a target adding the column
  *                   later gives the rows it copied before; empty when they hold NULL or the source does not know
+ * @param earlierRowsUnknown the rows written before the column was added may each hold a value no default tells (a
+ *                   volatile default computed per row, or a default since written into every row by a table
+ *                   rewrite): a target adding the column to rows it does not read again cannot give them their values
  */
 public record Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
-                     java.util.Optional<String> expression, java.util.Optional<String> earlierRows) {
+                     java.util.Optional<String> expression, java.util.Optional<String> earlierRows,
+                     boolean earlierRowsUnknown) {
     /** Whether and how a column fills itself, as the server reports it. */
     public enum Generation {
         NONE,
@@ -42,7 +46,7 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
 
     public Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
                   java.util.Optional<String> expression) {
-        this(name, typeName, pgTypeOid, nullable, generation, expression, java.util.Optional.empty());
+        this(name, typeName, pgTypeOid, nullable, generation, expression, java.util.Optional.empty(), false);
     }
 
     /** The column of that name, read as it is. */
@@ -53,7 +57,13 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
     /** This column, whose rows from before it was added hold {@code value} (text form). */
     public Column withEarlierRows(String value) {
         return new Column(name, typeName, pgTypeOid, nullable, generation, expression,
-                java.util.Optional.of(requireNonNull(value, "value is null")));
+                java.util.Optional.of(requireNonNull(value, "value is null")), false);
+    }
+
+    /** This column, whose rows from before it was added may each hold a value of their own. */
+    public Column withEarlierRowsUnknown() {
+        return new Column(name, typeName, pgTypeOid, nullable, generation, expression, java.util.Optional.empty(),
+                true);
     }
 
     public static Column of(String name, String typeName) {

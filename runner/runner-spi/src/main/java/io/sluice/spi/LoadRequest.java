@@ -25,11 +25,14 @@ import static java.util.Objects.requireNonNull;
  * @param rejectsTable   {@code rejects: table}: where rows that cannot be loaded go instead, with the partition's
  *                       rows ({@link PartitionWriter#reject}); the target creates it when missing, refuses it when it
  *                       has another shape
+ * @param newRowsOnly    the run reads only the source rows past the last run's ({@code incremental:}): the rows
+ *                       already in the table are not written again, so a column added to it must not need their
+ *                       values from the source
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
                           int degree, SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook,
-                          java.util.Optional<String> rejectsTable) {
+                          java.util.Optional<String> rejectsTable, boolean newRowsOnly) {
     /**
      * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
      * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
@@ -87,13 +90,14 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
                        boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree,
                        SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook) {
         this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree, schemaChanges,
-                checks, beforeHook, java.util.Optional.empty());
+                checks, beforeHook, java.util.Optional.empty(), false);
     }
 
     /** The same request, setting rows that cannot be loaded aside in {@code table}. */
     public LoadRequest withRejects(String table) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, beforeHook, java.util.Optional.of(requireNonNull(table, "table is null")));
+                degree, schemaChanges, checks, beforeHook, java.util.Optional.of(requireNonNull(table, "table is null")),
+                newRowsOnly);
     }
 
     /** A request without checks. */
@@ -107,13 +111,19 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
     /** The same request with {@code checks}. */
     public LoadRequest withChecks(List<LoadCheck> checks) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, beforeHook, rejectsTable);
+                degree, schemaChanges, checks, beforeHook, rejectsTable, newRowsOnly);
+    }
+
+    /** The same request, for a run that reads only the rows past the last run's ({@code incremental:}). */
+    public LoadRequest withNewRowsOnly() {
+        return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                degree, schemaChanges, checks, beforeHook, rejectsTable, true);
     }
 
     /** The same request, for a stream whose {@code before:} hook runs first. */
     public LoadRequest withBeforeHook() {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, true, rejectsTable);
+                degree, schemaChanges, checks, true, rejectsTable, newRowsOnly);
     }
 
     /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */

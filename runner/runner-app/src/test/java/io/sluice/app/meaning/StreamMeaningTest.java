@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -287,6 +288,71 @@ class StreamMeaningTest {
                 + "FILTER (WHERE flag = 'N') || ':' || count(*) FROM t"));
         assertEquals("f", text(db.target(), "SELECT atthasdef FROM pg_attribute WHERE attrelid = 't'::regclass AND "
                 + "attname = 'flag'"), "the default gave the rows there their value and went");
+    }
+
+    @Test
+    void aColumnAddedWithAVolatileDefaultIsRefusedWhereTheRowsBeforeAreNotReadAgainAndLoadsWhereTheyAre()
+            throws Exception {
+        // random() gives each row its own value: PostgreSQL rewrites the table and keeps no value for the rows from
+        // before, so a path that does not read them again (an incremental run, the change apply) would leave NULL.
+        Databases db = databases("m_volatile");
+        sql(db.source(), "ALTER TABLE t ADD COLUMN upd bigint NOT NULL DEFAULT 1");
+        Path spec = spec(db, "m_volatile", "table: public.t", "table: public.t, create: if-missing, primary-key: "
+                + "[id]", "load-mode: merge", "incremental: { cursor: upd }", "verify: none",
+                "schema-changes: add-columns");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        sql(db.source(), "ALTER TABLE t ADD COLUMN r double precision DEFAULT random()",
+                "UPDATE t SET upd = 2 WHERE id = 5");
+        for (String command : List.of("plan", "run")) {
+            CliRun refused = CliRun.of(command, spec.toString());
+            assertEquals(4, refused.exitCode(), command + ": " + refused.all());
+            assertTrue(refused.all().contains("error[PG232]") && refused.all().contains("--full-refresh")
+                    && refused.all().contains("ADD COLUMN \"r\" double precision"), command + ": " + refused.all());
+        }
+        CliRun lint = CliRun.of("lint", "--connect", spec.toString());
+        assertTrue(lint.all().contains("PG232"), lint.all());
+        assertEquals("0", text(db.target(), "SELECT count(*) FROM pg_attribute WHERE attrelid = 't'::regclass AND "
+                + "attname = 'r'"), "nothing changed");
+        CliRun refreshed = CliRun.of("run", spec.toString(), "--full-refresh");
+        assertEquals(0, refreshed.exitCode(), refreshed.all());
+        String rows = "SELECT md5(string_agg(id || ':' || r, '|' ORDER BY id)) FROM t";
+        assertEquals(text(db.source(), rows), text(db.target(), rows));
+
+        Databases cdc = databases("m_volatile_cdc");
+        Path follow = spec(cdc, "m_volatile_cdc", "table: public.t, changes: { slot: m_volatile_cdc }",
+                "table: public.t, create: if-missing, primary-key: [id]", "schema-changes: add-columns",
+                "load-mode: truncate");
+        assertEquals(0, CliRun.of("run", follow.toString()).exitCode());
+        sql(cdc.source(), "ALTER TABLE t ADD COLUMN r double precision DEFAULT random()",
+                "UPDATE t SET note = 'x' WHERE id = 5");
+        CliRun refused = CliRun.of("run", follow.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("error[PG232]") && refused.all().contains("--restart-changes"),
+                refused.all());
+        assertEquals("n5", text(cdc.target(), "SELECT note FROM t WHERE id = 5"), "nothing applied");
+        CliRun again = CliRun.of("run", follow.toString(), "--restart-changes");
+        assertEquals(0, again.exitCode(), again.all());
+        assertEquals(text(cdc.source(), rows), text(cdc.target(), rows));
+    }
+
+    @Test
+    void aColumnAddedWhileARunFollowsHoldsItsDefaultInTheRowsBeforeOrIsRefusedWhenNoDefaultTellsThem()
+            throws Exception {
+        Databases db = databases("m_addfollow");
+        Path follow = spec(db, "m_addfollow", "table: public.t, changes: { slot: m_addfollow }",
+                "table: public.t, create: if-missing, primary-key: [id]", "schema-changes: add-columns");
+        Path log = dir.resolve("m_addfollow.log");
+        Process child = SluiceProcess.following(follow, log);
+        sql(db.source(), "ALTER TABLE t ADD COLUMN flag text NOT NULL DEFAULT 'Y'",
+                "UPDATE t SET flag = 'N', note = 'x' WHERE id = 5");
+        awaitValue(pg, db.target(), "SELECT note FROM t WHERE id = 5", "x", child, log);
+        assertEquals("999:1", text(db.target(), "SELECT count(*) FILTER (WHERE flag = 'Y') || ':' || count(*) "
+                + "FILTER (WHERE flag = 'N') FROM t"), "the rows from before hold the default, as at the source");
+        sql(db.source(), "ALTER TABLE t ADD COLUMN r double precision DEFAULT random()",
+                "UPDATE t SET note = 'y' WHERE id = 6");
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        assertTrue(child.exitValue() != 0 && SluiceProcess.read(log).contains("PG232"), SluiceProcess.read(log));
+        assertEquals("n6", text(db.target(), "SELECT note FROM t WHERE id = 6"), "nothing of that batch applied");
     }
 
     @Test

@@ -111,6 +111,7 @@ public final class Planner {
             // The checks lint --connect runs too; the first refusal ends the plan.
             StreamPreflight.Checked checked = StreamPreflight.check(stream, connections, degree,
                     (target, check) -> lastCheckValue(specName, stream.name(), target, check, ledgerOn),
+                    options.fullRefresh(),
                     (side, subject, problem) -> {
                         // The refusal points at the part of the spec it is about, as lint does.
                         Position at = switch (side) {

@@ -75,12 +75,15 @@ public final class StreamPreflight {
      */
     public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
                                           Problems problems) {
-        return check(stream, connections, degree, StreamChecks.History.NONE, problems);
+        return check(stream, connections, degree, StreamChecks.History.NONE, false, problems);
     }
 
-    /** As above, {@code history} giving the checks' values of the stream's last done run (a rows ratio's base). */
+    /**
+     * As above, {@code history} giving the checks' values of the stream's last done run (a rows ratio's base);
+     * {@code fullRefresh}: an incremental stream reads every row this once.
+     */
     public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
-                                          StreamChecks.History history, Problems problems) {
+                                          StreamChecks.History history, boolean fullRefresh, Problems problems) {
         requireNonNull(stream, "stream is null");
         requireNonNull(connections, "connections is null");
         requireNonNull(problems, "problems is null");
@@ -119,6 +122,9 @@ public final class StreamPreflight {
                 }
                 if (stream.rejects().isPresent()) {
                     request = request.withRejects(stream.rejects().get().table());
+                }
+                if (stream.incremental().isPresent() && !fullRefresh) {
+                    request = request.withNewRowsOnly();
                 }
                 load = target.planLoad(request, source);
                 // The columns a check names are those of the table as the load leaves it (created, changed).

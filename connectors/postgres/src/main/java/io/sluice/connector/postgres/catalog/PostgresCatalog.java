@@ -166,7 +166,7 @@ public final class PostgresCatalog {
         String sql = "SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid, NOT a.attnotnull, "
                 + (hasGenerated ? "a.attgenerated" : "''") + ", a.attidentity, a.attrelid, "
                 + (serverVersionNum() >= 110000 ? "CASE WHEN a.atthasmissing THEN (a.attmissingval::text::text[])[1] "
-                + "END" : "NULL") + " "
+                + "END, a.atthasdef AND NOT a.atthasmissing" : "NULL, a.atthasdef") + " "
                 + "FROM pg_attribute a WHERE a.attrelid = ANY (?::oid[]) AND a.attnum > 0 AND NOT a.attisdropped "
                 + "ORDER BY a.attrelid, a.attnum";
         try (PreparedStatement p = connection.prepareStatement(sql)) {
@@ -177,8 +177,11 @@ public final class PostgresCatalog {
                     Column column = new Column(rs.getString(1), rs.getString(2), (int) rs.getLong(3),
                             rs.getBoolean(4), generation);
                     String earlier = rs.getString(8);
-                    columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(earlier == null ? column
-                            : column.withEarlierRows(earlier));
+                    // A default that is no missing value: computed per row (volatile), or written into every row by
+                    // a rewrite since the column was added (ALTER ... TYPE, VACUUM FULL), or set after it was added.
+                    columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(earlier != null
+                            ? column.withEarlierRows(earlier) : rs.getBoolean(9) ? column.withEarlierRowsUnknown()
+                            : column);
                 }
             }
         }

@@ -20,6 +20,15 @@ public final class TargetCatalog {
         this.connection = requireNonNull(connection, "connection is null");
     }
 
+    /** Whether {@code quoted} (a table, quoted) holds a row: one page read. */
+    public boolean hasRows(String quoted) throws java.sql.SQLException {
+        try (java.sql.Statement s = connection.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT EXISTS (SELECT 1 FROM " + quoted + ")")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
     /** The table's indexes by name, each with the constraint it backs. */
     public List<IndexDefinition> indexes(long tableOid) throws SQLException {
         return indexes(List.of(tableOid)).getOrDefault(tableOid, List.of());

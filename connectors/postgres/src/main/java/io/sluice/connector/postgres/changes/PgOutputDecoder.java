@@ -64,9 +64,22 @@ final class PgOutputDecoder {
     private final ChangeRelation.ValueFormat format;
 
     PgOutputDecoder(TypeNames typeNames, ChangeRelation.ValueFormat format) {
+        this(typeNames, format, oid -> java.util.Map.of());
+    }
+
+    PgOutputDecoder(TypeNames typeNames, ChangeRelation.ValueFormat format, Descriptions descriptions) {
         this.typeNames = java.util.Objects.requireNonNull(typeNames, "typeNames is null");
         this.format = java.util.Objects.requireNonNull(format, "format is null");
+        this.descriptions = java.util.Objects.requireNonNull(descriptions, "descriptions is null");
     }
+
+    /** A table's columns as the source's catalog describes them now, by name (asked once per new description). */
+    @FunctionalInterface
+    interface Descriptions {
+        java.util.Map<String, io.sluice.spi.Column> of(int relationOid);
+    }
+
+    private final Descriptions descriptions;
 
     Message decode(ByteBuffer buffer) {
         char type = (char) buffer.get();
@@ -165,8 +178,13 @@ final class PgOutputDecoder {
             types.add(type.name());
         }
         String schema = namespace.isEmpty() ? "pg_catalog" : namespace;
+        // The catalog is asked when a table's columns are new to this stream (its first description, or one after
+        // a column was added or dropped): a description repeated for other reasons costs nothing.
+        ChangeRelation prior = relations.get(oid);
+        java.util.Map<String, io.sluice.spi.Column> described = prior != null && prior.columns().equals(names)
+                ? prior.described() : descriptions.of(oid);
         relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,
-                key, types, format));
+                key, types, format, described));
     }
 
     private record Tuple(List<byte[]> values, boolean[] unchanged) {

@@ -3,7 +3,9 @@ package io.sluice.connector.postgres.changes;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TypeLoss;
+import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.catalog.TypeWidth;
+import io.sluice.connector.postgres.catalog.UnknownEarlierRows;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
@@ -54,13 +56,11 @@ public final class PostgresChangeApplier implements ChangeApplier {
         }
 
         /**
-         * The statements that add source column {@code column} (typed {@code type}) to the target as {@code to}: the
-         * rows there already get the value the source's rows from before hold, and the default that gave it goes.
+         * The statements that add a source column (typed {@code type}) to the target as {@code to}: the rows there
+         * already get {@code earlier}, the value the source's rows from before hold, and the default that gave it goes.
          */
-        List<String> adding(String column, String to, String type) {
+        List<String> adding(String to, String type, java.util.Optional<String> earlier) {
             String quoted = SqlQuote.identifier(to);
-            java.util.Optional<String> earlier = java.util.Optional.ofNullable(sourceColumns.get(column))
-                    .flatMap(Column::earlierRows);
             List<String> statements = new ArrayList<>();
             statements.add("ALTER TABLE " + target + " ADD COLUMN IF NOT EXISTS " + quoted + " " + type
                     + earlier.map(v -> " DEFAULT " + SqlQuote.literal(v)).orElse(""));
@@ -202,12 +202,19 @@ public final class PostgresChangeApplier implements ChangeApplier {
         }
         List<String> statements = new ArrayList<>();
         Map<String, java.util.Optional<String>> added = new HashMap<>();
+        List<Column> unknown = new ArrayList<>();
         for (Map.Entry<String, String> carried : route.columns().entrySet()) {
             Column column = route.sourceColumns().get(carried.getKey());
             if (column != null && !table.columns().contains(carried.getValue())) {
-                statements.addAll(route.adding(carried.getKey(), carried.getValue(), column.typeName()));
+                statements.addAll(route.adding(carried.getValue(), column.typeName(), column.earlierRows()));
                 added.put(carried.getValue(), column.earlierRows());
+                if (column.earlierRowsUnknown()) {
+                    unknown.add(column);
+                }
             }
+        }
+        if (!unknown.isEmpty() && new TargetCatalog(connection).hasRows(route.target())) {
+            throw unknownEarlierRows(route, unknown);
         }
         addedSince.put(route.source(), added);
         if (statements.isEmpty()) {
@@ -383,10 +390,16 @@ public final class PostgresChangeApplier implements ChangeApplier {
     private Route addColumns(Route route, ChangeRelation relation, List<Integer> added,
                              Map<String, TableChanges> pending) throws ConnectorException, SQLException {
         List<String> statements = new ArrayList<>();
+        List<Column> unknown = new ArrayList<>();
         for (int i : added) {
             String column = relation.columns().get(i);
-            statements.addAll(route.adding(column, route.columns().getOrDefault(column, column),
-                    relation.types().get(i)));
+            // Described by the source's catalog when the description came: a column added while this run follows.
+            Column described = relation.described().get(column);
+            statements.addAll(route.adding(route.columns().getOrDefault(column, column), relation.types().get(i),
+                    described == null ? java.util.Optional.empty() : described.earlierRows()));
+            if (described != null && described.earlierRowsUnknown()) {
+                unknown.add(described);
+            }
         }
         if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
             throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG609, relation.name() + " has "
@@ -395,6 +408,10 @@ public final class PostgresChangeApplier implements ChangeApplier {
                     + "schema-changes is fail: nothing of this batch was applied", "set schema-changes: "
                     + "add-columns on the stream (they are added to " + route.target() + " as they come), or add "
                     + "them yourself: " + String.join("; ", statements) + "; then run again");
+        }
+        if (!unknown.isEmpty() && new TargetCatalog(connection).hasRows(route.target())
+                && lacksAny(route, unknown)) {
+            throw unknownEarlierRows(route, unknown);
         }
         flush(pending); // the rows before the change of shape, with the old shape
         pending.remove(route.source());
@@ -445,6 +462,27 @@ public final class PostgresChangeApplier implements ChangeApplier {
         reshaped = true;
         tables.put(route.source(), describe(route));
         mappings.keySet().removeIf(r -> r.name().equals(route.source()));
+    }
+
+    /** PG232: columns whose source rows from before hold values no change carries, added to a target with rows. */
+    private static ConnectorException unknownEarlierRows(Route route, List<Column> columns) {
+        return UnknownEarlierRows.refusal(route.target(), columns, "the changes carry no value for the rows they do "
+                + "not touch", "copy the table again from a new slot (sluice run <spec> --restart-changes, with "
+                + "load-mode: truncate or the table emptied first)");
+    }
+
+    /** Whether the target lacks one of {@code columns} (a user who added and filled it answered the refusal). */
+    private boolean lacksAny(Route route, List<Column> columns) throws SQLException {
+        try (PreparedStatement p = connection.prepareStatement("SELECT count(*) FROM pg_attribute WHERE attrelid = "
+                + "to_regclass(?) AND attname = ANY (?) AND attnum > 0 AND NOT attisdropped")) {
+            p.setString(1, route.target());
+            p.setArray(2, connection.createArrayOf("text", columns.stream().map(c -> route.columns().getOrDefault(
+                    c.name(), c.name())).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getLong(1) < columns.size();
+            }
+        }
     }
 
     private static String keyNames(ChangeRelation relation) {

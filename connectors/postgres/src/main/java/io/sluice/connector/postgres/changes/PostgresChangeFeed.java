@@ -67,7 +67,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                                PGReplicationStream stream, long from,
                                List<io.sluice.connector.postgres.catalog.ResolvedTable> tables,
                                ChangeRelation.ValueFormat format) {
-        this.decoder = new PgOutputDecoder(this::typeName, format);
+        this.decoder = new PgOutputDecoder(this::typeName, format, this::described);
         this.connections = connections;
         this.tables = List.copyOf(tables);
         this.slot = slot;
@@ -175,6 +175,21 @@ public final class PostgresChangeFeed implements ChangeFeed {
                         + e.getMessage(), e);
             }
         });
+    }
+
+    /** A table's columns as the source's catalog has them now, with what the rows from before each was added hold. */
+    private java.util.Map<String, io.sluice.spi.Column> described(int relationOid) {
+        try (ControlConnection control = connections.control("describing a table of the change stream")) {
+            java.util.Map<String, io.sluice.spi.Column> columns = new java.util.HashMap<>();
+            for (io.sluice.spi.Column c : new io.sluice.connector.postgres.catalog.PostgresCatalog(control.connection())
+                    .columns(Integer.toUnsignedLong(relationOid))) {
+                columns.put(c.name(), c);
+            }
+            return columns;
+        } catch (SQLException | ConnectorException e) {
+            throw new IllegalStateException("cannot describe the columns of relation " + Integer.toUnsignedString(
+                    relationOid) + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

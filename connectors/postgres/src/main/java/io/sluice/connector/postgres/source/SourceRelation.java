@@ -68,7 +68,7 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
             // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
             Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
             columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation,
-                    Optional.empty(), c.earlierRows()));
+                    Optional.empty(), c.earlierRows(), c.earlierRowsUnknown()));
         }
         return new SourceRelation((inherited ? "" : "ONLY ") + table.quoted(), Optional.of(table), table.kindName()
                 + " " + table.quoted() + (inherited ? "" : " (its own rows, not its inheritance children's)"), columns,

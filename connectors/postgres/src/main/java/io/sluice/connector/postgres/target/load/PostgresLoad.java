@@ -113,8 +113,8 @@ public final class PostgresLoad {
         // A created table with its definition keeps computed columns computed (the copy leaves them to the target).
         List<Column> columns = existing.isPresent() || defines ? columnsGiven : CreateTable.columnsOf(columnsGiven);
         ShapeChange.Planned shape = existing.isPresent()
-                ? ShapeChange.plan(request.schemaChanges(), existing.get(), SqlQuote.identifier(schema) + "."
-                + SqlQuote.identifier(tableName), sourceColumns, columns, c, types)
+                ? ShapeChange.plan(request.schemaChanges(), request.newRowsOnly(), existing.get(),
+                SqlQuote.identifier(schema) + "." + SqlQuote.identifier(tableName), sourceColumns, columns, c, types)
                 : new ShapeChange.Planned(columns, List.of());
         columns = shape.columns();
         LoadTable table = new LoadTable(connections, ledger, request, schema, tableName, existing, columns, locks);

@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.catalog.TypeWidth;
+import io.sluice.connector.postgres.catalog.UnknownEarlierRows;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ConnectorException;
@@ -99,8 +100,8 @@ final class ShapeChange implements LoadStep {
      * then ignoring case, as the columns map), and plans what {@code policy} makes of every difference; whatever no
      * policy may follow is refused at once, every such difference listed.
      */
-    static Planned plan(SchemaChanges policy, ResolvedTable existing, String quoted, List<Column> source,
-                        List<Column> target, Connection c, CreateTable.TypeDefinitions types)
+    static Planned plan(SchemaChanges policy, boolean newRowsOnly, ResolvedTable existing, String quoted,
+                        List<Column> source, List<Column> target, Connection c, CreateTable.TypeDefinitions types)
             throws SQLException, ConnectorException {
         if (source.isEmpty()) { // under fail, a source that cannot type its columns: nothing to compare
             return new Planned(target, List.of());
@@ -139,6 +140,7 @@ final class ShapeChange implements LoadStep {
         Set<String> missingTypes = new LinkedHashSet<>();
         Set<Column> matched = new HashSet<>();
         PostgresCatalog catalog = new PostgresCatalog(c);
+        List<Column> unknownEarlier = new ArrayList<>();
         for (Column s : source) {
             Optional<Column> match = byName(target, s.name());
             if (match.isEmpty()) {
@@ -150,6 +152,9 @@ final class ShapeChange implements LoadStep {
                             + ", a type the target database does not have");
                     types.of(s.typeName().replaceAll("(\\[\\])+$", "")).ifPresent(missingTypes::add);
                     continue;
+                }
+                if (s.earlierRowsUnknown() && newRowsOnly) {
+                    unknownEarlier.add(s);
                 }
                 changes.add(new Change(s.name(), s.typeName(), Optional.empty(), s.earlierRows()));
                 columns.add(new Column(s.name(), s.typeName(), s.pgTypeOid(), true, Column.Generation.NONE));
@@ -174,6 +179,11 @@ final class ShapeChange implements LoadStep {
                         + t.typeName() + ": no widening of " + t.typeName() + " holds every " + s.typeName()
                         + " value");
             }
+        }
+        if (!unknownEarlier.isEmpty() && new TargetCatalog(c).hasRows(quoted)) {
+            throw UnknownEarlierRows.refusal(quoted, unknownEarlier, "an incremental run reads only the rows past the last "
+                    + "run's", "run once with --full-refresh (a merge then writes the column into every row the "
+                    + "source has)");
         }
         Set<String> defaulted = defaulted(c, existing.oid());
         for (Column t : target) {
