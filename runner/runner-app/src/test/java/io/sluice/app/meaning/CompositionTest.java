@@ -60,6 +60,7 @@ class CompositionTest {
         RENAME("columns: amt: { rename: amount }"),
         EXCLUDE("columns: note: { exclude: true }"),
         EXPRESSION("columns: qty: { expression: \"qty * 2\" }"),
+        MASK("columns: note: { mask: redact }"),
         TYPE("columns: amt: { type: \"numeric(16,2)\" }"),
         WHERE,
         CHECKS("checks: [ { name: ids, sql: \"select count(*) from {table} where id <= 0\" } ]"),
@@ -85,6 +86,7 @@ class CompositionTest {
                 case RENAME -> columns.put("amt", "=amount");
                 case EXCLUDE -> columns.remove("note");
                 case EXPRESSION -> columns.put("qty", "qty * 2");
+                case MASK -> columns.computeIfPresent("note", (k, v) -> "repeat('*', length(" + v + "))");
                 case WHERE -> filters.add("id % 3 <> 0");
                 default -> {
                 }
@@ -122,7 +124,8 @@ class CompositionTest {
         if (path == Way.CHANGES && options.contains(Option.WHERE)) {
             return Optional.of(new Refusal("PG111", 3));
         }
-        if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.REJECTS))) {
+        if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.MASK)
+                || options.contains(Option.REJECTS))) {
             return Optional.of(new Refusal("RUN070", 3));
         }
         if (path == Way.JOIN && options.contains(Option.INDEXES)) {
@@ -170,6 +173,9 @@ class CompositionTest {
             if (options.contains(Option.RENAME) && options.contains(Option.TYPE)) {
                 options.remove(Option.TYPE); // two rules on one column
             }
+            if (options.contains(Option.EXCLUDE) && options.contains(Option.MASK)) {
+                options.remove(Option.MASK);
+            }
             Way path = Way.values()[random.nextInt(Way.values().length)];
             List<String> history = new ArrayList<>(history(random));
             if (options.contains(Option.WIDEN) && random.nextBoolean()) {
@@ -182,7 +188,8 @@ class CompositionTest {
                 int at = random.nextInt(history.size() + 1);
                 history.addAll(at, RETYPE);
             }
-            if (options.contains(Option.WIDEN) && !options.contains(Option.EXCLUDE) && random.nextInt(3) == 0) {
+            if (options.contains(Option.WIDEN) && !options.contains(Option.EXCLUDE) && !options.contains(Option.MASK)
+                    && random.nextInt(3) == 0) {
                 // A column dropped at the source: the policy loads NULL there from then on (every row a load
                 // writes; the rows a change writes, the others keeping theirs). Last: the drawn DML writes it.
                 history.add(DROP_COLUMN);
