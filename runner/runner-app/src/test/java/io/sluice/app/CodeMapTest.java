@@ -57,6 +57,48 @@ class CodeMapTest {
         assertEquals(List.of(), problems, "docs/development.md's code map and the code differ");
     }
 
+    /**
+     * A project class named in full outside an import line uses its package without an import the map reads: every
+     * such name in main code (comments and string literals aside) is a failure. So is a package named like a build
+     * folder, which tools that skip build output skip too.
+     */
+    @Test
+    void mainCodeNamesProjectClassesThroughImportsAndNoPackageIsNamedLikeABuildFolder() throws IOException {
+        Pattern full = Pattern.compile("\\bio\\.sluice\\.(?:[a-z][a-z0-9_]*\\.)+[A-Z]\\w*");
+        List<String> problems = new ArrayList<>();
+        for (Path file : mainSources()) {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (line.startsWith("import ") || line.startsWith("package ") || line.startsWith("*")
+                        || line.startsWith("/*") || line.startsWith("//")) {
+                    continue;
+                }
+                Matcher m = full.matcher(line);
+                while (m.find()) {
+                    if (line.substring(0, m.start()).chars().filter(c -> c == '"').count() % 2 == 0) {
+                        problems.add(ROOT.relativize(file) + ":" + (i + 1) + ": " + m.group());
+                    }
+                }
+            }
+            for (Path part : ROOT.relativize(file)) {
+                if (Set.of("target", "build", "out").contains(part.toString())) {
+                    problems.add(ROOT.relativize(file) + ": a package named like a build folder");
+                }
+            }
+        }
+        assertEquals(List.of(), problems, "import the class (a clash of simple names: rename one)");
+    }
+
+    private static List<Path> mainSources() throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            return files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> p.toString().contains("/src/main/java/"))
+                    .filter(p -> !p.toString().contains("/.git/"))
+                    .toList();
+        }
+    }
+
     /** The block between the code-map markers: {@code package -> allowed, allowed}. */
     private static Map<String, Set<String>> map() throws IOException {
         String doc = Files.readString(ROOT.resolve("docs/development.md"), StandardCharsets.UTF_8);
@@ -82,14 +124,7 @@ class CodeMapTest {
     /** Every main source file's package and the project packages it imports (relative to {@code io.sluice}). */
     private static Map<String, Set<String>> imports() throws IOException {
         Map<String, Set<String>> imports = new TreeMap<>();
-        List<Path> sources;
-        try (Stream<Path> files = Files.walk(ROOT)) {
-            sources = files.filter(p -> p.toString().endsWith(".java"))
-                    .filter(p -> p.toString().contains("/src/main/java/"))
-                    .filter(p -> !p.toString().contains("/.git/"))
-                    .toList();
-        }
-        for (Path file : sources) {
+        for (Path file : mainSources()) {
             String text;
             try {
                 text = Files.readString(file, StandardCharsets.UTF_8);

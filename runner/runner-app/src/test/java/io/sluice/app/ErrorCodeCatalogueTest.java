@@ -4,8 +4,8 @@ import io.sluice.connector.duckdb.DuckDbCode;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.spec.SpecCode;
-import io.sluice.spi.ErrorCode;
-import io.sluice.spi.SpiCode;
+import io.sluice.spi.error.ErrorCode;
+import io.sluice.spi.error.SpiCode;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

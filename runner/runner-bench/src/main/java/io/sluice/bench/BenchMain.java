@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.testkit.DuckDbExtensions;
 import io.sluice.testkit.TestingS3;
 
 import java.nio.file.Files;
@@ -80,8 +81,8 @@ public final class BenchMain {
     private int runBenchmark() throws Exception {
         Files.createDirectories(options.workDirectory());
         Files.createDirectories(options.outputDirectory());
-        Path tpch = options.extensionDirectory().resolve(io.sluice.testkit.DuckDbExtensions.DUCKDB_VERSION)
-                .resolve(io.sluice.testkit.DuckDbExtensions.platform()).resolve("tpch.duckdb_extension");
+        Path tpch = options.extensionDirectory().resolve(DuckDbExtensions.DUCKDB_VERSION)
+                .resolve(DuckDbExtensions.platform()).resolve("tpch.duckdb_extension");
         if (!Files.isRegularFile(tpch)) {
             System.err.println("bench: the DuckDB tpch extension is missing (" + tpch
                     + "); run `bash .ci/provision-duckdb-extensions.sh` (bench.sh does)");

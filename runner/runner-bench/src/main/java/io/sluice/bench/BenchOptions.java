@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
+import io.sluice.testkit.DuckDbExtensions;
 
 /** The harness's command line. */
 public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUrl, Optional<PgEndpoint> targetUrl,
@@ -136,8 +137,8 @@ public record BenchOptions(double scale, int runs, Optional<PgEndpoint> sourceUr
     }
 
     private static Path extensionDirectory(Path repo) {
-        String configured = System.getProperty(io.sluice.testkit.DuckDbExtensions.PROPERTY,
-                System.getenv(io.sluice.testkit.DuckDbExtensions.ENV));
+        String configured = System.getProperty(DuckDbExtensions.PROPERTY,
+                System.getenv(DuckDbExtensions.ENV));
         return configured != null && !configured.isBlank() ? Path.of(configured).toAbsolutePath()
                 : repo.resolve(".ci/cache/duckdb-extensions");
     }

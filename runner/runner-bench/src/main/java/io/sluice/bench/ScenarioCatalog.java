@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
+import io.sluice.testkit.DuckDbExtensions;
 
 /** Every scenario of the benchmark, in report order: ingest limit, baselines, then Sluice by degree. */
 final class ScenarioCatalog {
@@ -269,8 +270,8 @@ final class ScenarioCatalog {
     }
 
     private Optional<String> missingExtension(String name) {
-        Path file = extensionDirectory.resolve(io.sluice.testkit.DuckDbExtensions.DUCKDB_VERSION)
-                .resolve(io.sluice.testkit.DuckDbExtensions.platform()).resolve(name + ".duckdb_extension");
+        Path file = extensionDirectory.resolve(DuckDbExtensions.DUCKDB_VERSION)
+                .resolve(DuckDbExtensions.platform()).resolve(name + ".duckdb_extension");
         return Files.isRegularFile(file) ? Optional.empty() : Optional.of("DuckDB extension " + name
                 + " is not provisioned (" + file + "); run `bash .ci/provision-duckdb-extensions.sh`");
     }

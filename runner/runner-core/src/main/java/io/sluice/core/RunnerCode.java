@@ -1,6 +1,6 @@
 package io.sluice.core;
 
-import io.sluice.spi.ErrorCode;
+import io.sluice.spi.error.ErrorCode;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,9 +1,10 @@
 package io.sluice.core;
 
-import io.sluice.spi.CodedFailure;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorCode;
-import io.sluice.spi.ErrorKind;
+import io.sluice.core.diag.Position;
+import io.sluice.spi.error.CodedFailure;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorCode;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.Optional;
 
@@ -18,7 +19,7 @@ public final class SluiceException extends RuntimeException implements CodedFail
     private final String code;
     private final String fix;
     /** Where in the spec the failure points, when it is about one place there (a source's where:, a rule). */
-    private final io.sluice.core.diag.Position position;
+    private final Position position;
 
     public SluiceException(ErrorKind kind, ErrorCode code, String message, String fix) {
         this(kind, code.name(), message, fix, null);
@@ -41,7 +42,7 @@ public final class SluiceException extends RuntimeException implements CodedFail
         this.position = null;
     }
 
-    private SluiceException(SluiceException e, io.sluice.core.diag.Position position) {
+    private SluiceException(SluiceException e, Position position) {
         super(e.getMessage(), e.getCause());
         this.kind = e.kind;
         this.code = e.code;
@@ -51,11 +52,11 @@ public final class SluiceException extends RuntimeException implements CodedFail
     }
 
     /** This failure, pointing at {@code position} in the spec (shown as {@code file:line:col:} before it). */
-    public SluiceException at(io.sluice.core.diag.Position position) {
+    public SluiceException at(Position position) {
         return new SluiceException(this, position);
     }
 
-    public Optional<io.sluice.core.diag.Position> position() {
+    public Optional<Position> position() {
         return Optional.ofNullable(position);
     }
 

@@ -1,5 +1,9 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+
 /**
  * How a transfer treats rows that cannot be loaded ({@code rejects:}, {@code nul-bytes:}). The runner passes one to
  * {@link PartitionReader#transferTo(CopySink, BadRows)}; a reader that can tell a bad value before it is sent sets

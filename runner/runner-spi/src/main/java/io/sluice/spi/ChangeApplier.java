@@ -1,5 +1,8 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.ledger.LedgerWork;
+
 /**
  * Applies change batches to a target's tables ({@link Target#openChangeApplier}): each batch in one transaction
  * that also runs the runner's ledger work, so the applied position commits with the rows. Used by one thread.
@@ -11,7 +14,7 @@ public interface ChangeApplier extends AutoCloseable {
      * {@link ChangeBatch#partial() partial} batch is applied without committing and without {@code withPosition}:
      * the batch that ends its transaction commits them together.
      */
-    Applied apply(ChangeBatch batch, io.sluice.spi.ledger.LedgerWork<?> withPosition) throws ConnectorException;
+    Applied apply(ChangeBatch batch, LedgerWork<?> withPosition) throws ConnectorException;
 
     /**
      * For a cut-over: sets each target sequence behind a routed column past the source's value for it

@@ -1,5 +1,6 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
 import java.time.Duration;
 
 /**

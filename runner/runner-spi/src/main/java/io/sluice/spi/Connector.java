@@ -1,5 +1,9 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+
 /** One configured connection. Thread-safe: the runner may open sources and targets from several threads. */
 public interface Connector extends AutoCloseable {
     /** The source side of a stream, from the stream's validated {@code source:} options. */

@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /** Where a reader sends a PostgreSQL COPY stream (header, tuples, trailer) in the agreed {@link CopyFormat}. */
 @FunctionalInterface
 public interface CopySink {

@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /** Reads one partition as a complete COPY stream. Used by one thread; {@link #cancel()} may come from another. */
 public interface PartitionReader extends AutoCloseable {
     /**

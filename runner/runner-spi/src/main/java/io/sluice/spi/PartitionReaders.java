@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /**
  * The readers one worker opens one after another, one partition at a time, so a connector can keep its connection
  * between partitions instead of connecting for each. Used by one thread; a reader it opened may still be cancelled

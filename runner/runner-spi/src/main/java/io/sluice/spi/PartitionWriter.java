@@ -1,5 +1,10 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.ledger.LedgerWork;
+
 /**
  * Writes one partition in its own transaction. The reader feeds it through {@link #write}; then the runner calls
  * {@link #finish()} and {@link #commit()}, or {@link #abort()} on any failure. Used by one thread, except
@@ -54,7 +59,7 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
      * writes are in the target together with the partition's rows, or neither is. When it throws, everything rolls
      * back and the exception is rethrown. Targets with a ledger override this; the default is for targets without one.
      */
-    default void commit(io.sluice.spi.ledger.LedgerWork<?> withRows) throws ConnectorException {
+    default void commit(LedgerWork<?> withRows) throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, "this target keeps no run ledger",
                 "set ledger: off in the spec");
     }

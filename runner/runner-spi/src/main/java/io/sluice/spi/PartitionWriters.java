@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /**
  * The writers one worker opens one after another, each in its own transaction, so a connector can keep its
  * connection between partitions instead of connecting for each. Used by one thread; a writer it opened may still be

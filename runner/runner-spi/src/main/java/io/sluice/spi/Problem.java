@@ -1,5 +1,6 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ErrorCode;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;

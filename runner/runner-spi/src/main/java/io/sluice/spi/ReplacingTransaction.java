@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /**
  * A truncate load in one target transaction (see {@link Target#openReplacingTransaction}): the transaction first
  * empties the target, then the writers it opens write one partition after another, and {@link #commit()} makes the

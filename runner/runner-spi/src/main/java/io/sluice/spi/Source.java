@@ -1,5 +1,8 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import java.util.List;
 
 /**

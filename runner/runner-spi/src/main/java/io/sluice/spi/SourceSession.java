@@ -1,5 +1,7 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+
 /** What the readers of one stream share, such as an exported snapshot. Closed after every reader finished. */
 public interface SourceSession extends AutoCloseable {
     /** For plans and the ledger, e.g. {@code snapshot 00000003-0000001B-1} or {@code none}. */

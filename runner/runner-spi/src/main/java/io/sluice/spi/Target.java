@@ -1,6 +1,12 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import java.util.List;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LoadMarks;
 
 /**
  * The writing side of one stream. Lifecycle: {@link #table()} (preflight) -&gt; {@link #prepare} once -&gt; one writer
@@ -38,7 +44,7 @@ public interface Target {
      * replace, dropping indexes), each step recorded in {@code marks} in the transaction that does it, so a resumed or
      * joined process of the run skips what is done. Runs before {@link #prepare}.
      */
-    default void beginLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+    default void beginLoad(LoadMarks marks) throws ConnectorException {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
@@ -47,7 +53,7 @@ public interface Target {
      * a merge did not see, swapping the shadow table in), each step once per run as {@code marks} say. Not called
      * when a partition failed: a resume calls it once the rest is done.
      */
-    default void finishLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+    default void finishLoad(LoadMarks marks) throws ConnectorException {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
@@ -57,7 +63,7 @@ public interface Target {
      * that in {@code marks}, so the target is as usable as before the run. A crash leaves this to the next run's
      * {@link #beginLoad}.
      */
-    default void abortLoad(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+    default void abortLoad(LoadMarks marks) throws ConnectorException {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
@@ -70,7 +76,7 @@ public interface Target {
      * commit together with the truncation. Returns whether the target was emptied. Targets with a
      * {@link #ledgerStore()} override this.
      */
-    default boolean truncate(io.sluice.spi.ledger.LedgerWork<Boolean> first) throws ConnectorException {
+    default boolean truncate(LedgerWork<Boolean> first) throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, describe() + " keeps no run ledger",
                 "set ledger: off in the spec");
     }
@@ -91,7 +97,7 @@ public interface Target {
      */
     default ReplacingTransaction openReplacingTransaction(
             List<Column> columns, CopyFormat format,
-            java.util.Optional<io.sluice.spi.ledger.LedgerWork<Boolean>> first)
+            java.util.Optional<LedgerWork<Boolean>> first)
             throws ConnectorException {
         throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI004, describe() + " cannot load in one transaction",
                 "report this as a bug: the runner asks only targets that say they can");
@@ -103,7 +109,7 @@ public interface Target {
      */
     default ReplacingTransaction openReplacingTransaction(
             List<Column> columns, CopyFormat format,
-            java.util.Optional<io.sluice.spi.ledger.LedgerWork<Boolean>> first, long expectedBytes)
+            java.util.Optional<LedgerWork<Boolean>> first, long expectedBytes)
             throws ConnectorException {
         return openReplacingTransaction(columns, format, first);
     }
@@ -158,7 +164,7 @@ public interface Target {
      * planned to do first, recorded in this stream's {@code marks} in the transaction that does it. A resume repeats
      * it: the marks tell what is done.
      */
-    default void beginBeforeStreams(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+    default void beginBeforeStreams(LoadMarks marks) throws ConnectorException {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
@@ -167,7 +173,7 @@ public interface Target {
      * last stream is recorded done: what {@link #planAcrossStreams} planned, as this stream's {@code marks} of the run
      * recorded it (a target the resume did not load again knows it only from them). A crash repeats it.
      */
-    default void finishAfterStreams(io.sluice.spi.ledger.LoadMarks marks) throws ConnectorException {
+    default void finishAfterStreams(LoadMarks marks) throws ConnectorException {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
@@ -227,7 +233,7 @@ public interface Target {
      * Where this target keeps the run ledger next to the data, if it can keep one. Without a ledger a spec must say
      * {@code ledger: off}, and runs cannot be resumed.
      */
-    default java.util.Optional<io.sluice.spi.ledger.LedgerStore> ledgerStore() {
+    default java.util.Optional<LedgerStore> ledgerStore() {
         return java.util.Optional.empty();
     }
 
@@ -242,7 +248,7 @@ public interface Target {
      * marks say a process of the run did already, so a hook runs once per run whatever crashes and resumes come
      * between. Returns whether it ran now. The default: the target cannot run hooks.
      */
-    default boolean runHook(String phase, java.util.List<String> statements, io.sluice.spi.ledger.LoadMarks marks)
+    default boolean runHook(String phase, java.util.List<String> statements, LoadMarks marks)
             throws ConnectorException {
         java.util.Objects.requireNonNull(phase, "phase is null");
         java.util.Objects.requireNonNull(statements, "statements is null");

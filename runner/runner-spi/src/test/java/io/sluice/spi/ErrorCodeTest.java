@@ -1,5 +1,9 @@
 package io.sluice.spi;
 
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorCode;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

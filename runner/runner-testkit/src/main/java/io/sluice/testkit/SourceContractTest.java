@@ -2,11 +2,12 @@ package io.sluice.testkit;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Distribution;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
@@ -232,7 +233,7 @@ public abstract class SourceContractTest {
                 try {
                     copy.writeToCopy(buffer, offset, length);
                 } catch (SQLException e) {
-                    throw new ConnectorException(io.sluice.spi.ErrorKind.DATA, "CONTRACT",
+                    throw new ConnectorException(ErrorKind.DATA, "CONTRACT",
                             "PostgreSQL refused the stream of " + partition.id() + ": " + e.getMessage(), null, e);
                 }
             };

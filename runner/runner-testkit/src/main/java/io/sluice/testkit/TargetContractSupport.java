@@ -1,7 +1,7 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;

@@ -2,7 +2,7 @@ package io.sluice.testkit;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.CopySink;
@@ -136,7 +136,7 @@ class GeneratedSourceContractTest extends SourceContractTest {
             BinaryCopyEncoder encoder = new BinaryCopyEncoder(sink, 100);
             for (long id = range.from(); id < range.to(); id++) {
                 if (cancelled) {
-                    throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, "GEN001", "cancelled", null);
+                    throw new ConnectorException(io.sluice.spi.error.ErrorKind.FAILED, "GEN001", "cancelled", null);
                 }
                 encoder.startRow(3);
                 encoder.writeInt8(id);

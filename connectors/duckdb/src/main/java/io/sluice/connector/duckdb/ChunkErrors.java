@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.driver.DriverMembers;
 import io.sluice.toolkit.driver.DriverVersion;
 import org.duckdb.DuckDBChunkedResult;

@@ -2,8 +2,8 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.connector.duckdb.DuckDbType.Kind;
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.EnumSet;
 import java.util.List;

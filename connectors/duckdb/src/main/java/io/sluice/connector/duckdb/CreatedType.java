@@ -1,9 +1,9 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
-import io.sluice.spi.SpiCode;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 
 import java.util.Optional;
 

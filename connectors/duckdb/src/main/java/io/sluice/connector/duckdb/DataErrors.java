@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK301;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK302;

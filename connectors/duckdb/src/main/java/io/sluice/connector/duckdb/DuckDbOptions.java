@@ -2,6 +2,7 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Options;
 
 /** The options a {@code type: duckdb} connection and its stream sources accept. */
 final class DuckDbOptions {
@@ -32,7 +33,7 @@ final class DuckDbOptions {
             .describedAs("Session token for temporary credentials.");
     static final OptionSchema S3_SCHEMA = OptionSchema.of(S3_ENDPOINT, S3_REGION, S3_URL_STYLE, S3_USE_SSL,
             S3_KEY_ID, S3_SECRET, S3_SESSION_TOKEN);
-    static final io.sluice.spi.Option<io.sluice.spi.Options> S3 = Option.object("s3", S3_SCHEMA)
+    static final Option<Options> S3 = Option.object("s3", S3_SCHEMA)
             .describedAs("S3 settings, passed to DuckDB as a secret.");
 
     static final Option<String> QUERY = Option.string("query").naming().describedAs("Any DuckDB SQL.");

@@ -2,9 +2,11 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.LineageDataset;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
@@ -43,7 +45,7 @@ final class DuckDbSource implements Source {
 
     /** A files: glob is one dataset, its folder ({@link FileLineage}); a query names nothing: DuckDB SQL may read anything. */
     @Override
-    public List<io.sluice.spi.LineageDataset> lineageInputs() {
+    public List<LineageDataset> lineageInputs() {
         return relation.glob().map(g -> List.of(FileLineage.of(g))).orElse(List.of());
     }
 
@@ -161,7 +163,7 @@ final class DuckDbSource implements Source {
             rs.next();
             return new Column(name, rs.getString("column_type"), 0, true, Column.Generation.NONE);
         } catch (SQLException e) {
-            throw new ConnectorException(io.sluice.spi.ErrorKind.INVALID_SPEC, DuckDbCode.DUCK105,
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DuckDbCode.DUCK105,
                     "columns: expression " + expression + " (for column " + name + ") is not valid on " + relation.describe() + ": "
                     + database.redactor().redact(String.valueOf(e.getMessage()).lines().findFirst().orElse("")),
                     "write DuckDB SQL over the source's columns, e.g. lower(email)");

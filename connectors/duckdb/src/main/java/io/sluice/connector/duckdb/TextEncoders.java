@@ -1,6 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.BadRows;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.duckdb.DuckDBReadableVector;
 
@@ -29,7 +30,7 @@ final class TextEncoders {
         /** JSON of a value that may hold a NaN or infinite float ({@link JsonNonFinite}): read as a String. */
         private final boolean quoteNonFinite;
         private boolean fromCells;
-        private io.sluice.spi.BadRows.NulBytes nulBytes = io.sluice.spi.BadRows.NulBytes.FAIL;
+        private BadRows.NulBytes nulBytes = BadRows.NulBytes.FAIL;
 
         TextEncoder(int index, PgType target, ColumnOrigin origin) {
             this(index, target, origin, false);
@@ -53,7 +54,7 @@ final class TextEncoders {
         }
 
         /** {@code nul-bytes:}: FAIL leaves NULs to the server (no scan); STRIP and REJECT look for them here. */
-        void nulBytes(io.sluice.spi.BadRows.NulBytes policy) {
+        void nulBytes(BadRows.NulBytes policy) {
             this.nulBytes = requireNonNull(policy, "policy is null");
         }
 
@@ -82,7 +83,7 @@ final class TextEncoders {
                 out.buffer()[at++] = JSONB_VERSION;
             }
             strings.copy(row, length, out.buffer(), at);
-            if (nulBytes != io.sluice.spi.BadRows.NulBytes.FAIL) {
+            if (nulBytes != BadRows.NulBytes.FAIL) {
                 length = nuls(out, at, length);
             }
             checkLength(out.buffer(), at, length);
@@ -99,7 +100,7 @@ final class TextEncoders {
             if (i == end) {
                 return length;
             }
-            if (nulBytes == io.sluice.spi.BadRows.NulBytes.REJECT) {
+            if (nulBytes == BadRows.NulBytes.REJECT) {
                 throw DataErrors.nulByte(origin, new String(bytes, at, length, StandardCharsets.UTF_8));
             }
             int kept = i;
@@ -130,7 +131,7 @@ final class TextEncoders {
             }
             System.arraycopy(utf8, 0, out.buffer(), at, utf8.length);
             int length = utf8.length;
-            if (nulBytes != io.sluice.spi.BadRows.NulBytes.FAIL) {
+            if (nulBytes != BadRows.NulBytes.FAIL) {
                 length = nuls(out, at, length);
             }
             checkLength(out.buffer(), at, length);

@@ -2,7 +2,7 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.PartitionReader;

@@ -2,11 +2,11 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;

@@ -1,10 +1,10 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
 import io.sluice.testkit.DuckDbExtensions;

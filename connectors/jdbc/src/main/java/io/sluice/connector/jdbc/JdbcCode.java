@@ -1,6 +1,6 @@
 package io.sluice.connector.jdbc;
 
-import io.sluice.spi.ErrorCode;
+import io.sluice.spi.error.ErrorCode;
 
 import static java.util.Objects.requireNonNull;
 

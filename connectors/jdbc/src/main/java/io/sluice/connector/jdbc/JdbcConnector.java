@@ -1,8 +1,8 @@
 package io.sluice.connector.jdbc;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
 

@@ -1,10 +1,11 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.SourceObject;
 
 import java.util.Optional;
 
@@ -37,7 +38,7 @@ final class MySqlConnector implements Connector {
      * the pattern's database (the connection's when it names none), each with its primary key and size.
      */
     @Override
-    public Optional<java.util.List<io.sluice.spi.SourceObject>> expandSource(Options sourceOptions)
+    public Optional<java.util.List<SourceObject>> expandSource(Options sourceOptions)
             throws ConnectorException {
         requireNonNull(sourceOptions, "sourceOptions is null");
         Optional<String> table = sourceOptions.find(MySqlOptions.TABLE);
@@ -48,7 +49,7 @@ final class MySqlConnector implements Connector {
         Optional<String> schema = dot > 0 ? Optional.of(table.get().substring(0, dot)) : database;
         java.util.regex.Pattern include = glob(dot > 0 ? table.get().substring(dot + 1) : table.get());
         java.util.List<String> excludes = sourceOptions.find(MySqlOptions.EXCLUDE).orElse(java.util.List.of());
-        java.util.List<io.sluice.spi.SourceObject> objects = new java.util.ArrayList<>();
+        java.util.List<SourceObject> objects = new java.util.ArrayList<>();
         try (java.sql.Connection c = settings.connect(); java.sql.PreparedStatement p = c.prepareStatement(
                 "SELECT t.TABLE_SCHEMA, t.TABLE_NAME, coalesce(t.DATA_LENGTH, 0) + coalesce(t.INDEX_LENGTH, 0), "
                         + "(SELECT GROUP_CONCAT(k.COLUMN_NAME ORDER BY k.ORDINAL_POSITION SEPARATOR '\\0') FROM "
@@ -65,7 +66,7 @@ final class MySqlConnector implements Connector {
                         continue;
                     }
                     String keys = rs.getString(4);
-                    objects.add(new io.sluice.spi.SourceObject(db + "." + name, sourceOptions
+                    objects.add(new SourceObject(db + "." + name, sourceOptions
                             .with(MySqlOptions.TABLE, db + "." + name).without(MySqlOptions.EXCLUDE),
                             java.util.Map.of("schema", db, "table", name), keys == null ? java.util.List.of()
                             : java.util.List.of(keys.split("\\x00")), rs.getLong(3)));

@@ -1,8 +1,12 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.BadRows;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.RejectedRow;
+import io.sluice.toolkit.JsonText;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.sql.Connection;
@@ -47,7 +51,7 @@ final class MySqlPartitionReader implements PartitionReader {
 
     @Override
     public long transferTo(CopySink sink) throws ConnectorException {
-        return transferTo(sink, io.sluice.spi.BadRows.FAIL);
+        return transferTo(sink, BadRows.FAIL);
     }
 
     /**
@@ -56,7 +60,7 @@ final class MySqlPartitionReader implements PartitionReader {
      * strip} removes NUL characters from text instead.
      */
     @Override
-    public long transferTo(CopySink sink, io.sluice.spi.BadRows badRows) throws ConnectorException {
+    public long transferTo(CopySink sink, BadRows badRows) throws ConnectorException {
         requireNonNull(sink, "sink is null");
         requireNonNull(badRows, "badRows is null");
         BinaryCopyEncoder out = new BinaryCopyEncoder(sink);
@@ -65,7 +69,7 @@ final class MySqlPartitionReader implements PartitionReader {
             out.keepRowsWhole();
         }
         ValueEncoder[] encoders = this.encoders;
-        if (badRows.nulBytes() == io.sluice.spi.BadRows.NulBytes.STRIP) {
+        if (badRows.nulBytes() == BadRows.NulBytes.STRIP) {
             encoders = java.util.Arrays.stream(encoders).map(ValueEncoder::strippingNul).toArray(ValueEncoder[]::new);
         }
         long row = 0;
@@ -83,11 +87,11 @@ final class MySqlPartitionReader implements PartitionReader {
                             encoders[i].encode(rs, out);
                         }
                     } catch (ConnectorException e) {
-                        if (!setsAside || e.kind() != io.sluice.spi.ErrorKind.DATA) {
+                        if (!setsAside || e.kind() != ErrorKind.DATA) {
                             throw e;
                         }
                         out.discardRow();
-                        badRows.reject(new io.sluice.spi.RejectedRow(row, java.util.Optional.of(json(rs, encoders)),
+                        badRows.reject(new RejectedRow(row, java.util.Optional.of(json(rs, encoders)),
                                 java.util.Optional.empty(), java.util.Optional.of(encoders[i].column), e.code(),
                                 e.getMessage()));
                     }
@@ -97,7 +101,7 @@ final class MySqlPartitionReader implements PartitionReader {
         } catch (SQLException e) {
             broken = true;
             if (cancelled) {
-                throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, MySqlCode.MY105, "the read of "
+                throw new ConnectorException(ErrorKind.FAILED, MySqlCode.MY105, "the read of "
                         + predicate + " was cancelled", "nothing to fix: the run stopped it", e);
             }
             throw MySqlErrors.translate(e, "cannot read " + predicate + " (row " + row + ")", settings.redactor());
@@ -114,8 +118,8 @@ final class MySqlPartitionReader implements PartitionReader {
         StringBuilder json = new StringBuilder("{");
         for (int i = 0; i < encoders.length; i++) {
             String value = rs.getString(encoders[i].index);
-            json.append(i == 0 ? "" : ", ").append(io.sluice.toolkit.JsonText.quote(encoders[i].column)).append(": ")
-                    .append(value == null ? "null" : io.sluice.toolkit.JsonText.value(value));
+            json.append(i == 0 ? "" : ", ").append(JsonText.quote(encoders[i].column)).append(": ")
+                    .append(value == null ? "null" : JsonText.value(value));
         }
         return json.append('}').toString();
     }

@@ -1,8 +1,8 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.spi.Consistency;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;

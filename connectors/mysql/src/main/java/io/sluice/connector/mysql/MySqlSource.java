@@ -2,16 +2,17 @@ package io.sluice.connector.mysql;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
-import io.sluice.spi.ConnectorException;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.toolkit.plan.KeyBuckets;
 import io.sluice.toolkit.plan.KeyRanges;
 import io.sluice.toolkit.plan.KeyValues;
@@ -179,7 +180,7 @@ final class MySqlSource implements Source {
         List<String> expressions = new ArrayList<>();
         for (ColumnPair pair : pairs) {
             if (pair.source().expression().isPresent()) {
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, io.sluice.spi.SpiCode.SPI009, describe()
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe()
                         + " cannot compute columns from expressions", "compute it in a query: source");
             }
             String name = pair.source().name();

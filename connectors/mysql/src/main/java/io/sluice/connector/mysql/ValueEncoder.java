@@ -2,8 +2,8 @@ package io.sluice.connector.mysql;
 
 import io.sluice.connector.mysql.MySqlType.Kind;
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import io.sluice.toolkit.copy.NumericWriter;
 import io.sluice.toolkit.copy.PgTypes;

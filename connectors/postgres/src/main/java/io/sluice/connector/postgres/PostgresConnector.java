@@ -6,18 +6,21 @@ import io.sluice.connector.postgres.catalog.TableNames;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.connector.postgres.source.PostgresSource;
-import io.sluice.connector.postgres.source.SourcesAhead;
-import io.sluice.connector.postgres.target.PostgresTarget;
-import io.sluice.connector.postgres.target.TargetsAhead;
+import io.sluice.connector.postgres.read.PostgresSource;
+import io.sluice.connector.postgres.read.SourcesAhead;
+import io.sluice.connector.postgres.write.PostgresTarget;
+import io.sluice.connector.postgres.write.TargetsAhead;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceObject;
 import io.sluice.spi.Target;
+import io.sluice.connector.postgres.changes.ChangeSlot;
+import io.sluice.spi.ChangeFeedState;
+import io.sluice.spi.Role;
 
 import java.util.List;
 import java.util.Optional;
@@ -57,8 +60,8 @@ public final class PostgresConnector implements Connector {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PG101, "table pattern " + table.get() + " names "
                     + "many tables; the runner plans one stream per table (expandSource)", "report this as a bug");
         }
-        Optional<io.sluice.connector.postgres.changes.ChangeSlot> changes = sourceOptions
-                .find(PostgresOptions.CHANGES).map(c -> new io.sluice.connector.postgres.changes.ChangeSlot(
+        Optional<ChangeSlot> changes = sourceOptions
+                .find(PostgresOptions.CHANGES).map(c -> new ChangeSlot(
                         c.get(PostgresOptions.SLOT), c.find(PostgresOptions.PUBLICATION)
                         .orElse(c.get(PostgresOptions.SLOT))));
         if (table.isPresent()) {
@@ -198,7 +201,7 @@ public final class PostgresConnector implements Connector {
      * this asks a few in all. A read that fails leaves them to the per-table way, which says what is wrong.
      */
     @Override
-    public void describeAhead(io.sluice.spi.Role role, List<Options> options) throws ConnectorException {
+    public void describeAhead(Role role, List<Options> options) throws ConnectorException {
         requireNonNull(role, "role is null");
         List<QualifiedName> names = new java.util.ArrayList<>();
         java.util.Map<QualifiedName, Boolean> inherited = new java.util.HashMap<>();
@@ -216,7 +219,7 @@ public final class PostgresConnector implements Connector {
                 continue; // the per-table way refuses it
             }
             names.add(name);
-            if (role == io.sluice.spi.Role.SOURCE) {
+            if (role == Role.SOURCE) {
                 inherited.put(name, o.find(PostgresOptions.INHERITED).orElse(true));
                 if (o.find(PostgresOptions.WHERE).filter(w -> !w.isBlank()).isEmpty()) {
                     unfiltered.add(name);
@@ -231,7 +234,7 @@ public final class PostgresConnector implements Connector {
         try (ControlConnection control = connections.control("reading ahead the " + names.size() + " tables of a "
                 + "pattern")) {
             java.sql.Connection c = control.connection();
-            if (role == io.sluice.spi.Role.SOURCE) {
+            if (role == Role.SOURCE) {
                 sourcesAhead.read(c, names, inherited, unfiltered);
             } else {
                 targetsAhead.read(c, names, created);
@@ -267,22 +270,22 @@ public final class PostgresConnector implements Connector {
     }
 
     @Override
-    public Optional<io.sluice.spi.ChangeFeedState> changeFeedState(Options sourceOptions) throws ConnectorException {
-        Optional<io.sluice.spi.Options> changes = sourceOptions.find(PostgresOptions.CHANGES);
+    public Optional<ChangeFeedState> changeFeedState(Options sourceOptions) throws ConnectorException {
+        Optional<Options> changes = sourceOptions.find(PostgresOptions.CHANGES);
         if (changes.isEmpty() || !changes.get().isSet(PostgresOptions.SLOT)) {
             return Optional.empty();
         }
         String slot = changes.get().get(PostgresOptions.SLOT);
         long warnAbove = changes.get().find(PostgresOptions.RETAINED_WARNING_MB).orElse(1024L) * 1024 * 1024;
-        try (io.sluice.connector.postgres.session.ControlConnection control = connections.control("reading slot "
+        try (ControlConnection control = connections.control("reading slot "
                 + slot)) {
-            return Optional.of(new io.sluice.connector.postgres.changes.ChangeSlot(slot, slot)
-                    .state(control.connection()).map(s -> new io.sluice.spi.ChangeFeedState(slot, true, s.active(),
+            return Optional.of(new ChangeSlot(slot, slot)
+                    .state(control.connection()).map(s -> new ChangeFeedState(slot, true, s.active(),
                             s.walStatus(), Optional.of(s.confirmedFlush()).filter(c -> !c.isEmpty()), s.behindBytes(),
                             s.retainedBytes(), warnAbove))
-                    .orElse(io.sluice.spi.ChangeFeedState.gone(slot)));
+                    .orElse(ChangeFeedState.gone(slot)));
         } catch (java.sql.SQLException e) {
-            throw connections.errors().translate(e, io.sluice.connector.postgres.session.PostgresErrors.Phase.DESCRIBE,
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
                     "cannot read slot " + slot);
         }
     }

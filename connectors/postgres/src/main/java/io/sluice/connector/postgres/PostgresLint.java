@@ -8,6 +8,7 @@ import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.StreamShape;
+import io.sluice.toolkit.SqlText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class PostgresLint {
             problems.add(Problem.error(PG108, "where", "where filters a table source, and this source is a query",
                     "put the condition in the query's own WHERE, or read a table"));
         }
-        options.find(PostgresOptions.WHERE).flatMap(io.sluice.toolkit.SqlText::notOneExpression).ifPresent(why ->
+        options.find(PostgresOptions.WHERE).flatMap(SqlText::notOneExpression).ifPresent(why ->
                 problems.add(Problem.error(PG110, "where", "where: must be one condition, and this one escapes the "
                         + "parentheses it is put in: " + why, "write one boolean expression (balanced parentheses, "
                         + "no ';', no comment), e.g. where: \"id > 500000 OR id < 1000\"")));

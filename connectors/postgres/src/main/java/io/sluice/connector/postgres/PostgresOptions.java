@@ -2,6 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
+import io.sluice.spi.Options;
 
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ public final class PostgresOptions {
     static final Option<Long> RETAINED_WARNING_MB = Option.integer("retained-warning-mb").withDefault(1024L)
             .describedAs("sluice plan and status warn when the slot keeps more WAL than this on the source (a run "
                     + "that applies and confirms frees it).");
-    static final Option<io.sluice.spi.Options> CHANGES = Option.object("changes",
+    static final Option<Options> CHANGES = Option.object("changes",
                     OptionSchema.of(SLOT, PUBLICATION, RETAINED_WARNING_MB))
             .describedAs("Follow the table's changes after the copy: the first run copies in the slot's snapshot, "
                     + "every later run (or run --follow) applies the inserts, updates, deletes and truncates since "

@@ -1,14 +1,14 @@
 package io.sluice.connector.postgres;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
-import io.sluice.connector.postgres.source.PgPartition;
+import io.sluice.connector.postgres.read.PgPartition;
 
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;

@@ -2,7 +2,7 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Options;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.logging.StderrLogging;
 import io.sluice.core.lint.LintFormat;
 import io.sluice.core.lint.LintReport;
 import ch.qos.logback.classic.LoggerContext;
@@ -68,6 +69,6 @@ final class LintCommand implements Callable<Integer> {
             return; // another SLF4J backend: its own configuration applies
         }
         context.reset();
-        io.sluice.app.logging.StderrLogging.apply(context);
+        StderrLogging.apply(context);
     }
 }

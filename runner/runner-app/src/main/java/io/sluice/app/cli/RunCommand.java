@@ -3,8 +3,10 @@ package io.sluice.app.cli;
 import io.sluice.app.session.RunSession;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.plan.PlanOptions;
-import io.sluice.core.run.PipelineRunner;
+import io.sluice.core.run.ChangeFollow;
 import io.sluice.core.run.Join;
+import io.sluice.core.run.PartitionReport;
+import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.service.RunRequest;
@@ -136,9 +138,9 @@ final class RunCommand implements Callable<Integer> {
         // Until the run starts, a signal ends the process at once: nothing has been written yet.
         onInterrupt(() -> {
             err.println("interrupted before the run started: nothing was written (exit "
-                    + io.sluice.core.run.RunReport.EXIT_INTERRUPTED + ")");
+                    + RunReport.EXIT_INTERRUPTED + ")");
             err.flush();
-            System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+            System.exit(RunReport.EXIT_INTERRUPTED);
         });
         Terminal[] terminal = {Terminal.current()};
         RunSession.Result result = new RunSession(state.sluice()).run(specFile, specFile.toString(),
@@ -173,7 +175,7 @@ final class RunCommand implements Callable<Integer> {
 
                     @Override
                     public RunSession.Running started(PipelineRunner runner) {
-                        runner.follow(new io.sluice.core.run.ChangeFollow(follow, untilLag != null,
+                        runner.follow(new ChangeFollow(follow, untilLag != null,
                                 restartChanges));
                         onInterrupt(() -> interrupt(runner, err));
                         RunOutputOptions.Progress progress = outputs.progress(runner.progress(), err,
@@ -188,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
         printTotal(report, err, terminal[0]);
         if (join) {
             long mine = report.streams().stream().flatMap(st -> st.partitions().stream())
-                    .filter(p -> p.state() == io.sluice.core.run.PartitionReport.State.DONE).count();
+                    .filter(p -> p.state() == PartitionReport.State.DONE).count();
             err.println("joined run " + report.runId() + ": this process copied " + mine + " partition(s); "
                     + "the others copied the rest (sluice status " + specFile + " " + report.runId() + ")");
             err.flush();
@@ -216,7 +218,7 @@ final class RunCommand implements Callable<Integer> {
                     + " s (a read stalled on the network?); exiting: their uncommitted rows roll back with "
                     + "their connections, and no partition is marked done that was not committed");
             err.flush();
-            System.exit(io.sluice.core.run.RunReport.EXIT_INTERRUPTED);
+            System.exit(RunReport.EXIT_INTERRUPTED);
         });
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.app.cli;
 
-import io.sluice.spi.CodedFailure;
+import io.sluice.core.SluiceException;
+import io.sluice.spi.error.CodedFailure;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -70,7 +71,7 @@ public final class SluiceCommand implements Runnable {
         PrintWriter err = line.getErr();
         Terminal terminal = Terminal.current();
         if (error instanceof CodedFailure e) {
-            String at = error instanceof io.sluice.core.SluiceException s
+            String at = error instanceof SluiceException s
                     ? s.position().map(p -> p + ": ").orElse("") : "";
             err.println(terminal.redact(at + "error[" + e.code() + "] " + e.getMessage()));
             e.fix().ifPresent(fix -> err.println(terminal.redact("  fix: " + fix)));

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.app.output.PlanText;
 import io.sluice.app.report.HtmlRunReport;
 import io.sluice.app.report.LedgerTimeline;
 import io.sluice.app.report.ReportFiles;
@@ -10,7 +11,7 @@ import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LoadMarks;
@@ -128,7 +129,7 @@ final class StatusCommand implements Callable<Integer> {
         }).orElse("not started: the next run copies in its snapshot");
         if (feed.streams().isEmpty()) {
             lines.add("changes " + feed.feed() + ": " + recorded + "; no stream of the spec follows it any more");
-            lines.add("    " + io.sluice.app.output.PlanText.orphanedSlot(specName, feed.feed()));
+            lines.add("    " + PlanText.orphanedSlot(specName, feed.feed()));
             return lines;
         }
         lines.add("changes " + feed.feed() + " (" + String.join(", ", feed.streams()) + "): " + recorded);

@@ -1,5 +1,6 @@
 package io.sluice.app.cli;
 
+import io.sluice.core.diag.PrintableText;
 import io.sluice.toolkit.Redactor;
 
 import java.util.Collection;
@@ -29,7 +30,7 @@ final class Terminal {
 
     /** {@code text} as it may be printed: secrets masked, control characters made visible. */
     String redact(String text) {
-        return io.sluice.core.diag.PrintableText.lines(redactor.redact(text));
+        return PrintableText.lines(redactor.redact(text));
     }
 
     /** True when stderr is an interactive terminal, so a live progress bar makes sense. */

@@ -136,7 +136,7 @@ public final class MetricsRunListener implements RunListener {
     }
 
     @Override
-    public void changesRetrying(String feed, io.sluice.core.SluiceException cause, int failures, int maxAttempts,
+    public void changesRetrying(String feed, SluiceException cause, int failures, int maxAttempts,
                                 Duration backoff) {
         Counter.builder("sluice.changes.retries").baseUnit("retries").description("Times a following run opened its "
                 + "change feed again after a passing failure").tags(feedTags(feed)).register(registry).increment();

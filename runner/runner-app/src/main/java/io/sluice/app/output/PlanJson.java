@@ -4,6 +4,7 @@ import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.spec.StreamHooks;
 import io.sluice.spi.ColumnPair;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -65,10 +66,10 @@ public final class PlanJson {
             ArrayNode loadSteps = s.putArray("load-statements");
             stream.load().statements().forEach(loadSteps::add);
             ArrayNode before = s.putArray("before-hook");
-            io.sluice.core.spec.StreamHooks.forTable(stream.spec().hooks().before(), stream.targetTable())
+            StreamHooks.forTable(stream.spec().hooks().before(), stream.targetTable())
                     .forEach(before::add);
             ArrayNode after = s.putArray("after-hook");
-            io.sluice.core.spec.StreamHooks.forTable(stream.spec().hooks().after(), stream.targetTable())
+            StreamHooks.forTable(stream.spec().hooks().after(), stream.targetTable())
                     .forEach(after::add);
             ArrayNode columns = s.putArray("columns");
             List<ColumnPair> pairs = stream.columns();

@@ -5,7 +5,9 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.service.RunStatus;
+import io.sluice.core.spec.StreamHooks;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.TablePlaceholders;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.io.PrintWriter;
@@ -43,9 +45,9 @@ public final class PlanText {
     /** What keeps WAL for a feed no stream follows any more, and the statements that end it. */
     public static String orphanedSlot(String specName, String feed) {
         return "its slot keeps WAL on the source until dropped: SELECT pg_drop_replication_slot("
-                + io.sluice.spi.TablePlaceholders.literal(feed) + ") on the source, then DELETE FROM "
-                + "<ledger-schema>.change_feeds WHERE spec_name = " + io.sluice.spi.TablePlaceholders.literal(specName)
-                + " AND feed = " + io.sluice.spi.TablePlaceholders.literal(feed) + " on the target";
+                + TablePlaceholders.literal(feed) + ") on the source, then DELETE FROM "
+                + "<ledger-schema>.change_feeds WHERE spec_name = " + TablePlaceholders.literal(specName)
+                + " AND feed = " + TablePlaceholders.literal(feed) + " on the target";
     }
 
     /** The first {@code shown} names, and how many more. */
@@ -160,7 +162,7 @@ public final class PlanText {
             return;
         }
         out.println("  target hook (" + when + ", in one transaction):");
-        for (String statement : io.sluice.core.spec.StreamHooks.forTable(statements, stream.targetTable())) {
+        for (String statement : StreamHooks.forTable(statements, stream.targetTable())) {
             out.println("    " + statement);
         }
     }

@@ -1,9 +1,11 @@
 package io.sluice.app.report;
 
+import io.sluice.core.ledger.Ledger;
 import io.sluice.core.service.RunStatus;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
 
 import java.time.Instant;
@@ -67,14 +69,14 @@ public final class LedgerTimeline {
 
     /** The rows the target's finish deleted, as its mark keeps them ({@link io.sluice.spi.ledger.LoadMarks}). */
     private static long deletedRows(Map<String, String> marks) {
-        String value = marks.getOrDefault(io.sluice.core.ledger.Ledger.TARGET_MARKS
-                + io.sluice.spi.ledger.LoadMarks.DELETED_ROWS, "");
+        String value = marks.getOrDefault(Ledger.TARGET_MARKS
+                + LoadMarks.DELETED_ROWS, "");
         return value.isEmpty() ? 0 : Long.parseLong(value);
     }
 
     private static List<String> schemaChanges(Map<String, String> marks) {
-        String value = marks.getOrDefault(io.sluice.core.ledger.Ledger.TARGET_MARKS
-                + io.sluice.spi.ledger.LoadMarks.SCHEMA_CHANGES, "");
+        String value = marks.getOrDefault(Ledger.TARGET_MARKS
+                + LoadMarks.SCHEMA_CHANGES, "");
         return value.isEmpty() ? List.of() : List.of(value.split("\n"));
     }
 

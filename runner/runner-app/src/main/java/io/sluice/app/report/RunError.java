@@ -1,6 +1,6 @@
 package io.sluice.app.report;
 
-import io.sluice.spi.CodedFailure;
+import io.sluice.spi.error.CodedFailure;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.sluice.app.report;
 
+import io.sluice.core.run.ChangeReport;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.run.StreamReport;
 import io.sluice.core.spec.PipelineSpec;
@@ -23,7 +24,7 @@ public record RunOutcome(
         boolean interrupted,
         Optional<RunError> error,
         int exitCode,
-        List<io.sluice.core.run.ChangeReport> changes) {
+        List<ChangeReport> changes) {
     /** A run without change feeds. */
     public RunOutcome(Optional<String> runId, SpecIdentity spec, Instant started, Instant finished,
                       List<StreamReport> streams, boolean interrupted, Optional<RunError> error, int exitCode) {

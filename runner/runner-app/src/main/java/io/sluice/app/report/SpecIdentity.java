@@ -1,6 +1,7 @@
 package io.sluice.app.report;
 
 import io.sluice.core.spec.PipelineSpec;
+import io.sluice.core.spec.SpecLoader;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,8 +36,8 @@ public record SpecIdentity(Optional<String> name, String file, Optional<String> 
         Optional<String> checksum;
         try (java.io.InputStream in = Files.newInputStream(file)) {
             // No larger than a spec can be: a device or a huge file is not read whole.
-            byte[] bytes = in.readNBytes(io.sluice.core.spec.SpecLoader.MAX_SPEC_BYTES + 1);
-            checksum = bytes.length > io.sluice.core.spec.SpecLoader.MAX_SPEC_BYTES ? Optional.empty()
+            byte[] bytes = in.readNBytes(SpecLoader.MAX_SPEC_BYTES + 1);
+            checksum = bytes.length > SpecLoader.MAX_SPEC_BYTES ? Optional.empty()
                     : Optional.of(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
         } catch (IOException e) {
             checksum = Optional.empty();

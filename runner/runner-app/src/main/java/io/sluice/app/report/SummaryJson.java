@@ -1,5 +1,6 @@
 package io.sluice.app.report;
 
+import io.sluice.core.run.ChangeReport;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.StreamReport;
 import io.sluice.core.run.Verification;
@@ -68,7 +69,7 @@ public final class SummaryJson {
         return root;
     }
 
-    private void changes(ObjectNode node, io.sluice.core.run.ChangeReport feed) {
+    private void changes(ObjectNode node, ChangeReport feed) {
         node.put("feed", feed.feed());
         ArrayNode streams = node.putArray("streams");
         feed.streams().forEach(s -> streams.add(redact.apply(s)));

@@ -4,11 +4,14 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.ChangeReport;
 import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunReport;
 import io.sluice.core.run.StreamReport;
 import io.sluice.core.run.Verification;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ColumnPair;
 
 import java.time.Clock;
@@ -89,7 +92,7 @@ public final class TimelineRecorder implements RunListener {
     }
 
     @Override
-    public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch, io.sluice.spi.ChangeApplier.Applied applied,
+    public void changesApplied(String feed, ChangeBatch batch, ChangeApplier.Applied applied,
                                long bytesBehind) {
         changes.computeIfPresent(feed, (f, c) -> new RunTimeline.ChangeTimeline(f, c.state(), c.from(), batch.end(),
                 c.transactions() + batch.transactions(), c.inserts() + applied.inserts(),
@@ -98,8 +101,8 @@ public final class TimelineRecorder implements RunListener {
     }
 
     @Override
-    public void changesFinished(io.sluice.core.run.ChangeReport report) {
-        io.sluice.spi.ChangeApplier.Applied applied = report.applied();
+    public void changesFinished(ChangeReport report) {
+        ChangeApplier.Applied applied = report.applied();
         changes.put(report.feed(), new RunTimeline.ChangeTimeline(report.feed(),
                 report.error().isPresent() ? "failed" : "done", report.from(), report.to(), report.transactions(),
                 applied.inserts(), applied.updates(), applied.deletes(), applied.truncates(), report.bytesBehind(),

@@ -6,13 +6,14 @@ import io.sluice.app.report.SummaryJson;
 import io.sluice.app.report.TimelineChartData;
 import io.sluice.core.SluiceException;
 import io.sluice.core.diag.Diagnostic;
+import io.sluice.core.diag.Severity;
 import io.sluice.core.lint.LintReport;
+import io.sluice.core.run.RunProgress;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.core.run.RunProgress;
-import io.sluice.toolkit.Redactor;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.toolkit.Redactor;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.ServerRequest;
@@ -216,7 +217,7 @@ final class ApiHandlers {
             spec.put("name", name);
             spec.put("valid", report.errors() == 0);
             spec.put("errors", report.errors());
-            spec.put("warnings", report.count(io.sluice.core.diag.Severity.WARNING));
+            spec.put("warnings", report.count(Severity.WARNING));
             ArrayNode diagnostics = spec.putArray("diagnostics");
             for (Diagnostic d : report.diagnostics()) {
                 // Positions only: the server's own paths are none of the caller's business.

@@ -1,14 +1,16 @@
 package io.sluice.app.serve;
 
-import io.sluice.app.session.RunSession;
-import io.sluice.core.plan.PlanOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.app.metrics.MetricsRunListener;
 import io.sluice.app.report.RunOutcome;
 import io.sluice.app.report.SpecIdentity;
+import io.sluice.app.session.RunSession;
 import io.sluice.app.telemetry.OtelExport;
+import io.sluice.core.plan.PlanOptions;
+import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.service.RunRequest;
+import io.sluice.core.spec.PipelineSpec;
 import io.sluice.toolkit.Redactor;
 
 import java.nio.file.Path;
@@ -101,12 +103,12 @@ final class RunService implements AutoCloseable {
                     false) : RunRequest.fresh(run.runId());
             result = session.run(file, run.spec(), PlanOptions.DEFAULT, request, new RunSession.Hooks() {
                 @Override
-                public void loaded(io.sluice.core.spec.PipelineSpec spec, Redactor redactor) {
+                public void loaded(PipelineSpec spec, Redactor redactor) {
                     run.redactWith(redactor);
                 }
 
                 @Override
-                public List<RunListener> listeners(io.sluice.core.spec.PipelineSpec spec, String runId) {
+                public List<RunListener> listeners(PipelineSpec spec, String runId) {
                     List<RunListener> listeners = new ArrayList<>(List.of(new MetricsRunListener(meters),
                             run.timeline()));
                     Redactor redactor = run.redactor();
@@ -115,7 +117,7 @@ final class RunService implements AutoCloseable {
                 }
 
                 @Override
-                public RunSession.Running started(io.sluice.core.run.PipelineRunner runner) {
+                public RunSession.Running started(PipelineRunner runner) {
                     run.running(runner);
                     return () -> { };
                 }

@@ -14,7 +14,7 @@ import io.sluice.core.service.PreparedRun;
 import io.sluice.core.service.RunRequest;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.CodedFailure;
+import io.sluice.spi.error.CodedFailure;
 import io.sluice.toolkit.Redactor;
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.sluice.bench.jmh;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.openjdk.jmh.annotations.Benchmark;

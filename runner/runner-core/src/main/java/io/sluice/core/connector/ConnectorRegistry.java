@@ -1,6 +1,7 @@
 package io.sluice.core.connector;
 
 import io.sluice.spi.ConnectorFactory;
+import io.sluice.toolkit.plugin.Plugins;
 
 import java.util.Collection;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class ConnectorRegistry {
     public static ConnectorRegistry fromClassPath() {
         // Sluice's own connectors and those of the plugins folder (io.sluice.toolkit.plugin.Plugins)
         return new ConnectorRegistry(ServiceLoader.load(ConnectorFactory.class,
-                        io.sluice.toolkit.plugin.Plugins.classLoader()).stream()
+                        Plugins.classLoader()).stream()
                 .map(ServiceLoader.Provider::get)
                 .toList());
     }

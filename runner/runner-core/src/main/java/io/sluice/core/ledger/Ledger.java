@@ -1,16 +1,19 @@
 package io.sluice.core.ledger;
 
 import io.sluice.core.RunnerCode;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
+import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
+import io.sluice.spi.ledger.StreamInRun;
 import io.sluice.spi.ledger.StreamKey;
 
 import java.time.Duration;
@@ -159,7 +162,7 @@ public final class Ledger {
      * Records the start in {@code tx}, the stream's row locked from here to the transaction's end; true when it is the
      * stream's first start (its row was new, or only planned).
      */
-    private boolean startingLocked(LedgerStream stream, io.sluice.spi.ledger.LedgerTransaction tx)
+    private boolean startingLocked(LedgerStream stream, LedgerTransaction tx)
             throws ConnectorException {
         Optional<LedgerStream> locked = tx.lockStream(stream.key()); // a stream the run planned is there
         if (locked.isEmpty() && tx.insertStream(stream)) {
@@ -279,7 +282,7 @@ public final class Ledger {
             }
 
             /** The stream in earlier runs: read once (those runs do not change while this one loads). */
-            private List<io.sluice.spi.ledger.StreamInRun> earlierRuns;
+            private List<StreamInRun> earlierRuns;
 
             /** {@code wholeRuns}: a run counts when any stream of it is unfinished, not only this one. */
             private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
@@ -288,12 +291,12 @@ public final class Ledger {
                 if (unfinishedEarlier.map(java.util.Set::isEmpty).orElse(false)) {
                     return earlier; // no run of the spec but this one is unfinished, as the run found before it began
                 }
-                List<io.sluice.spi.ledger.StreamInRun> runs = earlierRuns;
+                List<StreamInRun> runs = earlierRuns;
                 if (runs == null) {
                     runs = store.streamInRuns(specName, key.stream(), UNFINISHED_RUNS_LOOKED_AT);
                     earlierRuns = runs;
                 }
-                for (io.sluice.spi.ledger.StreamInRun recorded : runs) {
+                for (StreamInRun recorded : runs) {
                     LedgerStream stream = recorded.stream();
                     boolean unfinished = stream.state() != LedgerStream.State.DONE
                             || wholeRuns && recorded.runUnfinished();
@@ -568,19 +571,19 @@ public final class Ledger {
     }
 
     /** Every change feed the spec's runs recorded in this ledger. */
-    public List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+    public List<ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         return store.changeFeeds(requireNonNull(specName, "specName is null"));
     }
 
     /** The spec's record of change feed {@code feed}; empty when it never started (or was dropped). */
-    public Optional<io.sluice.spi.ledger.ChangeFeedRecord> changeFeed(String specName, String feed)
+    public Optional<ChangeFeedRecord> changeFeed(String specName, String feed)
             throws ConnectorException {
         requireNonNull(feed, "feed is null");
         return store.changeFeeds(specName).stream().filter(f -> f.feed().equals(feed)).findFirst();
     }
 
     /** Writes a change feed's record in a short transaction of the store's own. */
-    public void writeChangeFeed(io.sluice.spi.ledger.ChangeFeedRecord feed) throws ConnectorException {
+    public void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
         requireNonNull(feed, "feed is null");
         store.inTransaction(t -> {
             t.writeChangeFeed(feed);
@@ -600,7 +603,7 @@ public final class Ledger {
      * The ledger's part of a change batch's transaction: the feed's record must still say {@code expected} (no other
      * run applied since, which would apply changes twice), and then says {@code position}, applying.
      */
-    public LedgerWork<Void> advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position,
+    public LedgerWork<Void> advancingFeed(ChangeFeedRecord expected, String position,
                                           String runId) {
         return advancingFeed(expected, position, runId, false);
     }
@@ -609,14 +612,14 @@ public final class Ledger {
      * As {@link #advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord, String, String)}, and with {@code forgetTables}
      * forgets the feed's table positions too: the feed's own position has passed every one of them.
      */
-    public LedgerWork<Void> advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position,
+    public LedgerWork<Void> advancingFeed(ChangeFeedRecord expected, String position,
                                           String runId, boolean forgetTables) {
         requireNonNull(expected, "expected is null");
         requireNonNull(position, "position is null");
         requireNonNull(runId, "runId is null");
         return t -> {
             expectFeed(t, expected);
-            t.writeChangeFeed(expected.at(io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, position, runId));
+            t.writeChangeFeed(expected.at(ChangeFeedRecord.State.APPLYING, position, runId));
             if (forgetTables) {
                 t.deleteChangeFeedTables(expected.specName(), expected.feed());
             }
@@ -625,7 +628,7 @@ public final class Ledger {
     }
 
     /** Moves the feed's own position in a transaction of the ledger's own (its tables' changes are committed). */
-    public void advanceFeed(io.sluice.spi.ledger.ChangeFeedRecord expected, String position, String runId,
+    public void advanceFeed(ChangeFeedRecord expected, String position, String runId,
                             boolean forgetTables) throws ConnectorException {
         store.inTransaction(advancingFeed(expected, position, runId, forgetTables));
     }
@@ -634,7 +637,7 @@ public final class Ledger {
      * The ledger's part of one table group's transaction when a feed's tables apply on several connections: the
      * feed must still be where this run read it, and each table given is applied up to its position.
      */
-    public LedgerWork<Void> advancingTables(io.sluice.spi.ledger.ChangeFeedRecord expected,
+    public LedgerWork<Void> advancingTables(ChangeFeedRecord expected,
                                             Map<String, String> positions) {
         requireNonNull(expected, "expected is null");
         Map<String, String> copied = Map.copyOf(requireNonNull(positions, "positions is null"));
@@ -650,12 +653,12 @@ public final class Ledger {
         return store.changeFeedTables(specName, feed);
     }
 
-    private static void expectFeed(io.sluice.spi.ledger.LedgerTransaction t,
-                                   io.sluice.spi.ledger.ChangeFeedRecord expected) throws ConnectorException {
-        Optional<io.sluice.spi.ledger.ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(), expected.feed());
+    private static void expectFeed(LedgerTransaction t,
+                                   ChangeFeedRecord expected) throws ConnectorException {
+        Optional<ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(), expected.feed());
         if (now.isEmpty() || !now.get().position().equals(expected.position())
                 || now.get().state() != expected.state()) {
-            throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, io.sluice.core.RunnerCode.RUN071,
+            throw new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071,
                     "change feed " + expected.feed() + " is at " + now.map(r -> r.state().name().toLowerCase(
                     java.util.Locale.ROOT) + " " + r.position() + " (run " + r.runId() + ")").orElse("nothing")
                     + " in the ledger, and this run read it at " + expected.position() + ": another run "

@@ -1,10 +1,11 @@
 package io.sluice.core.ledger;
 
-import io.sluice.toolkit.Redactor;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.Option;
 import io.sluice.spi.Options;
+import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +45,13 @@ public final class StreamDefinition {
         if (!stream.load().mergeKey().isEmpty()) {
             lines.add("merge-key: " + String.join(", ", stream.load().mergeKey()));
         }
-        if (stream.load().onDuplicate() != io.sluice.spi.LoadRequest.OnDuplicate.ERROR) {
+        if (stream.load().onDuplicate() != LoadRequest.OnDuplicate.ERROR) {
             lines.add("on-duplicate: " + stream.load().onDuplicate().name().toLowerCase(Locale.ROOT));
         }
         if (stream.load().deleteMissing()) {
             lines.add("delete-missing: true");
         }
-        if (stream.load().indexes() != io.sluice.spi.LoadRequest.Indexes.KEEP) {
+        if (stream.load().indexes() != LoadRequest.Indexes.KEEP) {
             lines.add("indexes: " + stream.load().indexes().name().toLowerCase(Locale.ROOT));
         }
         lines.add("column-mapping: " + stream.columnMapping().name().toLowerCase(Locale.ROOT));

@@ -1,8 +1,8 @@
 package io.sluice.core.plan;
 
 import io.sluice.core.SluiceException;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.RelationIdentity;
 

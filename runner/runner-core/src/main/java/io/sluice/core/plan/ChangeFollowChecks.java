@@ -3,7 +3,7 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Target;
 
 import static java.util.Objects.requireNonNull;

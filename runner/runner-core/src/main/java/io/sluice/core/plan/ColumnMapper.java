@@ -5,8 +5,9 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnMapping;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadRequest.SchemaChanges;
+import io.sluice.spi.TablePlaceholders;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +118,7 @@ public final class ColumnMapper {
         // PostgreSQL as their value): added without it, they would read NULL.
         List<String> adds = unmatched.stream().map(c -> "ALTER TABLE " + table + " ADD COLUMN \""
                 + c.name().replace("\"", "\"\"") + "\" " + addedType.apply(c) + c.earlierRows().map(v ->
-                (c.nullable() ? "" : " NOT NULL") + " DEFAULT " + io.sluice.spi.TablePlaceholders.literal(v))
+                (c.nullable() ? "" : " NOT NULL") + " DEFAULT " + TablePlaceholders.literal(v))
                 .orElse("")).toList();
         boolean one = unmatched.size() == 1;
         return new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.MAP001,

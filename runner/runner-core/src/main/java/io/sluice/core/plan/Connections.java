@@ -8,7 +8,7 @@ import io.sluice.core.spec.PipelineSpec;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

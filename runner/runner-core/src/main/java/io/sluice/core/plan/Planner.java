@@ -9,11 +9,11 @@ import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadPlan;
-import io.sluice.spi.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.RowWindow;
@@ -24,6 +24,8 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.ledger.LedgerStore;
+import io.sluice.spi.ledger.LoadMarks;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -214,12 +216,12 @@ public final class Planner {
             return Optional.empty();
         }
         try {
-            Optional<io.sluice.spi.ledger.LedgerStore> store = target.ledgerStore();
+            Optional<LedgerStore> store = target.ledgerStore();
             if (store.isEmpty()) {
                 return Optional.empty();
             }
             return new Ledger(store.get()).lastMark(specName, stream, Ledger.TARGET_MARKS
-                    + io.sluice.spi.ledger.LoadMarks.CHECK_PREFIX + check).map(Long::parseLong);
+                    + LoadMarks.CHECK_PREFIX + check).map(Long::parseLong);
         } catch (ConnectorException e) {
             throw SluiceException.from(e, "stream '" + stream + "': reading the last done run's value of check '"
                     + check + "'");

@@ -4,11 +4,12 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnRule;
 import io.sluice.core.spec.ColumnRules;
+import io.sluice.spi.ChangeFeed;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
@@ -224,7 +225,7 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public io.sluice.spi.ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
+    public ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
         return source.openChanges(sources.stream().map(ShapedSource::unwrap).toList(), from);
     }
 

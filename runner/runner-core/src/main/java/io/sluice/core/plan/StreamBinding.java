@@ -2,8 +2,9 @@ package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.ledger.Ledger;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
@@ -27,8 +28,8 @@ public final class StreamBinding {
     private final SourceProjection projection;
     private final Source.ThreadModel readerThreads;
     private final Map<String, SourcePartition> partitions = new ConcurrentHashMap<>();
-    private final java.util.Set<io.sluice.spi.RelationIdentity> reads;
-    private final Optional<io.sluice.spi.RelationIdentity> writes;
+    private final java.util.Set<RelationIdentity> reads;
+    private final Optional<RelationIdentity> writes;
     /** The spec's name of the target's connection; empty when not known (a stream built by hand). */
     private final String targetConnection;
 
@@ -42,15 +43,15 @@ public final class StreamBinding {
      * @param writes the table the target writes, when it exists
      */
     public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
-                         Source.ThreadModel readerThreads, java.util.Set<io.sluice.spi.RelationIdentity> reads,
-                         Optional<io.sluice.spi.RelationIdentity> writes) {
+                         Source.ThreadModel readerThreads, java.util.Set<RelationIdentity> reads,
+                         Optional<RelationIdentity> writes) {
         this(source, target, ledger, projection, readerThreads, reads, writes, "");
     }
 
     /** {@code targetConnection}: the spec's name of the target's connection (a run's hooks find their ledger by it). */
     public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
-                         Source.ThreadModel readerThreads, java.util.Set<io.sluice.spi.RelationIdentity> reads,
-                         Optional<io.sluice.spi.RelationIdentity> writes, String targetConnection) {
+                         Source.ThreadModel readerThreads, java.util.Set<RelationIdentity> reads,
+                         Optional<RelationIdentity> writes, String targetConnection) {
         this.targetConnection = requireNonNull(targetConnection, "targetConnection is null");
         this.reads = java.util.Set.copyOf(requireNonNull(reads, "reads is null"));
         this.writes = requireNonNull(writes, "writes is null");
@@ -70,12 +71,12 @@ public final class StreamBinding {
     }
 
     /** The stored relations the source reads, as the plan found them; empty when the source cannot tell. */
-    public java.util.Set<io.sluice.spi.RelationIdentity> reads() {
+    public java.util.Set<RelationIdentity> reads() {
         return reads;
     }
 
     /** The table the target writes, when it existed at plan time. */
-    public Optional<io.sluice.spi.RelationIdentity> writes() {
+    public Optional<RelationIdentity> writes() {
         return writes;
     }
 

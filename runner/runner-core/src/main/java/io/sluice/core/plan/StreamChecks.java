@@ -4,7 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.CheckSpec;
 import io.sluice.spi.Column;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadCheck;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;

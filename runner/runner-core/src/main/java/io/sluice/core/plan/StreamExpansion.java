@@ -5,9 +5,10 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.diag.PrintableText;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.Role;
 import io.sluice.spi.SourceObject;
 
 import java.util.ArrayList;
@@ -67,9 +68,9 @@ public final class StreamExpansion {
         }
         refuseCollisions(stream, objects.get(), expanded);
         // A pattern's tables are planned one after another: each side reads what that asks of them at once.
-        connections.get(stream.source().connection()).describeAhead(io.sluice.spi.Role.SOURCE,
+        connections.get(stream.source().connection()).describeAhead(Role.SOURCE,
                 expanded.stream().map(s -> s.source().options()).toList());
-        connections.get(stream.target().connection()).describeAhead(io.sluice.spi.Role.TARGET,
+        connections.get(stream.target().connection()).describeAhead(Role.TARGET,
                 expanded.stream().map(s -> s.target().options()).toList());
         return Optional.of(expanded);
     }

@@ -1,6 +1,6 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LineageDataset;
 
 import java.util.List;

@@ -1,12 +1,13 @@
 package io.sluice.core.run;
 
+import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.spec.RunHook;
 import io.sluice.core.spec.RunSettings;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.StreamKey;
 
@@ -90,7 +91,7 @@ final class AcrossStreams {
                     .filter(e -> e.getValue().targetConnection().equals(hook.connection())
                             && e.getValue().ledger().isPresent()).findFirst();
             if (carrier.isEmpty()) {
-                return Optional.of(new SluiceException(ErrorKind.INVALID_SPEC, io.sluice.core.RunnerCode.PLAN009,
+                return Optional.of(new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN009,
                         where + ": no stream with a ledger loads into that connection", "run it on a connection a "
                         + "stream loads into, with the ledger on"));
             }

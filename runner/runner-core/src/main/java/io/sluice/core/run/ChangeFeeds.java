@@ -4,17 +4,21 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.ChangeFollowChecks;
 import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.spec.ColumnRule;
+import io.sluice.core.spec.RetrySpec;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;
 import io.sluice.spi.ChangeRoute;
+import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.Target;
@@ -179,7 +183,7 @@ final class ChangeFeeds {
 
     /** What cannot follow changes ({@link io.sluice.core.plan.ChangeFollowChecks}, checked at plan already). */
     private void check(StreamPlan stream) {
-        io.sluice.core.plan.ChangeFollowChecks.refuse(stream.spec(), bound.binding(stream).target());
+        ChangeFollowChecks.refuse(stream.spec(), bound.binding(stream).target());
     }
 
     private static SluiceException refused(StreamPlan stream, String why, String fix) {
@@ -275,7 +279,7 @@ final class ChangeFeeds {
         Applying state = new Applying();
         // A follower rides through a source or target restart: a passing failure is retried from the ledger's
         // position, with the first stream's retry: settings; a lasting one (that many in a row) ends the run.
-        io.sluice.core.spec.RetrySpec retry = feed.streams().getFirst().spec().retry();
+        RetrySpec retry = feed.streams().getFirst().spec().retry();
         Backoff backoff = new Backoff(retry);
         while (true) {
             try {
@@ -404,13 +408,13 @@ final class ChangeFeeds {
             pairs.put(pair.source().name(), pair.target().name());
         }
         Map<String, String> columns = new LinkedHashMap<>();
-        List<io.sluice.spi.Column> known = source.columns();
-        for (io.sluice.spi.Column column : known) {
-            Optional<io.sluice.core.spec.ColumnRule> rule = stream.spec().columnRules().of(column.name());
+        List<Column> known = source.columns();
+        for (Column column : known) {
+            Optional<ColumnRule> rule = stream.spec().columnRules().of(column.name());
             if (rule.isPresent() && rule.get().exclude()) {
                 continue;
             }
-            String shaped = rule.map(io.sluice.core.spec.ColumnRule::targetName).orElse(column.name());
+            String shaped = rule.map(ColumnRule::targetName).orElse(column.name());
             String target = pairs.get(shaped);
             if (target != null) {
                 columns.put(column.name(), target);

@@ -4,10 +4,11 @@ import io.sluice.core.ledger.Ledger;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRoute;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.RowChange;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.ledger.LedgerWork;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -340,7 +341,7 @@ final class ChangeLanes implements AutoCloseable {
         return past != null && order.compare(end, past) <= 0;
     }
 
-    private io.sluice.spi.ledger.LedgerWork<Void> advancing(String end) {
+    private LedgerWork<Void> advancing(String end) {
         return ledger.advancingFeed(record, end, runId, forgets(end));
     }
 

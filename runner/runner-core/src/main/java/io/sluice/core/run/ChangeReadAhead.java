@@ -2,7 +2,7 @@ package io.sluice.core.run;
 
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 
 import java.time.Duration;
 import java.util.Optional;

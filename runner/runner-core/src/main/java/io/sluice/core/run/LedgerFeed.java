@@ -5,8 +5,8 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.JoinedProgress;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.StreamKey;
 

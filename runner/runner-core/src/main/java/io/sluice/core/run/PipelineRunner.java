@@ -6,7 +6,7 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.RunSettings;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.Redactor;
 
 import java.time.Duration;

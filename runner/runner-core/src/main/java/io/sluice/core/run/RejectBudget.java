@@ -3,7 +3,7 @@ package io.sluice.core.run;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.RejectsSpec;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 
 import static java.util.Objects.requireNonNull;
 

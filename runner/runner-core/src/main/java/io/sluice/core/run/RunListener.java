@@ -4,6 +4,8 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeBatch;
 
 import java.time.Duration;
 
@@ -29,8 +31,8 @@ public interface RunListener {
             }
 
             @Override
-            public void changesApplied(String feed, io.sluice.spi.ChangeBatch batch,
-                                       io.sluice.spi.ChangeApplier.Applied applied, long bytesBehind) {
+            public void changesApplied(String feed, ChangeBatch batch,
+                                       ChangeApplier.Applied applied, long bytesBehind) {
                 copy.forEach(l -> l.changesApplied(feed, batch, applied, bytesBehind));
             }
 
@@ -144,7 +146,7 @@ public interface RunListener {
     }
 
     /** A batch of changes committed; {@code bytesBehind}: how far the source is ahead now. */
-    default void changesApplied(String feed, io.sluice.spi.ChangeBatch batch, io.sluice.spi.ChangeApplier.Applied applied,
+    default void changesApplied(String feed, ChangeBatch batch, ChangeApplier.Applied applied,
                                 long bytesBehind) {
     }
 

@@ -1,7 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 
 import java.time.Duration;
 import java.time.Instant;

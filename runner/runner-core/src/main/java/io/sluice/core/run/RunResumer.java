@@ -4,18 +4,19 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.StreamDefinition;
-import io.sluice.toolkit.Redactor;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.core.spec.IncrementalSpec;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -213,7 +214,7 @@ public final class RunResumer {
                 pending.add(plan);
             }
         }
-        boolean newFiles = stream.spec().incremental().map(io.sluice.core.spec.IncrementalSpec::newFiles)
+        boolean newFiles = stream.spec().incremental().map(IncrementalSpec::newFiles)
                 .orElse(false);
         if (!missing.isEmpty() && newFiles) {
             // A file gone since the run planned it: loaded already (done), or never (the run records it as not

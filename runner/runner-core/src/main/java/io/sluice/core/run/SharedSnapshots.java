@@ -2,10 +2,11 @@ package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 
@@ -60,7 +61,7 @@ final class SharedSnapshots implements AutoCloseable {
             }
             try {
                 // A connector is handed its own sources, never one seen through columns: rules.
-                List<Source> own = sources.stream().map(io.sluice.core.plan.ShapedSource::unwrap).toList();
+                List<Source> own = sources.stream().map(ShapedSource::unwrap).toList();
                 SharedSnapshot snapshot;
                 if (joining) {
                     // The feed carries them first: whatever the snapshot does not see, the feed sends.

@@ -4,15 +4,17 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.PartitionDone;
 import io.sluice.core.ledger.StreamDefinition;
+import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
 
 import java.time.Instant;
@@ -105,8 +107,8 @@ final class StreamLedger {
         java.util.Set<String> marked = ledger.get().startStream(LedgerStream.starting(run.runId(), run.specName(),
                 run.specChecksum(), plan.name(), StreamDefinition.of(plan.spec(), run.redactor()), snapshotMode),
                 planned, plan.startMarks());
-        String files = plan.startMarks().get(io.sluice.core.plan.IncrementalWindow.FILES);
-        if (files != null && !marked.contains(io.sluice.core.plan.IncrementalWindow.FILES)) {
+        String files = plan.startMarks().get(IncrementalWindow.FILES);
+        if (files != null && !marked.contains(IncrementalWindow.FILES)) {
             recordFilesAsRead(files);
         }
     }
@@ -120,7 +122,7 @@ final class StreamLedger {
         java.util.Set<String> pending = new java.util.HashSet<>();
         ledger.get().partitions(key).stream().filter(p -> p.state() != LedgerPartition.State.DONE)
                 .forEach(p -> pending.add(p.partitionId()));
-        String recorded = ledger.get().marks(key).getOrDefault(io.sluice.core.plan.IncrementalWindow.FILES, "");
+        String recorded = ledger.get().marks(key).getOrDefault(IncrementalWindow.FILES, "");
         java.util.Set<String> recordedLines = new java.util.HashSet<>(recorded.lines().toList());
         // A file's line in this plan that the run did not record: the version it will read now.
         Map<String, String> now = new java.util.HashMap<>();
@@ -139,7 +141,7 @@ final class StreamLedger {
         }
         String updated = String.join("\n", new java.util.TreeSet<>(lines));
         if (!updated.equals(recorded)) {
-            ledger.get().mark(key, io.sluice.core.plan.IncrementalWindow.FILES, updated);
+            ledger.get().mark(key, IncrementalWindow.FILES, updated);
         }
     }
 
@@ -264,7 +266,7 @@ final class StreamLedger {
         try {
             return ledger.get().partitions(key).stream().filter(p -> p.partitionId().equals(partition.id()))
                     .findFirst().flatMap(p -> p.state() == LedgerPartition.State.DONE ? Optional.of("done by another "
-                            + "process") : p.claim().map(io.sluice.spi.ledger.PartitionClaim::holder)
+                            + "process") : p.claim().map(PartitionClaim::holder)
                             .filter(holder -> !holder.equals(self)).map(holder -> "held by " + holder));
         } catch (ConnectorException | RuntimeException e) {
             return Optional.empty();

@@ -2,14 +2,15 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.plan.Connections;
-import io.sluice.core.run.Join;
-import io.sluice.toolkit.Redactor;
-import io.sluice.core.run.RunResumer;
 import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.SnapshotSharing;
+import io.sluice.core.run.Join;
+import io.sluice.core.run.RunResumer;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.Redactor;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -47,8 +48,8 @@ public final class PlannedRun implements AutoCloseable {
     }
 
     /** The streams that will read one snapshot of their source together ({@link io.sluice.core.plan.SnapshotSharing}). */
-    public List<io.sluice.core.plan.SnapshotSharing.Group> sharedSnapshots() {
-        return io.sluice.core.plan.SnapshotSharing.of(plan);
+    public List<SnapshotSharing.Group> sharedSnapshots() {
+        return SnapshotSharing.of(plan);
     }
 
     /** The spec's change feeds ({@code changes:}): what the ledger recorded and what the source holds now. */

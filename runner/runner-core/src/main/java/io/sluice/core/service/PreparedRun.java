@@ -2,6 +2,8 @@ package io.sluice.core.service;
 
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.StreamLineage;
+import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.Join;
 import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
@@ -55,7 +57,7 @@ public final class PreparedRun {
     }
 
     /** What {@code stream} reads and writes, named for lineage (OpenLineage events). */
-    public io.sluice.core.plan.StreamLineage lineage(io.sluice.core.plan.StreamPlan stream) {
+    public StreamLineage lineage(StreamPlan stream) {
         return plan.lineage(stream);
     }
 

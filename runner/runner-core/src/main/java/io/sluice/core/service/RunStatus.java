@@ -2,14 +2,18 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.plan.Connections;
 import io.sluice.core.ledger.Ledger;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.spi.ChangeFeedState;
 import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.RejectedRow;
+import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.StreamKey;
@@ -85,16 +89,16 @@ public final class RunStatus implements AutoCloseable {
      * The newest {@code limit} rows each stream with {@code rejects:} set aside (of run {@code runId} when given), as
      * its rejects table keeps them, stream by stream.
      */
-    public java.util.Map<String, List<io.sluice.spi.RejectedRow.Stored>> rejects(Optional<String> runId, int limit) {
+    public java.util.Map<String, List<RejectedRow.Stored>> rejects(Optional<String> runId, int limit) {
         requireNonNull(runId, "runId is null");
-        java.util.Map<String, List<io.sluice.spi.RejectedRow.Stored>> found = new java.util.LinkedHashMap<>();
+        java.util.Map<String, List<RejectedRow.Stored>> found = new java.util.LinkedHashMap<>();
         try {
             for (StreamSpec stream : spec.streams()) {
                 if (stream.rejects().isEmpty()) {
                     continue;
                 }
                 Connector connector = connections.get(stream.target().connection());
-                io.sluice.spi.Target target = connector.target(connector.bindTarget(stream.target().options(),
+                Target target = connector.target(connector.bindTarget(stream.target().options(),
                         java.util.Map.of("schema", "schema", "table", "table")));
                 found.put(stream.name(), target.rejectedRows(stream.rejects().get().table(), stream.name(), runId,
                         limit));
@@ -111,8 +115,8 @@ public final class RunStatus implements AutoCloseable {
      * @param streams  the spec's streams that follow it; empty for a feed the ledger holds and no stream follows any
      *                 more (a spec changed or renamed: its slot still keeps WAL on the source)
      */
-    public record FeedStatus(String feed, List<String> streams, Optional<io.sluice.spi.ledger.ChangeFeedRecord> record,
-                             Optional<io.sluice.spi.ChangeFeedState> state) {
+    public record FeedStatus(String feed, List<String> streams, Optional<ChangeFeedRecord> record,
+                             Optional<ChangeFeedState> state) {
         public FeedStatus {
             requireNonNull(feed, "feed is null");
             streams = List.copyOf(requireNonNull(streams, "streams is null"));
@@ -132,15 +136,15 @@ public final class RunStatus implements AutoCloseable {
         }
         java.util.Map<String, FeedStatus> found = new java.util.LinkedHashMap<>();
         java.util.Set<String> remembered = new java.util.LinkedHashSet<>();
-        java.util.Map<String, io.sluice.spi.ledger.ChangeFeedRecord> records = new java.util.HashMap<>();
+        java.util.Map<String, ChangeFeedRecord> records = new java.util.HashMap<>();
         try {
             for (StreamSpec stream : spec.streams()) {
                 Ledger ledger = ledgerOf(stream, false);
-                for (io.sluice.spi.ledger.ChangeFeedRecord record : ledger.changeFeeds(spec.name())) {
+                for (ChangeFeedRecord record : ledger.changeFeeds(spec.name())) {
                     records.putIfAbsent(record.feed(), record);
                     remembered.add(record.feed());
                 }
-                Optional<io.sluice.spi.ChangeFeedState> state = connections.get(stream.source().connection())
+                Optional<ChangeFeedState> state = connections.get(stream.source().connection())
                         .changeFeedState(stream.source().options());
                 if (state.isPresent()) {
                     String feed = state.get().feed();

@@ -16,7 +16,7 @@ import io.sluice.core.spec.Environment;
 import io.sluice.core.spec.LoadResult;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.SpecLoader;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 
 import java.nio.file.Path;
 import java.util.List;

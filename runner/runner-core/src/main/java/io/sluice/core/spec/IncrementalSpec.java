@@ -1,6 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
+import io.sluice.spi.IncrementalMode;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,7 +23,7 @@ public record IncrementalSpec(java.util.Optional<String> cursor, boolean newFile
     }
 
     /** How the source must be able to load it. */
-    public io.sluice.spi.IncrementalMode mode() {
-        return newFiles ? io.sluice.spi.IncrementalMode.NEW_FILES : io.sluice.spi.IncrementalMode.CURSOR;
+    public IncrementalMode mode() {
+        return newFiles ? IncrementalMode.NEW_FILES : IncrementalMode.CURSOR;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.core.spec;
 
+import io.sluice.core.diag.Position;
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
@@ -38,7 +39,7 @@ final class OptionsReader {
      * Validated options of {@code mapping}, ignoring {@code reserved} keys (read by the caller, e.g. {@code type}),
      * or empty when any of them is invalid (already reported).
      */
-    Optional<Options> read(YamlNode.Mapping mapping, io.sluice.core.diag.Position anchor, OptionSchema schema,
+    Optional<Options> read(YamlNode.Mapping mapping, Position anchor, OptionSchema schema,
                            Set<String> reserved, String where) {
         List<String> allowed = new ArrayList<>(reserved);
         schema.options().forEach(o -> allowed.add(o.key()));

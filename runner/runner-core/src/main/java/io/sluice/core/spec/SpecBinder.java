@@ -3,11 +3,14 @@ package io.sluice.core.spec;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Position;
 import io.sluice.core.diag.Severity;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.Distribution;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.Problem;
 import io.sluice.spi.Role;
 import io.sluice.spi.StreamShape;
+import io.sluice.toolkit.SqlText;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -329,18 +332,18 @@ final class SpecBinder {
      * {@code nul-bytes:}, defaulting to reject when rows are set aside (else today's: the target refuses them);
      * {@code reject} needs somewhere to put the row, and {@code rejects:} a target that can.
      */
-    private io.sluice.spi.BadRows.NulBytes nulBytes(StreamSettings merged,
-                                                    Optional<io.sluice.spi.ConnectorFactory> target, String where) {
-        io.sluice.spi.BadRows.NulBytes nul = merged.nulBytes().map(StreamSettings.Located::value)
-                .orElse(merged.rejects().isPresent() ? io.sluice.spi.BadRows.NulBytes.REJECT
-                        : io.sluice.spi.BadRows.NulBytes.FAIL);
-        if (nul == io.sluice.spi.BadRows.NulBytes.REJECT && merged.rejects().isEmpty()) {
+    private BadRows.NulBytes nulBytes(StreamSettings merged,
+                                                    Optional<ConnectorFactory> target, String where) {
+        BadRows.NulBytes nul = merged.nulBytes().map(StreamSettings.Located::value)
+                .orElse(merged.rejects().isPresent() ? BadRows.NulBytes.REJECT
+                        : BadRows.NulBytes.FAIL);
+        if (nul == BadRows.NulBytes.REJECT && merged.rejects().isEmpty()) {
             values.findings().error(SpecCode.SPEC033, merged.nulBytes().orElseThrow().position(), "'nul-bytes: "
                     + "reject' " + where + " without 'rejects:': a rejected row needs a rejects table", "add rejects: "
                     + "{ table: ... }, or use nul-bytes: strip");
         }
         if (merged.rejects().isEmpty() && merged.load().onDuplicate().map(StreamSettings.Located::value)
-                .orElse(null) == io.sluice.spi.LoadRequest.OnDuplicate.REJECT) {
+                .orElse(null) == LoadRequest.OnDuplicate.REJECT) {
             values.findings().error(SpecCode.SPEC033, merged.load().onDuplicate().orElseThrow().position(),
                     "'on-duplicate: reject' " + where + " without 'rejects:': the rows need a rejects table",
                     "add rejects: { table: ... }, or use on-duplicate: error or last");
@@ -379,7 +382,7 @@ final class SpecBinder {
 
     /** SPEC034: {@code {table}} where its quotes would end a string (or identifier) the user opened around it. */
     static void refuseTableInQuotes(Findings findings, String sql, Position position, String what) {
-        if (!io.sluice.toolkit.SqlText.quotedOccurrences(sql, StreamHooks.TABLE).isEmpty()) {
+        if (!SqlText.quotedOccurrences(sql, StreamHooks.TABLE).isEmpty()) {
             findings.error(SpecCode.SPEC034, position, what + " puts {table} inside quotes: " + sql,
                     "write {table_literal} for the name as a string, e.g. values ('loaded ' || {table_literal})");
         }

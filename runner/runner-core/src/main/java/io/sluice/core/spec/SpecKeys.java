@@ -3,6 +3,7 @@ package io.sluice.core.spec;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LockWaits;
 
 import java.time.Duration;
 import java.util.List;
@@ -118,7 +119,7 @@ final class SpecKeys {
     static final Consistency DEFAULT_CONSISTENCY = Consistency.SNAPSHOT;
     static final VerifyMode DEFAULT_VERIFY = VerifyMode.NONE;
     /** Long enough for a busy table's short queries to end, short enough that a stuck load says so. */
-    static final Duration DEFAULT_LOCK_TIMEOUT = io.sluice.spi.LockWaits.DEFAULT_TIMEOUT;
+    static final Duration DEFAULT_LOCK_TIMEOUT = LockWaits.DEFAULT_TIMEOUT;
 
     private SpecKeys() {
     }

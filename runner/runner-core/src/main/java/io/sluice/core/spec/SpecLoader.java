@@ -3,6 +3,7 @@ package io.sluice.core.spec;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Position;
+import io.sluice.core.diag.Severity;
 import io.sluice.toolkit.Redactor;
 
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class SpecLoader {
                 .map(d -> new Diagnostic(d.severity(), d.code(), d.position(), redactor.redact(d.message()),
                         d.fix().map(redactor::redact)))
                 .toList();
-        boolean errors = diagnostics.stream().anyMatch(d -> d.severity() == io.sluice.core.diag.Severity.ERROR);
+        boolean errors = diagnostics.stream().anyMatch(d -> d.severity() == Severity.ERROR);
         return new LoadResult(errors ? Optional.empty() : spec, diagnostics);
     }
 
@@ -105,7 +106,7 @@ public final class SpecLoader {
     }
 
     private static Diagnostic unreadable(Path file, String why, String fix) {
-        return new Diagnostic(io.sluice.core.diag.Severity.ERROR, SpecCode.SPEC001.name(),
+        return new Diagnostic(Severity.ERROR, SpecCode.SPEC001.name(),
                 new Position(file.toString(), 1, 1), "cannot read the spec: " + why, Optional.of(fix));
     }
 

@@ -1,10 +1,12 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.spi.Consistency;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.Consistency;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Role;
@@ -152,7 +154,7 @@ public final class SpecSchemaGenerator {
                         + "the target and swap it in at the end; merge: insert or update rows by merge-key."));
         props.set(SpecKeys.MERGE_KEY, stringList("Columns a merge matches rows on; default: the target's primary "
                 + "key. The target needs a unique index on exactly these columns."));
-        props.set(SpecKeys.ON_DUPLICATE, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.OnDuplicate.class),
+        props.set(SpecKeys.ON_DUPLICATE, choice(SpecKeys.spellings(LoadRequest.OnDuplicate.class),
                 "error", "Merge: two source rows with one key in one partition fail the partition (error), the "
                         + "one read last wins (last), or every row of the key goes to the rejects table (reject, with "
                         + "rejects:)."));
@@ -161,13 +163,13 @@ public final class SpecSchemaGenerator {
                         + "whose key the source did not have.").put("default", false));
         props.set(SpecKeys.KEEP_PREVIOUS, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
                 .put("description", "Replace: keep the swapped-out table as <table>_old.").put("default", false));
-        props.set(SpecKeys.INDEXES, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.Indexes.class), "keep",
+        props.set(SpecKeys.INDEXES, choice(SpecKeys.spellings(LoadRequest.Indexes.class), "keep",
                 "rebuild: drop the target's secondary indexes before the load (their definitions kept in the "
                         + "ledger) and build them again after it, several at once."));
         props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
                 .put("description", "Set the sequences of identity and serial columns past the largest loaded "
                         + "value. Default: true for truncate, replace and a table the load creates."));
-        props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(io.sluice.spi.LoadRequest.SchemaChanges.class),
+        props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(LoadRequest.SchemaChanges.class),
                 "fail", "When the source's columns differ from the target table's (by name): fail lists every "
                         + "difference and the ALTER TABLE that fixes it; add-columns adds new source columns to the "
                         + "target (nullable) and loads NULL into columns the source lost; widen also widens target "
@@ -186,7 +188,7 @@ public final class SpecSchemaGenerator {
         rejectProps.putObject(SpecKeys.MAX_RATIO).put("type", "number").put("exclusiveMinimum", 0).put("maximum", 1)
                 .put("description", "The largest share of the rows read so far that may be set aside, judged at "
                         + "each partition's commit, e.g. 0.001.");
-        props.set(SpecKeys.NUL_BYTES, choice(SpecKeys.spellings(io.sluice.spi.BadRows.NulBytes.class), "reject",
+        props.set(SpecKeys.NUL_BYTES, choice(SpecKeys.spellings(BadRows.NulBytes.class), "reject",
                 "A NUL character in a text value: strip removes it, reject sets the row aside (the default with "
                         + "rejects:), fail leaves it to the server (the default without)."));
         props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),

@@ -3,6 +3,7 @@ package io.sluice.core.spec;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
+import io.sluice.spi.TablePlaceholders;
 
 /**
  * A stream's {@code before:} and {@code after:}: SQL run on its target, before the load prepares the table and once the
@@ -13,7 +14,7 @@ public record StreamHooks(List<String> before, List<String> after) {
     public static final StreamHooks NONE = new StreamHooks(List.of(), List.of());
 
     /** The placeholder a statement names the stream's target table with. */
-    public static final String TABLE = io.sluice.spi.TablePlaceholders.TABLE;
+    public static final String TABLE = TablePlaceholders.TABLE;
 
     public StreamHooks {
         before = List.copyOf(requireNonNull(before, "before is null"));
@@ -26,6 +27,6 @@ public record StreamHooks(List<String> before, List<String> after) {
 
     /** {@code statements} with their placeholders ({@link io.sluice.spi.TablePlaceholders}) for {@code quotedTable}. */
     public static List<String> forTable(List<String> statements, String quotedTable) {
-        return statements.stream().map(s -> io.sluice.spi.TablePlaceholders.expand(s, quotedTable)).toList();
+        return statements.stream().map(s -> TablePlaceholders.expand(s, quotedTable)).toList();
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
@@ -28,7 +29,7 @@ record StreamSettings(
         Optional<Located<Duration>> lockTimeout,
         LoadSettings load,
         Optional<RejectsSpec> rejects,
-        Optional<Located<io.sluice.spi.BadRows.NulBytes>> nulBytes) {
+        Optional<Located<BadRows.NulBytes>> nulBytes) {
 
     static final StreamSettings NONE = new StreamSettings(Optional.empty(), Optional.empty(), Optional.empty(),
             Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), RetrySettings.NONE, Optional.empty(),

@@ -1,6 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.LoadMode;
@@ -39,7 +40,7 @@ final class StreamSettingsReader {
                 load(mapping, where),
                 mapping.entry(SpecKeys.REJECTS).flatMap(e -> rejects(e, where)),
                 mapping.get(SpecKeys.NUL_BYTES).flatMap(n -> choice(n, SpecKeys.NUL_BYTES, where,
-                        io.sluice.spi.BadRows.NulBytes.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
+                        BadRows.NulBytes.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
     }
 
     /** {@code rejects: { table, max-rows, max-ratio }}; a threshold out of range is SPEC033 at its value. */

@@ -1,6 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
+import io.sluice.spi.BadRows;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 
@@ -44,7 +45,7 @@ public record StreamSpec(
         StreamHooks hooks,
         List<CheckSpec> checks,
         Optional<RejectsSpec> rejects,
-        io.sluice.spi.BadRows.NulBytes nulBytes,
+        BadRows.NulBytes nulBytes,
         Position position) {
     public StreamSpec {
         requireNonNull(name, "name is null");

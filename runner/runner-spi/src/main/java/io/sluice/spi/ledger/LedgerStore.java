@@ -1,6 +1,6 @@
 package io.sluice.spi.ledger;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 
 import java.util.List;
 

@@ -1,6 +1,8 @@
 package io.sluice.spi.ledger;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 
 import java.util.List;
 import java.util.Optional;
@@ -67,13 +69,13 @@ public interface LedgerTransaction {
 
     /** The spec's row for change feed {@code feed}, locked; empty when the feed never started. */
     default Optional<ChangeFeedRecord> lockChangeFeed(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 
     /** Writes (adds or overwrites) a change feed's row. */
     default void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
-        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 
@@ -83,19 +85,19 @@ public interface LedgerTransaction {
      */
     default void writeChangeFeedTables(String specName, String feed, java.util.Map<String, String> positions)
             throws ConnectorException {
-        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 
     /** Forgets every table position of a feed (its own position has passed them). */
     default void deleteChangeFeedTables(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 
     /** Removes a change feed's row (its feed was dropped); nothing when there is none. */
     default void deleteChangeFeed(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(io.sluice.spi.ErrorKind.PREFLIGHT, io.sluice.spi.SpiCode.SPI012,
+        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
                 "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
     }
 }

@@ -1,6 +1,6 @@
 package io.sluice.spi.ledger;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 
 /**
  * The runner's reads and writes of ledger rows inside one transaction, handed to whoever owns that transaction (the

@@ -1,6 +1,7 @@
 package io.sluice.spi.ledger;
 
 import java.util.Map;
+import io.sluice.spi.error.ConnectorException;
 
 /**
  * Where a target keeps what it must remember across a crash for one stream of one run (a table it created, the shadow
@@ -58,7 +59,7 @@ public interface LoadMarks {
      * back before it loads. Empty where no ledger keeps the marks.
      */
     default java.util.Map<String, java.util.Map<String, String>> unfinishedEarlier()
-            throws io.sluice.spi.ConnectorException {
+            throws ConnectorException {
         return java.util.Map.of();
     }
 
@@ -68,7 +69,7 @@ public interface LoadMarks {
      * too. Empty where no ledger keeps the marks.
      */
     default java.util.Map<String, java.util.Map<String, String>> ofUnfinishedEarlierRuns()
-            throws io.sluice.spi.ConnectorException {
+            throws ConnectorException {
         return unfinishedEarlier();
     }
 

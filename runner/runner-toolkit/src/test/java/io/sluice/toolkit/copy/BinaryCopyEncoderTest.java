@@ -1,6 +1,6 @@
 package io.sluice.toolkit.copy;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

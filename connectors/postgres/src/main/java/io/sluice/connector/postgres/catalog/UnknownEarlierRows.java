@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.catalog;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.sluice.connector.postgres.changes;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;

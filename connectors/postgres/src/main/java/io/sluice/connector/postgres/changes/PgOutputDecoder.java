@@ -2,6 +2,7 @@ package io.sluice.connector.postgres.changes;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.spi.ChangeRelation;
+import io.sluice.spi.Column;
 import io.sluice.spi.RowChange;
 
 import java.nio.ByteBuffer;
@@ -76,7 +77,7 @@ final class PgOutputDecoder {
     /** A table's columns as the source's catalog describes them now, by name (asked once per new description). */
     @FunctionalInterface
     interface Descriptions {
-        java.util.Map<String, io.sluice.spi.Column> of(int relationOid);
+        java.util.Map<String, Column> of(int relationOid);
     }
 
     private final Descriptions descriptions;
@@ -181,7 +182,7 @@ final class PgOutputDecoder {
         // The catalog is asked when a table's columns are new to this stream (its first description, or one after
         // a column was added or dropped): a description repeated for other reasons costs nothing.
         ChangeRelation prior = relations.get(oid);
-        java.util.Map<String, io.sluice.spi.Column> described = prior != null && prior.columns().equals(names)
+        java.util.Map<String, Column> described = prior != null && prior.columns().equals(names)
                 ? prior.described() : descriptions.of(oid);
         relations.put(oid, new ChangeRelation(SqlQuote.identifier(schema) + "." + SqlQuote.identifier(name), names,
                 key, types, format, described));

@@ -1,6 +1,8 @@
 package io.sluice.connector.postgres.changes;
 
+import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
@@ -8,8 +10,9 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;
 import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.Column;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.RowChange;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
@@ -44,7 +47,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
     private final java.util.Map<Long, PgOutputDecoder.Type> typeNames = new java.util.HashMap<>();
     private final long from;
     /** The tables the feed carries (their sequences are read for a cut-over). */
-    private final List<io.sluice.connector.postgres.catalog.ResolvedTable> tables;
+    private final List<ResolvedTable> tables;
     /** The transaction being read, until its COMMIT; null between transactions. */
     private List<RowChange> open;
     /** The size of {@link #open}'s messages as they came. */
@@ -65,7 +68,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
 
     private PostgresChangeFeed(PostgresConnections connections, ChangeSlot slot, Connection replication,
                                PGReplicationStream stream, long from,
-                               List<io.sluice.connector.postgres.catalog.ResolvedTable> tables,
+                               List<ResolvedTable> tables,
                                ChangeRelation.ValueFormat format) {
         this.decoder = new PgOutputDecoder(this::typeName, format, this::described);
         this.connections = connections;
@@ -79,7 +82,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
 
     /** Starts streaming {@code slot} from {@code from} (an LSN the ledger recorded). */
     public static PostgresChangeFeed open(PostgresConnections connections, ChangeSlot slot, String from,
-                                          List<io.sluice.connector.postgres.catalog.ResolvedTable> tables)
+                                          List<ResolvedTable> tables)
             throws ConnectorException {
         requireNonNull(connections, "connections is null");
         requireNonNull(slot, "slot is null");
@@ -136,10 +139,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
      * on the target: text too.
      */
     private static ChangeRelation.ValueFormat format(PostgresConnections connections,
-                                                     List<io.sluice.connector.postgres.catalog.ResolvedTable> tables)
+                                                     List<ResolvedTable> tables)
             throws ConnectorException {
         StringBuilder oids = new StringBuilder("ARRAY[0");
-        for (io.sluice.connector.postgres.catalog.ResolvedTable table : tables) {
+        for (ResolvedTable table : tables) {
             oids.append(", ").append(table.oid());
         }
         oids.append("]::oid[]");
@@ -178,10 +181,10 @@ public final class PostgresChangeFeed implements ChangeFeed {
     }
 
     /** A table's columns as the source's catalog has them now, with what the rows from before each was added hold. */
-    private java.util.Map<String, io.sluice.spi.Column> described(int relationOid) {
+    private java.util.Map<String, Column> described(int relationOid) {
         try (ControlConnection control = connections.control("describing a table of the change stream")) {
-            java.util.Map<String, io.sluice.spi.Column> columns = new java.util.HashMap<>();
-            for (io.sluice.spi.Column c : new io.sluice.connector.postgres.catalog.PostgresCatalog(control.connection())
+            java.util.Map<String, Column> columns = new java.util.HashMap<>();
+            for (Column c : new PostgresCatalog(control.connection())
                     .columns(Integer.toUnsignedLong(relationOid))) {
                 columns.put(c.name(), c);
             }
@@ -218,7 +221,7 @@ public final class PostgresChangeFeed implements ChangeFeed {
                      + "pg_sequence_last_value(pg_get_serial_sequence(?, a.attname)::regclass) FROM pg_attribute a "
                      + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
                      + "AND pg_get_serial_sequence(?, a.attname) IS NOT NULL")) {
-            for (io.sluice.connector.postgres.catalog.ResolvedTable table : tables) {
+            for (ResolvedTable table : tables) {
                 p.setString(1, table.quoted());
                 p.setLong(2, table.oid());
                 p.setString(3, table.quoted());

@@ -1,6 +1,7 @@
 package io.sluice.connector.postgres.copy;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.RejectedRow;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -21,7 +22,7 @@ interface AfterCopy {
      * rejects table as {@code origin}'s and returns how many (a merge's rows of a duplicated key under
      * {@code on-duplicate: reject}). Nothing by default.
      */
-    default long setAside(Connection c, io.sluice.spi.RejectedRow.Origin origin)
+    default long setAside(Connection c, RejectedRow.Origin origin)
             throws SQLException, ConnectorException {
         return 0;
     }

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.copy;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -5,10 +5,11 @@ import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.RejectedRow;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -160,7 +161,7 @@ public final class CopyInWriter implements PartitionWriter {
     }
 
     @Override
-    public void rejectsOf(io.sluice.spi.RejectedRow.Origin origin) throws ConnectorException {
+    public void rejectsOf(RejectedRow.Origin origin) throws ConnectorException {
         requireNonNull(origin, "origin is null");
         if (rejecting == null) {
             PartitionWriter.super.rejectsOf(origin);
@@ -170,7 +171,7 @@ public final class CopyInWriter implements PartitionWriter {
     }
 
     @Override
-    public void reject(io.sluice.spi.RejectedRow row) throws ConnectorException {
+    public void reject(RejectedRow row) throws ConnectorException {
         requireNonNull(row, "row is null");
         if (rejecting == null) {
             PartitionWriter.super.reject(row);

@@ -5,9 +5,9 @@ import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;

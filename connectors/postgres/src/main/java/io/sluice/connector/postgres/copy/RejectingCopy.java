@@ -2,8 +2,8 @@ package io.sluice.connector.postgres.copy;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.RejectedRow;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;

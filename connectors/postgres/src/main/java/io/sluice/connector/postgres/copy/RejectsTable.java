@@ -3,7 +3,7 @@ package io.sluice.connector.postgres.copy;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.spi.Column;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.RejectedRow;
 import io.sluice.toolkit.JsonText;
 import org.postgresql.PGConnection;

@@ -2,12 +2,14 @@ package io.sluice.connector.postgres.ledger;
 
 import io.sluice.connector.postgres.session.ControlConnection;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.ledger.StreamInRun;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -105,7 +107,7 @@ public final class LedgerQueries {
     }
 
     /** One stream's rows in the spec's newest runs that recorded it, each with whether its run is unfinished. */
-    List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int limit)
+    List<StreamInRun> streamInRuns(String specName, String stream, int limit)
             throws ConnectorException {
         requireNonNull(specName, "specName is null");
         requireNonNull(stream, "stream is null");
@@ -117,10 +119,10 @@ public final class LedgerQueries {
                 p.setString(1, specName);
                 p.setString(2, stream);
                 p.setInt(3, Math.max(0, limit));
-                List<io.sluice.spi.ledger.StreamInRun> out = new ArrayList<>();
+                List<StreamInRun> out = new ArrayList<>();
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new io.sluice.spi.ledger.StreamInRun(stream(rs), rs.getBoolean(
+                        out.add(new StreamInRun(stream(rs), rs.getBoolean(
                                 rs.getMetaData().getColumnCount())));
                     }
                 }
@@ -216,9 +218,9 @@ public final class LedgerQueries {
                 java.util.Map.of(), c -> marks(c, marksSelect(), key));
     }
 
-    static io.sluice.spi.ledger.ChangeFeedRecord changeFeed(ResultSet rs) throws SQLException {
-        return new io.sluice.spi.ledger.ChangeFeedRecord(rs.getString(1), rs.getString(2),
-                io.sluice.spi.ledger.ChangeFeedRecord.State.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)),
+    static ChangeFeedRecord changeFeed(ResultSet rs) throws SQLException {
+        return new ChangeFeedRecord(rs.getString(1), rs.getString(2),
+                ChangeFeedRecord.State.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)),
                 rs.getString(4), rs.getString(5), instant(rs, 6));
     }
 
@@ -242,13 +244,13 @@ public final class LedgerQueries {
         });
     }
 
-    List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+    List<ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         requireNonNull(specName, "specName is null");
         return tables.read("cannot read the change feeds of spec " + specName, List.of(), c -> {
             try (PreparedStatement p = c.prepareStatement("SELECT spec_name, feed, state, position, "
                      + "run_id, updated_at FROM " + table("change_feeds") + " WHERE spec_name = ? ORDER BY feed")) {
                 p.setString(1, specName);
-                List<io.sluice.spi.ledger.ChangeFeedRecord> feeds = new ArrayList<>();
+                List<ChangeFeedRecord> feeds = new ArrayList<>();
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
                         feeds.add(changeFeed(rs));

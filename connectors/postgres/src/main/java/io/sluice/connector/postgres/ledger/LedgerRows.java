@@ -2,13 +2,14 @@ package io.sluice.connector.postgres.ledger;
 
 import io.sluice.connector.postgres.catalog.QualifiedName;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -305,7 +306,7 @@ public final class LedgerRows implements LedgerTransaction {
     }
 
     @Override
-    public Optional<io.sluice.spi.ledger.ChangeFeedRecord> lockChangeFeed(String specName, String feed)
+    public Optional<ChangeFeedRecord> lockChangeFeed(String specName, String feed)
             throws ConnectorException {
         requireNonNull(specName, "specName is null");
         requireNonNull(feed, "feed is null");
@@ -322,7 +323,7 @@ public final class LedgerRows implements LedgerTransaction {
     }
 
     @Override
-    public void writeChangeFeed(io.sluice.spi.ledger.ChangeFeedRecord feed) throws ConnectorException {
+    public void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
         requireNonNull(feed, "feed is null");
         try (PreparedStatement p = connection.prepareStatement("INSERT INTO " + tables.table("change_feeds")
                 + " (spec_name, feed, state, position, run_id, updated_at) VALUES (?, ?, ?, ?, ?, clock_timestamp()) "

@@ -4,8 +4,8 @@ import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.ControlConnection;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerStore;
 
 import java.sql.Connection;

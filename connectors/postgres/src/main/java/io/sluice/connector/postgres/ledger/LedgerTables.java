@@ -7,8 +7,9 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.LockWaits;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -45,8 +46,8 @@ public final class LedgerTables {
         this.connections = requireNonNull(connections, "connections is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.quotedSchema = validName(schema) ? SqlQuote.identifier(schema) : "\"?\"";
-        this.locks = new TableLocks(connections, io.sluice.spi.LockWaits.silent(
-                io.sluice.spi.LockWaits.DEFAULT_TIMEOUT));
+        this.locks = new TableLocks(connections, LockWaits.silent(
+                LockWaits.DEFAULT_TIMEOUT));
     }
 
     private static boolean validName(String schema) {

@@ -7,13 +7,15 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.TableLocks;
 import io.sluice.connector.postgres.session.TargetOwnership;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.ledger.StreamInRun;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -152,7 +154,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
-    public List<io.sluice.spi.ledger.StreamInRun> streamInRuns(String specName, String stream, int runs)
+    public List<StreamInRun> streamInRuns(String specName, String stream, int runs)
             throws ConnectorException {
         return queries.streamInRuns(specName, stream, runs);
     }
@@ -179,7 +181,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
 
     @Override
-    public List<io.sluice.spi.ledger.ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
+    public List<ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
         return queries.changeFeeds(specName);
     }
 }

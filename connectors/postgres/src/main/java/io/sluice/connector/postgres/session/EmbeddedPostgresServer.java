@@ -2,8 +2,8 @@ package io.sluice.connector.postgres.session;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;

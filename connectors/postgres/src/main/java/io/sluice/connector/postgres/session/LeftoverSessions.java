@@ -2,7 +2,8 @@ package io.sluice.connector.postgres.session;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -54,7 +55,7 @@ public final class LeftoverSessions {
                     + "run left on " + schema);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, PostgresCode.PG210, "interrupted while "
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG210, "interrupted while "
                     + "ending the sessions a killed run left on " + schema, null);
         }
     }
@@ -100,7 +101,7 @@ public final class LeftoverSessions {
                     + "run left on " + schema);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ConnectorException(io.sluice.spi.ErrorKind.FAILED, PostgresCode.PG210, "interrupted while "
+            throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG210, "interrupted while "
                     + "ending the sessions a killed run left on " + schema, null);
         }
     }

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.session;
 
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LineageDataset;
 import org.postgresql.Driver;
 

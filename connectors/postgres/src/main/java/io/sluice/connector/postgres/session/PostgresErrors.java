@@ -2,8 +2,8 @@ package io.sluice.connector.postgres.session;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.Redactor;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;

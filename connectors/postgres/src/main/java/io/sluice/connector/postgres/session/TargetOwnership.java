@@ -1,7 +1,7 @@
 package io.sluice.connector.postgres.session;
 
-import io.sluice.spi.ConnectorException;
-import io.sluice.spi.ErrorKind;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.TargetClaim;
 
 import java.net.InetAddress;

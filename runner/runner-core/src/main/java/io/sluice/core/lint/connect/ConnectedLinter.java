@@ -2,14 +2,13 @@ package io.sluice.core.lint.connect;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.plan.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Position;
-import io.sluice.toolkit.Redactor;
 import io.sluice.core.diag.Severity;
 import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.plan.StreamExpansion;
 import io.sluice.core.plan.StreamPreflight;
 import io.sluice.core.spec.Environment;
@@ -17,7 +16,10 @@ import io.sluice.core.spec.LoadResult;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.SpecLoader;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.ConnectorException;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.DistributionMethod;
+import io.sluice.toolkit.Redactor;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -146,10 +148,10 @@ public final class ConnectedLinter {
         // Several readers of one moment: what the source needs to take it (a lock's privilege, say).
         // As the planner asks it: one reader when the stream is read whole, else the degree (the source knows when
         // even one needs a lock).
-        checked.filter(c -> stream.consistency() == io.sluice.spi.Consistency.SNAPSHOT)
+        checked.filter(c -> stream.consistency() == Consistency.SNAPSHOT)
                 .ifPresent(c -> {
                     try {
-                        c.source().checkSnapshot(stream.distribution().method() == io.sluice.spi.DistributionMethod.NONE
+                        c.source().checkSnapshot(stream.distribution().method() == DistributionMethod.NONE
                                 ? 1 : stream.effectiveDegree(Runtime.getRuntime().availableProcessors()));
                     } catch (ConnectorException e) {
                         if (findings.first(e.code() + " " + e.getMessage())) {

@@ -1,0 +1,84 @@
+package io.sluice.connector.postgres.read;
+
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
+import io.sluice.spi.Column;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.Digest;
+
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The SQL of a {@link Digest}: {@code count(*)} and, for CHECKSUM, the sum of a 64-bit hash of each row's text
+ * ({@code hashtextextended(ROW(...)::text, 0)}), computed on the server so no row travels. Both sides must render
+ * a value as the same text, so digest connections fix every setting that changes output: time zone, date and
+ * interval style, float digits, bytea format and the currency locale.
+ */
+public final class DigestQuery {
+    static final List<String> SETTINGS = List.of(
+            "SET TimeZone = 'UTC'",
+            "SET DateStyle = 'ISO'",
+            "SET IntervalStyle = 'postgres'",
+            "SET extra_float_digits = 3",
+            "SET bytea_output = 'hex'",
+            "SET lc_monetary = 'C'");
+
+    private DigestQuery() {
+    }
+
+    /** Applies {@link #SETTINGS} for the session; call in autocommit mode, before any transaction begins. */
+    static void prepare(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            for (String setting : SETTINGS) {
+                s.execute(setting);
+            }
+        }
+    }
+
+    /** The select list of a digest over {@code expressions}, one value per column in the same order on both sides. */
+    static String selectList(List<String> expressions, Digest.Level level) {
+        String count = "count(*)";
+        if (level == Digest.Level.COUNT) {
+            return count + ", NULL::numeric";
+        }
+        return count + ", coalesce(sum(hashtextextended(ROW(" + String.join(", ", expressions)
+                + ")::text, 0)), 0)::text";
+    }
+
+    static Digest run(Connection connection, String sql, Digest.Level level) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            long rows = rs.getLong(1);
+            String checksum = rs.getString(2);
+            return new Digest(rows, level == Digest.Level.CHECKSUM ? Optional.of(new BigInteger(checksum))
+                    : Optional.empty());
+        }
+    }
+
+    /**
+     * Counts and hashes the rows of {@code table} (quoted) over {@code columns} (in mapped order, as the source's
+     * digest lists them), with {@code predicate} when given, on a connection of its own under {@link #SETTINGS}.
+     */
+    public static Digest ofTable(PostgresConnections connections, String table, List<Column> columns,
+                          Optional<String> predicate, Digest.Level level) throws ConnectorException {
+        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
+        String sql = "SELECT " + selectList(references, level) + " FROM " + table
+                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
+        String what = "the digest of " + table;
+        try (Connection connection = connections.open(what)) {
+            prepare(connection);
+            return run(connection, sql, level);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
+                    + predicate.map(p -> " where " + p).orElse(""));
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.sluice.connector.postgres.read;
+
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.copy.CopyOutReader;
+import io.sluice.connector.postgres.session.ConnectionSlot;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.session.TableLocks;
+
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.Consistency;
+import io.sluice.spi.Digest;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.PartitionReader;
+import io.sluice.spi.PartitionReaders;
+import io.sluice.spi.SourcePartition;
+import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceSession;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the readers of one stream share. With SNAPSHOT a coordinator connection holds a REPEATABLE READ transaction
+ * that exported its snapshot ({@code pg_export_snapshot()}); it stays open until the session closes, since an
+ * exported snapshot can be imported only while its transaction lives. Every reader imports it, so all partitions
+ * see the same rows: none inserted during the copy, none twice. NONE: each reader sees what is committed when it
+ * starts.
+ */
+public final class PostgresSourceSession implements SourceSession {
+    private final PostgresConnections connections;
+    private final Connection coordinator;
+    private final Optional<String> snapshot;
+    private final BiFunction<PgPartition, SourceProjection, String> statements;
+    private final String description;
+    private final List<String> tablesRead;
+    private final TableLocks locks;
+    private final MaskKeys keys;
+
+    private PostgresSourceSession(PostgresConnections connections, Connection coordinator, Optional<String> snapshot,
+                                  BiFunction<PgPartition, SourceProjection, String> statements, String description,
+                                  List<String> tablesRead, TableLocks locks, MaskKeys keys) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.keys = requireNonNull(keys, "keys is null");
+        this.tablesRead = List.copyOf(tablesRead);
+        this.locks = requireNonNull(locks, "locks is null");
+        this.coordinator = coordinator;
+        this.snapshot = requireNonNull(snapshot, "snapshot is null");
+        this.statements = requireNonNull(statements, "statements is null");
+        this.description = requireNonNull(description, "description is null");
+    }
+
+    static PostgresSourceSession open(PostgresConnections connections, Consistency consistency,
+                                      BiFunction<PgPartition, SourceProjection, String> statements,
+                                      String description, List<String> tablesToLock, TableLocks locks,
+                                      MaskKeys keys) throws ConnectorException {
+        if (consistency == Consistency.NONE) {
+            return new PostgresSourceSession(connections, null, Optional.empty(), statements, description,
+                    tablesToLock, locks, keys);
+        }
+        Exported exported = export(connections, description, tablesToLock, locks);
+        return new PostgresSourceSession(connections, exported.coordinator(), Optional.of(exported.id()), statements,
+                description, tablesToLock, locks, keys);
+    }
+
+    /** A session reading in a snapshot exported for several streams ({@link #export}), which it does not own. */
+    static PostgresSourceSession sharing(PostgresConnections connections, String snapshotId,
+                                         BiFunction<PgPartition, SourceProjection, String> statements,
+                                         String description, List<String> tablesRead, TableLocks locks,
+                                         MaskKeys keys) {
+        return new PostgresSourceSession(connections, null, Optional.of(snapshotId), statements, description,
+                tablesRead, locks, keys);
+    }
+
+    /** A snapshot and the connection whose open transaction keeps it importable. */
+    record Exported(Connection coordinator, String id) {
+    }
+
+    /**
+     * Exports a snapshot of {@code tablesToLock}, taken after ACCESS SHARE on every one of them, on a coordinator
+     * connection whose REPEATABLE READ transaction stays open until the caller closes it.
+     */
+    static Exported export(PostgresConnections connections, String description, List<String> tablesToLock,
+                           TableLocks locks) throws ConnectorException {
+        Connection coordinator = connections.open("the snapshot of " + description);
+        try {
+            coordinator.setAutoCommit(false);
+            coordinator.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            coordinator.setReadOnly(true);
+            // ACCESS SHARE on every table read, before the snapshot is taken, held with it (as pg_dump does): a
+            // TRUNCATE, DROP or ALTER by someone else now waits for the run instead of emptying what later
+            // partitions read (TRUNCATE is not MVCC-safe: an older snapshot sees the table empty).
+            locks.lock(coordinator, tablesToLock, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.PREFLIGHT);
+            try (Statement s = coordinator.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_export_snapshot()")) {
+                rs.next();
+                return new Exported(coordinator, rs.getString(1));
+            }
+        } catch (ConnectorException | RuntimeException e) {
+            PostgresConnections.closeQuietly(coordinator);
+            throw e;
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(coordinator);
+            ConnectorException translated = connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE,
+                    "cannot export a snapshot of " + description);
+            throw new ConnectorException(translated.kind(), translated.code(), translated.getMessage(),
+                    "set consistency: none (e.g. on a standby that cannot export snapshots)", translated.getCause());
+        }
+    }
+
+    @Override
+    public String snapshotMode() {
+        return snapshot.map(id -> "snapshot " + id).orElse("none");
+    }
+
+    @Override
+    public PartitionReader openReader(SourcePartition partition, SourceProjection projection)
+            throws ConnectorException {
+        return reader(ConnectionSlot.oneOff(connections), partition, projection);
+    }
+
+    /** The worker's readers share one connection; each partition still runs in its own transaction. */
+    @Override
+    public PartitionReaders openReaders(SourceProjection projection) {
+        requireNonNull(projection, "projection is null");
+        ConnectionSlot slot = ConnectionSlot.forWorker(connections, snapshot.isPresent()
+                ? PostgresConnections.Use.SNAPSHOT_READER : PostgresConnections.Use.READER);
+        return new PartitionReaders() {
+            @Override
+            public PartitionReader open(SourcePartition partition) throws ConnectorException {
+                return reader(slot, partition, projection);
+            }
+
+            @Override
+            public void close() {
+                slot.close();
+            }
+        };
+    }
+
+    private CopyOutReader reader(ConnectionSlot slot, SourcePartition partition, SourceProjection projection)
+            throws ConnectorException {
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        // Each partition's transaction takes its ACCESS SHARE lock as a visible, bounded wait: a TRUNCATE or ALTER
+        // queued behind the session's lock would otherwise hold this reader up silently, for the whole run.
+        return CopyOutReader.open(slot, snapshot, statements.apply(pg, projection),
+                description + " partition " + partition.id(),
+                c -> {
+                    locks.lock(c, tablesRead, TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.FAILED);
+                    keys.set(c);
+                });
+    }
+
+    /**
+     * Counts and hashes a partition's rows where they live, on a connection of its own that imports the session's
+     * snapshot (so it sees exactly the rows the readers saw), with {@link DigestQuery#SETTINGS} so values render as
+     * the target renders them. Values are taken as the target stores them (see
+     * {@link PostgresProjection#digestExpressions()}).
+     */
+    @Override
+    public Optional<Digest> digest(SourcePartition partition, SourceProjection projection, Digest.Level level)
+            throws ConnectorException {
+        requireNonNull(level, "level is null");
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        List<String> expressions = projection instanceof PostgresProjection p ? p.digestExpressions()
+                : projection.expressions();
+        String what = "the digest of " + description + " partition " + partition.id();
+        Connection connection = connections.open(what);
+        try {
+            DigestQuery.prepare(connection);
+            connection.setAutoCommit(false);
+            if (snapshot.isPresent()) {
+                connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                connection.setReadOnly(true);
+                try (Statement s = connection.createStatement()) {
+                    s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
+                }
+            }
+            keys.set(connection);
+            Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
+            connection.commit();
+            return Optional.of(digest);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
+        } finally {
+            PostgresConnections.closeQuietly(connection);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (coordinator != null) {
+            try {
+                coordinator.rollback();
+            } catch (SQLException | RuntimeException ignored) {
+                // ending the session ends the transaction anyway
+            }
+            PostgresConnections.closeQuietly(coordinator);
+        }
+    }
+}
