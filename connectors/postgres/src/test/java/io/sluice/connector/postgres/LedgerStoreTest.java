@@ -215,12 +215,12 @@ class LedgerStoreTest {
         io.sluice.spi.ledger.ChangeFeedRecord copying = new io.sluice.spi.ledger.ChangeFeedRecord("spec", "slot_a",
                 io.sluice.spi.ledger.ChangeFeedRecord.State.COPYING, "0/16B3748", "run-v5");
         upgraded.inTransaction(tx -> {
-            assertEquals(Optional.empty(), tx.lockChangeFeed("spec", "slot_a"));
-            tx.writeChangeFeed(copying);
+            assertEquals(Optional.empty(), tx.changeFeedRows().orElseThrow().lockChangeFeed("spec", "slot_a"));
+            tx.changeFeedRows().orElseThrow().writeChangeFeed(copying);
             return null;
         });
         upgraded.inTransaction(tx -> {
-            tx.writeChangeFeed(tx.lockChangeFeed("spec", "slot_a").orElseThrow().at(
+            tx.changeFeedRows().orElseThrow().writeChangeFeed(tx.changeFeedRows().orElseThrow().lockChangeFeed("spec", "slot_a").orElseThrow().at(
                     io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, "0/16B37F0", "run-v6"));
             return null;
         });
@@ -228,7 +228,7 @@ class LedgerStoreTest {
         assertEquals(List.of("slot_a", "APPLYING", "0/16B37F0", "run-v6"), List.of(applying.feed(),
                 applying.state().name(), applying.position(), applying.runId()), "and the new table works");
         upgraded.inTransaction(tx -> {
-            tx.deleteChangeFeed("spec", "slot_a");
+            tx.changeFeedRows().orElseThrow().deleteChangeFeed("spec", "slot_a");
             return null;
         });
         assertEquals(List.of(), upgraded.changeFeeds("spec"));
@@ -243,7 +243,7 @@ class LedgerStoreTest {
         io.sluice.spi.ledger.ChangeFeedRecord applying = new io.sluice.spi.ledger.ChangeFeedRecord("spec", "slot_b",
                 io.sluice.spi.ledger.ChangeFeedRecord.State.APPLYING, "0/16B3748", "run-v6");
         ledger.inTransaction(tx -> {
-            tx.writeChangeFeed(applying);
+            tx.changeFeedRows().orElseThrow().writeChangeFeed(applying);
             return null;
         });
         harness.targetSql("DROP TABLE v6_ledger.change_feed_tables",
@@ -256,20 +256,20 @@ class LedgerStoreTest {
                 + "v6_ledger.ledger_version"));
         assertEquals("0/16B3748", upgraded.changeFeeds("spec").getFirst().position(), "the feed recorded before");
         upgraded.inTransaction(tx -> {
-            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3800", "public.b", "0/16B3900"));
-            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3A00"));
+            tx.changeFeedRows().orElseThrow().writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3800", "public.b", "0/16B3900"));
+            tx.changeFeedRows().orElseThrow().writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3A00"));
             return null;
         });
         assertEquals(Map.of("public.a", "0/16B3A00", "public.b", "0/16B3900"),
                 upgraded.changeFeedTables("spec", "slot_b"), "the new table works, a table's position moves");
         upgraded.inTransaction(tx -> {
-            tx.deleteChangeFeedTables("spec", "slot_b");
+            tx.changeFeedRows().orElseThrow().deleteChangeFeedTables("spec", "slot_b");
             return null;
         });
         assertEquals(Map.of(), upgraded.changeFeedTables("spec", "slot_b"));
         upgraded.inTransaction(tx -> {
-            tx.writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3B00"));
-            tx.deleteChangeFeed("spec", "slot_b");
+            tx.changeFeedRows().orElseThrow().writeChangeFeedTables("spec", "slot_b", Map.of("public.a", "0/16B3B00"));
+            tx.changeFeedRows().orElseThrow().deleteChangeFeed("spec", "slot_b");
             return null;
         });
         assertEquals(Map.of(), upgraded.changeFeedTables("spec", "slot_b"), "a dropped feed takes its tables along");

@@ -3,9 +3,11 @@ package io.sluice.core.ledger;
 import io.sluice.core.RunnerCode;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.ledger.ChangeFeedRows;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
@@ -586,7 +588,7 @@ public final class Ledger {
     public void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
         requireNonNull(feed, "feed is null");
         store.inTransaction(t -> {
-            t.writeChangeFeed(feed);
+            feeds(t).writeChangeFeed(feed);
             return null;
         });
     }
@@ -594,7 +596,7 @@ public final class Ledger {
     /** Forgets a change feed (its next run starts it again, with a full copy). */
     public void dropChangeFeed(String specName, String feed) throws ConnectorException {
         store.inTransaction(t -> {
-            t.deleteChangeFeed(specName, feed);
+            feeds(t).deleteChangeFeed(specName, feed);
             return null;
         });
     }
@@ -619,9 +621,9 @@ public final class Ledger {
         requireNonNull(runId, "runId is null");
         return t -> {
             expectFeed(t, expected);
-            t.writeChangeFeed(expected.at(ChangeFeedRecord.State.APPLYING, position, runId));
+            feeds(t).writeChangeFeed(expected.at(ChangeFeedRecord.State.APPLYING, position, runId));
             if (forgetTables) {
-                t.deleteChangeFeedTables(expected.specName(), expected.feed());
+                feeds(t).deleteChangeFeedTables(expected.specName(), expected.feed());
             }
             return null;
         };
@@ -643,7 +645,7 @@ public final class Ledger {
         Map<String, String> copied = Map.copyOf(requireNonNull(positions, "positions is null"));
         return t -> {
             expectFeed(t, expected);
-            t.writeChangeFeedTables(expected.specName(), expected.feed(), copied);
+            feeds(t).writeChangeFeedTables(expected.specName(), expected.feed(), copied);
             return null;
         };
     }
@@ -653,9 +655,15 @@ public final class Ledger {
         return store.changeFeedTables(specName, feed);
     }
 
+    /** The transaction's change feed rows; a store that keeps none refuses (a target that cannot apply changes). */
+    private static ChangeFeedRows feeds(LedgerTransaction t) throws ConnectorException {
+        return t.changeFeedRows().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
+                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)"));
+    }
+
     private static void expectFeed(LedgerTransaction t,
                                    ChangeFeedRecord expected) throws ConnectorException {
-        Optional<ChangeFeedRecord> now = t.lockChangeFeed(expected.specName(), expected.feed());
+        Optional<ChangeFeedRecord> now = feeds(t).lockChangeFeed(expected.specName(), expected.feed());
         if (now.isEmpty() || !now.get().position().equals(expected.position())
                 || now.get().state() != expected.state()) {
             throw new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071,

@@ -21,7 +21,7 @@ public interface LedgerStore {
      * The ledger's format version; a newer release migrates older ledgers in {@link #ensureReady()}. 2 added marks
      * ({@link LedgerTransaction#writeMark}), 3 partition claims ({@link PartitionClaim}), 4 indexes for
      * {@link #streamInRuns}, 5 rows set aside per partition, 6 change feeds ({@link ChangeFeedRecord}), 7 how far each table of a
-     * feed got when its changes apply on several connections ({@link LedgerTransaction#writeChangeFeedTables}).
+     * feed got when its changes apply on several connections ({@link ChangeFeedRows#writeChangeFeedTables}).
      */
     int VERSION = 7;
 

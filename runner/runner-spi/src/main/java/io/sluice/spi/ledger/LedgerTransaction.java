@@ -1,8 +1,6 @@
 package io.sluice.spi.ledger;
 
 import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
 
 import java.util.List;
 import java.util.Optional;
@@ -67,37 +65,11 @@ public interface LedgerTransaction {
      */
     void writeMark(StreamKey key, String name, String value) throws ConnectorException;
 
-    /** The spec's row for change feed {@code feed}, locked; empty when the feed never started. */
-    default Optional<ChangeFeedRecord> lockChangeFeed(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
-    }
-
-    /** Writes (adds or overwrites) a change feed's row. */
-    default void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
-    }
-
     /**
-     * Records, for each table given, the position up to which its changes are applied (committed with them), when a
-     * feed's tables apply on several connections: the feed's own position moves once every table is there.
+     * The rows of change feeds' positions, for a store that keeps them (a target that applies changes); empty for one
+     * that does not.
      */
-    default void writeChangeFeedTables(String specName, String feed, java.util.Map<String, String> positions)
-            throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
-    }
-
-    /** Forgets every table position of a feed (its own position has passed them). */
-    default void deleteChangeFeedTables(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
-    }
-
-    /** Removes a change feed's row (its feed was dropped); nothing when there is none. */
-    default void deleteChangeFeed(String specName, String feed) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)");
+    default Optional<ChangeFeedRows> changeFeedRows() {
+        return Optional.empty();
     }
 }

@@ -7,6 +7,7 @@ import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionClaim;
+import io.sluice.spi.ledger.ChangeFeedRows;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.StreamKey;
 import io.sluice.spi.ledger.ChangeFeedRecord;
@@ -31,7 +32,7 @@ import static java.util.Objects.requireNonNull;
  * passes the connection's secret scrubber on its way in, a last guard: the runner hands it over redacted, and no URL
  * or password may ever sit in a table others can read.
  */
-public final class LedgerRows implements LedgerTransaction {
+public final class LedgerRows implements LedgerTransaction, ChangeFeedRows {
     private static final int BATCH_ROWS = 1000;
 
     private final LedgerTables tables;
@@ -303,6 +304,11 @@ public final class LedgerRows implements LedgerTransaction {
             throw tables.failure(e, "cannot record mark " + name + " of stream " + key.stream() + " of run "
                     + key.runId());
         }
+    }
+
+    @Override
+    public Optional<ChangeFeedRows> changeFeedRows() {
+        return Optional.of(this);
     }
 
     @Override
