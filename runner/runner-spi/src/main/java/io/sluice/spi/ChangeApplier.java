@@ -4,7 +4,7 @@ import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LedgerWork;
 
 /**
- * Applies change batches to a target's tables ({@link Target#openChangeApplier}): each batch in one transaction
+ * Applies change batches to a target's tables ({@link Target#changeSink()}): each batch in one transaction
  * that also runs the runner's ledger work, so the applied position commits with the rows. Used by one thread.
  */
 public interface ChangeApplier extends AutoCloseable {

@@ -202,21 +202,11 @@ public interface Target {
     }
 
     /**
-     * {@link #claim} for one process of a joined run: the processes of {@code runId} hold it together, any other run
-     * is kept out as {@link #claim} keeps it out (and a joined process is kept out while another run holds it).
+     * The claim the processes of a joined run ({@code --join}) share; empty when this target cannot be loaded by
+     * several processes of one run (refused, SPI005).
      */
-    default TargetClaim claimShared(String runId) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI005, describe() + " cannot be loaded by several "
-                + "processes of one run", "run without --join");
-    }
-
-    /**
-     * {@link #claimShared(String)} by the process the run's ledger calls {@code holder} ({@code pid@host}): a target
-     * may tag its sessions with it, so {@link #endAbandoned} can find them.
-     */
-    default TargetClaim claimShared(String runId, String holder) throws ConnectorException {
-        java.util.Objects.requireNonNull(holder, "holder is null");
-        return claimShared(runId);
+    default java.util.Optional<SharedClaims> sharedClaims() {
+        return java.util.Optional.empty();
     }
 
     /**
@@ -272,17 +262,11 @@ public interface Target {
                 "remove rejects: from the stream");
     }
 
-    /** Whether {@link #openChangeApplier} works for this target (a table with a key, in a database it writes). */
-    default boolean appliesChanges() {
-        return false;
-    }
-
     /**
-     * Opens one applier for the changes of {@code routes}, whose targets are this one and others of its connector
-     * that share its database, so a batch that touches several tables commits once.
+     * The appliers of a source's row changes after its copy ({@code changes:}); empty when this target cannot apply
+     * them (refused at plan, RUN070).
      */
-    default ChangeApplier openChangeApplier(List<ChangeRoute> routes) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " cannot apply changes",
-                "load the stream into a PostgreSQL table, or remove changes: from its source");
+    default java.util.Optional<ChangeSink> changeSink() {
+        return java.util.Optional.empty();
     }
 }

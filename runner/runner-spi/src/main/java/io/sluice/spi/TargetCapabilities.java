@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  *        target may skip work for rows nobody else can see before the commit (PostgreSQL: no WAL on
  *        {@code wal_level=minimal}, rows written frozen)
  * @param joinedRuns               whether several processes of one run may load a target together
- *        ({@link Target#claimShared(String)}, {@code sluice run --join})
+ *        ({@link Target#sharedClaims()}, {@code sluice run --join})
  * @param schemaChanges            the {@code schema-changes} policies its targets plan; {@code fail} and
  *        {@code ignore-new} ask nothing of a target that the core cannot do, so every target has them
  * @param setsAsideRows            whether its writers take {@code rejects:} ({@link PartitionWriter#reject}, and rows

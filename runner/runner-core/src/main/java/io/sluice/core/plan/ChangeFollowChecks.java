@@ -21,7 +21,7 @@ public final class ChangeFollowChecks {
     public static void refuse(StreamSpec stream, Target target) {
         requireNonNull(stream, "stream is null");
         requireNonNull(target, "target is null");
-        if (!target.appliesChanges()) {
+        if (target.changeSink().isEmpty()) {
             throw refused(stream, "its target " + target.describe() + " cannot apply changes",
                     "load it into a PostgreSQL table, or remove changes:");
         }

@@ -2,6 +2,9 @@ package io.sluice.core.run;
 
 import io.sluice.core.ledger.Ledger;
 import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.ChangeSink;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRoute;
 import io.sluice.spi.error.ConnectorException;
@@ -85,7 +88,10 @@ final class ChangeLanes implements AutoCloseable {
         Comparator<String> order = positionOrder.orElse((a, b) -> {
             throw new IllegalStateException("positions of change feed " + record.feed() + " are not ordered");
         });
-        ChangeApplier whole = target.openChangeApplier(routes);
+        ChangeSink sink = target.changeSink().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT,
+                SpiCode.SPI012, target.describe() + " cannot apply changes", "load the stream into a PostgreSQL "
+                + "table, or remove changes: from its source"));
+        ChangeApplier whole = sink.openChangeApplier(routes);
         List<ChangeApplier> lanes = new ArrayList<>();
         Map<String, Integer> laneOf = new HashMap<>();
         try {
@@ -114,7 +120,7 @@ final class ChangeLanes implements AutoCloseable {
                     }
                 }
                 for (List<ChangeRoute> some : laneRoutes) {
-                    lanes.add(target.openChangeApplier(some));
+                    lanes.add(sink.openChangeApplier(some));
                 }
             }
         } catch (ConnectorException | RuntimeException e) {

@@ -11,11 +11,14 @@ import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Digest;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LockWaits;
+import io.sluice.spi.SharedClaims;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
+import io.sluice.spi.error.SpiCode;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +82,8 @@ final class StreamExecutor {
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
             // The processes of a joined run share the claim; the ledger then decides who copies what.
             try (TargetClaim claim = work.ledger.join().isPresent()
-                    ? binding.target().claimShared(work.ledger.runId(), work.ledger.join().orElseThrow().holder())
+                    ? sharedClaims(binding.target()).claimShared(work.ledger.runId(),
+                    work.ledger.join().orElseThrow().holder())
                     : binding.target().claim(work.ledger.runId());
                  SourceSession session = shared.isPresent() ? binding.source().openSession(shared.get())
                          : binding.source().openSession(plan.spec().consistency())) {
@@ -206,6 +210,12 @@ final class StreamExecutor {
     }
 
     /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
+    /** The target's shared claim for a joined run; a target without one refuses (SPI005). */
+    private static SharedClaims sharedClaims(Target target) throws ConnectorException {
+        return target.sharedClaims().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI005,
+                target.describe() + " cannot be loaded by several processes of one run", "run without --join"));
+    }
+
     private LockWaits lockWaits() {
         return LockWaits.of(plan.spec().lockTimeout(), (what, waiting) -> {
             work.progress.waiting(what, waiting);

@@ -45,6 +45,8 @@ import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.changes.PostgresChangeApplier;
 import io.sluice.connector.postgres.session.LineageNames;
 import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.ChangeSink;
+import io.sluice.spi.SharedClaims;
 import io.sluice.spi.ChangeRoute;
 import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LoadMode;
@@ -314,7 +316,12 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
-    public TargetClaim claimShared(String runId, String holder) throws ConnectorException {
+    public Optional<SharedClaims> sharedClaims() {
+        return Optional.of(this::claimShared);
+    }
+
+    /** {@link SharedClaims#claimShared}: this process's sessions are tagged with {@code holder}. */
+    private TargetClaim claimShared(String runId, String holder) throws ConnectorException {
         requireNonNull(holder, "holder is null");
         String tag = TargetOwnership.sessionTag(runId, holder);
         joinedRun = runId;
@@ -337,8 +344,7 @@ public final class PostgresTarget implements Target {
         TargetOwnership.endSessions(connections, TargetOwnership.sessionTag(runId, holder));
     }
 
-    @Override
-    public TargetClaim claimShared(String runId) throws ConnectorException {
+    private TargetClaim claimShared(String runId) throws ConnectorException {
         requireNonNull(runId, "runId is null");
         return TargetOwnership.claim(connections, claimedName(), runId, locks, true);
     }
@@ -636,13 +642,12 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
-    public boolean appliesChanges() {
-        return true;
+    public Optional<ChangeSink> changeSink() {
+        return Optional.of(this::applierFor);
     }
 
     /** One applier on this target's database for every route; the other routes' targets must share it. */
-    @Override
-    public ChangeApplier openChangeApplier(List<ChangeRoute> routes)
+    private ChangeApplier applierFor(List<ChangeRoute> routes)
             throws ConnectorException {
         requireNonNull(routes, "routes is null");
         List<PostgresChangeApplier.Route> own = new java.util.ArrayList<>();
