@@ -73,55 +73,11 @@ public interface Source {
     }
 
     /**
-     * The change feed this source's table follows ({@code changes:}, for PostgreSQL its slot's name); empty (the
-     * default) when it follows none. Sources of one {@link #snapshotGroup()} with one feed share it.
+     * The feed of row changes this source's table follows after its copy ({@code changes:}); empty when it follows
+     * none (or its connector cannot follow changes). Sources of one {@link #snapshotGroup()} with one feed share it.
      */
-    default java.util.Optional<String> changeFeed() {
+    default java.util.Optional<ChangeSource> changes() {
         return java.util.Optional.empty();
-    }
-
-    /**
-     * Creates this source's change feed for {@code sources} (its group's sources with the same feed), replacing one
-     * left by a copy that never finished, and exports the snapshot it starts at ({@link SharedSnapshot#changesFrom}),
-     * after taking what keeps each table from changing under it: the copy read in it and the feed meet exactly.
-     */
-    default SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " has no change feed",
-                "remove changes: from the stream");
-    }
-
-    /**
-     * Of {@code sources} (the sources of this source's feed), those whose tables the feed does not carry yet: tables
-     * a pattern picked up after the feed started. A run that only applies changes copies them first, in a snapshot
-     * taken after {@link #joinChanges} made the feed carry them, then replays the changes up to then over the copy.
-     * Empty (the default): the source cannot tell, or every table is carried.
-     */
-    default List<Source> newToChanges(List<Source> sources) throws ConnectorException {
-        return List.of();
-    }
-
-    /**
-     * Makes this source's change feed carry the tables of {@code sources} ({@link #newToChanges}) from now on, or
-     * refuses saying what the user must do; a snapshot exported afterwards sees every change the feed does not send.
-     */
-    default void joinChanges(List<Source> sources) throws ConnectorException {
-    }
-
-    /**
-     * Opens the change feed of {@code sources} at {@code from} (a position the ledger recorded): the transactions
-     * that end after it, of their tables.
-     */
-    default ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012, describe() + " has no change feed",
-                "remove changes: from the stream");
-    }
-
-    /**
-     * Checks, before anything is copied, that this source's change feed can start or go on: the source's settings
-     * (e.g. PostgreSQL's {@code wal_level}), the user's privileges, a key on every table, the feed itself when
-     * {@code established} (it must still exist and hold the changes since the recorded position).
-     */
-    default void checkChanges(boolean established) throws ConnectorException {
     }
 
     /**

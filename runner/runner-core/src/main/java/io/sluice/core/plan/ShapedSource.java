@@ -4,7 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnRule;
 import io.sluice.core.spec.ColumnRules;
-import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
@@ -215,23 +215,8 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public Optional<String> changeFeed() {
-        return source.changeFeed();
-    }
-
-    @Override
-    public SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
-        return source.startChanges(sources.stream().map(ShapedSource::unwrap).toList());
-    }
-
-    @Override
-    public ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
-        return source.openChanges(sources.stream().map(ShapedSource::unwrap).toList(), from);
-    }
-
-    @Override
-    public void checkChanges(boolean established) throws ConnectorException {
-        source.checkChanges(established);
+    public Optional<ChangeSource> changes() {
+        return source.changes(); // the connector's own: its group operations need no unwrapping
     }
 
     @Override

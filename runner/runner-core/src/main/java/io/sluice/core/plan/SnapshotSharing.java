@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.RelationIdentity;
 
@@ -56,12 +57,12 @@ public final class SnapshotSharing {
                 continue;
             }
             // Streams that follow one change feed read the snapshot its slot exported; others share their own.
-            byGroup.computeIfAbsent(List.of(group.get(), binding.source().changeFeed().orElse("")),
+            byGroup.computeIfAbsent(List.of(group.get(), binding.source().changes().map(ChangeSource::feed).orElse("")),
                     g -> new ArrayList<>()).add(stream);
         }
         List<Group> groups = new ArrayList<>();
         for (List<StreamPlan> members : byGroup.values()) {
-            Optional<String> feed = bound.binding(members.getFirst()).source().changeFeed();
+            Optional<String> feed = bound.binding(members.getFirst()).source().changes().map(ChangeSource::feed);
             if (members.size() > 1 || feed.isPresent()) {
                 groups.add(new Group(members.getFirst().spec().source().connection(),
                         members.stream().map(StreamPlan::name).toList(), feed));

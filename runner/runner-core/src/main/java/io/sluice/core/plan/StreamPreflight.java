@@ -94,8 +94,8 @@ public final class StreamPreflight {
             source = ShapedSource.of(connections.get(stream.source().connection()).source(stream.source().options()),
                     stream.columnRules(), stream.name());
             sourceColumns = source.columns();
-            if (source.changeFeed().isPresent()) {
-                source.checkChanges(false); // the source's own refusals (settings, keys) before the target's
+            if (source.changes().isPresent()) {
+                source.changes().get().checkChanges(false); // the source's own refusals before the target's
             }
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.SOURCE, sourceSubject, e);
@@ -110,7 +110,7 @@ public final class StreamPreflight {
             // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
             target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
             if (source != null) {
-                if (source.changeFeed().isPresent()) {
+                if (source.changes().isPresent()) {
                     ChangeFollowChecks.refuse(stream, target);
                 }
                 LoadRequest request = stream.load().request(degree);

@@ -15,6 +15,7 @@ import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;
 import io.sluice.spi.ChangeRoute;
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
@@ -130,7 +131,7 @@ final class ChangeFeeds {
         // A stream with a feed outside every group reads no PostgreSQL snapshot: consistency none.
         for (StreamPlan stream : bound.plan().streams()) {
             StreamBinding binding = bound.binding(stream);
-            if (binding.source().changeFeed().isPresent() && !feeds.byStream.containsKey(stream.name())
+            if (binding.source().changes().isPresent() && !feeds.byStream.containsKey(stream.name())
                     && !feeds.failed.containsKey(stream.name())) {
                 feeds.failed.put(stream.name(), refused(stream, "it reads with consistency: none (or reads a "
                         + "table another stream writes), and changes meet the copy only in the slot's snapshot",
@@ -166,12 +167,13 @@ final class ChangeFeeds {
         } else {
             mode = Mode.START; // a copy another run began and never finished: this fresh run copies anew
         }
-        Source source = bound.binding(streams.getFirst()).source();
+        List<ChangeSource> members = streams.stream().map(s -> changesOf(bound.binding(s).source())).toList();
+        ChangeSource source = members.getFirst();
         source.checkChanges(mode != Mode.START);
         java.util.Set<String> joining = new java.util.HashSet<>();
         if (mode == Mode.CHANGES_ONLY) {
-            List<Source> own = streams.stream().map(s -> ShapedSource.unwrap(bound.binding(s).source())).toList();
-            List<Source> added = ShapedSource.unwrap(source).newToChanges(own);
+            List<ChangeSource> own = members;
+            List<ChangeSource> added = source.newToChanges(own);
             for (int i = 0; i < streams.size(); i++) {
                 if (added.contains(own.get(i))) {
                     joining.add(streams.get(i).name());
@@ -307,6 +309,12 @@ final class ChangeFeeds {
         }
     }
 
+    /** The change source of a stream the plan gave a feed: a source without one here is the runner's bug. */
+    static ChangeSource changesOf(Source source) {
+        return source.changes().orElseThrow(() -> new IllegalStateException(source.describe()
+                + " follows no changes"));
+    }
+
     private static ChangeReport report(Feed feed, Applying state, Instant started, Optional<SluiceException> error) {
         return new ChangeReport(feed.name(), names(feed), state.from, state.at, state.transactions, state.applied,
                 Duration.between(started, Instant.now()), state.behind, error, state.sequences);
@@ -315,8 +323,7 @@ final class ChangeFeeds {
     /** Opens the feed at the ledger's position and applies until caught up, or while following, until stopped. */
     private void applyFromLedger(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop,
                                  Applying state) throws ConnectorException {
-        List<Source> sources = feed.streams().stream().map(s -> ShapedSource.unwrap(bound.binding(s).source()))
-                .toList();
+        List<ChangeSource> sources = feed.streams().stream().map(s -> changesOf(bound.binding(s).source())).toList();
         ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
                 new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
                         + " has no record in the ledger any more", "run again: the feed starts anew"));

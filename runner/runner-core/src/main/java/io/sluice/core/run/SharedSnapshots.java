@@ -5,6 +5,7 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
@@ -65,10 +66,12 @@ final class SharedSnapshots implements AutoCloseable {
                 SharedSnapshot snapshot;
                 if (joining) {
                     // The feed carries them first: whatever the snapshot does not see, the feed sends.
-                    own.getFirst().joinChanges(own);
+                    List<ChangeSource> members = sources.stream().map(ChangeFeeds::changesOf).toList();
+                    members.getFirst().joinChanges(members);
                     snapshot = own.getFirst().exportSnapshot(own);
                 } else if (feed.isPresent() && feed.get().mode() == ChangeFeeds.Mode.START) {
-                    snapshot = own.getFirst().startChanges(own);
+                    List<ChangeSource> members = sources.stream().map(ChangeFeeds::changesOf).toList();
+                    snapshot = members.getFirst().startChanges(members);
                     snapshots.opened.add(snapshot);
                     feeds.started(feed.get(), snapshot);
                 } else {

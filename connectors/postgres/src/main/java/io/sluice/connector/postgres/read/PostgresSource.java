@@ -31,6 +31,7 @@ import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.SourceSession;
 import io.sluice.connector.postgres.session.LineageNames;
 import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.LineageDataset;
 
 import java.sql.Connection;
@@ -54,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Just over 400 lines, most of them imports and the {@link Source} contract's small methods: the work is handed
  * on (the relation to {@link SourceRelation}, partitions to the planners, reading to {@link PostgresSourceSession}).
  */
-public final class PostgresSource implements Source {
+public final class PostgresSource implements Source, ChangeSource {
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
     private final Optional<String> query;
@@ -326,16 +327,21 @@ public final class PostgresSource implements Source {
     }
 
     @Override
-    public Optional<String> changeFeed() {
-        return changes.map(ChangeSlot::slot);
+    public Optional<ChangeSource> changes() {
+        return changes.isPresent() ? Optional.of(this) : Optional.empty();
+    }
+
+    @Override
+    public String feed() {
+        return slot().slot();
     }
 
     /** The lockable tables of {@code sources}, each once, checked to be of this source's group. */
-    private java.util.Set<ResolvedTable> tablesOf(List<Source> sources) throws ConnectorException {
+    private java.util.Set<ResolvedTable> tablesOf(List<?> sources) throws ConnectorException {
         java.util.Set<ResolvedTable> tables = new java.util.LinkedHashSet<>();
-        for (Source source : sources) {
+        for (Object source : sources) {
             if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
-                throw new IllegalArgumentException(source.describe() + " is not of this source's snapshot group");
+                throw new IllegalArgumentException(source + " is not of this source's snapshot group");
             }
             pg.tablesRead().stream().filter(TableLocks::lockable).forEach(tables::add);
         }
@@ -357,13 +363,13 @@ public final class PostgresSource implements Source {
     }
 
     @Override
-    public List<Source> newToChanges(List<Source> sources) throws ConnectorException {
+    public List<ChangeSource> newToChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
         ChangeSlot slot = slot();
         try (ControlConnection control = connections.control("reading the publication of slot " + slot.slot())) {
             java.util.Set<ResolvedTable> unpublished = slot.unpublished(control.connection(), tablesOf(sources));
-            List<Source> joining = new java.util.ArrayList<>();
-            for (Source source : sources) {
+            List<ChangeSource> joining = new java.util.ArrayList<>();
+            for (ChangeSource source : sources) {
                 if (tablesOf(List.of(source)).stream().anyMatch(unpublished::contains)) {
                     joining.add(source);
                 }
@@ -376,7 +382,7 @@ public final class PostgresSource implements Source {
     }
 
     @Override
-    public void joinChanges(List<Source> sources) throws ConnectorException {
+    public void joinChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
         ChangeSlot slot = slot();
         try (ControlConnection control = connections.control("adding tables to the change feed of slot "
@@ -394,7 +400,7 @@ public final class PostgresSource implements Source {
      * The replication connection stays idle until the snapshot closes, which keeps the snapshot importable.
      */
     @Override
-    public SharedSnapshot startChanges(List<Source> sources) throws ConnectorException {
+    public SharedSnapshot startChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
         ChangeSlot slot = slot();
         List<ResolvedTable> tables = List.copyOf(tablesOf(sources));
@@ -444,7 +450,7 @@ public final class PostgresSource implements Source {
     }
 
     @Override
-    public ChangeFeed openChanges(List<Source> sources, String from) throws ConnectorException {
+    public ChangeFeed openChanges(List<ChangeSource> sources, String from) throws ConnectorException {
         requireNonNull(sources, "sources is null");
         return PostgresChangeFeed.open(connections, slot(), from, List.copyOf(tablesOf(sources)));
     }

@@ -152,7 +152,7 @@ public final class PostgresTarget implements Target {
                 ? source.tableDefinition() : Optional.empty();
         // Every policy compares the table with the source's columns as a created table has them: fail refuses what
         // would change values or leave columns unfed, the others follow the source.
-        if (source.changeFeed().isPresent()) {
+        if (source.changes().isPresent()) {
             refuseChangesWithoutKey(request, existing, definition);
         }
         List<Column> changedSource = List.of();

@@ -163,9 +163,9 @@ public final class ConnectedLinter {
                 });
         // A stream that follows changes: what the run checks before it creates the slot (wal_level, a free slot,
         // the REPLICATION attribute, a key on every table). Whether the slot exists is the ledger's business.
-        checked.filter(c -> c.source().changeFeed().isPresent()).ifPresent(c -> {
+        checked.filter(c -> c.source().changes().isPresent()).ifPresent(c -> {
             try {
-                c.source().checkChanges(false);
+                c.source().changes().orElseThrow().checkChanges(false);
             } catch (ConnectorException e) {
                 // The tables of a pattern share their server's refusals (wal_level, say): said once.
                 if (findings.first(e.code() + " " + e.getMessage())) {
