@@ -48,28 +48,11 @@ public interface Source {
     }
 
     /**
-     * Sources whose keys are equal read one connection and can read one snapshot together
-     * ({@link #exportSnapshot}); empty (the default) when this source cannot share one with other streams.
+     * This source as a member of a group of sources that read one connection and can read one snapshot together;
+     * empty (the default) when it cannot share one with other streams.
      */
-    default java.util.Optional<Object> snapshotGroup() {
+    default java.util.Optional<SnapshotGroup> snapshotGroup() {
         return java.util.Optional.empty();
-    }
-
-    /**
-     * Exports one snapshot for {@code sources}, all of this source's {@link #snapshotGroup()} (this one among them),
-     * after taking what keeps each of their tables from changing under it; called once per run, before any of their
-     * streams starts, and only when {@link #snapshotGroup()} is present.
-     */
-    default SharedSnapshot exportSnapshot(List<Source> sources) throws ConnectorException {
-        throw new UnsupportedOperationException(describe() + " has no snapshot group");
-    }
-
-    /**
-     * {@link #openSession(Consistency)} with SNAPSHOT, reading in {@code shared}, a snapshot {@link #exportSnapshot}
-     * gave this source's group: the session holds nothing of its own, {@code shared} outlives it.
-     */
-    default SourceSession openSession(SharedSnapshot shared) throws ConnectorException {
-        throw new UnsupportedOperationException(describe() + " has no snapshot group");
     }
 
     /**

@@ -14,7 +14,7 @@ import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.SharedSnapshot;
+import io.sluice.spi.SnapshotGroup;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
@@ -200,18 +200,8 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public Optional<Object> snapshotGroup() {
-        return source.snapshotGroup();
-    }
-
-    @Override
-    public SharedSnapshot exportSnapshot(List<Source> sources) throws ConnectorException {
-        return source.exportSnapshot(sources.stream().map(ShapedSource::unwrap).toList());
-    }
-
-    @Override
-    public SourceSession openSession(SharedSnapshot shared) throws ConnectorException {
-        return source.openSession(shared);
+    public Optional<SnapshotGroup> snapshotGroup() {
+        return source.snapshotGroup(); // the connector's own: exporting needs no unwrapping
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.spi.SnapshotGroup;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.RelationIdentity;
@@ -51,7 +52,7 @@ public final class SnapshotSharing {
         Map<Object, List<StreamPlan>> byGroup = new LinkedHashMap<>();
         for (StreamPlan stream : bound.plan().streams()) {
             StreamBinding binding = bound.binding(stream);
-            Optional<Object> group = binding.source().snapshotGroup();
+            Optional<Object> group = binding.source().snapshotGroup().map(SnapshotGroup::key);
             if (stream.spec().consistency() != Consistency.SNAPSHOT || group.isEmpty()
                     || binding.reads().stream().anyMatch(r -> written.contains(r.key()))) {
                 continue;

@@ -2,13 +2,13 @@ package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
-import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
+import io.sluice.spi.SnapshotGroup;
 import io.sluice.spi.Source;
 
 import java.util.ArrayList;
@@ -61,8 +61,10 @@ final class SharedSnapshots implements AutoCloseable {
                 sources = copied.stream().map(name -> bound.binding(streams.get(name)).source()).toList();
             }
             try {
-                // A connector is handed its own sources, never one seen through columns: rules.
-                List<Source> own = sources.stream().map(ShapedSource::unwrap).toList();
+                // A connector is handed its own objects (the roles its sources gave), never a source seen through
+                // columns: rules.
+                List<SnapshotGroup> own = sources.stream().map(s -> s.snapshotGroup().orElseThrow(() ->
+                        new IllegalStateException(s.describe() + " shares no snapshot"))).toList();
                 SharedSnapshot snapshot;
                 if (joining) {
                     // The feed carries them first: whatever the snapshot does not see, the feed sends.

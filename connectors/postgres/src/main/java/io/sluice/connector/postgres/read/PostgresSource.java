@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres.read;
 
+import io.sluice.spi.SnapshotGroup;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.changes.ChangeSlot;
 import io.sluice.connector.postgres.changes.PostgresChangeFeed;
@@ -55,7 +56,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Just over 400 lines, most of them imports and the {@link Source} contract's small methods: the work is handed
  * on (the relation to {@link SourceRelation}, partitions to the planners, reading to {@link PostgresSourceSession}).
  */
-public final class PostgresSource implements Source, ChangeSource {
+public final class PostgresSource implements Source, ChangeSource, SnapshotGroup {
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
     private final Optional<String> query;
@@ -296,17 +297,22 @@ public final class PostgresSource implements Source, ChangeSource {
 
     /** Sources of one connector read one server database: they can share a snapshot. */
     @Override
-    public java.util.Optional<Object> snapshotGroup() {
-        return java.util.Optional.of(connections);
+    public Optional<SnapshotGroup> snapshotGroup() {
+        return Optional.of(this);
     }
 
     @Override
-    public SharedSnapshot exportSnapshot(List<Source> sources) throws ConnectorException {
+    public Object key() {
+        return connections;
+    }
+
+    @Override
+    public SharedSnapshot exportSnapshot(List<SnapshotGroup> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
         java.util.Set<String> tables = new java.util.LinkedHashSet<>();
-        for (Source source : sources) {
+        for (SnapshotGroup source : sources) {
             if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
-                throw new IllegalArgumentException(source.describe() + " is not of this source's snapshot group");
+                throw new IllegalArgumentException(source + " is not of this source's snapshot group");
             }
             pg.tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).forEach(tables::add);
         }
