@@ -3,11 +3,8 @@ package io.sluice.core.ledger;
 import io.sluice.core.RunnerCode;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.Target;
 import io.sluice.spi.ledger.AttemptRecord;
-import io.sluice.spi.ledger.ChangeFeedRecord;
-import io.sluice.spi.ledger.ChangeFeedRows;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
@@ -15,12 +12,9 @@ import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
-import io.sluice.spi.ledger.StreamInRun;
 import io.sluice.spi.ledger.StreamKey;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +35,8 @@ public final class Ledger {
     /** The prefix of the marks a target keeps through {@link #loadMarks}. */
     public static final String TARGET_MARKS = "target.";
     private final LedgerStore store;
+    private final FeedLedger feeds;
+    private final ClaimLedger claims;
     /** The store said it is ready: a ledger lives for one run's plan, and its stream asked four times. */
     private volatile boolean ready;
     /**
@@ -53,6 +49,8 @@ public final class Ledger {
 
     public Ledger(LedgerStore store) {
         this.store = requireNonNull(store, "store is null");
+        this.feeds = new FeedLedger(this.store);
+        this.claims = new ClaimLedger(this.store);
     }
 
     public String describe() {
@@ -236,89 +234,8 @@ public final class Ledger {
     public LoadMarks loadMarks(StreamKey key, String specName) {
         requireNonNull(key, "key is null");
         requireNonNull(specName, "specName is null");
-        return new LoadMarks() {
-            @Override
-            public String runId() {
-                return key.runId();
-            }
-
-            @Override
-            public LedgerWork<java.util.Map<String, String>> reading() {
-                return tx -> {
-                    java.util.Map<String, String> own = new java.util.TreeMap<>();
-                    tx.lockedMarks(key).orElseThrow(() -> notStarted(key)).forEach((name, value) -> {
-                        if (name.startsWith(TARGET_MARKS)) {
-                            own.put(name.substring(TARGET_MARKS.length()), value);
-                        }
-                    });
-                    return own;
-                };
-            }
-
-            @Override
-            public LedgerWork<Void> writing(String name, String value) {
-                return marking(key, TARGET_MARKS + requireNonNull(name, "name is null"), value);
-            }
-
-            @Override
-            public LedgerWork<java.util.OptionalLong> rowsDone() {
-                return tx -> java.util.OptionalLong.of(tx.partitions(key).stream()
-                        .filter(p -> p.state() == LedgerPartition.State.DONE).mapToLong(LedgerPartition::rows).sum());
-            }
-
-            @Override
-            public java.util.Map<String, java.util.Map<String, String>> unfinishedEarlier()
-                    throws ConnectorException {
-                return earlier(false);
-            }
-
-            @Override
-            public java.util.Map<String, java.util.Map<String, String>> ofUnfinishedEarlierRuns()
-                    throws ConnectorException {
-                return earlier(true);
-            }
-
-            @Override
-            public boolean ranBefore() {
-                return !fresh;
-            }
-
-            /** The stream in earlier runs: read once (those runs do not change while this one loads). */
-            private List<StreamInRun> earlierRuns;
-
-            /** {@code wholeRuns}: a run counts when any stream of it is unfinished, not only this one. */
-            private java.util.Map<String, java.util.Map<String, String>> earlier(boolean wholeRuns)
-                    throws ConnectorException {
-                java.util.Map<String, java.util.Map<String, String>> earlier = new java.util.LinkedHashMap<>();
-                if (unfinishedEarlier.map(java.util.Set::isEmpty).orElse(false)) {
-                    return earlier; // no run of the spec but this one is unfinished, as the run found before it began
-                }
-                List<StreamInRun> runs = earlierRuns;
-                if (runs == null) {
-                    runs = store.streamInRuns(specName, key.stream(), UNFINISHED_RUNS_LOOKED_AT);
-                    earlierRuns = runs;
-                }
-                for (StreamInRun recorded : runs) {
-                    LedgerStream stream = recorded.stream();
-                    boolean unfinished = stream.state() != LedgerStream.State.DONE
-                            || wholeRuns && recorded.runUnfinished();
-                    if (!stream.key().runId().equals(key.runId()) && unfinished) {
-                        java.util.Map<String, String> own = new java.util.TreeMap<>();
-                        store.marks(stream.key()).forEach((name, value) -> {
-                            if (name.startsWith(TARGET_MARKS)) {
-                                own.put(name.substring(TARGET_MARKS.length()), value);
-                            }
-                        });
-                        earlier.put(stream.key().runId(), own);
-                    }
-                }
-                return earlier;
-            }
-        };
+        return new TargetMarks(this, store, key, specName);
     }
-
-    /** How far back a fresh run looks for unfinished runs of its spec whose leftovers it must take over. */
-    private static final int UNFINISHED_RUNS_LOOKED_AT = 50;
 
     /** {@link #marking} in a short transaction of the store's own. */
     public void mark(StreamKey key, String name, String value) throws ConnectorException {
@@ -430,71 +347,6 @@ public final class Ledger {
     }
 
     /**
-     * Claims the next partition of a joined run for {@code holder}, leased for {@code lease} by the store's clock:
-     * the first planned one in plan order that no other process holds. Empty when none is claimable now (all done,
-     * or held by leases that have not ended).
-     */
-    public Optional<Claim> claimNext(StreamKey key, String holder, Duration lease)
-            throws ConnectorException {
-        requireNonNull(key, "key is null");
-        requireNonNull(holder, "holder is null");
-        requireNonNull(lease, "lease is null");
-        return store.inTransaction(tx -> {
-            Instant now = tx.now();
-            Optional<LedgerPartition> next = tx.lockNextClaimable(key, now);
-            if (next.isEmpty()) {
-                return Optional.<Claim>empty();
-            }
-            LedgerPartition held = next.get().claimedBy(new PartitionClaim(holder, now.plus(lease)));
-            tx.writePartitions(key, List.of(held));
-            return Optional.of(new Claim(held, next.get().claim().map(PartitionClaim::holder)
-                    .filter(previous -> !previous.equals(holder))));
-        });
-    }
-
-    /** A partition claimed, and the process whose ended lease it was taken from, if any. */
-    public record Claim(LedgerPartition partition, Optional<String> takenFrom) {
-        public Claim {
-            requireNonNull(partition, "partition is null");
-            requireNonNull(takenFrom, "takenFrom is null");
-        }
-    }
-
-    /** Extends {@code holder}'s leases on these partitions; one it lost or that is done is left alone. */
-    public void renew(StreamKey key, String holder, Collection<String> partitionIds, Duration lease)
-            throws ConnectorException {
-        requireNonNull(key, "key is null");
-        requireNonNull(holder, "holder is null");
-        requireNonNull(lease, "lease is null");
-        if (partitionIds.isEmpty()) {
-            return;
-        }
-        store.inTransaction(tx -> {
-            Instant until = tx.now().plus(lease);
-            for (String id : partitionIds) {
-                Optional<LedgerPartition> p = tx.lockPartition(key, id);
-                if (p.isPresent() && p.get().state() == LedgerPartition.State.PLANNED
-                        && p.get().claim().map(PartitionClaim::holder).orElse("").equals(holder)) {
-                    tx.writePartitions(key, List.of(p.get().claimedBy(new PartitionClaim(holder, until))));
-                }
-            }
-            return null;
-        });
-    }
-
-    /** {@link LedgerStore#endStalledLocks}: the sessions of other processes of the run ended, how many. */
-    public int endStalledLocks(StreamKey key, String holder, Duration patience) throws ConnectorException {
-        return store.endStalledLocks(requireNonNull(key, "key is null"), requireNonNull(holder, "holder is null"),
-                requireNonNull(patience, "patience is null"));
-    }
-
-    /** Where a joined run's stream stands, by the store's clock. */
-    public JoinedProgress progress(StreamKey key) throws ConnectorException {
-        requireNonNull(key, "key is null");
-        return store.inTransaction(tx -> JoinedProgress.of(tx.partitions(key), tx.now()));
-    }
-
-    /**
      * Sets a mark unless the stream has one of that name already: true for the one process of a joined run that
      * sets it first (to do something once, e.g. verify), false for the others.
      */
@@ -566,112 +418,29 @@ public final class Ledger {
                 s.truncatedAt(), rows, s.starts(), error, s.partitionsPlanned(), s.partitionsDone());
     }
 
-    private ConnectorException notStarted(StreamKey key) {
+    ConnectorException notStarted(StreamKey key) {
         return new ConnectorException(ErrorKind.FAILED, RunnerCode.LEDGER003, store.describe() + " has no stream "
                 + key.stream() + " of run " + key.runId(), "the runner must record the stream's start first; "
                 + "report this as a bug");
     }
 
-    /** Every change feed the spec's runs recorded in this ledger. */
-    public List<ChangeFeedRecord> changeFeeds(String specName) throws ConnectorException {
-        return store.changeFeeds(requireNonNull(specName, "specName is null"));
+    /** Whether the run this process runs is new to the ledger (no process before this one may have run it). */
+    boolean fresh() {
+        return fresh;
     }
 
-    /** The spec's record of change feed {@code feed}; empty when it never started (or was dropped). */
-    public Optional<ChangeFeedRecord> changeFeed(String specName, String feed)
-            throws ConnectorException {
-        requireNonNull(feed, "feed is null");
-        return store.changeFeeds(specName).stream().filter(f -> f.feed().equals(feed)).findFirst();
+    /** The unfinished runs of the spec the run found when it began, when it looked. */
+    Optional<java.util.Set<String>> unfinishedEarlier() {
+        return unfinishedEarlier;
     }
 
-    /** Writes a change feed's record in a short transaction of the store's own. */
-    public void writeChangeFeed(ChangeFeedRecord feed) throws ConnectorException {
-        requireNonNull(feed, "feed is null");
-        store.inTransaction(t -> {
-            feeds(t).writeChangeFeed(feed);
-            return null;
-        });
+    /** The change feeds' positions this ledger keeps. */
+    public FeedLedger feeds() {
+        return feeds;
     }
 
-    /** Forgets a change feed (its next run starts it again, with a full copy). */
-    public void dropChangeFeed(String specName, String feed) throws ConnectorException {
-        store.inTransaction(t -> {
-            feeds(t).deleteChangeFeed(specName, feed);
-            return null;
-        });
-    }
-
-    /**
-     * The ledger's part of a change batch's transaction: the feed's record must still say {@code expected} (no other
-     * run applied since, which would apply changes twice), and then says {@code position}, applying.
-     */
-    public LedgerWork<Void> advancingFeed(ChangeFeedRecord expected, String position,
-                                          String runId) {
-        return advancingFeed(expected, position, runId, false);
-    }
-
-    /**
-     * As {@link #advancingFeed(io.sluice.spi.ledger.ChangeFeedRecord, String, String)}, and with {@code forgetTables}
-     * forgets the feed's table positions too: the feed's own position has passed every one of them.
-     */
-    public LedgerWork<Void> advancingFeed(ChangeFeedRecord expected, String position,
-                                          String runId, boolean forgetTables) {
-        requireNonNull(expected, "expected is null");
-        requireNonNull(position, "position is null");
-        requireNonNull(runId, "runId is null");
-        return t -> {
-            expectFeed(t, expected);
-            feeds(t).writeChangeFeed(expected.at(ChangeFeedRecord.State.APPLYING, position, runId));
-            if (forgetTables) {
-                feeds(t).deleteChangeFeedTables(expected.specName(), expected.feed());
-            }
-            return null;
-        };
-    }
-
-    /** Moves the feed's own position in a transaction of the ledger's own (its tables' changes are committed). */
-    public void advanceFeed(ChangeFeedRecord expected, String position, String runId,
-                            boolean forgetTables) throws ConnectorException {
-        store.inTransaction(advancingFeed(expected, position, runId, forgetTables));
-    }
-
-    /**
-     * The ledger's part of one table group's transaction when a feed's tables apply on several connections: the
-     * feed must still be where this run read it, and each table given is applied up to its position.
-     */
-    public LedgerWork<Void> advancingTables(ChangeFeedRecord expected,
-                                            Map<String, String> positions) {
-        requireNonNull(expected, "expected is null");
-        Map<String, String> copied = Map.copyOf(requireNonNull(positions, "positions is null"));
-        return t -> {
-            expectFeed(t, expected);
-            feeds(t).writeChangeFeedTables(expected.specName(), expected.feed(), copied);
-            return null;
-        };
-    }
-
-    /** How far each table of a feed got past the feed's own position (a run that applied tables apart failed). */
-    public Map<String, String> changeFeedTables(String specName, String feed) throws ConnectorException {
-        return store.changeFeedTables(specName, feed);
-    }
-
-    /** The transaction's change feed rows; a store that keeps none refuses (a target that cannot apply changes). */
-    private static ChangeFeedRows feeds(LedgerTransaction t) throws ConnectorException {
-        return t.changeFeedRows().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI012,
-                "this ledger keeps no change feeds", "use a target whose ledger keeps them (PostgreSQL)"));
-    }
-
-    private static void expectFeed(LedgerTransaction t,
-                                   ChangeFeedRecord expected) throws ConnectorException {
-        Optional<ChangeFeedRecord> now = feeds(t).lockChangeFeed(expected.specName(), expected.feed());
-        if (now.isEmpty() || !now.get().position().equals(expected.position())
-                || now.get().state() != expected.state()) {
-            throw new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071,
-                    "change feed " + expected.feed() + " is at " + now.map(r -> r.state().name().toLowerCase(
-                    java.util.Locale.ROOT) + " " + r.position() + " (run " + r.runId() + ")").orElse("nothing")
-                    + " in the ledger, and this run read it at " + expected.position() + ": another run "
-                    + "applied its changes meanwhile; nothing of this batch was committed",
-                    "run one process per change feed at a time; run again to go on from the ledger's position");
-        }
+    /** The leases of joined runs' partitions. */
+    public ClaimLedger claims() {
+        return claims;
     }
 }

@@ -152,9 +152,9 @@ final class ChangeFeeds {
                 + "and the feed's position lives there", "remove ledger: off"));
         kept.ensureReady();
         String spec = identity.specName();
-        Optional<ChangeFeedRecord> record = kept.changeFeed(spec, name);
+        Optional<ChangeFeedRecord> record = kept.feeds().record(spec, name);
         if (follow.restart() && record.isPresent()) {
-            kept.dropChangeFeed(spec, name);
+            kept.feeds().drop(spec, name);
             record = Optional.empty();
         }
         Mode mode;
@@ -211,7 +211,7 @@ final class ChangeFeeds {
     void started(Feed feed, SharedSnapshot snapshot) throws ConnectorException {
         String from = snapshot.changesFrom().orElseThrow(() -> new IllegalStateException(feed.name()
                 + ": the snapshot of a started feed names no position"));
-        feed.ledger().writeChangeFeed(new ChangeFeedRecord(identity.specName(), feed.name(),
+        feed.ledger().feeds().write(new ChangeFeedRecord(identity.specName(), feed.name(),
                 ChangeFeedRecord.State.COPYING, from, identity.runId()));
     }
 
@@ -324,14 +324,14 @@ final class ChangeFeeds {
     private void applyFromLedger(Feed feed, RunListener listener, ChangeFollow follow, BooleanSupplier stop,
                                  Applying state) throws ConnectorException {
         List<ChangeSource> sources = feed.streams().stream().map(s -> changesOf(bound.binding(s).source())).toList();
-        ChangeFeedRecord record = feed.ledger().changeFeed(identity.specName(), feed.name()).orElseThrow(() ->
+        ChangeFeedRecord record = feed.ledger().feeds().record(identity.specName(), feed.name()).orElseThrow(() ->
                 new ConnectorException(ErrorKind.FAILED, RunnerCode.RUN071, "change feed " + feed.name()
                         + " has no record in the ledger any more", "run again: the feed starts anew"));
         if (record.state() == ChangeFeedRecord.State.COPYING) {
             // Every stream of the feed is copied: from now on a run only applies changes, even when this one
             // fails before its first batch.
             record = record.at(ChangeFeedRecord.State.APPLYING, record.position(), identity.runId());
-            feed.ledger().writeChangeFeed(record);
+            feed.ledger().feeds().write(record);
         }
         if (state.from.isEmpty()) {
             state.from = record.position();

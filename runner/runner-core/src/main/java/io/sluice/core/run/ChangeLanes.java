@@ -80,7 +80,7 @@ final class ChangeLanes implements AutoCloseable {
         requireNonNull(ledger, "ledger is null");
         requireNonNull(record, "record is null");
         requireNonNull(runId, "runId is null");
-        Map<String, String> appliedPast = ledger.changeFeedTables(record.specName(), record.feed());
+        Map<String, String> appliedPast = ledger.feeds().tablePositions(record.specName(), record.feed());
         if (!appliedPast.isEmpty() && positionOrder.isEmpty()) {
             throw new IllegalStateException("change feed " + record.feed() + " has table positions but cannot "
                     + "order its positions");
@@ -259,7 +259,7 @@ final class ChangeLanes implements AutoCloseable {
         if (busy.size() <= 1) {
             // One group's changes only: its transaction moves the feed itself.
             if (busy.isEmpty()) {
-                ledger.advanceFeed(record, end, runId, forgets(end));
+                ledger.feeds().advance(record, end, runId, forgets(end));
             } else {
                 int lane = busy.getFirst();
                 applied = lanes.get(lane).apply(batch.part(byLane.get(lane), end, transactions),
@@ -276,7 +276,7 @@ final class ChangeLanes implements AutoCloseable {
             ChangeBatch part = batch.part(byLane.get(lane), end, transactions);
             threads.add(Thread.ofVirtual().name("sluice-changes-" + record.feed() + "-" + lane).start(() -> {
                 try {
-                    results.put(lane, lanes.get(lane).apply(part, ledger.advancingTables(expected,
+                    results.put(lane, lanes.get(lane).apply(part, ledger.feeds().advancingTables(expected,
                             positions.get(lane))));
                 } catch (Throwable e) {
                     failures.put(lane, e);
@@ -312,7 +312,7 @@ final class ChangeLanes implements AutoCloseable {
             applied = applied.plus(results.get(lane));
         }
         // Every group is there: the feed moves, and the table positions it passed are forgotten with it.
-        ledger.advanceFeed(record, end, runId, forgets(end));
+        ledger.feeds().advance(record, end, runId, forgets(end));
         advanced(end);
         return applied;
     }
@@ -348,7 +348,7 @@ final class ChangeLanes implements AutoCloseable {
     }
 
     private LedgerWork<Void> advancing(String end) {
-        return ledger.advancingFeed(record, end, runId, forgets(end));
+        return ledger.feeds().advancing(record, end, runId, forgets(end));
     }
 
     /** Table positions are forgotten with the feed's move once it passes every one an earlier run left. */

@@ -3,6 +3,7 @@ package io.sluice.core.run;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.JoinedProgress;
+import io.sluice.core.ledger.ClaimLedger;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.spi.error.ConnectorException;
@@ -76,14 +77,14 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
                             + "(or --resume): done partitions stay done");
                     return Optional.empty();
                 }
-                Optional<Ledger.Claim> claimed = ledger.claimNext(key, join.holder(), join.lease());
+                Optional<ClaimLedger.Claim> claimed = ledger.claims().claimNext(key, join.holder(), join.lease());
                 ledgerFaults.set(0);
                 if (claimed.isPresent()) {
                     claimed.get().takenFrom().ifPresent(this::endAbandoned);
                     held.add(claimed.get().partition().partitionId());
                     return Optional.of(restore(claimed.get().partition()));
                 }
-                JoinedProgress progress = ledger.progress(key);
+                JoinedProgress progress = ledger.claims().progress(key);
                 if (progress.allDone()) {
                     return Optional.empty();
                 }
@@ -143,7 +144,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
         }
         lastStallCheck = now;
         try {
-            int ended = ledger.endStalledLocks(key, join.holder(), join.lease());
+            int ended = ledger.claims().endStalledLocks(key, join.holder(), join.lease());
             if (ended > 0) {
                 work.listener.ledgerProblem(work.plan, "ended " + ended + " session(s) of another process of run "
                         + key.runId() + " that kept partitions locked after their lease ended (a paused or cut-off "
@@ -191,7 +192,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
 
     /** Whether every partition of the run is done, by any process. */
     boolean allDone() throws ConnectorException {
-        return ledger.progress(key).allDone();
+        return ledger.claims().progress(key).allDone();
     }
 
     private void beat() {
@@ -199,7 +200,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
         while (!closed) {
             try {
                 TimeUnit.MILLISECONDS.sleep(every);
-                ledger.renew(key, join.holder(), List.copyOf(held), join.lease());
+                ledger.claims().renew(key, join.holder(), List.copyOf(held), join.lease());
             } catch (InterruptedException e) {
                 return;
             } catch (ConnectorException | RuntimeException e) {

@@ -140,7 +140,7 @@ public final class RunStatus implements AutoCloseable {
         try {
             for (StreamSpec stream : spec.streams()) {
                 Ledger ledger = ledgerOf(stream, false);
-                for (ChangeFeedRecord record : ledger.changeFeeds(spec.name())) {
+                for (ChangeFeedRecord record : ledger.feeds().records(spec.name())) {
                     records.putIfAbsent(record.feed(), record);
                     remembered.add(record.feed());
                 }
