@@ -3,8 +3,6 @@ package io.sluice.connector.postgres.read;
 import io.sluice.spi.SnapshotGroup;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.changes.ChangeSlot;
-import io.sluice.connector.postgres.changes.PostgresChangeFeed;
-import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
@@ -28,10 +26,8 @@ import io.sluice.spi.Source;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.SourceSession;
 import io.sluice.connector.postgres.session.LineageNames;
-import io.sluice.spi.ChangeFeed;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.LineageDataset;
 
@@ -56,7 +52,7 @@ import static java.util.Objects.requireNonNull;
  * <p>Just over 400 lines, most of them imports and the {@link Source} contract's small methods: the work is handed
  * on (the relation to {@link SourceRelation}, partitions to the planners, reading to {@link PostgresSourceSession}).
  */
-public final class PostgresSource implements Source, ChangeSource, SnapshotGroup {
+public final class PostgresSource implements Source {
     private final PostgresConnections connections;
     private final Optional<QualifiedName> tableName;
     private final Optional<String> query;
@@ -64,8 +60,6 @@ public final class PostgresSource implements Source, ChangeSource, SnapshotGroup
     private final boolean inherited;
     /** {@code where:} the condition every row read meets, applied to every partition (and the cursor's maximum). */
     private final Optional<String> filter;
-    /** {@code changes:} the slot that follows the table's changes after the copy. */
-    private final Optional<ChangeSlot> changes;
     private final ReentrantLock lock = new ReentrantLock();
     /** The table as read ahead with the other tables of its pattern, until planning has used it; else null. */
     private volatile SourceAhead ahead;
@@ -76,15 +70,20 @@ public final class PostgresSource implements Source, ChangeSource, SnapshotGroup
     private volatile LockWaits lockWaits = LockWaits.silent(LockWaits.DEFAULT_TIMEOUT);
     /** The keys of this source's hashed columns, set in each reading transaction instead of pasted into its SQL. */
     private final MaskKeys maskKeys = new MaskKeys();
+    /** Sources of one connector read one server database: they can share a snapshot. */
+    private final PostgresSnapshotGroup snapshotGroup = new PostgresSnapshotGroup(this);
+    private final Optional<PostgresChangeSource> changeSource;
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
                            boolean inherited, Optional<String> filter, Optional<ChangeSlot> changes) {
         this.inherited = inherited;
-        this.changes = requireNonNull(changes, "changes is null");
         this.filter = requireNonNull(filter, "filter is null");
         this.connections = requireNonNull(connections, "connections is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.query = requireNonNull(query, "query is null");
+        // {@code changes:}: the slot that follows the table's changes after the copy.
+        this.changeSource = requireNonNull(changes, "changes is null").map(slot -> new PostgresChangeSource(this,
+                slot));
     }
 
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table) {
@@ -295,208 +294,31 @@ public final class PostgresSource implements Source, ChangeSource, SnapshotGroup
                 tables, new TableLocks(connections, lockWaits), maskKeys);
     }
 
-    /** Sources of one connector read one server database: they can share a snapshot. */
     @Override
     public Optional<SnapshotGroup> snapshotGroup() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public Object key() {
-        return connections;
-    }
-
-    @Override
-    public SharedSnapshot exportSnapshot(List<SnapshotGroup> sources) throws ConnectorException {
-        requireNonNull(sources, "sources is null");
-        java.util.Set<String> tables = new java.util.LinkedHashSet<>();
-        for (SnapshotGroup source : sources) {
-            if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
-                throw new IllegalArgumentException(source + " is not of this source's snapshot group");
-            }
-            pg.tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).forEach(tables::add);
-        }
-        requireLockRoom(tables.size(), sources.size());
-        PostgresSourceSession.Exported exported = PostgresSourceSession.export(connections, sources.size()
-                + " streams", List.copyOf(tables), new TableLocks(connections, lockWaits));
-        return new SharedSnapshot() {
-            @Override
-            public String id() {
-                return exported.id();
-            }
-
-            @Override
-            public void close() {
-                PostgresConnections.closeQuietly(exported.coordinator()); // ends the transaction and the snapshot
-            }
-        };
+        return Optional.of(snapshotGroup);
     }
 
     @Override
     public Optional<ChangeSource> changes() {
-        return changes.isPresent() ? Optional.of(this) : Optional.empty();
+        return changeSource.map(ChangeSource.class::cast);
     }
 
-    @Override
-    public String feed() {
-        return slot().slot();
+    PostgresConnections connections() {
+        return connections;
     }
 
-    /** The lockable tables of {@code sources}, each once, checked to be of this source's group. */
-    private java.util.Set<ResolvedTable> tablesOf(List<?> sources) throws ConnectorException {
-        java.util.Set<ResolvedTable> tables = new java.util.LinkedHashSet<>();
-        for (Object source : sources) {
-            if (!(source instanceof PostgresSource pg) || pg.connections != connections) {
-                throw new IllegalArgumentException(source + " is not of this source's snapshot group");
-            }
-            pg.tablesRead().stream().filter(TableLocks::lockable).forEach(tables::add);
-        }
-        return tables;
+    LockWaits lockWaits() {
+        return lockWaits;
     }
 
-    private ChangeSlot slot() {
-        return changes.orElseThrow(() -> new IllegalStateException(describe() + " follows no changes"));
+    MaskKeys maskKeys() {
+        return maskKeys;
     }
 
-    @Override
-    public void checkChanges(boolean established) throws ConnectorException {
-        try (ControlConnection control = connections.control("checking the change feed of " + describe())) {
-            slot().check(control.connection(), tablesRead(), established);
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot check the change feed "
-                    + "of " + describe());
-        }
-    }
-
-    @Override
-    public List<ChangeSource> newToChanges(List<ChangeSource> sources) throws ConnectorException {
-        requireNonNull(sources, "sources is null");
-        ChangeSlot slot = slot();
-        try (ControlConnection control = connections.control("reading the publication of slot " + slot.slot())) {
-            java.util.Set<ResolvedTable> unpublished = slot.unpublished(control.connection(), tablesOf(sources));
-            List<ChangeSource> joining = new java.util.ArrayList<>();
-            for (ChangeSource source : sources) {
-                if (tablesOf(List.of(source)).stream().anyMatch(unpublished::contains)) {
-                    joining.add(source);
-                }
-            }
-            return joining;
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the publication of "
-                    + "slot " + slot.slot());
-        }
-    }
-
-    @Override
-    public void joinChanges(List<ChangeSource> sources) throws ConnectorException {
-        requireNonNull(sources, "sources is null");
-        ChangeSlot slot = slot();
-        try (ControlConnection control = connections.control("adding tables to the change feed of slot "
-                + slot.slot())) {
-            slot.publish(control.connection(), tablesOf(sources));
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot add tables to the "
-                    + "publication of slot " + slot.slot());
-        }
-    }
-
-    /**
-     * The publication (when missing), then ACCESS SHARE on every table, then the slot, whose exported snapshot the
-     * copy reads: no DDL slips between the two, and the slot's first change is the first one the copy did not see.
-     * The replication connection stays idle until the snapshot closes, which keeps the snapshot importable.
-     */
-    @Override
-    public SharedSnapshot startChanges(List<ChangeSource> sources) throws ConnectorException {
-        requireNonNull(sources, "sources is null");
-        ChangeSlot slot = slot();
-        List<ResolvedTable> tables = List.copyOf(tablesOf(sources));
-        requireLockRoom(tables.size(), sources.size());
-        Connection coordinator = null;
-        Connection replication = null;
-        try (ControlConnection control = connections.control("starting the change feed of slot " + slot.slot())) {
-            slot.check(control.connection(), tables, false);
-            slot.ensurePublication(control.connection(), tables);
-            slot.dropIfIdle(control.connection());
-            int major = control.connection().getMetaData().getDatabaseMajorVersion();
-            coordinator = connections.open("the locks of the change feed of slot " + slot.slot());
-            coordinator.setAutoCommit(false);
-            new TableLocks(connections, lockWaits).lock(coordinator, tables.stream().map(ResolvedTable::quoted)
-                    .toList(), TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.PREFLIGHT);
-            replication = connections.openReplication("creating slot " + slot.slot());
-            ChangeSlot.Created created = slot.create(replication, major);
-            Connection heldLocks = coordinator;
-            Connection heldSnapshot = replication;
-            return new SharedSnapshot() {
-                @Override
-                public String id() {
-                    return created.snapshot();
-                }
-
-                @Override
-                public Optional<String> changesFrom() {
-                    return Optional.of(created.consistentPoint());
-                }
-
-                @Override
-                public void close() {
-                    PostgresConnections.closeQuietly(heldSnapshot);
-                    PostgresConnections.closeQuietly(heldLocks);
-                }
-            };
-        } catch (SQLException e) {
-            PostgresConnections.closeQuietly(replication);
-            PostgresConnections.closeQuietly(coordinator);
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start the change feed "
-                    + "of slot " + slot.slot());
-        } catch (ConnectorException | RuntimeException e) {
-            PostgresConnections.closeQuietly(replication);
-            PostgresConnections.closeQuietly(coordinator);
-            throw e;
-        }
-    }
-
-    @Override
-    public ChangeFeed openChanges(List<ChangeSource> sources, String from) throws ConnectorException {
-        requireNonNull(sources, "sources is null");
-        return PostgresChangeFeed.open(connections, slot(), from, List.copyOf(tablesOf(sources)));
-    }
-
-    /**
-     * One transaction locks every table of the group; a server whose lock table is smaller would fail midway with
-     * "out of shared memory" (pg_dump's known limit), so it is refused first, saying what to raise.
-     */
-    private void requireLockRoom(int tables, int streams) throws ConnectorException {
-        long room;
-        int perTransaction;
-        try (ControlConnection control = connections.control("reading the source's lock settings");
-             java.sql.Statement s = control.connection().createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT current_setting('max_locks_per_transaction')::int, "
-                     + "current_setting('max_connections')::int + current_setting('max_prepared_transactions')::int")) {
-            rs.next();
-            perTransaction = rs.getInt(1);
-            room = (long) perTransaction * rs.getInt(2);
-        } catch (java.sql.SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the source's lock "
-                    + "settings");
-        }
-        if (tables > room) {
-            long sessions = Math.max(1, room / perTransaction);
-            long needed = (tables + sessions - 1) / sessions + perTransaction; // and room for the other sessions
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG223, "one snapshot for the " + streams
-                    + " streams reading this connection locks " + tables + " tables in one transaction, and the "
-                    + "server's lock table holds about " + room + " (max_locks_per_transaction " + perTransaction
-                    + " x connections); nothing was locked or written", "raise max_locks_per_transaction on the "
-                    + "source to " + needed + " or more and restart it (pg_dump needs the same), or set consistency: "
-                    + "none under defaults: (each table then reads its own moment)");
-        }
-    }
-
-    @Override
-    public SourceSession openSession(SharedSnapshot shared) throws ConnectorException {
-        requireNonNull(shared, "shared is null");
-        List<String> tables = tablesRead().stream().filter(TableLocks::lockable).map(ResolvedTable::quoted).toList();
-        return PostgresSourceSession.sharing(connections, shared.id(), PostgresSource::copyStatement, describe(),
-                tables, new TableLocks(connections, lockWaits), maskKeys);
+    /** The tables this source reads that a snapshot's holder locks (views and the like are not). */
+    List<ResolvedTable> lockableTables() throws ConnectorException {
+        return tablesRead().stream().filter(TableLocks::lockable).toList();
     }
 
     @Override
@@ -568,7 +390,7 @@ public final class PostgresSource implements Source, ChangeSource, SnapshotGroup
     }
 
     /** The table, or the tables the query reads (views expanded); found once. */
-    private List<ResolvedTable> tablesRead() throws ConnectorException {
+    List<ResolvedTable> tablesRead() throws ConnectorException {
         SourceRelation resolved = relation();
         lock.lock();
         try {
