@@ -1,12 +1,12 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;

@@ -1,11 +1,11 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.nio.charset.StandardCharsets;

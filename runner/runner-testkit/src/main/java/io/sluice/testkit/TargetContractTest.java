@@ -1,8 +1,6 @@
 package io.sluice.testkit;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
@@ -10,6 +8,8 @@ import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -2,7 +2,6 @@ package io.sluice.testkit;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.CopySink;
@@ -12,6 +11,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.toolkit.Redactor;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.Redactor;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
 

@@ -2,10 +2,8 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LineageDataset;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PlanRequest;
@@ -13,6 +11,8 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import org.duckdb.DuckDBConnection;
 
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.Options;
 
 import java.util.Locale;
 import java.util.Optional;

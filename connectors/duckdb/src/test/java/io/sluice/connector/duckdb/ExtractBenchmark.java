@@ -2,7 +2,6 @@ package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.PartitionReader;
@@ -11,6 +10,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.math.BigDecimal;

@@ -1,12 +1,12 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.testkit.DuckDbExtensions;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.testkit.TestingS3;

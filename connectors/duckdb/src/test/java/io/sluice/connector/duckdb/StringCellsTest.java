@@ -1,10 +1,10 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Connector;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

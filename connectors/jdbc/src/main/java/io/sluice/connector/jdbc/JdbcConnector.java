@@ -1,10 +1,10 @@
 package io.sluice.connector.jdbc;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.Optional;
 

@@ -1,9 +1,9 @@
 package io.sluice.connector.jdbc;
 
 import io.sluice.spi.ConnectionConfig;
+import io.sluice.spi.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.Options;
 import io.sluice.toolkit.Redactor;
 import io.sluice.toolkit.plugin.Plugins;
 

@@ -1,11 +1,11 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceObject;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.Optional;
 

@@ -1,12 +1,12 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.spi.Consistency;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,8 +1,8 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Options;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.Redactor;
 
 import java.sql.Connection;

@@ -2,16 +2,16 @@ package io.sluice.connector.mysql;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
 import io.sluice.toolkit.plan.KeyBuckets;
 import io.sluice.toolkit.plan.KeyRanges;

@@ -7,16 +7,13 @@ import io.sluice.connector.postgres.session.PgJdbcVersion;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.toolkit.Redactor;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
-import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.IncrementalMode;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
@@ -25,6 +22,9 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.StreamShape;
 import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;
 import java.util.EnumSet;

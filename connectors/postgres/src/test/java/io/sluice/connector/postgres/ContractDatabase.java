@@ -2,10 +2,10 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Options;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.testkit.ContractRow;
 import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.TestingPostgres;

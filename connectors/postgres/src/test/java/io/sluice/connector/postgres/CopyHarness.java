@@ -4,7 +4,6 @@ import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.DistributionMethod;
@@ -20,6 +19,7 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.testkit.TestingPostgres;
 
 import java.nio.file.Files;

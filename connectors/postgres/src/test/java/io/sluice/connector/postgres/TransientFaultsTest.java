@@ -2,16 +2,13 @@ package io.sluice.connector.postgres;
 
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.toolkit.Redactor;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionWriter;
@@ -21,7 +18,10 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.testkit.TestingPostgres;
+import io.sluice.toolkit.Redactor;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,6 @@ package io.sluice.connector.postgres;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.DistributionMethod;
@@ -16,6 +15,7 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,6 @@ import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.ConnectionConfig;
 import io.sluice.spi.Connector;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopySink;
@@ -25,6 +24,7 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.StreamShape;
 import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.sluice.bench.jmh;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

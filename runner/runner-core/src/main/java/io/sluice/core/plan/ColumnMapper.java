@@ -5,9 +5,9 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnMapping;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadRequest.SchemaChanges;
 import io.sluice.spi.TablePlaceholders;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -5,10 +5,10 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -7,9 +7,7 @@ import io.sluice.core.spec.ColumnRules;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
@@ -20,6 +18,8 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.TableDefinition;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;

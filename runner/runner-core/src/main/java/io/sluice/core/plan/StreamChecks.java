@@ -4,10 +4,10 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.CheckSpec;
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadCheck;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.List;

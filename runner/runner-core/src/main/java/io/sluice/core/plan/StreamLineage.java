@@ -1,7 +1,7 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LineageDataset;
+import io.sluice.spi.error.ConnectorException;
 
 import java.util.List;
 import java.util.Optional;

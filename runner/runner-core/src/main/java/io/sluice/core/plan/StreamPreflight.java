@@ -4,9 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
@@ -14,6 +12,8 @@ import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.List;
 import java.util.Optional;

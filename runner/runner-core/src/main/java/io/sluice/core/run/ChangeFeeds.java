@@ -18,11 +18,11 @@ import io.sluice.spi.ChangeRoute;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.time.Duration;

@@ -2,14 +2,14 @@ package io.sluice.core.run;
 
 import io.sluice.core.ledger.Ledger;
 import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
-import io.sluice.spi.ChangeSink;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRoute;
-import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.ChangeSink;
 import io.sluice.spi.RowChange;
 import io.sluice.spi.Target;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerWork;
 

@@ -2,8 +2,8 @@ package io.sluice.core.run;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.ledger.JoinedProgress;
 import io.sluice.core.ledger.ClaimLedger;
+import io.sluice.core.ledger.JoinedProgress;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.spi.error.ConnectorException;

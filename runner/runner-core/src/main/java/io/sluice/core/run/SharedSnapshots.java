@@ -5,11 +5,11 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.ChangeSource;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.SnapshotGroup;
 import io.sluice.spi.Source;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,23 +2,23 @@ package io.sluice.core.run;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.spec.StreamHooks;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.spi.error.ConnectorException;
+import io.sluice.core.spec.StreamHooks;
 import io.sluice.spi.Digest;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.SharedClaims;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
-import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.ledger.LoadMarks;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,15 +5,15 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.CopySink;
 import io.sluice.spi.BadRows;
-import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.CopySink;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
 
 import java.time.Duration;

@@ -5,9 +5,9 @@ import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Digest;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.error.ConnectorException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.core.plan.Connections;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Severity;
@@ -10,6 +9,7 @@ import io.sluice.core.lint.LintReport;
 import io.sluice.core.lint.Linter;
 import io.sluice.core.lint.connect.ConnectedLinter;
 import io.sluice.core.plan.BoundPlan;
+import io.sluice.core.plan.Connections;
 import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.plan.Planner;
 import io.sluice.core.spec.Environment;

@@ -1,7 +1,7 @@
 package io.sluice.toolkit.copy;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopySink;
+import io.sluice.spi.error.ConnectorException;
 
 import static java.util.Objects.requireNonNull;
 

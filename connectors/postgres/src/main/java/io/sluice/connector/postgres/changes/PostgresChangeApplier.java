@@ -8,9 +8,9 @@ import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeRelation;
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.RowChange;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.Connection;

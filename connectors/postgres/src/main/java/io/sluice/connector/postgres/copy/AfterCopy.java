@@ -1,7 +1,7 @@
 package io.sluice.connector.postgres.copy;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -2,9 +2,9 @@ package io.sluice.connector.postgres.copy;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.RejectedRow;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.util.PSQLException;

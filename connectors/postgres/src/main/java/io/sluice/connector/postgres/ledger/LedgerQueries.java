@@ -4,12 +4,12 @@ import io.sluice.connector.postgres.session.ControlConnection;
 
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.PartitionClaim;
-import io.sluice.spi.ledger.StreamKey;
-import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.StreamInRun;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

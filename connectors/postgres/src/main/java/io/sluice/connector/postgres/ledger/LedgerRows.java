@@ -4,13 +4,13 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.ledger.ChangeFeedRows;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
-import io.sluice.spi.ledger.PartitionClaim;
-import io.sluice.spi.ledger.ChangeFeedRows;
 import io.sluice.spi.ledger.LedgerTransaction;
+import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
-import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

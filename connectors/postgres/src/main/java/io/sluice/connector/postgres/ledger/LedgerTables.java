@@ -7,9 +7,9 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
+import io.sluice.spi.LockWaits;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.LockWaits;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

@@ -9,13 +9,13 @@ import io.sluice.connector.postgres.session.TargetOwnership;
 
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
-import io.sluice.spi.ledger.StreamKey;
-import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.StreamInRun;
+import io.sluice.spi.ledger.StreamKey;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -8,8 +8,8 @@ import io.sluice.connector.postgres.copy.CopyDataFrames;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.CopyFormat;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
 import java.sql.SQLException;

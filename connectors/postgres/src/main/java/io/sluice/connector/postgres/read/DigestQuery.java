@@ -5,8 +5,8 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Digest;
+import io.sluice.spi.error.ConnectorException;
 
 import java.math.BigInteger;
 import java.sql.Connection;

@@ -1,35 +1,35 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.SnapshotGroup;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
-import io.sluice.connector.postgres.changes.ChangeSlot;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.changes.ChangeSlot;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.spi.SnapshotGroup;
 
+import io.sluice.connector.postgres.session.LineageNames;
+import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Distribution;
-import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.TableDefinition;
-import io.sluice.spi.Source;
 import io.sluice.spi.RowWindow;
+import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
-import io.sluice.connector.postgres.session.LineageNames;
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.TableDefinition;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -81,7 +81,7 @@ public final class PostgresSource implements Source {
         this.connections = requireNonNull(connections, "connections is null");
         this.tableName = requireNonNull(tableName, "tableName is null");
         this.query = requireNonNull(query, "query is null");
-        // {@code changes:}: the slot that follows the table's changes after the copy.
+        // changes: the slot that follows the table's changes after the copy
         this.changeSource = requireNonNull(changes, "changes is null").map(slot -> new PostgresChangeSource(this,
                 slot));
     }

@@ -5,8 +5,8 @@ import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.TableDefinition;
+import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
 import java.sql.SQLException;

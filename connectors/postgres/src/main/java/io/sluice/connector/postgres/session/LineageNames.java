@@ -1,7 +1,7 @@
 package io.sluice.connector.postgres.session;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LineageDataset;
+import io.sluice.spi.error.ConnectorException;
 import org.postgresql.Driver;
 
 import java.util.Properties;

@@ -2,9 +2,9 @@ package io.sluice.connector.postgres.session;
 
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 
+import io.sluice.spi.LockWaits;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.LockWaits;
 import org.postgresql.PGConnection;
 
 import java.sql.Array;

@@ -9,10 +9,10 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.ReplacingTransaction;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.Connection;

@@ -9,8 +9,8 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.connector.postgres.write.load.TargetAhead;
 
-import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.LockWaits;
+import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -9,9 +9,9 @@ import io.sluice.connector.postgres.catalog.TablesAhead;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 
 import io.sluice.spi.Column;
+import io.sluice.spi.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.TableDefinition;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
 

@@ -13,9 +13,9 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.spi.Column;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.LoadRequest;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
 

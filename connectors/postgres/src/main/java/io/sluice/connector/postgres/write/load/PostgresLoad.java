@@ -15,14 +15,14 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.LoadCheck;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LoadMarks;
-import io.sluice.spi.LoadCheck;
 
 import java.sql.Connection;
 import java.sql.SQLException;

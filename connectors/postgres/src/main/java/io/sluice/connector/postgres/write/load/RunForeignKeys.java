@@ -7,10 +7,10 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
 

@@ -8,13 +8,13 @@ import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.catalog.TypeWidth;
 import io.sluice.connector.postgres.catalog.UnknownEarlierRows;
 
+import io.sluice.connector.postgres.catalog.TypeLoss;
 import io.sluice.spi.Column;
+import io.sluice.spi.LoadRequest.SchemaChanges;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.LoadRequest.SchemaChanges;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
-import io.sluice.connector.postgres.catalog.TypeLoss;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
