@@ -1,8 +1,8 @@
 package io.sluice.spi;
 
 /**
- * One snapshot of a source connection that several streams of a run read together ({@link Source#exportSnapshot}),
- * so the tables they copy show one moment of the source, as pg_dump's do: taken once, after the locks that keep
+ * One snapshot of a source connection that several streams of a run read together
+ * ({@link SnapshotGroup#exportSnapshot}), so the tables they copy show one moment of the source, as pg_dump's do: taken once, after the locks that keep
  * every table read from being truncated or altered under it, and held until closed (the run's end).
  */
 public interface SharedSnapshot extends AutoCloseable {
@@ -10,7 +10,7 @@ public interface SharedSnapshot extends AutoCloseable {
     String id();
 
     /**
-     * Where the changes after this snapshot start, when it was exported by {@link Source#startChanges}: the
+     * Where the changes after this snapshot start, when it was exported by {@link ChangeSource#startChanges}: the
      * position a change feed opened from applies exactly the changes the copy did not see.
      */
     default java.util.Optional<String> changesFrom() {

@@ -85,7 +85,8 @@ final class StreamExecutor {
                     ? sharedClaims(binding.target()).claimShared(work.ledger.runId(),
                     work.ledger.join().orElseThrow().holder())
                     : binding.target().claim(work.ledger.runId());
-                 SourceSession session = shared.isPresent() ? binding.source().snapshotGroup().orElseThrow().openSession(shared.get())
+                 SourceSession session = shared.isPresent()
+                         ? binding.source().snapshotGroup().orElseThrow().openSession(shared.get())
                          : binding.source().openSession(plan.spec().consistency())) {
                 work.ledger.recordStart(session.snapshotMode());
                 LoadMarks marks = work.ledger.loadMarks();

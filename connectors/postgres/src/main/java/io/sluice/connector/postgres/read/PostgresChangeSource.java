@@ -27,9 +27,11 @@ import static java.util.Objects.requireNonNull;
 final class PostgresChangeSource implements ChangeSource {
     private final PostgresSource source;
     private final ChangeSlot slot;
+    private final PostgresConnections connections;
 
     PostgresChangeSource(PostgresSource source, ChangeSlot slot) {
         this.source = requireNonNull(source, "source is null");
+        this.connections = source.connections();
         this.slot = requireNonNull(slot, "slot is null");
     }
 
@@ -47,7 +49,7 @@ final class PostgresChangeSource implements ChangeSource {
     private java.util.Set<ResolvedTable> tablesOf(List<ChangeSource> members) throws ConnectorException {
         java.util.Set<ResolvedTable> tables = new java.util.LinkedHashSet<>();
         for (ChangeSource member : members) {
-            if (!(member instanceof PostgresChangeSource c) || c.source.connections() != source.connections()) {
+            if (!(member instanceof PostgresChangeSource c) || c.connections != connections) {
                 throw new IllegalArgumentException(member + " is not of this source's snapshot group");
             }
             tables.addAll(c.source.lockableTables());
@@ -57,10 +59,10 @@ final class PostgresChangeSource implements ChangeSource {
 
     @Override
     public void checkChanges(boolean established) throws ConnectorException {
-        try (ControlConnection control = source.connections().control("checking the change feed of " + source.describe())) {
+        try (ControlConnection control = connections.control("checking the change feed of " + source.describe())) {
             slot.check(control.connection(), source.tablesRead(), established);
         } catch (SQLException e) {
-            throw source.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot check the change feed "
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot check the change feed "
                     + "of " + source.describe());
         }
     }
@@ -68,17 +70,18 @@ final class PostgresChangeSource implements ChangeSource {
     @Override
     public List<ChangeSource> newToChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
-                try (ControlConnection control = source.connections().control("reading the publication of slot " + slot.slot())) {
+        try (ControlConnection control = connections.control("reading the publication of slot "
+                + slot.slot())) {
             java.util.Set<ResolvedTable> unpublished = slot.unpublished(control.connection(), tablesOf(sources));
             List<ChangeSource> joining = new java.util.ArrayList<>();
-            for (ChangeSource source : sources) {
-                if (tablesOf(List.of(source)).stream().anyMatch(unpublished::contains)) {
-                    joining.add(source);
+            for (ChangeSource member : sources) {
+                if (tablesOf(List.of(member)).stream().anyMatch(unpublished::contains)) {
+                    joining.add(member);
                 }
             }
             return joining;
         } catch (SQLException e) {
-            throw source.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the publication of "
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the publication of "
                     + "slot " + slot.slot());
         }
     }
@@ -86,11 +89,11 @@ final class PostgresChangeSource implements ChangeSource {
     @Override
     public void joinChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
-                try (ControlConnection control = source.connections().control("adding tables to the change feed of slot "
+        try (ControlConnection control = connections.control("adding tables to the change feed of slot "
                 + slot.slot())) {
             slot.publish(control.connection(), tablesOf(sources));
         } catch (SQLException e) {
-            throw source.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot add tables to the "
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot add tables to the "
                     + "publication of slot " + slot.slot());
         }
     }
@@ -103,20 +106,20 @@ final class PostgresChangeSource implements ChangeSource {
     @Override
     public SharedSnapshot startChanges(List<ChangeSource> sources) throws ConnectorException {
         requireNonNull(sources, "sources is null");
-                List<ResolvedTable> tables = List.copyOf(tablesOf(sources));
-        PostgresSnapshotGroup.requireLockRoom(source.connections(), tables.size(), sources.size());
+        List<ResolvedTable> tables = List.copyOf(tablesOf(sources));
+        PostgresSnapshotGroup.requireLockRoom(connections, tables.size(), sources.size());
         Connection coordinator = null;
         Connection replication = null;
-        try (ControlConnection control = source.connections().control("starting the change feed of slot " + slot.slot())) {
+        try (ControlConnection control = connections.control("starting the change feed of slot " + slot.slot())) {
             slot.check(control.connection(), tables, false);
             slot.ensurePublication(control.connection(), tables);
             slot.dropIfIdle(control.connection());
             int major = control.connection().getMetaData().getDatabaseMajorVersion();
-            coordinator = source.connections().open("the locks of the change feed of slot " + slot.slot());
+            coordinator = connections.open("the locks of the change feed of slot " + slot.slot());
             coordinator.setAutoCommit(false);
-            new TableLocks(source.connections(), source.lockWaits()).lock(coordinator, tables.stream().map(ResolvedTable::quoted)
+            new TableLocks(connections, source.lockWaits()).lock(coordinator, tables.stream().map(ResolvedTable::quoted)
                     .toList(), TableLocks.Mode.ACCESS_SHARE, "read it", ErrorKind.PREFLIGHT);
-            replication = source.connections().openReplication("creating slot " + slot.slot());
+            replication = connections.openReplication("creating slot " + slot.slot());
             ChangeSlot.Created created = slot.create(replication, major);
             Connection heldLocks = coordinator;
             Connection heldSnapshot = replication;
@@ -140,7 +143,7 @@ final class PostgresChangeSource implements ChangeSource {
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(replication);
             PostgresConnections.closeQuietly(coordinator);
-            throw source.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start the change feed "
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot start the change feed "
                     + "of slot " + slot.slot());
         } catch (ConnectorException | RuntimeException e) {
             PostgresConnections.closeQuietly(replication);
@@ -152,6 +155,6 @@ final class PostgresChangeSource implements ChangeSource {
     @Override
     public ChangeFeed openChanges(List<ChangeSource> sources, String from) throws ConnectorException {
         requireNonNull(sources, "sources is null");
-        return PostgresChangeFeed.open(source.connections(), slot, from, List.copyOf(tablesOf(sources)));
+        return PostgresChangeFeed.open(connections, slot, from, List.copyOf(tablesOf(sources)));
     }
 }
