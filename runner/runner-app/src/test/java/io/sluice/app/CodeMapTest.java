@@ -90,6 +90,25 @@ class CodeMapTest {
         assertEquals(List.of(), problems, "import the class (a clash of simple names: rename one)");
     }
 
+    /** The module table in docs/development.md lists every module the build has (profiles too), and no other. */
+    @Test
+    void theModuleTableListsTheBuildsModules() throws IOException {
+        Set<String> built = new TreeSet<>();
+        Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml"),
+                StandardCharsets.UTF_8));
+        while (module.find()) {
+            built.add(module.group(1).strip());
+        }
+        String doc = Files.readString(ROOT.resolve("docs/development.md"), StandardCharsets.UTF_8);
+        String table = doc.substring(doc.indexOf("## Modules"), doc.indexOf("## A map of the code"));
+        Set<String> listed = new TreeSet<>();
+        Matcher row = Pattern.compile("^\\| `([\\w/-]+)` \\|", Pattern.MULTILINE).matcher(table);
+        while (row.find()) {
+            listed.add(row.group(1));
+        }
+        assertEquals(built, listed, "docs/development.md's module table and the modules of pom.xml");
+    }
+
     private static List<Path> mainSources() throws IOException {
         try (Stream<Path> files = Files.walk(ROOT)) {
             return files.filter(p -> p.toString().endsWith(".java"))
