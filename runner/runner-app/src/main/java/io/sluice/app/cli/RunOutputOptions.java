@@ -23,7 +23,7 @@ import io.sluice.app.telemetry.OtelExport;
 import io.sluice.app.telemetry.OtelSettings;
 import io.sluice.core.run.RunListener;
 import io.sluice.core.run.RunProgress;
-import io.sluice.core.run.RunReport;
+import io.sluice.core.run.report.RunReport;
 import io.sluice.core.spec.PipelineSpec;
 import picocli.CommandLine;
 

@@ -4,8 +4,8 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamLineage;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.RunListener;
-import io.sluice.core.run.RunReport;
-import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.report.RunReport;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 

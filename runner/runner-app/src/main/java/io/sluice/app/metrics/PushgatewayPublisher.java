@@ -5,7 +5,7 @@ import io.prometheus.metrics.exporter.pushgateway.PushGateway;
 import io.prometheus.metrics.exporter.pushgateway.Scheme;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.sluice.core.run.RunListener;
-import io.sluice.core.run.RunReport;
+import io.sluice.core.run.report.RunReport;
 
 import java.io.IOException;
 import java.net.URI;

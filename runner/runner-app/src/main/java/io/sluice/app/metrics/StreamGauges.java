@@ -1,6 +1,6 @@
 package io.sluice.app.metrics;
 
-import io.sluice.core.run.PartitionReport;
+import io.sluice.core.run.report.PartitionReport;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

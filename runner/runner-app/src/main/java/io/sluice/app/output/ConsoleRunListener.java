@@ -4,11 +4,11 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.core.run.ChangeReport;
-import io.sluice.core.run.PartitionReport;
 import io.sluice.core.run.RunListener;
-import io.sluice.core.run.StreamReport;
-import io.sluice.core.run.Verification;
+import io.sluice.core.run.report.ChangeReport;
+import io.sluice.core.run.report.PartitionReport;
+import io.sluice.core.run.report.StreamReport;
+import io.sluice.core.run.report.Verification;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 

@@ -1,6 +1,6 @@
 package io.sluice.app.report;
 
-import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.report.StreamReport;
 
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;

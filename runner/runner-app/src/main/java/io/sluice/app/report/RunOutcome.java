@@ -1,8 +1,8 @@
 package io.sluice.app.report;
 
-import io.sluice.core.run.ChangeReport;
-import io.sluice.core.run.RunReport;
-import io.sluice.core.run.StreamReport;
+import io.sluice.core.run.report.ChangeReport;
+import io.sluice.core.run.report.RunReport;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.PipelineSpec;
 
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.sluice.app.report;
 
-import io.sluice.core.run.ChangeReport;
-import io.sluice.core.run.PartitionReport;
-import io.sluice.core.run.StreamReport;
-import io.sluice.core.run.Verification;
+import io.sluice.core.run.report.ChangeReport;
+import io.sluice.core.run.report.PartitionReport;
+import io.sluice.core.run.report.StreamReport;
+import io.sluice.core.run.report.Verification;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

@@ -61,7 +61,7 @@ class TimelineChartDataTest {
         assertEquals(5, feed.get("transactions").asLong());
         assertEquals(6, feed.get("inserts").asLong());
         assertEquals(2, feed.get("updates").asLong());
-        recorder.changesFinished(new io.sluice.core.run.ChangeReport("sluice_orders", List.of("orders"), "0/100",
+        recorder.changesFinished(new io.sluice.core.run.report.ChangeReport("sluice_orders", List.of("orders"), "0/100",
                 "0/300", 5, new io.sluice.spi.ChangeApplier.Applied(6, 2, 1, 0), java.time.Duration.ofSeconds(1), 0,
                 Optional.empty(), 0));
         JsonNode done = new TimelineChartData(s -> s).tree(recorder.timeline()).get("changes").get(0);

@@ -9,6 +9,8 @@ import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.report.ChangeReport;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.ColumnRule;
 import io.sluice.core.spec.RetrySpec;
 import io.sluice.spi.ChangeApplier;

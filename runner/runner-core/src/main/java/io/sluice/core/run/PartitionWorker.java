@@ -1,6 +1,7 @@
 package io.sluice.core.run;
 
 import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.run.report.PartitionReport;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.SourceSession;

@@ -4,6 +4,10 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.report.ChangeReport;
+import io.sluice.core.run.report.PartitionReport;
+import io.sluice.core.run.report.RunReport;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 

@@ -7,6 +7,7 @@ import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;

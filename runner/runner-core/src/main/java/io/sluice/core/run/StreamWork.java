@@ -5,6 +5,7 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.report.PartitionReport;
 import io.sluice.spi.BadRows;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.PartitionReader;

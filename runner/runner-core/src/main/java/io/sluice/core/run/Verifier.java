@@ -3,6 +3,7 @@ package io.sluice.core.run;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.report.Verification;
 import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Digest;

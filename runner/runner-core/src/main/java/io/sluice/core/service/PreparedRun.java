@@ -7,7 +7,7 @@ import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.Join;
 import io.sluice.core.run.PipelineRunner;
 import io.sluice.core.run.RunListener;
-import io.sluice.core.run.RunReport;
+import io.sluice.core.run.report.RunReport;
 
 import java.util.List;
 import java.util.Optional;

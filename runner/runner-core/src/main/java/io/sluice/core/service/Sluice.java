@@ -29,7 +29,7 @@ import static java.util.Objects.requireNonNull;
  * The one way through Sluice: load a spec, connect and plan it, resume or start a run, run it, read its status, lint
  * it. The command line, {@code sluice serve} and any embedding program are adapters over this object; none composes
  * the steps itself. Failures before a run starts are {@link SluiceException}s with their exit code; a run that starts
- * always ends in a {@link io.sluice.core.run.RunReport}.
+ * always ends in a {@link io.sluice.core.run.report.RunReport}.
  */
 public final class Sluice {
     private final ConnectorRegistry registry;

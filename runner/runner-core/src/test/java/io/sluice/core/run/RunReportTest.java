@@ -1,6 +1,10 @@
 package io.sluice.core.run;
 
 import io.sluice.core.SluiceException;
+import io.sluice.core.run.report.PartitionReport;
+import io.sluice.core.run.report.RunReport;
+import io.sluice.core.run.report.StreamReport;
+import io.sluice.core.run.report.Verification;
 import io.sluice.spi.error.ErrorKind;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,8 @@ import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.MemoryConnector.Fault;
 import io.sluice.core.run.MemoryConnector.Part;
+import io.sluice.core.run.report.RunReport;
+import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.ColumnMapping;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.PipelineSpec;

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.report;
 
 import io.sluice.core.SluiceException;
 

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.report;
 
 import io.sluice.core.spec.VerifyMode;
 
@@ -29,7 +29,7 @@ public record Verification(VerifyMode mode, Status status, String scope, String 
         return new Verification(VerifyMode.NONE, Status.NOT_REQUESTED, "stream", "", List.of());
     }
 
-    static Verification skipped(VerifyMode mode, String why) {
+    public static Verification skipped(VerifyMode mode, String why) {
         return new Verification(mode, Status.SKIPPED, "stream", why, List.of());
     }
 }
