@@ -10,19 +10,19 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** A source and a target database with a table to copy, spec files for them, and checks on the result. */
-final class LedgerFixture {
-    final String source;
-    final String target;
-    final Path dir;
+public final class LedgerFixture {
+    public final String source;
+    public final String target;
+    public final Path dir;
 
-    final TestingPostgres pg;
+    public final TestingPostgres pg;
 
-    LedgerFixture(Path dir, String prefix, int rows) throws SQLException {
+    public LedgerFixture(Path dir, String prefix, int rows) throws SQLException {
         this(TestingPostgres.shared(), dir, prefix, rows);
     }
 
     /** On {@code pg}, e.g. a server of the test's own that it crashes. */
-    LedgerFixture(TestingPostgres pg, Path dir, String prefix, int rows) throws SQLException {
+    public LedgerFixture(TestingPostgres pg, Path dir, String prefix, int rows) throws SQLException {
         this.pg = pg;
         this.dir = dir;
         this.source = pg.createDatabase(prefix + "_src");
@@ -34,7 +34,7 @@ final class LedgerFixture {
     }
 
     /** A spec copying items with {@code method} on id; {@code extra} lines are appended to the stream. */
-    Path spec(String file, String method, int degree, long batchSize, String... extra) throws Exception {
+    public Path spec(String file, String method, int degree, long batchSize, String... extra) throws Exception {
         String key = method.equals("ctid") || method.equals("none") ? "" : ", key: id";
         String yaml = """
                 version: 1
@@ -62,7 +62,7 @@ final class LedgerFixture {
      * A spec loading a DuckDB query's rows into the target's {@code orders} ({@code truncate}), split by
      * {@code method} on id; {@code extra} lines are appended to the stream.
      */
-    Path ordersSpec(String file, String query, String method, int degree, String... extra) throws java.io.IOException {
+    public Path ordersSpec(String file, String query, String method, int degree, String... extra) throws java.io.IOException {
         String key = method.equals("none") ? "" : ", key: id";
         Path spec = dir.resolve(file);
         Files.writeString(spec, """
@@ -83,7 +83,7 @@ final class LedgerFixture {
         return spec;
     }
 
-    void sql(String database, String... statements) throws SQLException {
+    public void sql(String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {
                 s.execute(statement);
@@ -91,7 +91,7 @@ final class LedgerFixture {
         }
     }
 
-    long scalar(String database, String query) throws SQLException {
+    public long scalar(String database, String query) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
             rs.next();
             return rs.getLong(1);
@@ -99,7 +99,7 @@ final class LedgerFixture {
     }
 
     /** The first column of the first row of {@code query}, as text. */
-    String scalarText(String database, String query) throws SQLException {
+    public String scalarText(String database, String query) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
             rs.next();
             return rs.getString(1);
@@ -107,7 +107,7 @@ final class LedgerFixture {
     }
 
     /** Rows in one side and not the other, both ways, counting duplicates (EXCEPT ALL); 0 means equal. */
-    long differences() throws SQLException {
+    public long differences() throws SQLException {
         // Both databases live on one server: copy the source rows next to the target to compare in one query.
         sql(target, "DROP TABLE IF EXISTS expected", "CREATE TABLE expected (id bigint, name text, price numeric(10,2))");
         try (Connection src = pg.connect(source); Connection dst = pg.connect(target)) {
@@ -128,7 +128,7 @@ final class LedgerFixture {
      * A spec truncating and loading DuckDB's reading of {@code csv} into the target's {@code table}; {@code extra}
      * lines go into the stream.
      */
-    Path csvSpec(String file, String stream, Path csv, String table, String... extra) throws java.io.IOException {
+    public Path csvSpec(String file, String stream, Path csv, String table, String... extra) throws java.io.IOException {
         String yaml = """
                 version: 1
                 name: %s
@@ -149,7 +149,7 @@ final class LedgerFixture {
     }
 
     /** {@code table}'s columns in {@code database}, in order, as {@code name type} with {@code not null} when so. */
-    java.util.List<String> columns(String database, String table) throws SQLException {
+    public java.util.List<String> columns(String database, String table) throws SQLException {
         java.util.List<String> columns = new java.util.ArrayList<>();
         try (Connection c = pg.connect(database); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT attname || ' ' || format_type(atttypid, atttypmod) || CASE WHEN "
@@ -163,7 +163,7 @@ final class LedgerFixture {
     }
 
     /** Partitions of the run that the target's ledger records as done; 0 while the ledger does not exist yet. */
-    long donePartitions(String runId) throws SQLException {
+    public long donePartitions(String runId) throws SQLException {
         try {
             return scalar(target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = '" + runId
                     + "' AND state = 'done'");
@@ -176,7 +176,7 @@ final class LedgerFixture {
     }
 
     /** {@link #differences()} for another table of the same name on both sides, with the same columns. */
-    long differences(String table) throws SQLException {
+    public long differences(String table) throws SQLException {
         String expected = "expected_" + table;
         sql(target, "DROP TABLE IF EXISTS " + expected, "CREATE TABLE " + expected + " (LIKE " + table + ")");
         try (Connection src = pg.connect(source); Connection dst = pg.connect(target)) {
@@ -193,7 +193,7 @@ final class LedgerFixture {
     }
 
     /** Runs {@code statements} in {@code database}, each on its own (autocommit). */
-    static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
+    public static void sql(TestingPostgres pg, String database, String... statements) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
             for (String statement : statements) {
                 s.execute(statement);
@@ -202,7 +202,7 @@ final class LedgerFixture {
     }
 
     /** The first column of the first row of {@code query}, as a number. */
-    static long scalar(TestingPostgres pg, String database, String query) throws SQLException {
+    public static long scalar(TestingPostgres pg, String database, String query) throws SQLException {
         try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
             rs.next();
             return rs.getLong(1);
@@ -210,13 +210,13 @@ final class LedgerFixture {
     }
 
     /** {@code sluice ARGS} in a child JVM of the test's class path, its output in {@code log}: a process to kill. */
-    static Process startSluice(Path log, String... args) throws java.io.IOException {
+    public static Process startSluice(Path log, String... args) throws java.io.IOException {
         java.util.List<String> command = io.sluice.app.SluiceProcess.command(args);
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** Starts a run in a child JVM and SIGKILLs it once the ledger shows {@code done} partitions done. */
-    void killAfterDone(Path spec, String runId, int done) throws Exception {
+    public void killAfterDone(Path spec, String runId, int done) throws Exception {
         Path log = dir.resolve(runId + ".log");
         Process child = startSluice(log, "run", spec.toString(), "--run-id", runId);
         waitUntil(child, log, () -> donePartitions(runId) >= done);
@@ -227,12 +227,12 @@ final class LedgerFixture {
     }
 
     @FunctionalInterface
-    interface Check {
+    public interface Check {
         boolean holds() throws Exception;
     }
 
     /** Polls {@code check} while the child runs (polling for a state, not timing anything). */
-    static void waitUntil(Process child, Path log, Check check) throws Exception {
+    public static void waitUntil(Process child, Path log, Check check) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             try {

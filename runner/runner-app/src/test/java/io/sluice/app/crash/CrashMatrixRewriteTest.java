@@ -1,4 +1,4 @@
-package io.sluice.app.ledger;
+package io.sluice.app.crash;
 
 import java.util.List;
 

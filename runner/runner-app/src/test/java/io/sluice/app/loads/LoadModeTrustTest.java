@@ -1,5 +1,6 @@
-package io.sluice.app.ledger;
+package io.sluice.app.loads;
 
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.testkit.TestTier;
@@ -12,8 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.sluice.app.ledger.LoadModesTest.indexDefinitions;
-import static io.sluice.app.ledger.LoadModesTest.spec;
+import static io.sluice.app.loads.LoadModesTest.indexDefinitions;
+import static io.sluice.app.loads.LoadModesTest.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,8 +1,9 @@
-package io.sluice.app.ledger;
+package io.sluice.app.crash;
 
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.app.CliRun;
 import io.sluice.app.cli.SluiceCommand;
-import io.sluice.app.ledger.FaultyConnectors.Fault;
+import io.sluice.app.crash.FaultyConnectors.Fault;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

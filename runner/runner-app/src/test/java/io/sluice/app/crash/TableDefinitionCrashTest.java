@@ -1,5 +1,7 @@
-package io.sluice.app.ledger;
+package io.sluice.app.crash;
 
+import io.sluice.app.ledger.LedgerFixture;
+import io.sluice.app.loads.TableDefinitionTest;
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
-package io.sluice.app.ledger;
+package io.sluice.app.crash;
 
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestTier;
 import io.sluice.testkit.TestingPostgres;

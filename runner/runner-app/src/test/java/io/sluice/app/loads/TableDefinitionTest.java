@@ -1,4 +1,4 @@
-package io.sluice.app.ledger;
+package io.sluice.app.loads;
 
 import io.sluice.app.CliRun;
 import io.sluice.testkit.TestingPostgres;
@@ -25,9 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * column, default, identity, generated column, constraint, index, partition bound, comment and type the catalog gives
  * for the source is the same for the copy, and the sequences continue past the copied values.
  */
-class TableDefinitionTest {
+public class TableDefinitionTest {
     /** Every definition kind the issue names, in schema {@code app}; {@code app.regions} is left out of the run. */
-    static final String[] SCHEMA = {
+    public static final String[] SCHEMA = {
             "CREATE SCHEMA app",
             "CREATE TYPE app.mood AS ENUM ('sad', 'ok', 'happy')",
             "CREATE DOMAIN app.positive_int AS integer CONSTRAINT positive CHECK (VALUE > 0)",
@@ -128,7 +128,7 @@ class TableDefinitionTest {
         assertEquals(5000, scalar(pg, target, "SELECT count(*) FROM app.orders"));
     }
 
-    static Path spec(Path dir, String file, TestingPostgres pg, String source, String target, String targetExtra,
+    public static Path spec(Path dir, String file, TestingPostgres pg, String source, String target, String targetExtra,
                      int parallel) throws Exception {
         return Files.writeString(dir.resolve(file), """
                 version: 1
@@ -190,7 +190,7 @@ class TableDefinitionTest {
                     + "FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relnamespace = "
                     + "'app'::regnamespace AND c.relname NOT LIKE 'regions%' ORDER BY 1"};
 
-    static void assertSameDefinition(TestingPostgres pg, String source, String target) throws SQLException {
+    public static void assertSameDefinition(TestingPostgres pg, String source, String target) throws SQLException {
         for (String query : DEFINITION) {
             List<String> expected = rows(pg, source, query);
             assertFalse(expected.isEmpty(), query);
@@ -199,7 +199,7 @@ class TableDefinitionTest {
     }
 
     /** Every row arrived, and each sequence hands out a value past the copied ones. */
-    static void assertRowsAndSequences(TestingPostgres pg, String source, String target) throws SQLException {
+    public static void assertRowsAndSequences(TestingPostgres pg, String source, String target) throws SQLException {
         for (String table : List.of("app.customers", "app.orders", "app.events", "app.events_2025_odd")) {
             assertEquals(scalar(pg, source, "SELECT count(*) FROM " + table), scalar(pg, target,
                     "SELECT count(*) FROM " + table), table);

@@ -1,5 +1,6 @@
-package io.sluice.app.ledger;
+package io.sluice.app.loads;
 
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.app.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

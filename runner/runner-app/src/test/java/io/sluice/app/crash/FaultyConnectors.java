@@ -1,4 +1,4 @@
-package io.sluice.app.ledger;
+package io.sluice.app.crash;
 
 import io.sluice.connector.duckdb.DuckDbConnectorFactory;
 import io.sluice.connector.postgres.PostgresConnectorFactory;

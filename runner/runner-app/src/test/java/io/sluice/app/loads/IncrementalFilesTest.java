@@ -1,5 +1,6 @@
-package io.sluice.app.ledger;
+package io.sluice.app.loads;
 
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.app.CliRun;
 import io.sluice.testkit.DuckDbExtensions;
 import io.sluice.testkit.TestingS3;
