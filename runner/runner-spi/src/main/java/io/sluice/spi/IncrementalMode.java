@@ -2,7 +2,10 @@ package io.sluice.spi;
 
 /** How a source can load a stream incrementally ({@link SourceCapabilities#incrementalModes()}). */
 public enum IncrementalMode {
-    /** {@code incremental: { cursor: ... }}: it plans a {@link RowWindow} and answers {@link Source#highestCursor}. */
+    /**
+     * {@code incremental: { cursor: ... }}: it plans a {@link RowWindow} and answers
+     * {@link CursorReads#highestCursor}.
+     */
     CURSOR,
     /**
      * {@code incremental: { new-files: true }}: its plans of files give one partition per file, each with a

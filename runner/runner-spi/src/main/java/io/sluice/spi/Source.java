@@ -80,13 +80,11 @@ public interface Source {
     }
 
     /**
-     * The highest value of {@code cursor} (a column or expression of the source) as text the source reads back in
-     * a {@link RowWindow}; empty when the source holds no rows. For sources whose capabilities say they read
-     * windows.
+     * The reads an incremental stream's cursor needs ({@code incremental: { cursor: ... }}); empty when this source
+     * cannot load incrementally by a cursor (refused, SPI006). For sources whose capabilities say they read windows.
      */
-    default java.util.Optional<String> highestCursor(String cursor) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI006, describe() + " cannot load incrementally",
-                "remove incremental: from the stream");
+    default java.util.Optional<CursorReads> cursorReads() {
+        return java.util.Optional.empty();
     }
 
     /**

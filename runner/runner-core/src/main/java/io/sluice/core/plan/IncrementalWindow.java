@@ -1,5 +1,6 @@
 package io.sluice.core.plan;
 
+import io.sluice.spi.error.SpiCode;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
@@ -52,7 +53,9 @@ public final class IncrementalWindow {
         }
         Optional<String> after = fullRefresh ? Optional.empty()
                 : ledger.get().lastMark(specName, stream.name(), UP_TO);
-        Optional<String> upTo = source.highestCursor(cursor);
+        Optional<String> upTo = source.cursorReads().orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC,
+                SpiCode.SPI006, source.describe() + " cannot load incrementally", "remove incremental: from the "
+                + "stream")).highestCursor(cursor);
         if (upTo.isEmpty()) {
             // No rows now: nothing above the mark either (the window reads nothing), or, without a mark, everything.
             return after.map(a -> new RowWindow(cursor, Optional.of(a), a));

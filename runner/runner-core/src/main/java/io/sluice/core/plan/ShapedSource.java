@@ -7,6 +7,7 @@ import io.sluice.core.spec.ColumnRules;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.CursorReads;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.LineageDataset;
 import io.sluice.spi.LockWaits;
@@ -220,8 +221,8 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public Optional<String> highestCursor(String cursor) throws ConnectorException {
-        return source.highestCursor(cursor);
+    public Optional<CursorReads> cursorReads() {
+        return source.cursorReads();
     }
 
     @Override

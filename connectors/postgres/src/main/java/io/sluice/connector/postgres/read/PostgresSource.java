@@ -1,5 +1,6 @@
 package io.sluice.connector.postgres.read;
 
+import io.sluice.spi.CursorReads;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
@@ -209,9 +210,13 @@ public final class PostgresSource implements Source {
         }
     }
 
-    /** {@code max(cursor)} over the table or query, as PostgreSQL's text form of the cursor's type. */
     @Override
-    public Optional<String> highestCursor(String cursor) throws ConnectorException {
+    public Optional<CursorReads> cursorReads() {
+        return Optional.of(this::highestCursor);
+    }
+
+    /** {@code max(cursor)} over the table or query, as PostgreSQL's text form of the cursor's type. */
+    private Optional<String> highestCursor(String cursor) throws ConnectorException {
         requireNonNull(cursor, "cursor is null");
         SourceRelation resolved = relation();
         String sql = "SELECT max(" + cursor + ")::text FROM " + resolved.fromClause()
