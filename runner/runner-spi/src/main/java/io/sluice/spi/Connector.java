@@ -1,21 +1,23 @@
 package io.sluice.spi;
 
 import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
 
 /** One configured connection. Thread-safe: the runner may open sources and targets from several threads. */
 public interface Connector extends AutoCloseable {
-    /** The source side of a stream, from the stream's validated {@code source:} options. */
-    default Source source(Options sourceOptions) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI001, "this connection cannot be a source",
-                "use a connection whose type can read");
+    /**
+     * Opening sources on this connection; present when its factory's {@link ConnectorFactory#roles()} include
+     * {@link Role#SOURCE} (a spec that reads from another is refused at lint, SPEC015), empty (the default) otherwise.
+     */
+    default java.util.Optional<Sources> sources() {
+        return java.util.Optional.empty();
     }
 
-    /** The target side of a stream, from the stream's validated {@code target:} options. */
-    default Target target(Options targetOptions) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI002, "this connection cannot be a target",
-                "use a connection whose type can write, such as postgres");
+    /**
+     * Opening targets on this connection; present when its factory's {@link ConnectorFactory#roles()} include
+     * {@link Role#TARGET}, empty (the default) otherwise.
+     */
+    default java.util.Optional<Targets> targets() {
+        return java.util.Optional.empty();
     }
 
     /**

@@ -1,9 +1,7 @@
 package io.sluice.spi;
 
 import io.sluice.spi.error.ConnectorException;
-import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
-import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LedgeredCommit;
 
 /**
  * Writes one partition in its own transaction. The reader feeds it through {@link #write}; then the runner calls
@@ -17,28 +15,16 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
     void commit() throws ConnectorException;
 
     /**
-     * Names the rows this writer sets aside: called once, right after the writer opened, for a load whose request
-     * names a rejects table.
+     * Setting rows aside into the load's rejects table; present for a load whose request names one, empty (the
+     * default) otherwise.
      */
-    default void rejectsOf(RejectedRow.Origin origin) throws ConnectorException {
-        java.util.Objects.requireNonNull(origin, "origin is null");
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, "this target sets no rows aside",
-                "remove rejects: from the stream");
+    default java.util.Optional<WriterRejects> rejects() {
+        return java.util.Optional.empty();
     }
 
     /**
-     * Keeps {@code row}, which the reader set aside, to be written with the partition's rows (its rejects table),
-     * in the same transaction. Only called for a load whose request names a rejects table.
-     */
-    default void reject(RejectedRow row) throws ConnectorException {
-        java.util.Objects.requireNonNull(row, "row is null");
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, "this target sets no rows aside",
-                "remove rejects: from the stream");
-    }
-
-    /**
-     * The rows this writer set aside after {@link #finish()}: those the reader gave {@link #reject} and those the
-     * target's server refused, which are not in {@link #finish()}'s count.
+     * The rows this writer set aside after {@link #finish()}: those the reader gave {@link WriterRejects#reject} and
+     * those the target's server refused, which are not in {@link #finish()}'s count.
      */
     default long rejectedRows() {
         return 0;
@@ -55,13 +41,11 @@ public interface PartitionWriter extends CopySink, AutoCloseable {
     }
 
     /**
-     * Runs {@code withRows} in the partition's transaction after the COPY ended, then commits: the ledger rows it
-     * writes are in the target together with the partition's rows, or neither is. When it throws, everything rolls
-     * back and the exception is rethrown. Targets with a ledger override this; the default is for targets without one.
+     * Committing ledger rows together with the partition's rows, for a target with a ledger; empty (the default)
+     * for targets without one.
      */
-    default void commit(LedgerWork<?> withRows) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, "this target keeps no run ledger",
-                "set ledger: off in the spec");
+    default java.util.Optional<LedgeredCommit> ledgeredCommit() {
+        return java.util.Optional.empty();
     }
 
     /** Cancels an open COPY and rolls back, leaving no connection locked. Never throws. */

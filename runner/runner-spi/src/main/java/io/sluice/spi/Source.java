@@ -142,34 +142,17 @@ public interface Source {
     }
 
     /**
-     * The column the source would read for {@code expression} (SQL in the source's dialect over its columns, e.g.
-     * {@code lower(email)}), named {@code name}: its type as the source would compute it. The expression is judged
-     * without reading a row; one that does not parse is refused with the server's reason. The default: the source
-     * cannot compute columns.
+     * The source's ability to compute columns from expressions and masks in its own dialect; empty (the default) when
+     * it cannot, which refuses such {@code columns:} rules at plan (SPI009).
      */
-    default Column expressionColumn(String name, String expression) throws ConnectorException {
-        java.util.Objects.requireNonNull(name, "name is null");
-        java.util.Objects.requireNonNull(expression, "expression is null");
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe() + " cannot compute columns "
-                + "from expressions", "remove the expression and mask rules from the stream's columns:");
+    default java.util.Optional<ComputedColumns> computedColumns() {
+        return java.util.Optional.empty();
     }
 
     /**
-     * SQL of the source's dialect that hashes {@code reference} (an expression of text type) keyed by
-     * {@code keyLiteral} (a quoted SQL string): the same input and key give the same lower-case hex text on every
-     * run, and the key cannot be read back from it. The default: the source cannot hash.
-     */
-    default String keyedHash(String reference, String keyLiteral) throws ConnectorException {
-        java.util.Objects.requireNonNull(reference, "reference is null");
-        java.util.Objects.requireNonNull(keyLiteral, "keyLiteral is null");
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe() + " cannot hash columns",
-                "use mask: redact or mask: null");
-    }
-
-    /**
-     * {@code column}, one of this source's or computed by it ({@link #expressionColumn}), typed as a created target
-     * table gets it, as {@link #postgresColumns()} types the source's own. The default takes a column that has a
-     * PostgreSQL type as it is.
+     * {@code column}, one of this source's or computed by it ({@link ComputedColumns#expressionColumn}), typed as a
+     * created table gets it, as {@link #postgresColumns()} types the source's own. The default takes a column that has
+     * a PostgreSQL type as it is.
      */
     default Column postgresColumn(Column column) throws ConnectorException {
         java.util.Objects.requireNonNull(column, "column is null");

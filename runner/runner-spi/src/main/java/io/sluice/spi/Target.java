@@ -5,7 +5,7 @@ import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
 import java.util.List;
 import io.sluice.spi.ledger.LedgerStore;
-import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LedgeredTruncate;
 import io.sluice.spi.ledger.LoadMarks;
 
 /**
@@ -71,14 +71,11 @@ public interface Target {
     void truncate() throws ConnectorException;
 
     /**
-     * {@link #truncate()} in a transaction in which {@code first} runs before anything changes: when it answers false
-     * (the ledger says this run emptied the target already) nothing changes; otherwise the ledger rows it wrote
-     * commit together with the truncation. Returns whether the target was emptied. Targets with a
-     * {@link #ledgerStore()} override this.
+     * Emptying the target in a ledger transaction, for the {@code truncate} load of a target with a
+     * {@link #ledgerStore()}; empty (the default) for targets without one.
      */
-    default boolean truncate(LedgerWork<Boolean> first) throws ConnectorException {
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003, describe() + " keeps no run ledger",
-                "set ledger: off in the spec");
+    default java.util.Optional<LedgeredTruncate> ledgeredTruncate() {
+        return java.util.Optional.empty();
     }
 
     /** The exact statement a writer runs for these columns, for {@code sluice plan}. */
@@ -90,28 +87,11 @@ public interface Target {
     }
 
     /**
-     * Opens a transaction that empties the target and writes the partitions of one worker; for targets whose
-     * factory declares {@link TargetCapabilities#replacesInOneTransaction()}. With {@code first}, that
-     * ledger work runs in the transaction before the target is emptied, and the target is emptied only when it
-     * answers true (false: the ledger says this run emptied it already).
+     * Loading in one transaction that empties the target first; present for targets whose factory declares
+     * {@link TargetCapabilities#replacesInOneTransaction()}, empty (the default) otherwise.
      */
-    default ReplacingTransaction openReplacingTransaction(
-            List<Column> columns, CopyFormat format,
-            java.util.Optional<LedgerWork<Boolean>> first)
-            throws ConnectorException {
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI004, describe() + " cannot load in one transaction",
-                "report this as a bug: the runner asks only targets that say they can");
-    }
-
-    /**
-     * {@link #openReplacingTransaction(List, CopyFormat, java.util.Optional)} for a load the plan expects to bring
-     * about {@code expectedBytes}: a target may empty a small load's table more cheaply when it is empty already.
-     */
-    default ReplacingTransaction openReplacingTransaction(
-            List<Column> columns, CopyFormat format,
-            java.util.Optional<LedgerWork<Boolean>> first, long expectedBytes)
-            throws ConnectorException {
-        return openReplacingTransaction(columns, format, first);
+    default java.util.Optional<ReplacingLoads> replacingLoads() {
+        return java.util.Optional.empty();
     }
 
     /** Opens a writer in its own transaction; may be called from several threads at once. */
@@ -233,33 +213,19 @@ public interface Target {
     }
 
     /**
-     * Runs a stream's hook ({@code before:} or {@code after:} in the spec, {@code phase} says which) on the target:
-     * {@code statements} in order, in one transaction that also writes the mark {@code hook-<phase>}, unless the
-     * marks say a process of the run did already, so a hook runs once per run whatever crashes and resumes come
-     * between. Returns whether it ran now. The default: the target cannot run hooks.
+     * Running the spec's {@code before:} and {@code after:} hooks on the target; empty (the default) when it cannot,
+     * which refuses a hook (SPI010).
      */
-    default boolean runHook(String phase, java.util.List<String> statements, LoadMarks marks)
-            throws ConnectorException {
-        java.util.Objects.requireNonNull(phase, "phase is null");
-        java.util.Objects.requireNonNull(statements, "statements is null");
-        java.util.Objects.requireNonNull(marks, "marks is null");
-        throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010, describe() + " cannot run " + phase
-                + " hooks", "remove the stream's " + phase + ":");
+    default java.util.Optional<TargetHooks> hooks() {
+        return java.util.Optional.empty();
     }
 
     /**
-     * The newest {@code limit} rows of stream {@code stream} (and of the tables its pattern expanded to, named
-     * {@code <stream>.<schema>.<table>}) in the rejects table {@code table}, of run {@code runId} when given: for
-     * {@code sluice rejects}. Targets that set no rows aside have none.
+     * The rows this target set aside, read back for {@code sluice rejects}; empty (the default) for targets that set
+     * no rows aside (SPI011).
      */
-    default java.util.List<RejectedRow.Stored> rejectedRows(String table, String stream,
-                                                            java.util.Optional<String> runId, int limit)
-            throws ConnectorException {
-        java.util.Objects.requireNonNull(table, "table is null");
-        java.util.Objects.requireNonNull(stream, "stream is null");
-        java.util.Objects.requireNonNull(runId, "runId is null");
-        throw new ConnectorException(ErrorKind.FAILED, SpiCode.SPI011, describe() + " sets no rows aside",
-                "remove rejects: from the stream");
+    default java.util.Optional<StoredRejects> storedRejects() {
+        return java.util.Optional.empty();
     }
 
     /**

@@ -12,7 +12,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param loadModes                the {@code load-mode}s its targets plan ({@link Target#planLoad})
  * @param rebuildsIndexes          whether they take {@code indexes: rebuild} (drop, load, build again)
- * @param replacesInOneTransaction whether {@link Target#openReplacingTransaction} works: the runner then loads a
+ * @param replacesInOneTransaction whether {@link Target#replacingLoads()} works: the runner then loads a
  *        truncate stream that one worker writes in one transaction, so a failure leaves the target as it was and the
  *        target may skip work for rows nobody else can see before the commit (PostgreSQL: no WAL on
  *        {@code wal_level=minimal}, rows written frozen)

@@ -3,10 +3,12 @@ package io.sluice.testkit;
 import io.sluice.spi.Column;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
@@ -353,7 +355,7 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         try (PartitionWriters writers = target.openWriters(columns, format())) {
             try (PartitionWriter writer = writers.open()) {
                 writeAndFinish(writer, rows(0, 3));
-                writer.commit(LedgerWrites.markDone(key, "p0", 1));
+                writer.ledgeredCommit().orElseThrow().commit(LedgerWrites.markDone(key, "p0", 1));
             }
             assertRows(rows(0, 3), table, "rows of the committed partition");
             assertEquals(List.of(LedgerPartition.State.DONE, LedgerPartition.State.PLANNED), states());
@@ -361,13 +363,14 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
             // A refusing work (here: the partition is done already) rolls the rows back; the worker goes on.
             try (PartitionWriter again = writers.open()) {
                 writeAndFinish(again, rows(10, 13));
-                assertThrows(ConnectorException.class, () -> again.commit(LedgerWrites.markDone(key, "p0", 1)));
+                assertThrows(ConnectorException.class, () -> again.ledgeredCommit().orElseThrow()
+                        .commit(LedgerWrites.markDone(key, "p0", 1)));
                 again.abort(); // as the runner does after a failed commit
             }
             assertRows(rows(0, 3), table, "the refused commit's rows are rolled back");
             try (PartitionWriter next = writers.open()) {
                 writeAndFinish(next, rows(3, 5));
-                next.commit(LedgerWrites.markDone(key, "p1", 1));
+                next.ledgeredCommit().orElseThrow().commit(LedgerWrites.markDone(key, "p1", 1));
             }
         }
         assertRows(rows(0, 5), table, "p0 once, then p1");
@@ -393,7 +396,7 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
                         }
                         finished.await(); // both transactions hold their rows before either commits
                         try {
-                            writer.commit(LedgerWrites.markDone(key, "p0", 1));
+                            writer.ledgeredCommit().orElseThrow().commit(LedgerWrites.markDone(key, "p0", 1));
                             return true;
                         } catch (ConnectorException e) {
                             writer.abort();
@@ -417,18 +420,18 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         store.ensureReady();
         commit(target, columns, rows(0, 10));
         insert(starting(runId));
-        assertFalse(target.truncate(tx -> false), "the work said no");
+        assertFalse(target.ledgeredTruncate().orElseThrow().truncate(tx -> false), "the work said no");
         assertRows(rows(0, 10), table, "a work answering false empties nothing");
 
         ConnectorException refused = new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
-        assertThrows(ConnectorException.class, () -> target.truncate(tx -> {
+        assertThrows(ConnectorException.class, () -> target.ledgeredTruncate().orElseThrow().truncate(tx -> {
             LedgerWrites.recordTruncation(key).apply(tx);
             throw refused;
         }));
         assertRows(rows(0, 10), table, "a failing work empties nothing");
         assertEquals(Optional.empty(), store.streamsOfRun(runId).get(0).truncatedAt(), "and records nothing");
 
-        assertTrue(target.truncate(LedgerWrites.recordTruncation(key)));
+        assertTrue(target.ledgeredTruncate().orElseThrow().truncate(LedgerWrites.recordTruncation(key)));
         assertRows(List.of(), table, "emptied");
         assertTrue(store.streamsOfRun(runId).get(0).truncatedAt().isPresent(), "with the work's record");
     }
@@ -441,12 +444,12 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         LedgerWrites.plan(store, key, List.of(planned(0, "p0"), planned(1, "p1")));
         Optional<LedgerWork<Boolean>> first = Optional.of(LedgerWrites.recordTruncation(key));
         if (!capabilities().replacesInOneTransaction()) {
-            assertThrows(ConnectorException.class, () -> target.openReplacingTransaction(columns, format(), first),
-                    "the factory does not declare replacesInOneTransaction, so opening one must fail");
+            assertTrue(target.replacingLoads().isEmpty(), "the factory does not declare replacesInOneTransaction, so "
+                    + "the target must not offer it");
             return;
         }
 
-        try (ReplacingTransaction rolledBack = target.openReplacingTransaction(columns, format(), first)) {
+        try (ReplacingTransaction rolledBack = replacing(target, columns, first)) {
             assertTrue(rolledBack.truncated(), "the work answered true, so the table is emptied");
             commitPartition(rolledBack, "p0", rows(100, 105));
         }
@@ -456,7 +459,7 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         assertEquals(Optional.empty(), store.streamsOfRun(runId).get(0).truncatedAt(),
                 "closed uncommitted: the work's record is gone too");
 
-        try (ReplacingTransaction replacing = target.openReplacingTransaction(columns, format(), first)) {
+        try (ReplacingTransaction replacing = replacing(target, columns, first)) {
             commitPartition(replacing, "p0", rows(100, 105));
             commitPartition(replacing, "p1", rows(105, 110));
             replacing.commit();
@@ -465,7 +468,7 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
         assertEquals(List.of(LedgerPartition.State.DONE, LedgerPartition.State.DONE), states());
         assertTrue(store.streamsOfRun(runId).get(0).truncatedAt().isPresent(), "truncatedAt");
 
-        try (ReplacingTransaction resumed = target.openReplacingTransaction(columns, format(),
+        try (ReplacingTransaction resumed = replacing(target, columns,
                 Optional.of(tx -> false))) {
             assertFalse(resumed.truncated(), "the work answered false: the table is not emptied");
             resumed.commit();
@@ -506,7 +509,15 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
             throws ConnectorException {
         try (PartitionWriter writer = writers.open()) {
             writeAndFinish(writer, rows);
-            writer.commit(LedgerWrites.markDone(key, partitionId, rows.size()));
+            writer.ledgeredCommit().orElseThrow().commit(LedgerWrites.markDone(key, partitionId, rows.size()));
         }
+    }
+
+    /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
+    private ReplacingTransaction replacing(Target target, List<Column> columns, Optional<LedgerWork<Boolean>> first)
+            throws ConnectorException {
+        ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+                SpiCode.SPI004, target.describe() + " cannot load in one transaction", "declare replacesInOneTransaction in the factory's capabilities"));
+        return loads.open(columns, format(), first, Long.MAX_VALUE);
     }
 }

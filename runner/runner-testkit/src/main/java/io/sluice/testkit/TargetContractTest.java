@@ -4,12 +4,15 @@ import io.sluice.spi.Column;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.ledger.LedgerWork;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -238,19 +241,19 @@ public abstract class TargetContractTest extends TargetContractSupport {
         List<Column> columns = target.table().columns();
         commit(target, columns, rows(0, 10));
         if (!capabilities().replacesInOneTransaction()) {
-            assertThrows(ConnectorException.class, () -> target.openReplacingTransaction(columns, format(),
-                    Optional.empty()), "the factory does not declare replacesInOneTransaction, so opening one must fail");
+            assertTrue(target.replacingLoads().isEmpty(), "the factory does not declare replacesInOneTransaction, so "
+                    + "the target must not offer it");
             return;
         }
         assertFalse(target.replacingWriteStatement(columns, format()).isBlank(), "replacingWriteStatement is blank");
 
-        try (ReplacingTransaction uncommitted = target.openReplacingTransaction(columns, format(), Optional.empty())) {
+        try (ReplacingTransaction uncommitted = replacing(target, columns, Optional.empty())) {
             assertTrue(uncommitted.truncated(), "without a ledger key the transaction always empties the table");
             commitPartition(uncommitted, rows(100, 150));
         }
         assertRows(rows(0, 10), table, "closed uncommitted: the table keeps the rows it had");
 
-        try (ReplacingTransaction replacing = target.openReplacingTransaction(columns, format(), Optional.empty())) {
+        try (ReplacingTransaction replacing = replacing(target, columns, Optional.empty())) {
             assertTrue(replacing.truncated(), "truncated()");
             commitPartition(replacing, rows(100, 150));
             commitPartition(replacing, rows(150, 200));
@@ -258,7 +261,7 @@ public abstract class TargetContractTest extends TargetContractSupport {
         }
         assertRows(rows(100, 200), table, "committed: emptied, then both partitions");
 
-        try (ReplacingTransaction doomed = target.openReplacingTransaction(columns, format(), Optional.empty())) {
+        try (ReplacingTransaction doomed = replacing(target, columns, Optional.empty())) {
             commitPartition(doomed, rows(300, 310));
             try (PartitionWriter failing = doomed.open()) {
                 write(failing, rows(310, 320));
@@ -279,4 +282,12 @@ public abstract class TargetContractTest extends TargetContractSupport {
         }
     }
 
+
+    /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
+    private ReplacingTransaction replacing(Target target, List<Column> columns, Optional<LedgerWork<Boolean>> first)
+            throws ConnectorException {
+        ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+                SpiCode.SPI004, target.describe() + " cannot load in one transaction", "declare replacesInOneTransaction in the factory's capabilities"));
+        return loads.open(columns, format(), first, Long.MAX_VALUE);
+    }
 }

@@ -1,6 +1,7 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
+import io.sluice.spi.ComputedColumns;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
@@ -26,7 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static java.util.Objects.requireNonNull;
 
 /** A DuckDB query or file glob as the source of a stream. */
-final class DuckDbSource implements Source {
+final class DuckDbSource implements Source, ComputedColumns {
     private final DuckDbDatabase database;
     private final SourceRelation relation;
     /** Planning decisions shown in the projection's notes (plan() runs after project()). */
@@ -150,6 +151,11 @@ final class DuckDbSource implements Source {
         @Override
         public void close() {
         }
+    }
+
+    @Override
+    public java.util.Optional<ComputedColumns> computedColumns() {
+        return java.util.Optional.of(this);
     }
 
     /** The expression's DuckDB type, as DESCRIBE over the source's relation gives it. */

@@ -203,7 +203,7 @@ class AllTypesTest {
         String replaced = CASES.stream().filter(k -> k.queryType != null)
                 .map(k -> "CAST(" + k.name + " AS " + k.queryType + ") AS " + k.name)
                 .collect(Collectors.joining(", "));
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * REPLACE (" + replaced + ") FROM read_parquet('all_types.parquet')")));
 
         Set<DuckDbType.Kind> covered = EnumSet.noneOf(DuckDbType.Kind.class);

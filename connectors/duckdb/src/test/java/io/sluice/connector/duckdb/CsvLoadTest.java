@@ -56,7 +56,7 @@ class CsvLoadTest {
     @Test
     void filesShorthand() throws Exception {
         pg.execute("TRUNCATE orders");
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "orders-*.csv")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("files", "orders-*.csv")));
         assertEquals(4, source.plan(new PlanRequest(Distribution.none(), 2, 1000)).size());
         assertEquals(Long.parseLong(expected.get(0)), pg.load(source, "orders", Distribution.none(), 2));
         assertEquals(expected, pg.query(DuckDbFixtures.ORDERS_CHECKSUM + "orders").get(0));
@@ -65,7 +65,7 @@ class CsvLoadTest {
     @Test
     void perFileRewriteOnReadCsv() throws Exception {
         pg.execute("TRUNCATE orders");
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * EXCLUDE (src) REPLACE (CAST(o_totalprice AS DECIMAL(15,2)) AS o_totalprice) "
                         + "FROM read_csv('orders-*.csv', filename='src')")));
         Distribution perFile = new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("src"),

@@ -27,7 +27,8 @@ class DigestTest {
     @Test
     void countsEachFilePartitionAndRefusesChecksums() throws Exception {
         try (Connector connector = DuckDbFixtures.connector(EXAMPLES, Map.of())) {
-            Source source = connector.source(DuckDbFixtures.source(Map.of("files", "data/orders-*.parquet")));
+            Source source = connector.sources().orElseThrow()
+                    .open(DuckDbFixtures.source(Map.of("files", "data/orders-*.parquet")));
             SourceProjection projection = source.project(source.columns().stream()
                     .map(c -> new io.sluice.spi.ColumnPair(c, new io.sluice.spi.Column(c.name(), "text", 25, true,
                             io.sluice.spi.Column.Generation.NONE))).toList());

@@ -85,10 +85,12 @@ class DuckDbFastPathsTest {
 
     @Test
     void bothTextPathsEncodeTheSameBytes() throws Exception {
-        byte[] fast = pg.encode(connector.source(DuckDbFixtures.source(Map.of("query", TEXT_QUERY))), "texts");
+        byte[] fast = pg.encode(connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("query", TEXT_QUERY))), "texts");
         System.setProperty(StringCells.FAST_PATH.switchProperty(), "false");
         assertTrue(StringCells.forReader().isEmpty());
-        byte[] slow = pg.encode(connector.source(DuckDbFixtures.source(Map.of("query", TEXT_QUERY))), "texts");
+        byte[] slow = pg.encode(connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("query", TEXT_QUERY))), "texts");
         assertTrue(fast.length > 100_000, "read " + fast.length + " bytes");
         assertArrayEquals(fast, slow);
     }
@@ -123,7 +125,7 @@ class DuckDbFastPathsTest {
         String note = project(TEXT_QUERY).notes().reversed().get(1);
         assertEquals("fast path duckdb-string-cells: off, text read with DuckDBReadableVector.getString(), a String "
                 + "each (switched off with -Dsluice.fastpath.duckdb-string-cells=false)", note);
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query", TEXT_QUERY)));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", TEXT_QUERY)));
         assertEquals(5000, pg.load(source, "texts", Distribution.none(), 1));
         assertEquals(List.of(List.of("5000", "4545", "t")), pg.query("SELECT count(*), count(t), "
                 + "bool_and(t = v AND j = to_jsonb(t)) FROM texts"));
@@ -139,7 +141,7 @@ class DuckDbFastPathsTest {
         assertTrue(StringCells.forReader().isEmpty());
 
         // No public way to tell a failed read from a finished one: preflight refuses, before any row is read.
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT 1 AS i")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", "SELECT 1 AS i")));
         ConnectorException e = assertThrows(ConnectorException.class, source::columns);
         assertEquals(ErrorKind.PREFLIGHT, e.kind());
         assertEquals("DUCK113", e.code());
@@ -181,7 +183,7 @@ class DuckDbFastPathsTest {
     }
 
     private static SourceProjection project(String query) throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query", query)));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", query)));
         return source.project(pg.pairsByName(source, "texts"));
     }
 }

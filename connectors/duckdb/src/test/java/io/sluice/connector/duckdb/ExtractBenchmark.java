@@ -71,7 +71,7 @@ public final class ExtractBenchmark {
 
     private static long chunkApi(Path dir, String query, CopySink sink) throws Exception {
         try (var connector = DuckDbFixtures.connector(dir, Map.of())) {
-            Source source = connector.source(DuckDbFixtures.source(Map.of("query", query)));
+            Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", query)));
             List<ColumnPair> pairs = new ArrayList<>();
             for (Column c : source.columns()) {
                 pairs.add(new ColumnPair(c, Column.of(c.name(), pgType(c.name()))));

@@ -66,7 +66,8 @@ class FailuresTest {
 
     @Test
     void globWithoutMatch() throws Exception {
-        Source files = connector.source(DuckDbFixtures.source(Map.of("files", "nothing/*.parquet")));
+        Source files = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("files", "nothing/*.parquet")));
         ConnectorException e = assertThrows(ConnectorException.class, files::columns);
         assertEquals(ErrorKind.PREFLIGHT, e.kind());
         assertTrue(e.getMessage().contains("no file matches"), e.getMessage());
@@ -77,7 +78,7 @@ class FailuresTest {
         assertEquals(ErrorKind.PREFLIGHT, plan.kind());
         assertTrue(plan.getMessage().startsWith("no file matches"), plan.getMessage());
 
-        Source query = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source query = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * FROM read_parquet('good.parquet', filename=true)")));
         ConnectorException values = assertThrows(ConnectorException.class, () -> query.plan(new PlanRequest(
                 new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("filename"),
@@ -87,7 +88,8 @@ class FailuresTest {
 
     @Test
     void corruptParquetIsADataErrorNamingTheFile() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "corrupt/*.parquet")));
+        Source source = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("files", "corrupt/*.parquet")));
         ConnectorException e = assertThrows(ConnectorException.class,
                 () -> pg.load(source, "t", Distribution.none(), 1));
         assertEquals(ErrorKind.DATA, e.kind(), e.getMessage());
@@ -97,7 +99,7 @@ class FailuresTest {
     @Test
     void missingExtensionNamesFileVersionAndLayout(@TempDir Path empty) throws Exception {
         try (Connector offline = DuckDbFixtures.connector(dir, Map.of("extension-directory", empty.toString()))) {
-            Source source = offline.source(DuckDbFixtures.source(Map.of("query",
+            Source source = offline.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                     "SELECT * FROM read_parquet('s3://bucket/orders/*.parquet')")));
             ConnectorException e = assertThrows(ConnectorException.class, source::columns);
             assertEquals(ErrorKind.PREFLIGHT, e.kind());
@@ -111,7 +113,7 @@ class FailuresTest {
 
     @Test
     void lossyConversionsAreRefusedAtPlanTime() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT 1.5::DOUBLE AS d, 1::HUGEINT AS h, 'x' AS v, 1.25::DECIMAL(10,2) AS m")));
         List<Column> columns = source.columns();
         assertRefused(source, columns.get(0), "integer", 23, "DOUBLE");
@@ -134,7 +136,7 @@ class FailuresTest {
 
     @Test
     void tooLongTextIsADataErrorNamingColumnFileAndValue() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "long.parquet")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("files", "long.parquet")));
         ConnectorException e = assertThrows(ConnectorException.class,
                 () -> pg.load(source, "short_text", Distribution.none(), 1));
         assertEquals(ErrorKind.DATA, e.kind());
@@ -146,7 +148,7 @@ class FailuresTest {
 
     @Test
     void numericOverflowIsADataError() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT CAST(m AS DECIMAL(10,2)) AS m FROM read_parquet('good.parquet') WHERE id = 500")));
         ConnectorException e = assertThrows(ConnectorException.class,
                 () -> pg.load(source, "narrow", Distribution.none(), 1));
@@ -156,7 +158,7 @@ class FailuresTest {
 
     @Test
     void badQueryIsInvalidSpec() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query", "SELEC 1")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", "SELEC 1")));
         ConnectorException e = assertThrows(ConnectorException.class, source::columns);
         assertEquals(ErrorKind.INVALID_SPEC, e.kind());
     }
@@ -200,7 +202,7 @@ class FailuresTest {
 
     @Test
     void rowsAreCountedExactlyWithEveryDistribution() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * FROM read_parquet('good.parquet') UNION ALL SELECT NULL, 'null key', 0, 0")));
         for (Distribution distribution : List.of(Distribution.none(),
                 new Distribution(DistributionMethod.RANGE, Optional.of("id"), Optional.empty()),

@@ -63,7 +63,7 @@ class NarrowingTest {
 
     @Test
     void valuesThatFitLoadExactlyAndThePlanListsEachNarrowing() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "fits.parquet")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("files", "fits.parquet")));
         SourceProjection projection = source.project(pg.pairsByName(source, "fits"));
         List<String> notes = projection.notes();
         assertTrue(notes.contains("n: BIGINT narrowed to integer, each value checked (DUCK302 names the row that "
@@ -83,7 +83,8 @@ class NarrowingTest {
 
     @Test
     void aValueThatDoesNotFitFailsNamingFileRowColumnAndValueAndCommitsNothing() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "too-big.parquet")));
+        Source source = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("files", "too-big.parquet")));
         ConnectorException e = assertThrows(ConnectorException.class,
                 () -> pg.load(source, "pairs", Distribution.none(), 1));
         assertEquals(ErrorKind.DATA, e.kind(), e.getMessage());
@@ -92,7 +93,8 @@ class NarrowingTest {
                 + "'2147483648' \\(row 3 as read\\)"), e.getMessage());
         assertEquals(List.of(List.of("0")), pg.query("SELECT count(*) FROM pairs"));
 
-        Source elements = connector.source(DuckDbFixtures.source(Map.of("files", "too-big-element.parquet")));
+        Source elements = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("files", "too-big-element.parquet")));
         ConnectorException element = assertThrows(ConnectorException.class,
                 () -> pg.load(elements, "pairs", Distribution.none(), 1));
         assertEquals("DUCK302", element.code());
@@ -104,7 +106,7 @@ class NarrowingTest {
     /** Losing information stays refused, and each fix's SQL runs in DuckDB against the same file as written. */
     @Test
     void lossyConversionsStayRefusedWithFixesThatAreValidSqlForTheColumn() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "lossy.parquet")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("files", "lossy.parquet")));
         List<Column> columns = source.columns();
         List<Column> targets = pg.targetColumns("lossy");
         for (int i = 0; i < columns.size(); i++) {

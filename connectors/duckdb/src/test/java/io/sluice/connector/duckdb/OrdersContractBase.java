@@ -38,7 +38,7 @@ abstract class OrdersContractBase extends SourceContractTest {
 
     @Override
     protected Source createSource() throws Exception {
-        return connector.source(DuckDbFixtures.source(Map.of("query",
+        return connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * EXCLUDE filename FROM read_parquet('orders-*.parquet', filename = true)")));
     }
 

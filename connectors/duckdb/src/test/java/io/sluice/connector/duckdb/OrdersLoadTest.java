@@ -47,7 +47,7 @@ class OrdersLoadTest {
     @Test
     void dataDrivenPerFileLikeFastTransfer() throws Exception {
         pg.execute("TRUNCATE orders");
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT * exclude filename from read_parquet('" + dir + "/*.parquet', filename=true) t")));
         Distribution distribution = new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of("filename"),
                 Optional.of("select file from glob('" + dir + "/*.parquet')"));
@@ -71,7 +71,7 @@ class OrdersLoadTest {
     @Test
     void filesShorthandPlansOnePartitionPerFile() throws Exception {
         pg.execute("TRUNCATE orders");
-        Source source = connector.source(DuckDbFixtures.source(Map.of("files", "*.parquet")));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("files", "*.parquet")));
         List<SourcePartition> partitions = source.plan(new PlanRequest(Distribution.none(), 2, 10_000));
         assertEquals(16, partitions.size());
         assertEquals(Long.parseLong(expected.get(0)),

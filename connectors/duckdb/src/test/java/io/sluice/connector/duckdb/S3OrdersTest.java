@@ -80,7 +80,7 @@ class S3OrdersTest {
     @Test
     void ordersRoundTripFromS3PerFile() throws Exception {
         try (Connector connector = connector(s3.accessKey(), s3.secretKey())) {
-            Source source = connector.source(DuckDbFixtures.source(Map.of("query", QUERY)));
+            Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", QUERY)));
             assertEquals(16, source.plan(new io.sluice.spi.PlanRequest(PER_FILE, 4, 10_000)).size());
             long rows = pg.load(source, "orders", PER_FILE, 4);
             assertEquals(Long.parseLong(expected.get(0)), rows);
@@ -94,7 +94,7 @@ class S3OrdersTest {
     @Test
     void missingBucketIsPreflight() throws Exception {
         try (Connector connector = connector(s3.accessKey(), s3.secretKey())) {
-            Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+            Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                     "SELECT * FROM read_parquet('s3://no-such-bucket/orders/*.parquet')")));
             ConnectorException e = assertThrows(ConnectorException.class, source::columns);
             assertEquals(ErrorKind.PREFLIGHT, e.kind(), e.getMessage());
@@ -106,7 +106,7 @@ class S3OrdersTest {
     void wrongCredentialsArePreflightAndNeverShown() throws Exception {
         String wrong = "wrong-secret-" + System.nanoTime();
         try (Connector connector = connector(s3.accessKey(), wrong)) {
-            Source source = connector.source(DuckDbFixtures.source(Map.of("query", QUERY)));
+            Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", QUERY)));
             ConnectorException e = assertThrows(ConnectorException.class, source::columns);
             assertEquals(ErrorKind.PREFLIGHT, e.kind(), e.getMessage());
             assertFalse(e.getMessage().contains(wrong), e.getMessage());

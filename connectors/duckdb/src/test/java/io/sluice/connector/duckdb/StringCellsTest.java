@@ -55,7 +55,7 @@ class StringCellsTest {
 
     @Test
     void everyValueArrivesEqual() throws Exception {
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT i, s AS t, s AS v, s AS c, CAST(to_json(s) AS VARCHAR) AS j FROM (SELECT CAST(i AS INTEGER) AS i, "
                         + VALUE + " AS s FROM range(" + ROWS + ") AS r(i))")));
         assertEquals(ROWS, pg.load(source, "strings", Distribution.none(), 1));
@@ -75,7 +75,7 @@ class StringCellsTest {
     void aConstantValueIsReadForEveryRow() throws Exception {
         // DuckDB may produce a constant vector here; the reader must still see the value at every row.
         pg.execute("CREATE TABLE constants (t text, s text)");
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query",
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query",
                 "SELECT 'the same value, longer than twelve bytes' AS t, 'short' AS s FROM range(" + ROWS + ")")));
         assertEquals(ROWS, pg.load(source, "constants", Distribution.none(), 1));
         assertEquals(List.of(List.of(String.valueOf(ROWS))), pg.query("SELECT count(*) FROM constants "
@@ -85,9 +85,11 @@ class StringCellsTest {
     @Test
     void lengthLimitsCountCharactersNotBytes() throws Exception {
         // 5 characters in 15 bytes fit varchar(5); 6 do not.
-        Source fits = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€' AS v")));
+        Source fits = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€' AS v")));
         assertEquals(1, pg.load(fits, "narrow", Distribution.none(), 1));
-        Source tooLong = connector.source(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€€' AS v")));
+        Source tooLong = connector.sources().orElseThrow()
+                .open(DuckDbFixtures.source(Map.of("query", "SELECT '€€€€€€' AS v")));
         ConnectorException e = assertThrows(ConnectorException.class,
                 () -> pg.load(tooLong, "narrow", Distribution.none(), 1));
         assertEquals(ErrorKind.DATA, e.kind());
@@ -107,7 +109,7 @@ class StringCellsTest {
                 + "'é' ELSE '' END END";
         String query = "SELECT CAST(i AS INTEGER) AS i, " + value + " AS t, replace(" + value + ", chr(0), '') AS e "
                 + "FROM range(" + ROWS + ") AS r(i)";
-        Source source = connector.source(DuckDbFixtures.source(Map.of("query", query)));
+        Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", query)));
         assertEquals(ROWS, pg.load(source, "nuls", Distribution.none(), 1, badRows(io.sluice.spi.BadRows.NulBytes
                 .STRIP, new java.util.ArrayList<>())));
         assertEquals(List.of(List.of(String.valueOf(ROWS), "0")), pg.query("SELECT count(*), count(*) FILTER "

@@ -174,6 +174,6 @@ class VectorCellsTest {
     }
 
     private static Source numbersSource() throws Exception {
-        return connector.source(DuckDbFixtures.source(Map.of("query", NUMBERS_QUERY)));
+        return connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", NUMBERS_QUERY)));
     }
 }

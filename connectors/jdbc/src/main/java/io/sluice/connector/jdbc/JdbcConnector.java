@@ -3,6 +3,7 @@ package io.sluice.connector.jdbc;
 import io.sluice.spi.Connector;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
+import io.sluice.spi.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -19,6 +20,11 @@ final class JdbcConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Sources> sources() {
+        return java.util.Optional.of(this::source);
+    }
+
+    /** The source side of a stream, from its validated {@code source:} options. */
     public Source source(Options sourceOptions) throws ConnectorException {
         Optional<String> table = sourceOptions.find(JdbcOptions.TABLE);
         Optional<String> query = sourceOptions.find(JdbcOptions.QUERY);

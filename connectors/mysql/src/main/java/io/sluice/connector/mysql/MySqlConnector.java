@@ -4,6 +4,7 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.Options;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceObject;
+import io.sluice.spi.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -22,6 +23,11 @@ final class MySqlConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Sources> sources() {
+        return java.util.Optional.of(this::source);
+    }
+
+    /** The source side of a stream, from its validated {@code source:} options. */
     public Source source(Options sourceOptions) throws ConnectorException {
         requireNonNull(sourceOptions, "sourceOptions is null");
         Optional<String> table = sourceOptions.find(MySqlOptions.TABLE);

@@ -63,7 +63,7 @@ class MySqlContractTest {
     abstract static class Base extends SourceContractTest {
         @Override
         protected Source createSource() throws Exception {
-            return connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "orders")));
+            return connector.sources().orElseThrow().open(Options.of(MySqlOptions.SOURCE, Map.of("table", "orders")));
         }
 
         @Override

@@ -63,7 +63,8 @@ class MySqlSnapshotTest {
     @Test
     void aUserWithoutTheLockPrivilegeIsRefusedAtPlanTimeNamingIt() throws Exception {
         try (Connector connector = connector("reader", "reader-pw")) {
-            Source table = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
+            Source table = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
             assertDoesNotThrow(() -> table.checkSnapshot(1), "one reader needs no lock: its transaction is one moment");
             ConnectorException e = assertThrows(ConnectorException.class, () -> table.checkSnapshot(2));
             assertEquals(MySqlCode.MY103.name(), e.code());
@@ -72,14 +73,17 @@ class MySqlSnapshotTest {
                     + "none"), e.fix().orElseThrow());
             assertFalse(e.getMessage().contains("reader-pw"), e.getMessage());
 
-            Source query = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("query", "SELECT * FROM t")));
+            Source query = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("query", "SELECT * FROM t")));
             ConnectorException q = assertThrows(ConnectorException.class, () -> query.checkSnapshot(2));
             assertTrue(q.getMessage().contains("RELOAD"), q.getMessage());
         }
         try (Connector connector = connector(server.user(), server.password())) {
-            Source table = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
+            Source table = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
             assertDoesNotThrow(() -> table.checkSnapshot(2));
-            Source query = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("query", "SELECT * FROM t")));
+            Source query = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("query", "SELECT * FROM t")));
             assertDoesNotThrow(() -> query.checkSnapshot(2));
         }
     }
@@ -88,7 +92,8 @@ class MySqlSnapshotTest {
     void aTableCannotBeTruncatedOrAlteredUnderAnOpenSnapshot() throws Exception {
         try (Connector connector = connector(server.user(), server.password());
              Connection other = server.connect(database); Statement s = other.createStatement()) {
-            Source table = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
+            Source table = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("table", "t")));
             s.execute("SET SESSION lock_wait_timeout = 1");
             try (SourceSession session = table.openSession(Consistency.SNAPSHOT)) {
                 assertTrue(session.snapshotMode().startsWith("snapshot"), session.snapshotMode());
@@ -109,7 +114,8 @@ class MySqlSnapshotTest {
     void aMyIsamTableIsReadUnderALockHeldUntilTheSessionCloses() throws Exception {
         try (Connector connector = connector(server.user(), server.password());
              Connection other = server.connect(database); Statement s = other.createStatement()) {
-            Source old = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
+            Source old = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
             s.execute("SET SESSION lock_wait_timeout = 1");
             try (SourceSession session = old.openSession(Consistency.SNAPSHOT)) {
                 assertTrue(session.snapshotMode().contains("LOCK TABLES ... READ held"), session.snapshotMode());
@@ -121,7 +127,8 @@ class MySqlSnapshotTest {
             s.execute("DELETE FROM old WHERE id = 1000");
         }
         try (Connector connector = connector("reader", "reader-pw")) {
-            Source old = connector.source(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
+            Source old = connector.sources().orElseThrow()
+                    .open(Options.of(MySqlOptions.SOURCE, Map.of("table", "old")));
             ConnectorException e = assertThrows(ConnectorException.class, () -> old.checkSnapshot(1),
                     "even one reader needs the lock on a MyISAM table");
             assertEquals(MySqlCode.MY103.name(), e.code());

@@ -19,6 +19,8 @@ import io.sluice.spi.Role;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceObject;
 import io.sluice.spi.Target;
+import io.sluice.spi.Targets;
+import io.sluice.spi.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -49,6 +51,11 @@ public final class PostgresConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Sources> sources() {
+        return java.util.Optional.of(this::source);
+    }
+
+    /** The source side of a stream, from its validated {@code source:} options. */
     public Source source(Options sourceOptions) throws ConnectorException {
         Optional<String> table = sourceOptions.find(PostgresOptions.TABLE);
         Optional<String> query = sourceOptions.find(PostgresOptions.QUERY);
@@ -182,6 +189,11 @@ public final class PostgresConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Targets> targets() {
+        return java.util.Optional.of(this::target);
+    }
+
+    /** The target side of a stream, from its validated {@code target:} options. */
     public Target target(Options targetOptions) throws ConnectorException {
         String table = targetOptions.find(PostgresOptions.TABLE).orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, PG104, "a postgres target needs a table",

@@ -75,7 +75,7 @@ class CheckpointTest {
     void ctidPartitionsRestoredAfterTheTableGrewReadTheSameRowsPlusOnlyTheNewTail() throws Exception {
         harness.sourceSql("CREATE TABLE grows (id int, pad text)",
                 "INSERT INTO grows SELECT g, repeat('x', 100) FROM generate_series(1, 20000) AS g");
-        Source planned = harness.sourceConnector.source(sourceTable("grows"));
+        Source planned = harness.sourceConnector.sources().orElseThrow().open(sourceTable("grows"));
         PlanRequest request = new PlanRequest(distribution(DistributionMethod.CTID, null), 4, 5000);
         List<SourcePartition> partitions = planned.plan(request);
         assertTrue(partitions.size() >= 4, partitions.toString());
@@ -89,7 +89,7 @@ class CheckpointTest {
         harness.sourceSql("INSERT INTO grows SELECT g, repeat('x', 100) FROM generate_series(20001, 60000) AS g");
 
         // A fresh plan of the grown table splits elsewhere: resuming with it would read rows twice or never.
-        Source resumed = harness.sourceConnector.source(sourceTable("grows"));
+        Source resumed = harness.sourceConnector.sources().orElseThrow().open(sourceTable("grows"));
         assertNotEquals(partitions.stream().map(SourcePartition::predicate).toList(),
                 resumed.plan(request).stream().map(SourcePartition::predicate).toList());
         List<SourcePartition> restored = new ArrayList<>();
@@ -126,7 +126,7 @@ class CheckpointTest {
 
     @Test
     void everyMethodRoundTripsHostileKeysAndSaysWhatIsPortable() throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable("keyed"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("keyed"));
         for (Distribution distribution : List.of(
                 distribution(DistributionMethod.NONE, null),
                 distribution(DistributionMethod.RANGE, "id"),
@@ -138,7 +138,7 @@ class CheckpointTest {
                         Optional.of("SELECT 'plain' UNION ALL SELECT E'line\\nbreak,3:x,'")))) {
             List<SourcePartition> partitions = source.plan(new PlanRequest(distribution, 3, 100));
             Set<Integer> seen = new HashSet<>();
-            Source resumed = harness.sourceConnector.source(sourceTable("keyed"));
+            Source resumed = harness.sourceConnector.sources().orElseThrow().open(sourceTable("keyed"));
             for (SourcePartition partition : partitions) {
                 SourcePartition back = resumed.restore(partition.checkpoint().orElseThrow()).orElseThrow();
                 assertEquals(partition, back, distribution.method() + " " + partition.id());
@@ -167,7 +167,7 @@ class CheckpointTest {
 
     @Test
     void conditionsOnSystemColumnsAreNotPortable() throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable("keyed"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("keyed"));
         List<SourcePartition> partitions = source.plan(new PlanRequest(
                 distribution(DistributionMethod.MODULO, "(ctid::text)"), 2, 100));
         assertTrue(partitions.stream().allMatch(p -> p.portablePredicate().isEmpty()), partitions.toString());
@@ -175,10 +175,10 @@ class CheckpointTest {
                 "CREATE TABLE child_a PARTITION OF parent FOR VALUES FROM (0) TO (100)",
                 "CREATE TABLE child_b PARTITION OF parent FOR VALUES FROM (100) TO (200)",
                 "INSERT INTO parent SELECT g, 'v' FROM generate_series(0, 199) AS g");
-        Source parent = harness.sourceConnector.source(sourceTable("parent"));
+        Source parent = harness.sourceConnector.sources().orElseThrow().open(sourceTable("parent"));
         List<SourcePartition> members = parent.plan(new PlanRequest(distribution(DistributionMethod.CTID, null), 2,
                 100));
-        Source resumed = harness.sourceConnector.source(sourceTable("parent"));
+        Source resumed = harness.sourceConnector.sources().orElseThrow().open(sourceTable("parent"));
         for (SourcePartition member : members) {
             assertEquals(Optional.empty(), member.portablePredicate());
             assertEquals(member, resumed.restore(member.checkpoint().orElseThrow()).orElseThrow());
@@ -188,31 +188,33 @@ class CheckpointTest {
     @Test
     void aCheckpointOfAnotherRelationOrADamagedOneIsRefused() throws Exception {
         harness.sourceSql("CREATE TABLE other (id int)");
-        SourcePartition partition = harness.sourceConnector.source(sourceTable("keyed"))
+        SourcePartition partition = harness.sourceConnector.sources().orElseThrow().open(sourceTable("keyed"))
                 .plan(new PlanRequest(distribution(DistributionMethod.RANGE, "id"), 2, 100)).get(0);
         String checkpoint = partition.checkpoint().orElseThrow();
 
         ConnectorException otherTable = assertThrows(ConnectorException.class,
-                () -> harness.sourceConnector.source(sourceTable("other")).restore(checkpoint));
+                () -> harness.sourceConnector.sources().orElseThrow().open(sourceTable("other")).restore(checkpoint));
         assertEquals(ErrorKind.INVALID_SPEC, otherTable.kind());
         assertEquals(PostgresCode.PG313.name(), otherTable.code());
         assertTrue(otherTable.getMessage().contains("\"public\".\"keyed\"")
                 && otherTable.getMessage().contains("\"public\".\"other\""), otherTable.getMessage());
 
-        Source query = harness.sourceConnector.source(sourceQuery("SELECT * FROM keyed WHERE k <> 'query-only-value'"));
+        Source query = harness.sourceConnector.sources().orElseThrow()
+                .open(sourceQuery("SELECT * FROM keyed WHERE k <> 'query-only-value'"));
         SourcePartition queryPartition = query.plan(new PlanRequest(distribution(DistributionMethod.RANGE, "id"), 2,
                 100)).get(0);
         String queryCheckpoint = queryPartition.checkpoint().orElseThrow();
         assertFalse(queryCheckpoint.contains("query-only-value"), "a query's text stays out of the ledger");
-        assertEquals(queryPartition, harness.sourceConnector.source(
+        assertEquals(queryPartition, harness.sourceConnector.sources().orElseThrow().open(
                 sourceQuery("SELECT * FROM keyed WHERE k <> 'query-only-value'")).restore(queryCheckpoint).orElseThrow());
         ConnectorException otherQuery = assertThrows(ConnectorException.class, () -> harness.sourceConnector
-                .source(sourceQuery("SELECT * FROM keyed WHERE k <> 'changed'")).restore(queryCheckpoint));
+                .sources().orElseThrow()
+                        .open(sourceQuery("SELECT * FROM keyed WHERE k <> 'changed'")).restore(queryCheckpoint));
         assertTrue(otherQuery.getMessage().contains("another query"), otherQuery.getMessage());
         ConnectorException tableAsQuery = assertThrows(ConnectorException.class, () -> query.restore(checkpoint));
         assertTrue(tableAsQuery.getMessage().contains("this source reads a query"), tableAsQuery.getMessage());
 
-        Source keyed = harness.sourceConnector.source(sourceTable("keyed"));
+        Source keyed = harness.sourceConnector.sources().orElseThrow().open(sourceTable("keyed"));
         for (String damaged : List.of("", "ctid:0-10", checkpoint.substring(0, checkpoint.length() - 3),
                 checkpoint.replace(PgPartition.CHECKPOINT_PREFIX, PgPartition.CHECKPOINT_PREFIX + "x"),
                 checkpoint + "1:x,")) {

@@ -91,7 +91,7 @@ final class ContractDatabase implements TargetFixture, AutoCloseable {
 
     @Override
     public Target target(String table) throws ConnectorException {
-        return connector.target(CopyHarness.targetTable(table));
+        return connector.targets().orElseThrow().open(CopyHarness.targetTable(table));
     }
 
     @Override

@@ -133,7 +133,7 @@ class CopyFramesFastPathTest {
 
     /** One partition read by the connector's reader into memory. */
     private static byte[] readAll(io.sluice.spi.Options options) throws Exception {
-        Source source = harness.sourceConnector.source(options);
+        Source source = harness.sourceConnector.sources().orElseThrow().open(options);
         List<Column> columns = source.columns();
         SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());
         SourcePartition partition = source.plan(new PlanRequest(distribution(DistributionMethod.NONE, null), 1,

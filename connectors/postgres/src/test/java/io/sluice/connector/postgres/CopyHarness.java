@@ -168,8 +168,8 @@ final class CopyHarness {
      */
     Result copy(Options sourceOptions, String targetName, Distribution distribution, int degree, long batchRows,
                 Consistency consistency, SqlAction afterSession) throws Exception {
-        Source source = sourceConnector.source(sourceOptions);
-        Target target = targetConnector.target(targetTable(targetName));
+        Source source = sourceConnector.sources().orElseThrow().open(sourceOptions);
+        Target target = targetConnector.targets().orElseThrow().open(targetTable(targetName));
         List<Column> sourceColumns = source.columns();
         TargetTable table = target.table();
         List<ColumnPair> pairs = new ArrayList<>();

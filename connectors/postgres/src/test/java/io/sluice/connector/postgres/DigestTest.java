@@ -62,8 +62,8 @@ class DigestTest {
     /** Per partition: the source's digest and the target's digest under the partition's portable predicate. */
     private static Map<String, Digest[]> digests(String sourceName, String targetName, Distribution distribution,
                                                 Digest.Level level) throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable(sourceName));
-        Target target = harness.targetConnector.target(targetTable(targetName));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable(sourceName));
+        Target target = harness.targetConnector.targets().orElseThrow().open(targetTable(targetName));
         List<ColumnPair> pairs = new ArrayList<>();
         for (Column t : target.table().columns()) {
             source.columns().stream().filter(s -> s.name().equals(t.name())).findFirst()

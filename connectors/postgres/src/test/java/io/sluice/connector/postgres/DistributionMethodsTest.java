@@ -115,7 +115,7 @@ class DistributionMethodsTest {
 
     @Test
     void planIdsAreStable() throws Exception {
-        var source = harness.sourceConnector.source(sourceTable("t"));
+        var source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("t"));
         for (DistributionMethod method : DistributionMethod.values()) {
             String key = method.needsKey() ? "k" : null;
             var request = new io.sluice.spi.PlanRequest(distribution(method, key), 4, 1000);

@@ -60,11 +60,11 @@ class EmbeddedServerTest {
 
         // First use starts the server and creates the database; the table is not there yet.
         ConnectorException missing = assertThrows(ConnectorException.class,
-                () -> a.source(sourceTable("t")).columns());
+                () -> a.sources().orElseThrow().open(sourceTable("t")).columns());
         assertEquals(ErrorKind.PREFLIGHT, missing.kind());
         sql(server, "db_a", "CREATE TABLE t (id int, v text)",
                 "INSERT INTO t SELECT g, md5(g::text) FROM generate_series(1, 1000) AS g");
-        assertThrows(ConnectorException.class, () -> b.target(targetTable("t")).table());
+        assertThrows(ConnectorException.class, () -> b.targets().orElseThrow().open(targetTable("t")).table());
         sql(server, "db_b", "CREATE TABLE t (id int, v text)");
         assertEquals(1000, copy(a, b));
         assertTrue(Files.exists(state.resolve("postgres-18/port")));
@@ -82,18 +82,18 @@ class EmbeddedServerTest {
                 + " INSERT INTO seeded SELECT generate_series(1, 42);");
         Files.writeString(specDir.resolve("broken.sql"), "CREATE TABLE half (id int); SELECT no_such_function();");
         Connector seeded = withScript("db_seeded", "init.sql", specDir);
-        assertEquals(1, seeded.source(sourceTable("seeded")).columns().size());
+        assertEquals(1, seeded.sources().orElseThrow().open(sourceTable("seeded")).columns().size());
         EmbeddedPostgresServer server = EmbeddedPostgresServer.forDirectory(state.resolve("postgres-18"));
         sql(server, "db_seeded", "INSERT INTO seeded VALUES (43)");
 
         server.stop(); // a second run: the database exists, so the script does not run again
         Connector again = withScript("db_seeded", "init.sql", specDir);
-        assertEquals(1, again.source(sourceTable("seeded")).columns().size());
+        assertEquals(1, again.sources().orElseThrow().open(sourceTable("seeded")).columns().size());
         assertEquals("43", scalar(server, "db_seeded", "SELECT count(*) FROM seeded"));
 
         Connector broken = withScript("db_broken", "broken.sql", specDir);
         ConnectorException failure = assertThrows(ConnectorException.class,
-                () -> broken.source(sourceTable("half")).columns());
+                () -> broken.sources().orElseThrow().open(sourceTable("half")).columns());
         assertEquals("PG404", failure.code());
         assertTrue(failure.getMessage().contains("no_such_function"), failure.getMessage());
         assertEquals("0", scalar(server, "postgres",
@@ -107,8 +107,8 @@ class EmbeddedServerTest {
     }
 
     private static long copy(Connector from, Connector to) throws Exception {
-        Source source = from.source(sourceTable("t"));
-        Target target = to.target(targetTable("t"));
+        Source source = from.sources().orElseThrow().open(sourceTable("t"));
+        Target target = to.targets().orElseThrow().open(targetTable("t"));
         List<Column> columns = target.table().columns();
         SourceProjection projection = source.project(source.columns().stream()
                 .map(c -> new ColumnPair(c, columns.stream().filter(t -> t.name().equals(c.name())).findFirst()

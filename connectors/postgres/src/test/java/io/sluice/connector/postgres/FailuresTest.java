@@ -97,21 +97,22 @@ class FailuresTest {
     @Test
     void missingTablesArePreflightFailures() throws Exception {
         ConnectorException source = assertThrows(ConnectorException.class,
-                () -> harness.sourceConnector.source(sourceTable("nope.missing")).columns());
+                () -> harness.sourceConnector.sources().orElseThrow().open(sourceTable("nope.missing")).columns());
         assertEquals(ErrorKind.PREFLIGHT, source.kind());
         assertEquals("PG203", source.code());
         ConnectorException unqualified = assertThrows(ConnectorException.class,
-                () -> harness.sourceConnector.source(sourceTable("Missing")).columns());
+                () -> harness.sourceConnector.sources().orElseThrow().open(sourceTable("Missing")).columns());
         assertTrue(unqualified.getMessage().contains("\"missing\" does not exist on the search_path"),
                 unqualified.getMessage());
         ConnectorException target = assertThrows(ConnectorException.class,
-                () -> harness.targetConnector.target(targetTable("missing")).table());
+                () -> harness.targetConnector.targets().orElseThrow().open(targetTable("missing")).table());
         assertEquals(ErrorKind.PREFLIGHT, target.kind());
         ConnectorException query = assertThrows(ConnectorException.class,
-                () -> harness.sourceConnector.source(sourceQuery("SELECT * FROM missing")).columns());
+                () -> harness.sourceConnector.sources().orElseThrow()
+                        .open(sourceQuery("SELECT * FROM missing")).columns());
         assertEquals(ErrorKind.PREFLIGHT, query.kind());
         ConnectorException syntax = assertThrows(ConnectorException.class,
-                () -> harness.sourceConnector.source(sourceQuery("SELEC 1")).columns());
+                () -> harness.sourceConnector.sources().orElseThrow().open(sourceQuery("SELEC 1")).columns());
         assertEquals(ErrorKind.INVALID_SPEC, syntax.kind());
     }
 
@@ -123,11 +124,11 @@ class FailuresTest {
         harness.targetSql("CREATE TABLE guarded (id int)", "GRANT INSERT ON guarded TO " + role);
         Connector sourceAsRole = connectorAs(harness.sourceDb, role);
         ConnectorException read = assertThrows(ConnectorException.class,
-                () -> sourceAsRole.source(sourceTable("guarded")).columns());
+                () -> sourceAsRole.sources().orElseThrow().open(sourceTable("guarded")).columns());
         assertEquals(ErrorKind.PREFLIGHT, read.kind());
         assertEquals("GRANT SELECT ON \"public\".\"guarded\" TO \"" + role + "\"", read.fix().orElseThrow());
 
-        Target targetAsRole = connectorAs(harness.targetDb, role).target(targetTable("guarded"));
+        Target targetAsRole = connectorAs(harness.targetDb, role).targets().orElseThrow().open(targetTable("guarded"));
         targetAsRole.table(); // INSERT is granted
         ConnectorException truncate = assertThrows(ConnectorException.class,
                 () -> targetAsRole.truncate());
@@ -153,7 +154,7 @@ class FailuresTest {
                         "properties", Map.of("sslpassword", "ssl-secret-3"))),
                 Path.of("."), Path.of("target")));
         ConnectorException e = assertThrows(ConnectorException.class,
-                () -> unreachable.source(sourceTable("t")).columns());
+                () -> unreachable.sources().orElseThrow().open(sourceTable("t")).columns());
         assertEquals(ErrorKind.TRANSIENT, e.kind());
         for (Throwable t = e; t != null; t = t.getCause()) {
             String text = String.valueOf(t.getMessage());
@@ -166,7 +167,7 @@ class FailuresTest {
     void cancelStopsAReaderAndLeavesNoConnectionBusy() throws Exception {
         harness.sourceSql("CREATE TABLE big (id int, pad text)",
                 "INSERT INTO big SELECT g, repeat('y', 200) FROM generate_series(1, 200000) AS g");
-        Source source = harness.sourceConnector.source(sourceTable("big"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("big"));
         List<Column> columns = source.columns();
         SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());
         SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1_000_000)).get(0);
@@ -192,7 +193,7 @@ class FailuresTest {
     @Test
     void abortRollsBackAnOpenWriter() throws Exception {
         harness.targetSql("CREATE TABLE aborted (id int)");
-        Target target = harness.targetConnector.target(targetTable("aborted"));
+        Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("aborted"));
         List<Column> columns = target.table().columns();
         PartitionWriter writer = target.openWriter(columns, io.sluice.spi.CopyFormat.TEXT);
         byte[] rows = "1\n2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -205,11 +206,11 @@ class FailuresTest {
 
     @Test
     void planRefusals() throws Exception {
-        Source query = harness.sourceConnector.source(sourceQuery("SELECT * FROM casts"));
+        Source query = harness.sourceConnector.sources().orElseThrow().open(sourceQuery("SELECT * FROM casts"));
         ConnectorException ctid = assertThrows(ConnectorException.class, () -> query.plan(
                 new PlanRequest(distribution(DistributionMethod.CTID, null), 2, 100)));
         assertEquals(ErrorKind.INVALID_SPEC, ctid.kind());
-        Source table = harness.sourceConnector.source(sourceTable("casts"));
+        Source table = harness.sourceConnector.sources().orElseThrow().open(sourceTable("casts"));
         ConnectorException range = assertThrows(ConnectorException.class, () -> table.plan(
                 new PlanRequest(distribution(DistributionMethod.RANGE, "txt"), 2, 100)));
         assertEquals("PG306", range.code());

@@ -50,9 +50,10 @@ class GeneratedColumnsTest {
                 Column.Generation.VIRTUAL)
                 : List.of(Column.Generation.NONE, Column.Generation.NONE, Column.Generation.STORED);
 
-        Source source = harness.sourceConnector.source(sourceTable("film"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("film"));
         assertEquals(expected, source.columns().stream().map(Column::generation).toList(), "source columns");
-        assertEquals(expected, harness.targetConnector.target(targetTable("film")).table().columns().stream()
+        assertEquals(expected, harness.targetConnector.targets().orElseThrow()
+                .open(targetTable("film")).table().columns().stream()
                 .map(Column::generation).toList(), "target columns");
 
         String all = "film_id, length, length_stored" + (hasVirtual ? ", length_virtual" : "");

@@ -95,8 +95,8 @@ class HostileInputTest {
 
     @Test
     void hostileNamesValuesAndLedgerSchemaStayInsideTheirQuotes() throws Exception {
-        Source source = harness.sourceConnector.source(CopyHarness.sourceTable(specName()));
-        Target target = targetConnector().target(CopyHarness.targetTable(specName()));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(CopyHarness.sourceTable(specName()));
+        Target target = targetConnector().targets().orElseThrow().open(CopyHarness.targetTable(specName()));
         List<Column> targetColumns = target.table().columns();
         List<Column> sourceColumns = source.columns();
         SourceProjection projection = source.project(targetColumns.stream().map(c -> new ColumnPair(
@@ -108,7 +108,8 @@ class HostileInputTest {
         String stream = "stream\"$$\\";
         LedgerWrites.insertStream(ledger, LedgerStream.starting(run, "spec '$$'", "sum", stream, "definition '; --",
                 "none"));
-        assertTrue(target.truncate(LedgerWrites.recordTruncation(new StreamKey(run, stream))));
+        assertTrue(target.ledgeredTruncate().orElseThrow()
+                .truncate(LedgerWrites.recordTruncation(new StreamKey(run, stream))));
 
         for (Distribution distribution : List.of(
                 new Distribution(DistributionMethod.DATA_DRIVEN, Optional.of(KEY), Optional.empty()),
@@ -128,7 +129,7 @@ class HostileInputTest {
                 planned.add(LedgerPartition.planned(i, p.id(), p.predicate(), p.checkpoint().orElseThrow()));
             }
             LedgerWrites.plan(ledger, key, planned);
-            Source resumed = harness.sourceConnector.source(CopyHarness.sourceTable(specName()));
+            Source resumed = harness.sourceConnector.sources().orElseThrow().open(CopyHarness.sourceTable(specName()));
             try (SourceSession session = resumed.openSession(Consistency.SNAPSHOT)) {
                 // Read the partitions as a resume would: restored from the checkpoints the ledger holds.
                 for (LedgerPartition stored : ledger.partitions(key)) {
@@ -137,7 +138,8 @@ class HostileInputTest {
                          PartitionWriter writer = target.openWriter(targetColumns, projection.format())) {
                         long read = reader.transferTo(writer);
                         assertEquals(read, writer.finish());
-                        writer.commit(LedgerWrites.markDone(key, stored.partitionId(), read));
+                        writer.ledgeredCommit().orElseThrow()
+                                .commit(LedgerWrites.markDone(key, stored.partitionId(), read));
                     }
                     assertEquals(session.digest(partition, projection, Digest.Level.CHECKSUM),
                             target.digest(targetColumns, partition.portablePredicate(), Digest.Level.CHECKSUM),

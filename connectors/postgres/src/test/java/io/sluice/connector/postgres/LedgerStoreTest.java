@@ -67,7 +67,8 @@ class LedgerStoreTest {
     }
 
     private static Target target(String ledgerSchema, String table) throws ConnectorException {
-        return connector(harness.server.user(), harness.server.password(), ledgerSchema).target(targetTable(table));
+        return connector(harness.server.user(), harness.server.password(), ledgerSchema).targets().orElseThrow()
+                .open(targetTable(table));
     }
 
     private static LedgerStore ledger(Target target) {
@@ -87,7 +88,7 @@ class LedgerStoreTest {
         try (PartitionWriter writer = openWriter(target)) {
             write(writer, ids);
             writer.finish();
-            writer.commit(withRows);
+            writer.ledgeredCommit().orElseThrow().commit(withRows);
         }
     }
 
@@ -327,7 +328,7 @@ class LedgerStoreTest {
         String role = "ledger_limited_" + ProcessHandle.current().pid();
         harness.targetSql("CREATE ROLE " + role + " LOGIN PASSWORD '" + SECRET + "'",
                 "CREATE TABLE limited (id int, name text)", "GRANT INSERT, TRUNCATE ON limited TO " + role);
-        Target asRole = connector(role, SECRET, "limited_ledger").target(targetTable("limited"));
+        Target asRole = connector(role, SECRET, "limited_ledger").targets().orElseThrow().open(targetTable("limited"));
         ConnectorException create = assertThrows(ConnectorException.class, () -> ledger(asRole).ensureReady());
         assertEquals(ErrorKind.PREFLIGHT, create.kind());
         assertEquals(PostgresLedgerStore.LEDGER_UNUSABLE, create.code());
@@ -358,7 +359,7 @@ class LedgerStoreTest {
             return null;
         });
         copyAndCommit(asRole, LedgerWrites.markDone(key, "p0", 1), 1);
-        assertTrue(asRole.truncate(LedgerWrites.recordTruncation(key)));
+        assertTrue(asRole.ledgeredTruncate().orElseThrow().truncate(LedgerWrites.recordTruncation(key)));
         assertEquals(LedgerPartition.State.DONE, ledger.partitions(key).get(0).state());
     }
 

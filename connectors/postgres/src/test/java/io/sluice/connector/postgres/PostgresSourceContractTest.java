@@ -36,7 +36,7 @@ class PostgresSourceContractTest extends SourceContractTest {
     }
 
     private static Source itemsSource() throws Exception {
-        return db.connector().source(CopyHarness.sourceTable("items"));
+        return db.connector().sources().orElseThrow().open(CopyHarness.sourceTable("items"));
     }
 
     @Override

@@ -76,10 +76,10 @@ class TransientFaultsTest {
 
     @Test
     void aWriterWhoseBackendIsTerminatedMidCopyFailsTransientlyAndCommitsNothing() throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable("big"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("big"));
         SourceProjection projection = source.project(source.columns().stream().map(c -> new ColumnPair(c, c))
                 .toList());
-        Target target = harness.targetConnector.target(targetTable("big"));
+        Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("big"));
         List<Column> columns = target.table().columns();
         SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
         AtomicBoolean terminated = new AtomicBoolean();
@@ -111,7 +111,7 @@ class TransientFaultsTest {
 
     @Test
     void aReaderWhoseBackendIsTerminatedMidCopyFailsTransiently() throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable("big"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("big"));
         SourceProjection projection = project(source);
         SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
         AtomicBoolean terminated = new AtomicBoolean();
@@ -140,7 +140,7 @@ class TransientFaultsTest {
                 s.execute("INSERT INTO big SELECT g, repeat('r', 100) FROM generate_series(1, " + ROWS + ") AS g");
             }
             Connector connector = connector(own, database);
-            Source source = connector.source(sourceTable("big"));
+            Source source = connector.sources().orElseThrow().open(sourceTable("big"));
             SourceProjection projection = project(source);
             SourcePartition all = source.plan(new PlanRequest(Distribution.none(), 1, ROWS)).get(0);
             AtomicBoolean restarted = new AtomicBoolean();
@@ -155,7 +155,7 @@ class TransientFaultsTest {
                 assertEquals(ErrorKind.TRANSIENT, e.kind(), e.getMessage());
             }
             // What a retry does: a new session and reader on the restarted server read everything.
-            Source again = connector(own, database).source(sourceTable("big"));
+            Source again = connector(own, database).sources().orElseThrow().open(sourceTable("big"));
             try (SourceSession session = again.openSession(Consistency.SNAPSHOT);
                  PartitionReader reader = session.openReader(all, project(again))) {
                 assertEquals(ROWS, reader.transferTo((buffer, offset, length) -> { }));
@@ -179,7 +179,7 @@ class TransientFaultsTest {
         try (Connection held = java.sql.DriverManager.getConnection(harness.server.jdbcUrl(harness.sourceDb), role,
                 "one-conn-pw")) {
             ConnectorException e = assertThrows(ConnectorException.class,
-                    () -> asRole.source(sourceTable("big")).columns());
+                    () -> asRole.sources().orElseThrow().open(sourceTable("big")).columns());
             assertEquals(ErrorKind.TRANSIENT, e.kind(), e.getMessage());
             assertTrue(e.getMessage().contains("53300"), e.getMessage());
             assertTrue(held.isValid(1));

@@ -53,7 +53,7 @@ class WorkerConnectionsTest {
     @Test
     void writersShareOneConnectionAndDropOneWhosePartitionFailed() throws Exception {
         harness.targetSql("CREATE TABLE landed (id int)");
-        Target target = harness.targetConnector.target(targetTable("landed"));
+        Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("landed"));
         List<Column> columns = target.table().columns();
         List<String> pids = new ArrayList<>();
         try (PartitionWriters writers = target.openWriters(columns, CopyFormat.TEXT)) {
@@ -87,7 +87,7 @@ class WorkerConnectionsTest {
 
     @Test
     void readersShareOneConnectionAndEveryPartitionReadsTheSessionSnapshot() throws Exception {
-        Source source = harness.sourceConnector.source(sourceTable("items"));
+        Source source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("items"));
         List<Column> columns = source.columns();
         SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());
         List<SourcePartition> partitions = source.plan(

@@ -21,6 +21,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourceCapabilities;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
+import io.sluice.spi.Sources;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.StreamShape;
 import io.sluice.spi.TargetCapabilities;
@@ -162,8 +163,8 @@ public final class FaultyConnectors {
             Connector connector = real.create(config);
             return new Connector() {
                 @Override
-                public Source source(Options sourceOptions) throws ConnectorException {
-                    return new FaultySource(connector.source(sourceOptions));
+                public Optional<Sources> sources() {
+                    return connector.sources().map(real -> options -> new FaultySource(real.open(options)));
                 }
 
                 @Override

@@ -67,7 +67,8 @@ class LedgerRulesTest {
 
     private static Target target(String table) throws Exception {
         sql("CREATE TABLE IF NOT EXISTS " + table + " (id int, name text)");
-        return connector.target(Options.of(new PostgresConnectorFactory().targetOptions(), Map.of("table", table)));
+        return connector.targets().orElseThrow()
+                .open(Options.of(new PostgresConnectorFactory().targetOptions(), Map.of("table", table)));
     }
 
     private static Ledger ledger(Target target) throws ConnectorException {
@@ -215,7 +216,8 @@ class LedgerRulesTest {
                         long rows = writer.finish();
                         finished.countDown();
                         finished.await(); // both hold their rows before either commits
-                        writer.commit(ledger.markingDone(new PartitionDone(key, "p1", rows, 0, 1, Instant.now())));
+                        writer.ledgeredCommit().orElseThrow()
+                                .commit(ledger.markingDone(new PartitionDone(key, "p1", rows, 0, 1, Instant.now())));
                         return "committed";
                     } catch (ConnectorException e) {
                         return e.code();
@@ -244,7 +246,7 @@ class LedgerRulesTest {
         StreamKey key = start(ledger, "run-m");
         ledger.mark(key, "created", "true");
         sql("INSERT INTO marked VALUES (1, 'old')");
-        assertThrows(ConnectorException.class, () -> target.truncate(tx -> {
+        assertThrows(ConnectorException.class, () -> target.ledgeredTruncate().orElseThrow().truncate(tx -> {
             ledger.marking(key, "shadow", "marked_shadow").apply(tx);
             throw new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
         }));
@@ -273,7 +275,8 @@ class LedgerRulesTest {
         try (PartitionWriter writer = openWriter(target)) {
             write(writer, ids);
             long rows = writer.finish();
-            writer.commit(ledger.markingDone(new PartitionDone(key, partitionId, rows, 10L * rows, 1,
+            writer.ledgeredCommit().orElseThrow()
+                    .commit(ledger.markingDone(new PartitionDone(key, partitionId, rows, 10L * rows, 1,
                     Instant.now())));
         }
     }

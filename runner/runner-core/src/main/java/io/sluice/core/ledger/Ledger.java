@@ -4,6 +4,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
@@ -287,7 +288,9 @@ public final class Ledger {
      */
     public boolean truncateOnce(Target target, StreamKey key) throws ConnectorException {
         requireNonNull(target, "target is null");
-        return target.truncate(truncatingFirst(key));
+        return target.ledgeredTruncate().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003,
+                target.describe() + " keeps no run ledger", "set ledger: off in the spec"))
+                .truncate(truncatingFirst(key));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.core.spec.ColumnRules;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ComputedColumns;
 import io.sluice.spi.CursorReads;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.LineageDataset;
@@ -21,6 +22,7 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -127,11 +129,13 @@ public final class ShapedSource implements Source {
         }
         String key = rules.maskKey().orElseThrow(() -> refused("columns: mask: hash on column " + column.name()
                 + " without a mask-key", "add mask-key: ${MASK_KEY} to the stream"));
-        return computed(name, source.keyedHash(reference, "'" + key.replace("'", "''") + "'"));
+        return computed(name, computing("cannot hash columns", "use mask: redact or mask: null")
+                .keyedHash(reference, "'" + key.replace("'", "''") + "'"));
     }
 
     private Column computed(String name, String expression) throws ConnectorException {
-        Column described = source.expressionColumn(name, expression);
+        Column described = computing("cannot compute columns from expressions",
+                "remove the expression and mask rules from the stream's columns:").expressionColumn(name, expression);
         return new Column(name, described.typeName(), described.pgTypeOid(), true, Column.Generation.NONE,
                 Optional.of(expression));
     }
@@ -139,6 +143,12 @@ public final class ShapedSource implements Source {
     /** Both connectors' SQL quotes identifiers the standard way. */
     private static String quoted(String name) {
         return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    /** The source's {@link ComputedColumns}, or SPI009 (as a connector would say it) when it has none. */
+    private ComputedColumns computing(String cannot, String fix) throws ConnectorException {
+        return source.computedColumns().orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC,
+                SpiCode.SPI009, source.describe() + " " + cannot, fix));
     }
 
     private SluiceException refused(String message, String fix) {
@@ -241,12 +251,7 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public Column expressionColumn(String name, String expression) throws ConnectorException {
-        return source.expressionColumn(name, expression);
-    }
-
-    @Override
-    public String keyedHash(String reference, String keyLiteral) throws ConnectorException {
-        return source.keyedHash(reference, keyLiteral);
+    public Optional<ComputedColumns> computedColumns() {
+        return source.computedColumns();
     }
 }

@@ -91,8 +91,8 @@ public final class StreamPreflight {
         Source source = null;
         List<Column> sourceColumns = null;
         try {
-            source = ShapedSource.of(connections.get(stream.source().connection()).source(stream.source().options()),
-                    stream.columnRules(), stream.name());
+            source = ShapedSource.of(Endpoints.source(connections.get(stream.source().connection()),
+                    stream.source().options()), stream.columnRules(), stream.name());
             sourceColumns = source.columns();
             if (source.changes().isPresent()) {
                 source.changes().get().checkChanges(false); // the source's own refusals before the target's
@@ -106,7 +106,7 @@ public final class StreamPreflight {
         Target target = null;
         LoadPlan load = null;
         try {
-            target = connections.get(stream.target().connection()).target(stream.target().options());
+            target = Endpoints.target(connections.get(stream.target().connection()), stream.target().options());
             // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
             target.waitForLocks(LockWaits.silent(stream.lockTimeout()));
             if (source != null) {

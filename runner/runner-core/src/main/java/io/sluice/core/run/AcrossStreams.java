@@ -99,7 +99,8 @@ final class AcrossStreams {
                 StreamBinding binding = carrier.get().getValue();
                 LoadMarks used = this.used.get(carrier.get().getKey());
                 LoadMarks marks = used != null ? used : marksOf(carrier.get().getKey(), binding);
-                if (binding.target().runHook("run-" + phase + "-" + (i + 1), hook.statements(), marks)) {
+                if (StreamExecutor.hooksOf(binding.target(), phase).runHook("run-" + phase + "-" + (i + 1),
+                        hook.statements(), marks)) {
                     listener.runHookRan(phase, hook.connection(), hook.statements().size());
                 }
             } catch (ConnectorException e) {

@@ -3,9 +3,12 @@ package io.sluice.core.run;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.run.report.PartitionReport;
 import io.sluice.spi.PartitionReaders;
+import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,9 +68,8 @@ final class OneTransactionLoad implements Runnable {
             work.progress.transactionEnded(); // a failed attempt's rows were rolled back
             List<PartitionPlan> partitions = work.plan.partitions();
             try (PartitionReaders readers = session.openReaders(work.binding.projection());
-                 ReplacingTransaction transaction = work.binding.target().openReplacingTransaction(
-                         work.plan.targetColumns(), work.plan.projection().format(), work.ledger.truncatingFirst(),
-                         work.plan.estimatedBytes())) {
+                 ReplacingTransaction transaction = replacing().open(work.plan.targetColumns(),
+                         work.plan.projection().format(), work.ledger.truncatingFirst(), work.plan.estimatedBytes())) {
                 for (PartitionPlan partition : partitions) {
                     current = partition;
                     long started = System.nanoTime();
@@ -101,6 +103,13 @@ final class OneTransactionLoad implements Runnable {
             return committing && current == null && !partitions.isEmpty()
                     ? Optional.of(partitions.getLast()) : Optional.empty();
         }
+    }
+
+    /** The target's one-transaction load, which the plan chose only for a target that declared it. */
+    private ReplacingLoads replacing() throws ConnectorException {
+        return work.binding.target().replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+                SpiCode.SPI004, work.binding.target().describe() + " cannot load in one transaction",
+                "report this as a bug: the runner asks only targets that say they can"));
     }
 
     private void committed(List<PartitionReport> copied) {

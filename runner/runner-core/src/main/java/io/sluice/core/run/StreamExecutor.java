@@ -18,6 +18,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
+import io.sluice.spi.TargetHooks;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
@@ -167,9 +168,16 @@ final class StreamExecutor {
         if (statements.isEmpty()) {
             return;
         }
-        if (binding.target().runHook(phase, StreamHooks.forTable(statements, plan.targetTable()), marks)) {
+        if (hooksOf(binding.target(), phase).runHook(phase, StreamHooks.forTable(statements, plan.targetTable()),
+                marks)) {
             work.listener.hookRan(plan, phase, statements.size());
         }
+    }
+
+    /** The target's hooks, or SPI010 (as a connector would say it) for a target that runs none. */
+    static TargetHooks hooksOf(Target target, String phase) throws ConnectorException {
+        return target.hooks().orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010,
+                target.describe() + " cannot run " + phase + " hooks", "remove the stream's " + phase + ":"));
     }
 
     /** Whatever ended the stream early becomes its failure (or its interruption); nothing passes unreported. */

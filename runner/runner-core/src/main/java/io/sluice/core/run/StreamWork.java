@@ -13,8 +13,10 @@ import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.WriterRejects;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.LedgerWork;
 
 import java.time.Duration;
@@ -161,7 +163,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
     }
 
     /** What the reader does with a bad value: set its row aside (rejects:), strip NULs, or fail as before. */
-    private BadRows badRows(PartitionWriter writer, Optional<RejectBudget> budget, PartitionPlan partition) {
+    private BadRows badRows(Optional<WriterRejects> writer, Optional<RejectBudget> budget, PartitionPlan partition) {
         BadRows.NulBytes nul = plan.spec().nulBytes();
         if (budget.isEmpty()) {
             return nul == BadRows.NulBytes.FAIL ? BadRows.FAIL : new BadRows() {
@@ -204,7 +206,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                             + "was rolled back (last: " + row.code() + " " + row.message() + ")", "look at the rows "
                             + "the source holds there, fix them or raise max-rows, then sluice run --resume");
                 }
-                writer.reject(row);
+                writer.orElseThrow().reject(row); // present with a budget: copyOnce asked for it
             }
         };
     }
@@ -224,8 +226,12 @@ final class StreamWork implements PartitionAttempts.StreamControl {
         long written = 0;
         try {
             Optional<RejectBudget> budget = rejectBudget();
+            Optional<WriterRejects> rejects = Optional.empty();
             if (budget.isPresent()) {
-                writer.rejectsOf(new RejectedRow.Origin(ledger.key().runId(), plan.name(), partition.id()));
+                rejects = Optional.of(writer.rejects().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+                        SpiCode.SPI011, binding.target().describe() + " sets no rows aside",
+                        "remove rejects: from the stream")));
+                rejects.get().rejectsOf(new RejectedRow.Origin(ledger.key().runId(), plan.name(), partition.id()));
             }
             reader = readers.open(binding.partition(partition));
             inFlight.add(reader);
@@ -246,7 +252,7 @@ final class StreamWork implements PartitionAttempts.StreamControl {
                     bytes[0] += length;
                     progress.addBytes(length);
                 }
-            }, badRows(writer, budget, partition));
+            }, badRows(rejects, budget, partition));
             written = writer.finish();
             long refused = writer.refusedRows();
             rejected = writer.rejectedRows();
@@ -272,7 +278,9 @@ final class StreamWork implements PartitionAttempts.StreamControl {
             Optional<LedgerWork<Void>> done = ledger.markingDone(partition, written, bytes[0], attempt, firstStart,
                     rejected);
             if (done.isPresent()) {
-                writer.commit(done.get());
+                writer.ledgeredCommit().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003,
+                        binding.target().describe() + " keeps no run ledger", "set ledger: off in the spec"))
+                        .commit(done.get());
             } else {
                 writer.commit();
             }

@@ -6,12 +6,15 @@ import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.Connections;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.core.plan.Endpoints;
 import io.sluice.spi.ChangeFeedState;
 import io.sluice.spi.Connector;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.StoredRejects;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -98,9 +101,12 @@ public final class RunStatus implements AutoCloseable {
                     continue;
                 }
                 Connector connector = connections.get(stream.target().connection());
-                Target target = connector.target(connector.bindTarget(stream.target().options(),
+                Target target = Endpoints.target(connector, connector.bindTarget(stream.target().options(),
                         java.util.Map.of("schema", "schema", "table", "table")));
-                found.put(stream.name(), target.rejectedRows(stream.rejects().get().table(), stream.name(), runId,
+                StoredRejects stored = target.storedRejects().orElseThrow(() -> new ConnectorException(
+                        ErrorKind.FAILED, SpiCode.SPI011, target.describe() + " sets no rows aside",
+                        "remove rejects: from the stream"));
+                found.put(stream.name(), stored.rejectedRows(stream.rejects().get().table(), stream.name(), runId,
                         limit));
             }
         } catch (ConnectorException e) {
@@ -178,7 +184,7 @@ public final class RunStatus implements AutoCloseable {
     private Ledger ledgerOf(StreamSpec stream, boolean ready) throws ConnectorException {
         // The ledger lives with the connection, whatever table a template would name.
         Connector connector = connections.get(stream.target().connection());
-        Ledger ledger = connector.target(connector.bindTarget(stream.target().options(),
+        Ledger ledger = Endpoints.target(connector, connector.bindTarget(stream.target().options(),
                         java.util.Map.of("schema", "schema", "table", "table")))
                 .ledgerStore().map(Ledger::new)
                 .orElseThrow(() -> new SluiceException(ErrorKind.USAGE, RunnerCode.STATUS002, "the target of stream '"

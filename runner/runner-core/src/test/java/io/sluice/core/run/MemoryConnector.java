@@ -16,6 +16,8 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.Targets;
+import io.sluice.spi.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
@@ -66,6 +68,11 @@ final class MemoryConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Sources> sources() {
+        return java.util.Optional.of(this::source);
+    }
+
+    /** The source side of a stream, from its validated {@code source:} options. */
     public Source source(Options options) {
         return new Source() {
             @Override
@@ -170,6 +177,11 @@ final class MemoryConnector implements Connector {
     }
 
     @Override
+    public java.util.Optional<Targets> targets() {
+        return java.util.Optional.of(this::target);
+    }
+
+    /** The target side of a stream, from its validated {@code target:} options. */
     public Target target(Options options) {
         return new Target() {
             @Override

@@ -11,9 +11,9 @@ import java.util.List;
  *
  * <p>Rows are written through a {@link LedgerTransaction} and commit with it: a short transaction of the store's own
  * ({@link #inTransaction}), or one of the target's in which the runner's ledger work rides with data: a partition's
- * rows ({@link io.sluice.spi.PartitionWriter#commit(LedgerWork)}), a truncation
- * ({@link io.sluice.spi.Target#truncate(LedgerWork)}), a load in one transaction
- * ({@link io.sluice.spi.Target#openReplacingTransaction}). So after a crash every partition is either in the target
+ * rows ({@link LedgeredCommit}), a truncation
+ * ({@link LedgeredTruncate}), a load in one transaction
+ * ({@code Target.replacingLoads()}). So after a crash every partition is either in the target
  * and marked done, or absent. Thread-safe. The testkit's {@code LedgerStoreContractTest} checks an implementation.
  */
 public interface LedgerStore {

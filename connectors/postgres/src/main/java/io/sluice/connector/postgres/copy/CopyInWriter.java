@@ -7,9 +7,11 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.WriterRejects;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LedgeredCommit;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -161,23 +163,21 @@ public final class CopyInWriter implements PartitionWriter {
     }
 
     @Override
-    public void rejectsOf(RejectedRow.Origin origin) throws ConnectorException {
-        requireNonNull(origin, "origin is null");
+    public java.util.Optional<WriterRejects> rejects() {
         if (rejecting == null) {
-            PartitionWriter.super.rejectsOf(origin);
-            return;
+            return java.util.Optional.empty();
         }
-        rejecting.origin(origin);
-    }
+        return java.util.Optional.of(new WriterRejects() {
+            @Override
+            public void rejectsOf(RejectedRow.Origin origin) {
+                rejecting.origin(requireNonNull(origin, "origin is null"));
+            }
 
-    @Override
-    public void reject(RejectedRow row) throws ConnectorException {
-        requireNonNull(row, "row is null");
-        if (rejecting == null) {
-            PartitionWriter.super.reject(row);
-            return;
-        }
-        rejecting.reject(row);
+            @Override
+            public void reject(RejectedRow row) throws ConnectorException {
+                rejecting.reject(requireNonNull(row, "row is null"));
+            }
+        });
     }
 
     @Override
@@ -224,6 +224,10 @@ public final class CopyInWriter implements PartitionWriter {
      * failure rethrown, since committing would copy the rows twice.
      */
     @Override
+    public java.util.Optional<LedgeredCommit> ledgeredCommit() {
+        return java.util.Optional.of(this::commit);
+    }
+
     public void commit(LedgerWork<?> withRows) throws ConnectorException {
         requireNonNull(withRows, "withRows is null");
         if (copyActive()) {

@@ -16,6 +16,7 @@ import io.sluice.connector.postgres.session.LineageNames;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ComputedColumns;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.Distribution;
@@ -44,7 +45,6 @@ import static io.sluice.connector.postgres.catalog.PostgresCode.PG312;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG313;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG314;
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG315;
-import static io.sluice.connector.postgres.catalog.PostgresCode.PG316;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -208,6 +208,11 @@ public final class PostgresSource implements Source {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe type "
                     + typeName);
         }
+    }
+
+    @Override
+    public Optional<ComputedColumns> computedColumns() {
+        return Optional.of(new PostgresComputedColumns(this));
     }
 
     @Override
@@ -443,7 +448,7 @@ public final class PostgresSource implements Source {
 
     private static final long BOOLEAN_OID = 16;
 
-    private SourceRelation relation() throws ConnectorException {
+    SourceRelation relation() throws ConnectorException {
         lock.lock();
         try {
             SourceAhead read = ahead;
@@ -469,50 +474,5 @@ public final class PostgresSource implements Source {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** The expression's type as this server computes it over the table or query, without reading a row. */
-    @Override
-    public Column expressionColumn(String name, String expression) throws ConnectorException {
-        requireNonNull(name, "name is null");
-        requireNonNull(expression, "expression is null");
-        SourceRelation resolved = relation();
-        try (ControlConnection control = connections.control("describing an expression of " + describe())) {
-            PostgresCatalog catalog = new PostgresCatalog(control.connection());
-            long type;
-            try {
-                type = catalog.expressionTypes(List.of("(" + expression + ")"), resolved.fromClause()).getFirst();
-            } catch (SQLException e) {
-                String state = e.getSQLState() == null ? "" : e.getSQLState();
-                if (!state.startsWith("42") || state.equals("42501")) {
-                    throw e;
-                }
-                throw new ConnectorException(ErrorKind.INVALID_SPEC, PG316, "columns: expression " + expression
-                        + " (for column " + name + ") is not valid on " + resolved.description() + ": "
-                        + PartitionKey.firstLine(e.getMessage()), "write SQL over the source's columns, e.g. "
-                        + "lower(email)");
-            }
-            String typeName;
-            try (java.sql.PreparedStatement described = control.connection().prepareStatement("SELECT ("
-                    + expression + ") FROM " + resolved.fromClause() + " LIMIT 0")) {
-                typeName = catalog.typeName(type, described.getMetaData(), 1); // with its modifier: numeric(12,2)
-            }
-            return new Column(name, typeName, (int) type, true, Column.Generation.NONE);
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + describe());
-        }
-    }
-
-    /**
-     * {@code H(key || H(key || value))} with SHA-256 (PostgreSQL 11+, no extension), as lower-case hex: keyed, and
-     * the same text for the same value on every run and on the DuckDB source.
-     */
-    @Override
-    public String keyedHash(String reference, String keyLiteral) {
-        requireNonNull(reference, "reference is null");
-        requireNonNull(keyLiteral, "keyLiteral is null");
-        String key = maskKeys.reference(keyLiteral); // never the key itself: see MaskKeys
-        String inner = "encode(sha256(convert_to(" + key + " || " + reference + ", 'UTF8')), 'hex')";
-        return "encode(sha256(convert_to(" + key + " || " + inner + ", 'UTF8')), 'hex')";
     }
 }

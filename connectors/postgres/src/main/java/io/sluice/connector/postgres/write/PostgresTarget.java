@@ -40,17 +40,21 @@ import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.RejectedRow;
 import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.SharedClaims;
+import io.sluice.spi.StoredRejects;
 import io.sluice.spi.Source;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
+import io.sluice.spi.TargetHooks;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.ledger.LedgeredTruncate;
 import io.sluice.spi.ledger.LoadMarks;
 
 import java.sql.SQLException;
@@ -270,7 +274,11 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
-    public boolean runHook(String phase, List<String> statements, LoadMarks marks) throws ConnectorException {
+    public java.util.Optional<TargetHooks> hooks() {
+        return java.util.Optional.of(this::runHook);
+    }
+
+    private boolean runHook(String phase, List<String> statements, LoadMarks marks) throws ConnectorException {
         requireNonNull(phase, "phase is null");
         requireNonNull(statements, "statements is null");
         requireNonNull(marks, "marks is null");
@@ -454,6 +462,11 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
+    public java.util.Optional<LedgeredTruncate> ledgeredTruncate() {
+        return java.util.Optional.of(this::truncate);
+    }
+
+    /** {@link #truncate()} with the ledger's part first, in the one transaction (see {@link LedgeredTruncate}). */
     public boolean truncate(LedgerWork<Boolean> first) throws ConnectorException {
         return Truncation.run(connections, name, ledger, locks, java.util.Optional.of(requireNonNull(first,
                 "first is null")));
@@ -481,10 +494,8 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
-    public ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
-                                                         java.util.Optional<LedgerWork<Boolean>> first)
-            throws ConnectorException {
-        return openReplacingTransaction(columns, format, first, Long.MAX_VALUE);
+    public java.util.Optional<ReplacingLoads> replacingLoads() {
+        return java.util.Optional.of(this::openReplacingTransaction);
     }
 
     /**
@@ -494,10 +505,9 @@ public final class PostgresTarget implements Target {
      */
     static final long KEEP_EMPTY_BELOW_BYTES = 8L << 20;
 
-    @Override
-    public ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
-                                                         java.util.Optional<LedgerWork<Boolean>> first,
-                                                         long expectedBytes) throws ConnectorException {
+    private ReplacingTransaction openReplacingTransaction(List<Column> columns, CopyFormat format,
+                                                          java.util.Optional<LedgerWork<Boolean>> first,
+                                                          long expectedBytes) throws ConnectorException {
         requireNonNull(columns, "columns is null");
         requireNonNull(format, "format is null");
         requireNonNull(first, "first is null");
@@ -514,8 +524,12 @@ public final class PostgresTarget implements Target {
     }
 
     @Override
-    public java.util.List<RejectedRow.Stored> rejectedRows(String table, String stream,
-                                                                         java.util.Optional<String> runId, int limit)
+    public java.util.Optional<StoredRejects> storedRejects() {
+        return java.util.Optional.of(this::rejectedRows);
+    }
+
+    private java.util.List<RejectedRow.Stored> rejectedRows(String table, String stream,
+                                                            java.util.Optional<String> runId, int limit)
             throws ConnectorException {
         requireNonNull(table, "table is null");
         requireNonNull(stream, "stream is null");
