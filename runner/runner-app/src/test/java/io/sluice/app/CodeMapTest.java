@@ -17,9 +17,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The map of the code in docs/development.md, held against the code: which package of {@code io.sluice} may import
@@ -90,15 +92,109 @@ class CodeMapTest {
         assertEquals(List.of(), problems, "import the class (a clash of simple names: rename one)");
     }
 
-    /** The module table in docs/development.md lists every module the build has (profiles too), and no other. */
+    /**
+     * The compiled classes, read with jdeps, depend across packages only as the map allows: whatever way the source
+     * names a class (an import, a name in full, an inferred type), the bytecode holds the edge. Classes without a
+     * source file (left in a build folder by a class since removed) are not the code's.
+     */
     @Test
-    void theModuleTableListsTheBuildsModules() throws IOException {
-        Set<String> built = new TreeSet<>();
+    void theBytecodeDependsOnlyAsTheMapAllows() throws IOException {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in "
+                + "this JDK: run the tests with a full JDK 21+"));
+        List<String> args = new ArrayList<>(List.of("-verbose:class", "-e", "io\\.sluice\\..*"));
+        List<Path> sourceRoots = new ArrayList<>();
+        for (String module : modules()) {
+            Path classes = ROOT.resolve(module).resolve("target/classes");
+            Path sources = ROOT.resolve(module).resolve("src/main/java");
+            if (!Files.isDirectory(sources)) {
+                continue;
+            }
+            sourceRoots.add(sources);
+            if (Files.isDirectory(classes.resolve("io/sluice"))) {
+                args.add(classes.toString());
+            } else if (!AFTER_THIS_MODULE.contains(module)) {
+                throw new AssertionError(module + " is not compiled: build the project first (./mvnw install)");
+            }
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = jdeps.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), args.toArray(String[]::new));
+        assertEquals(0, code, "jdeps failed: " + err);
+        Map<String, Set<String>> allowed = map();
+        Pattern edge = Pattern.compile("^\\s+(io\\.sluice\\.[\\w.$]+)\\s+->\\s+(io\\.sluice\\.[\\w.$]+)\\s",
+                Pattern.MULTILINE);
+        Set<String> problems = new TreeSet<>();
+        int edges = 0;
+        Matcher m = edge.matcher(out.toString());
+        while (m.find()) {
+            String from = m.group(1);
+            String to = m.group(2);
+            if (!hasSource(from, sourceRoots)) {
+                continue;
+            }
+            edges++;
+            String fromPackage = packageOf(from);
+            String toPackage = packageOf(to);
+            if (!fromPackage.equals(toPackage)
+                    && !allowed.getOrDefault(fromPackage, Set.of()).contains(toPackage)) {
+                problems.add(fromPackage + " -> " + toPackage + " (" + from + " uses " + to + ")");
+            }
+        }
+        assertTrue(edges > 1000, "jdeps reported " + edges + " dependencies; expected the whole project's");
+        assertEquals(List.of(), List.copyOf(problems), "the bytecode depends where docs/development.md's map does "
+                + "not allow");
+    }
+
+    /** Modules the reactor builds after this one: their classes may not exist yet when its tests run. */
+    private static final Set<String> AFTER_THIS_MODULE = Set.of("runner/runner-bench", "runner/runner-dist",
+            "runner/runner-image");
+
+    /**
+     * A main source file longer than 450 lines says why on its first line ({@code // Over 450 lines: <reason>}), so
+     * a long file is a decision, not drift.
+     */
+    @Test
+    void noMainFileIsOver450LinesWithoutAReasonOnItsFirstLine() throws IOException {
+        List<String> problems = new ArrayList<>();
+        for (Path file : mainSources()) {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            if (lines.size() > 450 && !(lines.getFirst().startsWith(LONG_FILE_REASON)
+                    && lines.getFirst().length() > LONG_FILE_REASON.length() + 20)) {
+                problems.add(ROOT.relativize(file) + ": " + lines.size() + " lines");
+            }
+        }
+        assertEquals(List.of(), problems, "split these files, or put the reason on the first line: "
+                + LONG_FILE_REASON + "<why this file is one>");
+    }
+
+    private static final String LONG_FILE_REASON = "// Over 450 lines: ";
+
+    private static List<String> modules() throws IOException {
+        List<String> modules = new ArrayList<>();
         Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml"),
                 StandardCharsets.UTF_8));
         while (module.find()) {
-            built.add(module.group(1).strip());
+            modules.add(module.group(1).strip());
         }
+        return modules;
+    }
+
+    /** Whether the top-level class of {@code className} has a source file in one of {@code roots}. */
+    private static boolean hasSource(String className, List<Path> roots) {
+        String topLevel = className.contains("$") ? className.substring(0, className.indexOf('$')) : className;
+        String file = topLevel.replace('.', '/') + ".java";
+        return roots.stream().anyMatch(root -> Files.isRegularFile(root.resolve(file)));
+    }
+
+    /** {@code io.sluice.core.plan.Foo$Bar} -> {@code core.plan}. */
+    private static String packageOf(String className) {
+        return className.substring(PREFIX.length(), className.lastIndexOf('.'));
+    }
+
+    /** The module table in docs/development.md lists every module the build has (profiles too), and no other. */
+    @Test
+    void theModuleTableListsTheBuildsModules() throws IOException {
+        Set<String> built = new TreeSet<>(modules());
         String doc = Files.readString(ROOT.resolve("docs/development.md"), StandardCharsets.UTF_8);
         String table = doc.substring(doc.indexOf("## Modules"), doc.indexOf("## A map of the code"));
         Set<String> listed = new TreeSet<>();

@@ -54,8 +54,8 @@ public record LoadPlan(TargetTable table, List<String> statements, List<String> 
     }
 
     /**
-     * What a target does across the streams of a run ({@link Target#beginBeforeStreams},
-     * {@link Target#finishAfterStreams}), for the plan.
+     * What a target does across the streams of a run ({@link PlannedLoad#beginBeforeStreams},
+     * {@link PlannedLoad#finishAfterStreams}), for the plan.
      *
      * @param before statements run before the first stream starts, in order
      * @param after  statements run once every stream is done, in order

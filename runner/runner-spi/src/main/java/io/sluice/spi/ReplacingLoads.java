@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A target's ability to load in one transaction that empties it first ({@link Target#replacingLoads()}), for targets
+ * A target's ability to load in one transaction that empties it first ({@link PlannedLoad#replacingLoads()}), for targets
  * whose factory declares {@link TargetCapabilities#replacesInOneTransaction()}.
  */
 @FunctionalInterface

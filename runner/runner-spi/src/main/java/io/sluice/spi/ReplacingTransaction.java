@@ -3,7 +3,7 @@ package io.sluice.spi;
 import io.sluice.spi.error.ConnectorException;
 
 /**
- * A truncate load in one target transaction (see {@link Target#replacingLoads()}): the transaction first
+ * A truncate load in one target transaction (see {@link PlannedLoad#replacingLoads()}): the transaction first
  * empties the target, then the writers it opens write one partition after another, and {@link #commit()} makes the
  * emptying and every partition visible at once. A writer's commit only records its partition. Used by one thread; a
  * writer it opened may still be aborted from another, which dooms the whole transaction.

@@ -12,12 +12,12 @@ import static java.util.Objects.requireNonNull;
  *
  * @param loadModes                the {@code load-mode}s its targets plan ({@link Target#planLoad})
  * @param rebuildsIndexes          whether they take {@code indexes: rebuild} (drop, load, build again)
- * @param replacesInOneTransaction whether {@link Target#replacingLoads()} works: the runner then loads a
+ * @param replacesInOneTransaction whether {@link PlannedLoad#replacingLoads()} works: the runner then loads a
  *        truncate stream that one worker writes in one transaction, so a failure leaves the target as it was and the
  *        target may skip work for rows nobody else can see before the commit (PostgreSQL: no WAL on
  *        {@code wal_level=minimal}, rows written frozen)
  * @param joinedRuns               whether several processes of one run may load a target together
- *        ({@link Target#sharedClaims()}, {@code sluice run --join})
+ *        ({@link PlannedLoad#sharedClaims()}, {@code sluice run --join})
  * @param schemaChanges            the {@code schema-changes} policies its targets plan; {@code fail} and
  *        {@code ignore-new} ask nothing of a target that the core cannot do, so every target has them
  * @param setsAsideRows            whether its writers take {@code rejects:} ({@link PartitionWriter#reject}, and rows

@@ -5,7 +5,7 @@ import io.sluice.spi.ledger.LoadMarks;
 
 import java.util.List;
 
-/** A target's ability to run a stream's or a run's hooks ({@link Target#hooks()}). */
+/** A target's ability to run a stream's or a run's hooks ({@link PlannedLoad#hooks()}). */
 @FunctionalInterface
 public interface TargetHooks {
     /**

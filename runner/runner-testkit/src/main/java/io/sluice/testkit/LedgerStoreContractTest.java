@@ -1,8 +1,10 @@
+// Over 450 lines: one contract suite a ledger store inherits whole; a test per rule.
 package io.sluice.testkit;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
@@ -60,7 +62,8 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
     private static final String STREAM = "items";
 
     private String table;
-    private Target target;
+    /** An append load of the test's table, planned: the suites write through it. */
+    private PlannedLoad target;
     private List<Column> columns;
     private LedgerStore store;
     private String runId;
@@ -70,9 +73,9 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
     @BeforeEach
     void newTableAndRun() throws Exception {
         table = newTable();
-        target = target(table);
-        columns = target.table().columns();
-        store = storeOf(target);
+        target = load(table);
+        columns = target.plan().table().columns();
+        store = storeOf(target(table));
         runId = newName("run").replace('_', '-');
         key = new StreamKey(runId, STREAM);
         spec = "spec-of-" + runId;
@@ -514,10 +517,11 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
     }
 
     /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
-    private ReplacingTransaction replacing(Target target, List<Column> columns, Optional<LedgerWork<Boolean>> first)
-            throws ConnectorException {
+    private ReplacingTransaction replacing(PlannedLoad target, List<Column> columns,
+                                           Optional<LedgerWork<Boolean>> first) throws ConnectorException {
         ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
-                SpiCode.SPI004, target.describe() + " cannot load in one transaction", "declare replacesInOneTransaction in the factory's capabilities"));
+                SpiCode.SPI004, target.plan().table().qualifiedName() + " cannot load in one transaction",
+                "declare replacesInOneTransaction in the factory's capabilities"));
         return loads.open(columns, format(), first, Long.MAX_VALUE);
     }
 }

@@ -3,6 +3,9 @@ package io.sluice.testkit;
 import io.sluice.spi.Column;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.error.ConnectorException;
@@ -46,6 +49,14 @@ public abstract class TargetContractSupport {
 
     protected final Target target(String table) throws Exception {
         return fixture().target(table);
+    }
+
+    /**
+     * An append load of {@code table}, planned as the runner plans one (the suites' two columns as its source): the
+     * handle the suites write through.
+     */
+    protected final PlannedLoad load(String table) throws Exception {
+        return target(table).planLoad(LoadRequest.of(LoadMode.APPEND), ContractSource.INSTANCE);
     }
 
     protected final List<ContractRow> readRows(String table) throws Exception {
@@ -165,7 +176,7 @@ public abstract class TargetContractSupport {
     }
 
     /** Writes {@code rows} through a writer of its own and commits them (no ledger row). */
-    protected final void commit(Target target, List<Column> columns, List<ContractRow> rows)
+    protected final void commit(PlannedLoad target, List<Column> columns, List<ContractRow> rows)
             throws ConnectorException {
         try (PartitionWriter writer = target.openWriter(columns, format())) {
             writeAndFinish(writer, rows);

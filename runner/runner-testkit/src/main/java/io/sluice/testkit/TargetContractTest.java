@@ -4,6 +4,7 @@ import io.sluice.spi.Column;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
@@ -60,7 +61,7 @@ public abstract class TargetContractTest extends TargetContractSupport {
         assertFalse(described.qualifiedName().isBlank(), "qualifiedName is blank");
         assertEquals(List.of("id", "label"), described.columns().stream().map(Column::name).toList(),
                 "table() must list the table's columns in table order");
-        assertFalse(target.writeStatement(described.columns(), format()).isBlank(), "writeStatement is blank");
+        assertFalse(load(table).writeStatement(described.columns(), format()).isBlank(), "writeStatement is blank");
     }
 
     @Test
@@ -75,8 +76,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void rowsAreInvisibleUntilCommit() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         try (PartitionWriter writer = target.openWriter(columns, format())) {
             writeAndFinish(writer, rows(0, 100));
             assertRows(List.of(), table, "rows are visible after finish() and before commit()");
@@ -88,8 +89,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void abortedRowsAreGone() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         commit(target, columns, rows(0, 10));
         try (PartitionWriter finished = target.openWriter(columns, format())) {
             writeAndFinish(finished, rows(100, 200));
@@ -109,8 +110,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void anAbortFromAnotherThreadLeavesNothingLocked() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         commit(target, columns, rows(0, 10));
         try (PartitionWriter writer = target.openWriter(columns, format())) {
             write(writer, rows(10, 20)); // the COPY is still open
@@ -118,8 +119,7 @@ public abstract class TargetContractTest extends TargetContractSupport {
             aborter.join();
             assertRows(rows(0, 10), table, "rows of the aborted writer");
             // Still before close(): the abort alone must have released the table, or emptying it would wait.
-            Target other = target(table);
-            other.table();
+            PlannedLoad other = load(table);
             other.waitForLocks(LockWaits.silent(LOCK_TIMEOUT));
             other.truncate();
         }
@@ -129,8 +129,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void theWritersOfOneWorkerEachCommitOnTheirOwn() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         try (PartitionWriters writers = target.openWriters(columns, format())) {
             try (PartitionWriter first = writers.open()) {
                 writeAndFinish(first, rows(0, 50));
@@ -153,8 +153,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void writersOnSeveralThreadsCommitOnTheirOwn() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         int writers = 4;
         CountDownLatch allFinished = new CountDownLatch(writers);
         List<Future<?>> results = new ArrayList<>();
@@ -188,8 +188,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void truncateEmptiesTheTable() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         commit(target, columns, rows(0, 20));
         target.truncate();
         assertRows(List.of(), table, "truncate() must empty the table");
@@ -200,11 +200,9 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void aClaimKeepsASecondClaimerOutUntilClosed() throws Exception {
         String table = newTable();
-        Target first = target(table);
-        first.table();
+        PlannedLoad first = load(table);
         first.waitForLocks(LockWaits.silent(LOCK_TIMEOUT));
-        Target second = target(table);
-        second.table();
+        PlannedLoad second = load(table);
         List<String> waits = Collections.synchronizedList(new ArrayList<>());
         second.waitForLocks(LockWaits.of(LOCK_TIMEOUT, (what, waiting) -> waits.add((waiting ? "+" : "-") + what)));
         String holder = "contract-a";
@@ -237,8 +235,8 @@ public abstract class TargetContractTest extends TargetContractSupport {
     @Test
     void aReplacingTransactionShowsEverythingAtItsCommitOrNothing() throws Exception {
         String table = newTable();
-        Target target = target(table);
-        List<Column> columns = target.table().columns();
+        PlannedLoad target = load(table);
+        List<Column> columns = target.plan().table().columns();
         commit(target, columns, rows(0, 10));
         if (!capabilities().replacesInOneTransaction()) {
             assertTrue(target.replacingLoads().isEmpty(), "the factory does not declare replacesInOneTransaction, so "
@@ -284,10 +282,11 @@ public abstract class TargetContractTest extends TargetContractSupport {
 
 
     /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
-    private ReplacingTransaction replacing(Target target, List<Column> columns, Optional<LedgerWork<Boolean>> first)
-            throws ConnectorException {
+    private ReplacingTransaction replacing(PlannedLoad target, List<Column> columns,
+                                           Optional<LedgerWork<Boolean>> first) throws ConnectorException {
         ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
-                SpiCode.SPI004, target.describe() + " cannot load in one transaction", "declare replacesInOneTransaction in the factory's capabilities"));
+                SpiCode.SPI004, target.plan().table().qualifiedName() + " cannot load in one transaction",
+                "declare replacesInOneTransaction in the factory's capabilities"));
         return loads.open(columns, format(), first, Long.MAX_VALUE);
     }
 }

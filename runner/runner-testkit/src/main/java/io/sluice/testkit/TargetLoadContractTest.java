@@ -13,7 +13,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
-import io.sluice.spi.Target;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
@@ -43,7 +43,7 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
     @Test
     void anAppendAddsToWhatTheTableHolds() throws Exception {
         String table = newTable();
-        commit(target(table), target(table).table().columns(), rows(0, 10));
+        commit(load(table), target(table).table().columns(), rows(0, 10));
         load(table, LoadRequest.of(LoadMode.APPEND), rows(10, 30));
         assertRows(rows(0, 30), table, "an append keeps the rows and adds its own");
     }
@@ -51,7 +51,7 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
     @Test
     void aTruncateLoadLeavesOnlyItsRows() throws Exception {
         String table = newTable();
-        commit(target(table), target(table).table().columns(), rows(0, 10));
+        commit(load(table), target(table).table().columns(), rows(0, 10));
         load(table, LoadRequest.of(LoadMode.TRUNCATE), rows(100, 120));
         assertRows(rows(100, 120), table, "a truncate load leaves its rows only");
     }
@@ -61,7 +61,7 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
         assumeTrue(capabilities().supports(LoadMode.MERGE), "the factory declares no merge");
         String table = newName("contract_keyed");
         fixture().createKeyedTable(table);
-        commit(target(table), target(table).table().columns(), relabelled(rows(0, 10), "old"));
+        commit(load(table), target(table).table().columns(), relabelled(rows(0, 10), "old"));
         load(table, LoadRequest.of(LoadMode.MERGE), rows(5, 15));
         assertRows(concat(relabelled(rows(0, 5), "old"), rows(5, 15)), table, "a merge updates ids 5-9 and adds 10-14");
     }
@@ -70,7 +70,7 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
     void aReplaceSwapsInATableHoldingExactlyItsRows() throws Exception {
         assumeTrue(capabilities().supports(LoadMode.REPLACE), "the factory declares no replace");
         String table = newTable();
-        commit(target(table), target(table).table().columns(), rows(0, 10));
+        commit(load(table), target(table).table().columns(), rows(0, 10));
         load(table, LoadRequest.of(LoadMode.REPLACE), rows(50, 60));
         assertRows(rows(50, 60), table, "a replace leaves its rows only, under the table's name");
     }
@@ -94,18 +94,18 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
         String table = newName("contract_keyed");
         fixture().createKeyedTable(table);
         List<String> before = List.copyOf(new java.util.TreeSet<>(fixture().indexes(table)));
-        Target target = target(table);
-        LoadPlan plan = target.planLoad(rebuilding(LoadMode.TRUNCATE), ContractSource.INSTANCE);
+        PlannedLoad target = target(table).planLoad(rebuilding(LoadMode.TRUNCATE), ContractSource.INSTANCE);
+        LoadPlan plan = target.plan();
         MemoryMarks marks = new MemoryMarks(newName("run"));
         try (TargetClaim ignored = target.claim(marks.runId())) {
-            target.beginLoad(marks);
+            target.begin(marks);
             target.truncate();
             try (PartitionWriters writers = target.openWriters(plan.table().columns(), format());
                  PartitionWriter writer = writers.open()) {
                 write(writer, rows(0, 10));
                 writer.abort(); // the partition failed: the stream fails
             }
-            target.abortLoad(marks);
+            target.abort(marks);
         }
         assertEquals(before, List.copyOf(new java.util.TreeSet<>(fixture().indexes(table))),
                 "every index back after the failure");
@@ -118,25 +118,24 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
                 continue; // merge needs a keyed table, tried above
             }
             String table = newTable();
-            commit(target(table), target(table).table().columns(), rows(0, 5));
+            commit(load(table), target(table).table().columns(), rows(0, 5));
             MemoryMarks marks = new MemoryMarks(newName("run"));
             // The first process begins the load and commits one partition, then dies before the end.
-            Target first = target(table);
-            LoadPlan plan = first.planLoad(LoadRequest.of(mode), ContractSource.INSTANCE);
+            PlannedLoad first = target(table).planLoad(LoadRequest.of(mode), ContractSource.INSTANCE);
+            LoadPlan plan = first.plan();
             try (TargetClaim ignored = first.claim(marks.runId())) {
-                first.beginLoad(marks);
+                first.begin(marks);
                 if (mode == LoadMode.TRUNCATE) {
                     first.truncate(); // once per run: the runner's ledger keeps a resume from doing it again
                 }
                 writePartition(first, plan, rows(10, 20));
             }
             // A resumed process: a new target, the same run's marks; its begin must not undo the first one's work.
-            Target again = target(table);
-            again.planLoad(LoadRequest.of(mode), ContractSource.INSTANCE);
+            PlannedLoad again = target(table).planLoad(LoadRequest.of(mode), ContractSource.INSTANCE);
             try (TargetClaim ignored = again.claim(marks.runId())) {
-                again.beginLoad(marks);
+                again.begin(marks);
                 writePartition(again, plan, rows(20, 30));
-                again.finishLoad(marks);
+                again.finish(marks);
             }
             List<ContractRow> loaded = rows(10, 30);
             assertRows(mode == LoadMode.APPEND ? concat(rows(0, 5), loaded) : loaded, table, mode + ", resumed");
@@ -145,20 +144,20 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
 
     /** Plans, claims, begins, writes {@code rows} as one partition, and finishes, as the runner does. */
     private void load(String table, LoadRequest request, List<ContractRow> rows) throws Exception {
-        Target target = target(table);
-        LoadPlan plan = target.planLoad(request, ContractSource.INSTANCE);
+        PlannedLoad target = target(table).planLoad(request, ContractSource.INSTANCE);
+        LoadPlan plan = target.plan();
         MemoryMarks marks = new MemoryMarks(newName("run"));
         try (TargetClaim ignored = target.claim(marks.runId())) {
-            target.beginLoad(marks);
+            target.begin(marks);
             if (request.mode() == LoadMode.TRUNCATE) {
                 target.truncate();
             }
             writePartition(target, plan, rows);
-            target.finishLoad(marks);
+            target.finish(marks);
         }
     }
 
-    private void writePartition(Target target, LoadPlan plan, List<ContractRow> rows) throws Exception {
+    private void writePartition(PlannedLoad target, LoadPlan plan, List<ContractRow> rows) throws Exception {
         try (PartitionWriters writers = target.openWriters(plan.table().columns(), format());
              PartitionWriter writer = writers.open()) {
             writeAndFinish(writer, rows);
@@ -200,50 +199,6 @@ public abstract class TargetLoadContractTest extends TargetContractSupport {
                 marks.put(name, value);
                 return null;
             };
-        }
-    }
-
-    /**
-     * The source a load is planned with: the suites' two columns. A target reads a source's description only (its
-     * columns, for a table it creates); the load's rows come through the writers.
-     */
-    private static final class ContractSource implements Source {
-        static final ContractSource INSTANCE = new ContractSource();
-
-        @Override
-        public String describe() {
-            return "the contract suite's rows";
-        }
-
-        @Override
-        public List<Column> columns() {
-            return List.of(Column.of("id", "bigint"), Column.of("label", "text"));
-        }
-
-        /** The suite's columns are typed in PostgreSQL's names already. */
-        @Override
-        public Column postgresColumn(Column column) {
-            return column;
-        }
-
-        @Override
-        public SourceProjection project(List<ColumnPair> pairs) {
-            throw new UnsupportedOperationException("a load reads no rows through its source");
-        }
-
-        @Override
-        public List<SourcePartition> plan(PlanRequest request) {
-            throw new UnsupportedOperationException("a load reads no rows through its source");
-        }
-
-        @Override
-        public String readStatement(SourcePartition partition, SourceProjection projection) {
-            throw new UnsupportedOperationException("a load reads no rows through its source");
-        }
-
-        @Override
-        public SourceSession openSession(Consistency consistency) {
-            throw new UnsupportedOperationException("a load reads no rows through its source");
         }
     }
 }

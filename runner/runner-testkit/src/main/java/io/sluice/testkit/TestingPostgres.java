@@ -1,3 +1,4 @@
+// Over 450 lines: the one fixture that hides container or embedded server; both ways live together.
 package io.sluice.testkit;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -33,8 +34,6 @@ import static java.util.Objects.requireNonNull;
 /**
  * A real PostgreSQL server for tests: a Testcontainers container ({@code postgres:18}) when a Docker daemon answers,
  * otherwise an embedded PostgreSQL 18.6 from the zonky binaries on Maven Central. Tests do not care which.
- * (Over 400 lines on purpose: it is the one fixture that hides that choice, so both ways of starting, restarting and
- * stopping a server, and the root workaround below, live together.)
  *
  * <p>Each {@link #start()} gives a new, independent server (start two for source and target). {@link #shared()} is
  * one server per test JVM that tests must neither stop nor close; give each test its own database with

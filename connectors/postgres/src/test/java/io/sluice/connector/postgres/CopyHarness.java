@@ -12,6 +12,7 @@ import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
@@ -20,6 +21,7 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.TestingPostgres;
 
 import java.nio.file.Files;
@@ -185,7 +187,8 @@ final class CopyHarness {
                 batchRows)));
         partitions.sort(Comparator.comparingLong(SourcePartition::estimatedRows).reversed());
         List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-        target.truncate();
+        PlannedLoad load = ContractSource.appendTo(target);
+        load.truncate();
         long read = 0;
         long written = 0;
         String mode;
@@ -202,7 +205,7 @@ final class CopyHarness {
                 results.add(pool.submit(() -> {
                     long[] counts = {0, 0};
                     try (PartitionReaders readers = session.openReaders(projection);
-                         PartitionWriters writers = target.openWriters(targetColumns, projection.format())) {
+                         PartitionWriters writers = load.openWriters(targetColumns, projection.format())) {
                         SourcePartition partition;
                         while ((partition = queue.poll()) != null) {
                             try (PartitionReader reader = readers.open(partition);

@@ -18,6 +18,7 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.testkit.ContractSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,12 +114,12 @@ class EmbeddedServerTest {
         SourceProjection projection = source.project(source.columns().stream()
                 .map(c -> new ColumnPair(c, columns.stream().filter(t -> t.name().equals(c.name())).findFirst()
                         .orElseThrow())).toList());
-        target.truncate();
+        ContractSource.appendTo(target).truncate();
         long rows = 0;
         try (SourceSession session = source.openSession(Consistency.SNAPSHOT)) {
             for (var partition : source.plan(new PlanRequest(Distribution.none(), 1, 100))) {
                 try (PartitionReader reader = session.openReader(partition, projection);
-                     PartitionWriter writer = target.openWriter(columns, projection.format())) {
+                     PartitionWriter writer = ContractSource.appendTo(target).openWriter(columns, projection.format())) {
                     reader.transferTo(writer);
                     rows += writer.finish();
                     writer.commit();

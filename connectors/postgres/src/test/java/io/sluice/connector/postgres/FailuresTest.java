@@ -20,6 +20,7 @@ import io.sluice.spi.StreamShape;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.testkit.ContractSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -131,7 +132,7 @@ class FailuresTest {
         Target targetAsRole = connectorAs(harness.targetDb, role).targets().orElseThrow().open(targetTable("guarded"));
         targetAsRole.table(); // INSERT is granted
         ConnectorException truncate = assertThrows(ConnectorException.class,
-                () -> targetAsRole.truncate());
+                () -> ContractSource.appendTo(targetAsRole).truncate());
         assertEquals(ErrorKind.PREFLIGHT, truncate.kind());
         assertTrue(truncate.fix().orElseThrow().startsWith("GRANT TRUNCATE"), truncate.fix().toString());
         harness.targetSql("REVOKE INSERT ON guarded FROM " + role);
@@ -195,7 +196,7 @@ class FailuresTest {
         harness.targetSql("CREATE TABLE aborted (id int)");
         Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("aborted"));
         List<Column> columns = target.table().columns();
-        PartitionWriter writer = target.openWriter(columns, io.sluice.spi.CopyFormat.TEXT);
+        PartitionWriter writer = ContractSource.appendTo(target).openWriter(columns, io.sluice.spi.CopyFormat.TEXT);
         byte[] rows = "1\n2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         writer.write(rows, 0, rows.length);
         Thread.ofVirtual().start(writer::abort).join();

@@ -24,6 +24,7 @@ import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.LedgerWrites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,7 +109,7 @@ class HostileInputTest {
         String stream = "stream\"$$\\";
         LedgerWrites.insertStream(ledger, LedgerStream.starting(run, "spec '$$'", "sum", stream, "definition '; --",
                 "none"));
-        assertTrue(target.ledgeredTruncate().orElseThrow()
+        assertTrue(ContractSource.appendTo(target).ledgeredTruncate().orElseThrow()
                 .truncate(LedgerWrites.recordTruncation(new StreamKey(run, stream))));
 
         for (Distribution distribution : List.of(
@@ -135,7 +136,7 @@ class HostileInputTest {
                 for (LedgerPartition stored : ledger.partitions(key)) {
                     SourcePartition partition = resumed.restore(stored.checkpoint()).orElseThrow();
                     try (PartitionReader reader = session.openReader(partition, projection);
-                         PartitionWriter writer = target.openWriter(targetColumns, projection.format())) {
+                         PartitionWriter writer = ContractSource.appendTo(target).openWriter(targetColumns, projection.format())) {
                         long read = reader.transferTo(writer);
                         assertEquals(read, writer.finish());
                         writer.ledgeredCommit().orElseThrow()

@@ -18,6 +18,7 @@ import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.LedgerWrites;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class LedgerStoreTest {
 
     private static PartitionWriter openWriter(Target target) throws ConnectorException {
         List<Column> columns = target.table().columns();
-        return target.openWriter(columns, CopyFormat.TEXT);
+        return ContractSource.appendTo(target).openWriter(columns, CopyFormat.TEXT);
     }
 
     private static void write(PartitionWriter writer, int... ids) throws ConnectorException {
@@ -359,7 +360,7 @@ class LedgerStoreTest {
             return null;
         });
         copyAndCommit(asRole, LedgerWrites.markDone(key, "p0", 1), 1);
-        assertTrue(asRole.ledgeredTruncate().orElseThrow().truncate(LedgerWrites.recordTruncation(key)));
+        assertTrue(ContractSource.appendTo(asRole).ledgeredTruncate().orElseThrow().truncate(LedgerWrites.recordTruncation(key)));
         assertEquals(LedgerPartition.State.DONE, ledger.partitions(key).get(0).state());
     }
 

@@ -20,6 +20,7 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.Redactor;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,7 +86,7 @@ class TransientFaultsTest {
         AtomicBoolean terminated = new AtomicBoolean();
         try (SourceSession session = source.openSession(Consistency.SNAPSHOT);
              PartitionReader reader = session.openReader(all, projection);
-             PartitionWriter writer = target.openWriter(columns, projection.format())) {
+             PartitionWriter writer = ContractSource.appendTo(target).openWriter(columns, projection.format())) {
             CopySink killing = (buffer, offset, length) -> {
                 writer.write(buffer, offset, length);
                 if (terminated.compareAndSet(false, true)) {

@@ -16,6 +16,7 @@ import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.testkit.ContractSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -56,7 +57,7 @@ class WorkerConnectionsTest {
         Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("landed"));
         List<Column> columns = target.table().columns();
         List<String> pids = new ArrayList<>();
-        try (PartitionWriters writers = target.openWriters(columns, CopyFormat.TEXT)) {
+        try (PartitionWriters writers = ContractSource.appendTo(target).openWriters(columns, CopyFormat.TEXT)) {
             for (int partition = 1; partition <= 3; partition++) {
                 try (PartitionWriter writer = writers.open()) {
                     pids.add(copyBackend(harness.targetDb));

@@ -17,6 +17,7 @@ import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,11 +158,11 @@ class LedgerRulesTest {
         Ledger ledger = ledger(target);
         sql("INSERT INTO emptied VALUES (1, 'old')");
         StreamKey key = start(ledger, "run-t");
-        assertTrue(ledger.truncateOnce(target, key));
+        assertTrue(ledger.truncateOnce(ContractSource.appendTo(target), key));
         assertEquals(0, count("emptied"));
         assertTrue(ledger.findStream(key).orElseThrow().truncatedAt().isPresent());
         sql("INSERT INTO emptied VALUES (2, 'copied before the crash')");
-        assertFalse(ledger.truncateOnce(target, key), "a resume never empties again");
+        assertFalse(ledger.truncateOnce(ContractSource.appendTo(target), key), "a resume never empties again");
         assertEquals(1, count("emptied"));
 
         StreamKey next = start(ledger, "run-u");
@@ -173,7 +174,7 @@ class LedgerRulesTest {
                 Target own = target("emptied"); // as another process of the run would have
                 outcomes.add(pool.submit(() -> {
                     go.await();
-                    return ledger(own).truncateOnce(own, next);
+                    return ledger(own).truncateOnce(ContractSource.appendTo(own), next);
                 }));
             }
             go.countDown();
@@ -246,7 +247,8 @@ class LedgerRulesTest {
         StreamKey key = start(ledger, "run-m");
         ledger.mark(key, "created", "true");
         sql("INSERT INTO marked VALUES (1, 'old')");
-        assertThrows(ConnectorException.class, () -> target.ledgeredTruncate().orElseThrow().truncate(tx -> {
+        assertThrows(ConnectorException.class, () -> ContractSource.appendTo(target).ledgeredTruncate().orElseThrow()
+                .truncate(tx -> {
             ledger.marking(key, "shadow", "marked_shadow").apply(tx);
             throw new ConnectorException(ErrorKind.FAILED, "TEST", "refused", null);
         }));
@@ -283,7 +285,7 @@ class LedgerRulesTest {
 
     private static PartitionWriter openWriter(Target target) throws ConnectorException {
         List<Column> columns = target.table().columns();
-        return target.openWriter(columns, CopyFormat.TEXT);
+        return ContractSource.appendTo(target).openWriter(columns, CopyFormat.TEXT);
     }
 
     /** The rows {@code (id, 'name id')} as COPY text. */

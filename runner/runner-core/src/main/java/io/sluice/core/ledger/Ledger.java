@@ -1,7 +1,7 @@
 package io.sluice.core.ledger;
 
 import io.sluice.core.RunnerCode;
-import io.sluice.spi.Target;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
@@ -286,10 +286,10 @@ public final class Ledger {
      * Empties the target for the stream's run once: in the target's transaction, with the record that it did, so a
      * resume (or another process of the run) never empties it again. Returns whether it emptied it now.
      */
-    public boolean truncateOnce(Target target, StreamKey key) throws ConnectorException {
-        requireNonNull(target, "target is null");
-        return target.ledgeredTruncate().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003,
-                target.describe() + " keeps no run ledger", "set ledger: off in the spec"))
+    public boolean truncateOnce(PlannedLoad load, StreamKey key) throws ConnectorException {
+        requireNonNull(load, "load is null");
+        return load.ledgeredTruncate().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, SpiCode.SPI003,
+                load.plan().table().qualifiedName() + " keeps no run ledger", "set ledger: off in the spec"))
                 .truncate(truncatingFirst(key));
     }
 

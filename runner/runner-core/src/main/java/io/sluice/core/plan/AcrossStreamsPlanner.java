@@ -33,7 +33,7 @@ final class AcrossStreamsPlanner {
             Map<String, String> copies = copiesByConnection.getOrDefault(stream.spec().target().connection(),
                     Map.of());
             try {
-                LoadPlan.AcrossStreams across = bindings.get(stream.name()).target().planAcrossStreams(copies);
+                LoadPlan.AcrossStreams across = bindings.get(stream.name()).load().planAcrossStreams(copies);
                 planned.add(stream.withLoad(stream.load().with(across)));
             } catch (ConnectorException e) {
                 throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), stream.where() + ": " + e.getMessage(),

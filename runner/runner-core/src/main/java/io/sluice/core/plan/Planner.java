@@ -161,7 +161,7 @@ public final class Planner {
                             + "cannot be resumed)");
                 }
             }
-            StreamBinding binding = new StreamBinding(source, target, ledger, projection, sourceCan.readerThreads(),
+            StreamBinding binding = new StreamBinding(source, target, checked.planned(), ledger, projection, sourceCan.readerThreads(),
                     reads, writes, stream.target().connection());
             Optional<RowWindow> window = stream.incremental().flatMap(IncrementalSpec::cursor).isEmpty()
                     ? Optional.empty()
@@ -189,12 +189,12 @@ public final class Planner {
             // all-or-nothing (and lets the target skip work for rows no one else can see yet).
             boolean oneTransaction = replacing && (degree == 1 || partitions.size() <= 1);
             Optional<String> transactionStatement = oneTransaction
-                    ? Optional.of(target.replacingWriteStatement(targetColumns, projection.format()))
+                    ? Optional.of(checked.planned().replacingWriteStatement(targetColumns, projection.format()))
                     : Optional.empty();
             plans.add(new StreamPlan(stream, degree, source.describe(), table.qualifiedName(), pairs,
                     ProjectionPlan.of(projection, mapping.notes()), partitions, snapshot, partitions, ledgerOn,
                     oneTransaction,
-                    target.writeStatement(targetColumns, projection.format()), transactionStatement,
+                    checked.planned().writeStatement(targetColumns, projection.format()), transactionStatement,
                     mapping.leftOut(), window, startMarks, load));
             bindings.put(stream.name(), binding);
         } catch (ConnectorException e) {

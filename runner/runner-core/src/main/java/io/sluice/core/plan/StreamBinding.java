@@ -2,6 +2,7 @@ package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.ledger.Ledger;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
@@ -24,6 +25,7 @@ import static java.util.Objects.requireNonNull;
 public final class StreamBinding {
     private final Source source;
     private final Target target;
+    private final PlannedLoad load;
     private final Optional<Ledger> ledger;
     private final SourceProjection projection;
     private final Source.ThreadModel readerThreads;
@@ -33,23 +35,23 @@ public final class StreamBinding {
     /** The spec's name of the target's connection; empty when not known (a stream built by hand). */
     private final String targetConnection;
 
-    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+    public StreamBinding(Source source, Target target, PlannedLoad load, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads) {
-        this(source, target, ledger, projection, readerThreads, java.util.Set.of(), Optional.empty());
+        this(source, target, load, ledger, projection, readerThreads, java.util.Set.of(), Optional.empty());
     }
 
     /**
      * @param reads  the stored relations the source reads, as the plan found them (empty: unknown)
      * @param writes the table the target writes, when it exists
      */
-    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+    public StreamBinding(Source source, Target target, PlannedLoad load, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads, java.util.Set<RelationIdentity> reads,
                          Optional<RelationIdentity> writes) {
-        this(source, target, ledger, projection, readerThreads, reads, writes, "");
+        this(source, target, load, ledger, projection, readerThreads, reads, writes, "");
     }
 
     /** {@code targetConnection}: the spec's name of the target's connection (a run's hooks find their ledger by it). */
-    public StreamBinding(Source source, Target target, Optional<Ledger> ledger, SourceProjection projection,
+    public StreamBinding(Source source, Target target, PlannedLoad load, Optional<Ledger> ledger, SourceProjection projection,
                          Source.ThreadModel readerThreads, java.util.Set<RelationIdentity> reads,
                          Optional<RelationIdentity> writes, String targetConnection) {
         this.targetConnection = requireNonNull(targetConnection, "targetConnection is null");
@@ -57,9 +59,15 @@ public final class StreamBinding {
         this.writes = requireNonNull(writes, "writes is null");
         this.source = requireNonNull(source, "source is null");
         this.target = requireNonNull(target, "target is null");
+        this.load = requireNonNull(load, "load is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.projection = requireNonNull(projection, "projection is null");
         this.readerThreads = requireNonNull(readerThreads, "readerThreads is null");
+    }
+
+    /** The target's load as planned: the handle that claims, begins, writes and finishes it. */
+    public PlannedLoad load() {
+        return load;
     }
 
     public Source source() {

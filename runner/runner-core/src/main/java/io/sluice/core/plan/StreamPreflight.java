@@ -6,6 +6,7 @@ import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.LoadPlan;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.RelationIdentity;
@@ -51,18 +52,23 @@ public final class StreamPreflight {
     }
 
     /** What passed: the live source and target, the target's plan, and the columns as copied. */
-    public record Checked(Source source, List<Column> sourceColumns, Target target, LoadPlan load,
+    public record Checked(Source source, List<Column> sourceColumns, Target target, PlannedLoad planned,
                           Set<RelationIdentity> reads, Optional<RelationIdentity> writes, ColumnMappingPlan mapping,
                           SourceProjection projection) {
         public Checked {
             requireNonNull(source, "source is null");
             sourceColumns = List.copyOf(requireNonNull(sourceColumns, "sourceColumns is null"));
             requireNonNull(target, "target is null");
-            requireNonNull(load, "load is null");
+            requireNonNull(planned, "planned is null");
             reads = Set.copyOf(requireNonNull(reads, "reads is null"));
             requireNonNull(writes, "writes is null");
             requireNonNull(mapping, "mapping is null");
             requireNonNull(projection, "projection is null");
+        }
+
+        /** What the target decided for the load. */
+        public LoadPlan load() {
+            return planned.plan();
         }
     }
 
@@ -104,7 +110,7 @@ public final class StreamPreflight {
 
         String targetSubject = "target (connection '" + stream.target().connection() + "')";
         Target target = null;
-        LoadPlan load = null;
+        PlannedLoad planned = null;
         try {
             target = Endpoints.target(connections.get(stream.target().connection()), stream.target().options());
             // Planning reads the target (and its ledger) too: it waits no longer for a lock than the run will.
@@ -126,24 +132,25 @@ public final class StreamPreflight {
                 if (stream.incremental().isPresent() && !fullRefresh) {
                     request = request.withNewRowsOnly();
                 }
-                load = target.planLoad(request, source);
+                planned = target.planLoad(request, source);
                 // The columns a check names are those of the table as the load leaves it (created, changed).
-                StreamChecks.requireColumns(stream.name(), stream.checks(), load.table());
+                StreamChecks.requireColumns(stream.name(), stream.checks(), planned.plan().table());
             } else {
                 target.table(); // the target's own problems, told apart from the source's
             }
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.TARGET, targetSubject, e);
-            load = null;
+            planned = null;
         }
-        if (source == null || load == null) {
+        if (source == null || planned == null) {
             return Optional.empty();
         }
+        LoadPlan load = planned.plan();
 
         Set<RelationIdentity> reads;
         Optional<RelationIdentity> writes;
         try {
-            writes = target.relation();
+            writes = planned.relation();
             reads = writes.isPresent() || stream.consistency() == Consistency.SNAPSHOT ? source.relations() : Set.of();
             refuseReadingTheTarget(stream, reads, writes);
             if (load.rejects().isPresent()) {
@@ -162,7 +169,8 @@ public final class StreamPreflight {
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, load.table().columns(),
                     stream.columnMapping(), stream.load().schemaChanges(), table, c -> typeCreatedFor(read, c));
             SourceProjection projection = source.project(mapping.copied());
-            return Optional.of(new Checked(source, sourceColumns, target, load, reads, writes, mapping, projection));
+            return Optional.of(new Checked(source, sourceColumns, target, planned, reads, writes, mapping,
+                    projection));
         } catch (ConnectorException | RuntimeException e) {
             problems.refused(Side.COLUMNS, "columns of " + table, e);
             return Optional.empty();

@@ -20,8 +20,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The targets' work that spans the streams of a run (foreign keys between the run's tables): before the first stream
- * starts ({@code Target#beginBeforeStreams}, e.g. holding those keys off so each table can be emptied and loaded in
- * any order), and once every stream is done ({@code Target#finishAfterStreams}, putting them back), the latter by the
+ * starts ({@code PlannedLoad#beginBeforeStreams}, e.g. holding those keys off so each table can be emptied and loaded in
+ * any order), and once every stream is done ({@code PlannedLoad#finishAfterStreams}, putting them back), the latter by the
  * stream that finishes its load last, before it is recorded done, so a crash during it leaves that stream unfinished
  * and a resume does it again. Every target of the spec takes part with its stream's marks of the run, those of streams
  * a resume skipped as done included.
@@ -99,7 +99,7 @@ final class AcrossStreams {
                 StreamBinding binding = carrier.get().getValue();
                 LoadMarks used = this.used.get(carrier.get().getKey());
                 LoadMarks marks = used != null ? used : marksOf(carrier.get().getKey(), binding);
-                if (StreamExecutor.hooksOf(binding.target(), phase).runHook("run-" + phase + "-" + (i + 1),
+                if (StreamExecutor.hooksOf(binding.load(), phase).runHook("run-" + phase + "-" + (i + 1),
                         hook.statements(), marks)) {
                     listener.runHookRan(phase, hook.connection(), hook.statements().size());
                 }
@@ -129,7 +129,7 @@ final class AcrossStreams {
             String where = "stream '" + target.getKey() + "'";
             try {
                 target.getValue().ledger().get().ensureReady();
-                target.getValue().target().beginBeforeStreams(marksOf(target.getKey(), target.getValue()));
+                target.getValue().load().beginBeforeStreams(marksOf(target.getKey(), target.getValue()));
             } catch (ConnectorException e) {
                 return Optional.of(new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT : e.kind(),
                         e.code(), where + ": " + run.redactor().redact(e.getMessage()), e.fix().orElse(null), e));
@@ -162,7 +162,7 @@ final class AcrossStreams {
                 continue;
             }
             // A stream this process did not load (a resume skipped it as done): its marks are in the ledger.
-            target.getValue().target().finishAfterStreams(marks != null ? marks
+            target.getValue().load().finishAfterStreams(marks != null ? marks
                     : marksOf(target.getKey(), target.getValue()));
         }
     }

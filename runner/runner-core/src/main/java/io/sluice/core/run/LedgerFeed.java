@@ -125,7 +125,7 @@ final class LedgerFeed implements PartitionFeed, AutoCloseable {
             return;
         }
         try {
-            work.binding.target().endAbandoned(holder);
+            work.binding.load().endAbandoned(holder);
         } catch (ConnectorException | RuntimeException e) {
             work.listener.ledgerProblem(work.plan, "could not end the sessions of " + holder + ", whose partitions "
                     + "this process took over: " + work.ledger.redact(String.valueOf(e.getMessage())));

@@ -107,7 +107,7 @@ final class OneTransactionLoad implements Runnable {
 
     /** The target's one-transaction load, which the plan chose only for a target that declared it. */
     private ReplacingLoads replacing() throws ConnectorException {
-        return work.binding.target().replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+        return work.binding.load().replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
                 SpiCode.SPI004, work.binding.target().describe() + " cannot load in one transaction",
                 "report this as a bug: the runner asks only targets that say they can"));
     }

@@ -31,7 +31,7 @@ final class PartitionWorker implements Runnable {
     @Override
     public void run() {
         try (PartitionReaders readers = session.openReaders(work.binding.projection());
-             PartitionWriters writers = work.binding.target().openWriters(work.plan.targetColumns(),
+             PartitionWriters writers = work.binding.load().openWriters(work.plan.targetColumns(),
                      work.plan.projection().format())) {
             Optional<PartitionPlan> partition;
             while (!work.stopping() && (partition = feed.next()).isPresent()) {

@@ -12,11 +12,11 @@ import io.sluice.core.run.report.Verification;
 import io.sluice.core.spec.StreamHooks;
 import io.sluice.spi.Digest;
 import io.sluice.spi.LockWaits;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.SharedClaims;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceSession;
-import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.TargetHooks;
 import io.sluice.spi.error.ConnectorException;
@@ -81,14 +81,14 @@ final class StreamExecutor {
         try {
             LockWaits waits = lockWaits();
             binding.source().waitForLocks(waits);
-            binding.target().waitForLocks(waits);
+            binding.load().waitForLocks(waits);
             work.ledger.ensureReady();
             // The claim first: a second run of this target waits here, before it records, truncates or reads anything.
             // The processes of a joined run share the claim; the ledger then decides who copies what.
             try (TargetClaim claim = work.ledger.join().isPresent()
-                    ? sharedClaims(binding.target()).claimShared(work.ledger.runId(),
+                    ? sharedClaims(binding).claimShared(work.ledger.runId(),
                     work.ledger.join().orElseThrow().holder())
-                    : binding.target().claim(work.ledger.runId());
+                    : binding.load().claim(work.ledger.runId());
                  SourceSession session = shared.isPresent()
                          ? binding.source().snapshotGroup().orElseThrow().openSession(shared.get())
                          : binding.source().openSession(plan.spec().consistency())) {
@@ -96,7 +96,7 @@ final class StreamExecutor {
                 LoadMarks marks = work.ledger.loadMarks();
                 acrossStreams.uses(plan.name(), marks);
                 hook("before", plan.spec().hooks().before(), marks); // pre-data, e.g. a schema the load creates into
-                binding.target().beginLoad(marks); // creates what the target lacks before it is emptied
+                binding.load().begin(marks); // creates what the target lacks before it is emptied
                 try {
                     verification = load(session, marks, verifier);
                     if (work.firstError().isEmpty() && !work.interrupted()) {
@@ -130,7 +130,7 @@ final class StreamExecutor {
 
     /** Empties the target once, runs the workers, finishes the load, verifies; failures go to {@link #failed}. */
     private Verification load(SourceSession session, LoadMarks marks, Verifier verifier) throws Exception {
-        work.ledger.prepareTarget(binding.target());
+        work.ledger.prepareTarget(binding.load());
         Optional<Digest> baseline = verifier.baseline();
         work.listener.streamStarted(plan, session.snapshotMode());
         Optional<LedgerFeed> joined = joinedFeed();
@@ -139,7 +139,7 @@ final class StreamExecutor {
             requireEveryPartitionDone(joined);
             if (work.firstError().isEmpty() && !work.interrupted()) {
                 // Index builds, sequences, deletes and the swap: only once every partition is done.
-                binding.target().finishLoad(marks);
+                binding.load().finish(marks);
                 deletedRows = plan.spec().load().deleteMissing() ? deletedRows(marks) : 0; // only a delete deletes
                 acrossStreams.loadFinished();
             }
@@ -168,16 +168,17 @@ final class StreamExecutor {
         if (statements.isEmpty()) {
             return;
         }
-        if (hooksOf(binding.target(), phase).runHook(phase, StreamHooks.forTable(statements, plan.targetTable()),
+        if (hooksOf(binding.load(), phase).runHook(phase, StreamHooks.forTable(statements, plan.targetTable()),
                 marks)) {
             work.listener.hookRan(plan, phase, statements.size());
         }
     }
 
     /** The target's hooks, or SPI010 (as a connector would say it) for a target that runs none. */
-    static TargetHooks hooksOf(Target target, String phase) throws ConnectorException {
-        return target.hooks().orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010,
-                target.describe() + " cannot run " + phase + " hooks", "remove the stream's " + phase + ":"));
+    static TargetHooks hooksOf(PlannedLoad load, String phase) throws ConnectorException {
+        return load.hooks().orElseThrow(() -> new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI010,
+                load.plan().table().qualifiedName() + " cannot run " + phase + " hooks", "remove the stream's "
+                + phase + ":"));
     }
 
     /** Whatever ended the stream early becomes its failure (or its interruption); nothing passes unreported. */
@@ -202,7 +203,7 @@ final class StreamExecutor {
             return;
         }
         try {
-            binding.target().abortLoad(marks);
+            binding.load().abort(marks);
         } catch (ConnectorException | RuntimeException e) {
             work.listener.ledgerProblem(plan, "could not put the target back as it was after the failure: "
                     + work.ledger.redact(e.getMessage()) + "; the next run of the spec does it first");
@@ -221,12 +222,14 @@ final class StreamExecutor {
         work.interrupt();
     }
 
-    /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
     /** The target's shared claim for a joined run; a target without one refuses (SPI005). */
-    private static SharedClaims sharedClaims(Target target) throws ConnectorException {
-        return target.sharedClaims().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT, SpiCode.SPI005,
-                target.describe() + " cannot be loaded by several processes of one run", "run without --join"));
+    private static SharedClaims sharedClaims(StreamBinding binding) throws ConnectorException {
+        return binding.load().sharedClaims().orElseThrow(() -> new ConnectorException(ErrorKind.PREFLIGHT,
+                SpiCode.SPI005, binding.target().describe() + " cannot be loaded by several processes of one run",
+                "run without --join"));
     }
+
+    /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
 
     private LockWaits lockWaits() {
         return LockWaits.of(plan.spec().lockTimeout(), (what, waiting) -> {

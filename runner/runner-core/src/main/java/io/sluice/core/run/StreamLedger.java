@@ -8,7 +8,7 @@ import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.report.StreamReport;
-import io.sluice.spi.Target;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -150,7 +150,7 @@ final class StreamLedger {
      * Truncate happens once per run: with a ledger it is recorded with the truncation, so a resume skips it. A load
      * in one transaction truncates in that transaction instead.
      */
-    void prepareTarget(Target target) throws ConnectorException {
+    void prepareTarget(PlannedLoad target) throws ConnectorException {
         if (plan.oneTransaction()) {
             return;
         }

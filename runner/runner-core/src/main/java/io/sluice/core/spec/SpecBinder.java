@@ -1,3 +1,4 @@
+// Over 450 lines: one pass over the spec's tree in file order, until one declaration per key.
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;
@@ -30,10 +31,7 @@ import static java.util.Objects.requireNonNull;
  * Maps the interpolated YAML tree onto the typed spec records in one pass, reporting every problem it meets:
  * the spec's own keys, each connector's declared options, references between streams and connections, and the
  * cross-key rules (distribution fit, roles). Then it asks each connector's offline lint about each stream side.
- *
- * <p>A little over 400 lines: the walk over the spec's tree stays in one file so every key is bound in one pass and
- * in file order; each family of keys with rules of its own is bound by a class of its own (settings, distribution,
- * incremental, load).
+
  */
 final class SpecBinder {
     private final ConnectorRegistry registry;

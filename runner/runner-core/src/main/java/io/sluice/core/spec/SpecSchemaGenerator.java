@@ -1,3 +1,4 @@
+// Over 450 lines: the schema of every spec key, key by key, until one declaration per key.
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;

@@ -8,7 +8,10 @@ import io.sluice.spi.CopyFormat;
 import io.sluice.spi.CopySink;
 import io.sluice.spi.Options;
 import io.sluice.spi.PartitionReader;
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.PartitionWriter;
+import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
@@ -192,6 +195,22 @@ final class MemoryConnector implements Connector {
             @Override
             public TargetTable table() {
                 return new TargetTable("memory", List.of(Column.of("id", "bigint")));
+            }
+
+            @Override
+            public PlannedLoad planLoad(LoadRequest request, Source source) {
+                return load();
+            }
+        };
+    }
+
+    /** The load of the memory target: every request loads the same way. */
+    PlannedLoad load() {
+        TargetTable table = new TargetTable("memory", List.of(Column.of("id", "bigint")));
+        return new PlannedLoad() {
+            @Override
+            public LoadPlan plan() {
+                return LoadPlan.of(table);
             }
 
             @Override

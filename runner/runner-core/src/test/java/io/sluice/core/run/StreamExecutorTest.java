@@ -159,7 +159,8 @@ class StreamExecutorTest {
         List<SourcePartition> planned = new ArrayList<>(source.plan(null));
         planned.sort(Comparator.comparingLong(SourcePartition::estimatedRows).reversed());
         List<ColumnPair> pairs = List.of(new ColumnPair(Column.of("id", "bigint"), Column.of("id", "bigint")));
-        StreamBinding binding = new StreamBinding(source, target, java.util.Optional.empty(), source.project(pairs),
+        StreamBinding binding = new StreamBinding(source, target, memory.load(), java.util.Optional.empty(),
+                source.project(pairs),
                 io.sluice.spi.Source.ThreadModel.VIRTUAL);
         List<PartitionPlan> partitions = new ArrayList<>();
         for (SourcePartition p : planned) {

@@ -13,7 +13,7 @@ import java.util.List;
  * ({@link #inTransaction}), or one of the target's in which the runner's ledger work rides with data: a partition's
  * rows ({@link LedgeredCommit}), a truncation
  * ({@link LedgeredTruncate}), a load in one transaction
- * ({@code Target.replacingLoads()}). So after a crash every partition is either in the target
+ * ({@code PlannedLoad.replacingLoads()}). So after a crash every partition is either in the target
  * and marked done, or absent. Thread-safe. The testkit's {@code LedgerStoreContractTest} checks an implementation.
  */
 public interface LedgerStore {

@@ -3,7 +3,7 @@ package io.sluice.spi.ledger;
 import io.sluice.spi.error.ConnectorException;
 
 /**
- * A target's ability to empty itself in a ledger transaction ({@code Target#ledgeredTruncate()}), for targets that
+ * A target's ability to empty itself in a ledger transaction ({@code PlannedLoad#ledgeredTruncate()}), for targets that
  * keep the run ledger.
  */
 @FunctionalInterface

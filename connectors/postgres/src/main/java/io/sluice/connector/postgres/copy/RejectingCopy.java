@@ -1,3 +1,4 @@
+// Over 450 lines: savepoint, resend and bisection of a segment are one state machine.
 package io.sluice.connector.postgres.copy;
 
 import io.sluice.connector.postgres.session.PostgresConnections;

@@ -1,3 +1,4 @@
+// Over 450 lines: the Source contract's many small methods, each handing the work on.
 package io.sluice.connector.postgres.read;
 
 import io.sluice.spi.CursorReads;
@@ -49,9 +50,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A PostgreSQL table or query read with COPY TO STDOUT, split by one of the distribution methods.
- *
- * <p>Just over 400 lines, most of them imports and the {@link Source} contract's small methods: the work is handed
- * on (the relation to {@link SourceRelation}, partitions to the planners, reading to {@link PostgresSourceSession}).
+
  */
 public final class PostgresSource implements Source {
     private final PostgresConnections connections;

@@ -1,3 +1,4 @@
+// Over 450 lines: every connection to one database is opened, kept and closed here.
 package io.sluice.connector.postgres.session;
 
 
