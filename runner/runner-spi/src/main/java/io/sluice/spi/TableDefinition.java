@@ -22,11 +22,13 @@ import static java.util.Objects.requireNonNull;
  * @param indexes      indexes that back no constraint
  * @param comment      the table's comment
  * @param unlogged     the table is UNLOGGED (not crash-safe, not replicated): a created one is too
+ * @param grants       the privileges granted on the table and its columns to other roles, for a target that copies
+ *                     them ({@code privileges: copy})
  */
 public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
                               List<Constraint> constraints, List<Index> indexes, Optional<String> comment,
-                              boolean unlogged) {
+                              boolean unlogged, List<Grant> grants) {
     public TableDefinition {
         requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
@@ -37,6 +39,38 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
         constraints = List.copyOf(requireNonNull(constraints, "constraints is null"));
         indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
         requireNonNull(comment, "comment is null");
+        grants = List.copyOf(requireNonNull(grants, "grants is null"));
+    }
+
+    /** A definition without grants, as the source gives it when no one asks for privileges. */
+    public TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
+                           Optional<String> partitionKey, List<Partition> partitions, List<Constraint> constraints,
+                           List<Index> indexes, Optional<String> comment, boolean unlogged) {
+        this(name, types, columns, sequences, partitionKey, partitions, constraints, indexes, comment, unlogged,
+                List.of());
+    }
+
+    /** This definition without its grants: what a target creates when the spec does not copy privileges. */
+    public TableDefinition withoutGrants() {
+        return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
+                comment, unlogged, List.of());
+    }
+
+    /**
+     * One privilege the source table's owner granted: on the table, or on one column of it, to a role (or to PUBLIC).
+     * The owner's own privileges are not listed (a created table's owner has them).
+     *
+     * @param column    the column for a column privilege; empty for the table's
+     * @param grantee   the role's name; empty for {@code PUBLIC} (everyone, no role)
+     * @param privilege the keyword, e.g. {@code SELECT}, {@code UPDATE}
+     * @param grantable whether it was granted WITH GRANT OPTION
+     */
+    public record Grant(Optional<String> column, Optional<String> grantee, String privilege, boolean grantable) {
+        public Grant {
+            requireNonNull(column, "column is null");
+            requireNonNull(grantee, "grantee is null");
+            requireNonNull(privilege, "privilege is null");
+        }
     }
 
     /**

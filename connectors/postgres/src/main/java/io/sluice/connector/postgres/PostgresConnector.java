@@ -203,6 +203,7 @@ public final class PostgresConnector implements Connector {
                 targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
                 targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()),
                 !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false),
+                targetOptions.find(PostgresOptions.PRIVILEGES).map("copy"::equals).orElse(false),
                 targetsAhead.take(name));
     }
 

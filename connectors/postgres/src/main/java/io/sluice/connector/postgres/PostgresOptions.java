@@ -71,7 +71,13 @@ public final class PostgresOptions {
                     + "indexes, partitions, comments, the types it needs, foreign keys between the run's tables); "
                     + "bare: columns, types and NOT NULL only (target only).");
 
-    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION);
+    static final Option<String> PRIVILEGES = Option.string("privileges").oneOf("none", "copy")
+            .withDefault("none").describedAs("What a table that create: if-missing creates with the source table's "
+                    + "definition gets of the source's privileges. copy: the grants on the table and its columns to "
+                    + "other roles (and PUBLIC), which must exist on the target server; none: only its owner's "
+                    + "(target only).");
+
+    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION, PRIVILEGES);
 
     private PostgresOptions() {
     }

@@ -72,8 +72,22 @@ public final class SourceDefinitions {
             + "x.indrelid::regclass::text FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid "
             + "WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid "
             + "AND k.conrelid = x.indrelid AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
-    private static final String COMMENT = "SELECT obj_description(c.oid, 'pg_class'), c.relpersistence = 'u' FROM "
-            + "pg_class c WHERE c.oid = ?::oid";
+    /**
+     * The comment, UNLOGGED, and the privileges the owner granted others on the table and its columns (grantee 0 is
+     * PUBLIC: a NULL name), one row as parallel arrays in one order.
+     */
+    private static final String COMMENT = "SELECT obj_description(c.oid, 'pg_class'), c.relpersistence = 'u', "
+            + "g.columns, g.grantees, g.privileges, g.grantable FROM pg_class c LEFT JOIN LATERAL ("
+            + "SELECT array_agg(x.col ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS columns, "
+            + "array_agg(x.grantee ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS grantees, "
+            + "array_agg(x.priv ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS privileges, "
+            + "array_agg(x.grantable ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS grantable "
+            + "FROM (SELECT e.col, CASE WHEN e.grantee = 0 THEN NULL ELSE pg_get_userbyid(e.grantee)::text END "
+            + "AS grantee, e.privilege_type AS priv, bool_or(e.is_grantable) AS grantable FROM ("
+            + "SELECT NULL::text AS col, a.* FROM aclexplode(c.relacl) a UNION ALL "
+            + "SELECT t.attname::text, a.* FROM pg_attribute t, aclexplode(t.attacl) a WHERE t.attrelid = c.oid "
+            + "AND t.attnum > 0 AND NOT t.attisdropped) e WHERE e.grantee <> c.relowner "
+            + "GROUP BY e.col, e.grantee, e.privilege_type) x) g ON true WHERE c.oid = ?::oid";
 
     private final Connection connection;
     /** A column's type (or its element type) is not built in: {@link #types} has something to find. */
@@ -124,12 +138,15 @@ public final class SourceDefinitions {
                     List<TableDefinition.Index> indexes = indexes(results(p, statement++));
                     Optional<String> comment;
                     boolean unlogged;
+                    List<TableDefinition.Grant> grants;
                     try (ResultSet rs = results(p, statement++)) {
                         rs.next();
                         comment = Optional.ofNullable(rs.getString(1));
                         unlogged = rs.getBoolean(2);
+                        grants = grants(rs);
                     }
-                    reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged));
+                    reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged,
+                            grants));
                 }
             }
             for (Read read : reads) {
@@ -143,7 +160,7 @@ public final class SourceDefinitions {
     private record Read(ResolvedTable table, SourceDefinitions reader,
                         List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
                         List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
-                        Optional<String> comment, boolean unlogged) {
+                        Optional<String> comment, boolean unlogged, List<TableDefinition.Grant> grants) {
         TableDefinition definition() throws SQLException {
             long oid = table.oid();
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
@@ -151,8 +168,26 @@ public final class SourceDefinitions {
             return new TableDefinition(table.name(), types, columns, sequences,
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
-                    unlogged);
+                    unlogged, grants);
         }
+    }
+
+    /** The grants of {@link #COMMENT}'s row: four arrays, one entry per grant, NULL arrays for none. */
+    private static List<TableDefinition.Grant> grants(ResultSet rs) throws SQLException {
+        java.sql.Array columns = rs.getArray(3);
+        if (columns == null) {
+            return List.of();
+        }
+        Object[] column = (Object[]) columns.getArray();
+        Object[] grantee = (Object[]) rs.getArray(4).getArray();
+        Object[] privilege = (Object[]) rs.getArray(5).getArray();
+        Object[] grantable = (Object[]) rs.getArray(6).getArray();
+        List<TableDefinition.Grant> grants = new ArrayList<>();
+        for (int i = 0; i < column.length; i++) {
+            grants.add(new TableDefinition.Grant(Optional.ofNullable((String) column[i]),
+                    Optional.ofNullable((String) grantee[i]), (String) privilege[i], (Boolean) grantable[i]));
+        }
+        return grants;
     }
 
     /** The result of the {@code n}th statement (from 1) of {@code p}, read in order. */

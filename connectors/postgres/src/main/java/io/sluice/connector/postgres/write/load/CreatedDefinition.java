@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
@@ -110,7 +111,27 @@ public final class CreatedDefinition {
             column.comment().ifPresent(c -> statements.add("COMMENT ON COLUMN " + quoted + "."
                     + SqlQuote.identifier(column.name()) + " IS " + SqlQuote.literal(c)));
         }
+        Set<String> created = columns.stream().map(Column::name).collect(Collectors.toSet());
+        for (TableDefinition.Grant grant : definition.grants()) {
+            if (grant.column().isEmpty() || created.contains(grant.column().get())) {
+                statements.add(grantStatement(grant));
+            }
+        }
         return statements;
+    }
+
+    /** The privilege keywords a grant may carry: those PostgreSQL 13 to 18 know for tables and columns. */
+    public static final Set<String> PRIVILEGES = Set.of("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE",
+            "REFERENCES", "TRIGGER", "MAINTAIN");
+
+    /** {@code GRANT} of one source privilege on the created table (the keyword checked against {@link #PRIVILEGES}). */
+    private String grantStatement(TableDefinition.Grant grant) {
+        if (!PRIVILEGES.contains(grant.privilege())) {
+            throw new IllegalArgumentException("privilege " + grant.privilege() + " is not a table privilege");
+        }
+        return "GRANT " + grant.privilege() + grant.column().map(c -> " (" + SqlQuote.identifier(c) + ")").orElse("")
+                + " ON " + quoted + " TO " + grant.grantee().map(SqlQuote::identifier).orElse("PUBLIC")
+                + (grant.grantable() ? " WITH GRANT OPTION" : "");
     }
 
     private String columnDefinition(Column column, Optional<TableDefinition.ColumnDefinition> defined) {
