@@ -24,11 +24,13 @@ import static java.util.Objects.requireNonNull;
  * @param unlogged     the table is UNLOGGED (not crash-safe, not replicated): a created one is too
  * @param grants       the privileges granted on the table and its columns to other roles, for a target that copies
  *                     them ({@code privileges: copy})
+ * @param standaloneSequences the sequences the columns' defaults draw from that no column owns (created on their
+ *                     own, as pg_dump scripts make them): a created table's defaults need them to exist
  */
 public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
                               List<Constraint> constraints, List<Index> indexes, Optional<String> comment,
-                              boolean unlogged, List<Grant> grants) {
+                              boolean unlogged, List<Grant> grants, List<StandaloneSequence> standaloneSequences) {
     public TableDefinition {
         requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
@@ -40,6 +42,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
         indexes = List.copyOf(requireNonNull(indexes, "indexes is null"));
         requireNonNull(comment, "comment is null");
         grants = List.copyOf(requireNonNull(grants, "grants is null"));
+        standaloneSequences = List.copyOf(requireNonNull(standaloneSequences, "standaloneSequences is null"));
     }
 
     /** A definition without grants, as the source gives it when no one asks for privileges. */
@@ -47,13 +50,30 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
                            Optional<String> partitionKey, List<Partition> partitions, List<Constraint> constraints,
                            List<Index> indexes, Optional<String> comment, boolean unlogged) {
         this(name, types, columns, sequences, partitionKey, partitions, constraints, indexes, comment, unlogged,
-                List.of());
+                List.of(), List.of());
     }
 
     /** This definition without its grants: what a target creates when the spec does not copy privileges. */
     public TableDefinition withoutGrants() {
         return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
-                comment, unlogged, List.of());
+                comment, unlogged, List.of(), standaloneSequences);
+    }
+
+    /**
+     * A sequence a column's default draws from ({@code nextval('schema.name'::regclass)}) that no column owns.
+     *
+     * @param schema    its schema on the source, where the default names it
+     * @param name      its name
+     * @param options   {@code AS type START WITH ... CYCLE}, as for a created sequence
+     * @param lastValue the value it last handed out on the source; empty when it never did (or may not be read)
+     */
+    public record StandaloneSequence(String schema, String name, String options, Optional<Long> lastValue) {
+        public StandaloneSequence {
+            requireNonNull(schema, "schema is null");
+            requireNonNull(name, "name is null");
+            requireNonNull(options, "options is null");
+            requireNonNull(lastValue, "lastValue is null");
+        }
     }
 
     /**

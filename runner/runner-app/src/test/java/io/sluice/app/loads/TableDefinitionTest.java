@@ -128,6 +128,76 @@ public class TableDefinitionTest {
         assertEquals(5000, scalar(pg, target, "SELECT count(*) FROM app.orders"));
     }
 
+    /**
+     * Pagila's way: sequences created on their own and used by {@code DEFAULT nextval(...)}, one of them by two tables,
+     * one in another schema. A created table's defaults need them: they are created where the source has them, with
+     * its options and value, and set past the copied rows after the load. An object the copy does not carry (a
+     * function a default calls) is named as such, not as a spelling mistake, and nothing is created.
+     */
+    @Test
+    void sequencesThatDefaultsDrawFromComeWithTheTables() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String source = pg.createDatabase("standalone_seq_src");
+        String target = pg.createDatabase("standalone_seq_dst");
+        sql(pg, source, "CREATE SCHEMA app", "CREATE SCHEMA ids",
+                "CREATE SEQUENCE app.actor_actor_id_seq START WITH 1 INCREMENT BY 1 NO MINVALUE NO MAXVALUE CACHE 1",
+                "CREATE TABLE app.actor (actor_id integer DEFAULT nextval('app.actor_actor_id_seq'::regclass) "
+                        + "NOT NULL PRIMARY KEY, name text)",
+                "CREATE SEQUENCE ids.shared_seq AS bigint INCREMENT BY 5 START WITH 100",
+                "CREATE TABLE app.film (id bigint DEFAULT nextval('ids.shared_seq') PRIMARY KEY, title text)",
+                "CREATE TABLE app.store (id bigint DEFAULT nextval('ids.shared_seq') PRIMARY KEY, city text)",
+                "INSERT INTO app.actor (name) SELECT 'actor ' || g FROM generate_series(1, 200) g",
+                "INSERT INTO app.film (title) SELECT 'film ' || g FROM generate_series(1, 30) g",
+                "INSERT INTO app.store (city) SELECT 'city ' || g FROM generate_series(1, 3) g",
+                "SELECT nextval('app.actor_actor_id_seq') FROM generate_series(1, 50)"); // handed out, rows gone
+        sql(pg, target, "CREATE SCHEMA app");
+        Path spec = Files.writeString(dir.resolve("standalone.yaml"), """
+                version: 1
+                name: standalone
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: app
+                    source: { connection: src, table: "app.*" }
+                    target: { connection: dst, table: "app.{table}", create: if-missing }
+                    load-mode: truncate
+                """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        String sequences = "SELECT string_agg(schemaname || '.' || sequencename || ' ' || data_type || ' ' "
+                + "|| start_value || ' ' || increment_by || ' ' || max_value || ' ' || cache_size, ', ' "
+                + "ORDER BY 1) FROM pg_sequences WHERE schemaname IN ('app', 'ids')";
+        assertEquals(TableDefinitionTest.rows(pg, source, sequences), TableDefinitionTest.rows(pg, target, sequences),
+                "each sequence where the source has it, with its options");
+        assertEquals(List.of("nextval('app.actor_actor_id_seq'::regclass)"), rows(pg, target,
+                "SELECT column_default FROM information_schema.columns WHERE table_name = 'actor' "
+                        + "AND column_name = 'actor_id'"), "the default as written");
+        assertEquals(251, scalar(pg, target, "SELECT nextval('app.actor_actor_id_seq')"),
+                "the source's value: what it handed out stays handed out");
+        sql(pg, target, "INSERT INTO app.film (title) VALUES ('new')", "INSERT INTO app.store (city) VALUES ('new')");
+        assertEquals(35, scalar(pg, target, "SELECT count(DISTINCT id) FROM (SELECT id FROM app.film UNION ALL "
+                + "SELECT id FROM app.store) x"), "the shared sequence made once, past both tables' rows");
+        CliRun again = CliRun.of("run", spec.toString());
+        assertEquals(0, again.exitCode(), again.all());
+        assertEquals(200, scalar(pg, target, "SELECT count(*) FROM app.actor"));
+
+        // A default that calls a function the copy does not carry: named as the definition's, nothing created.
+        String other = pg.createDatabase("standalone_fn_src");
+        String empty = pg.createDatabase("standalone_fn_dst");
+        sql(pg, other, "CREATE SCHEMA app", "CREATE FUNCTION app.next_code() RETURNS text LANGUAGE sql AS "
+                + "'SELECT md5(random()::text)'", "CREATE TABLE app.coded (id int PRIMARY KEY, code text DEFAULT "
+                + "app.next_code())", "INSERT INTO app.coded (id) VALUES (1)");
+        sql(pg, empty, "CREATE SCHEMA app");
+        Path calling = Files.writeString(dir.resolve("function.yaml"), Files.readString(spec)
+                .replace(pg.jdbcUrl(source), pg.jdbcUrl(other)).replace(pg.jdbcUrl(target), pg.jdbcUrl(empty)));
+        CliRun refused = CliRun.of("run", calling.toString());
+        assertTrue(refused.exitCode() != 0, refused.all());
+        assertTrue(refused.all().contains("PG203") && refused.all().contains("the definition uses an object of the "
+                + "source database") && !refused.all().contains("check the spelling"), refused.all());
+        assertEquals(0, scalar(pg, empty, "SELECT count(*) FROM pg_class WHERE relname = 'coded'"));
+    }
+
     public static Path spec(Path dir, String file, TestingPostgres pg, String source, String target, String targetExtra,
                      int parallel) throws Exception {
         return Files.writeString(dir.resolve(file), """

@@ -249,6 +249,32 @@ public final class TargetCatalog {
         return ownedSequences("to_regclass(?)", p -> p.setString(1, quotedTable));
     }
 
+    /**
+     * The sequences the column defaults of the table of that quoted name draw from ({@code nextval}) that no column of
+     * it owns (a sequence created on its own, as pg_dump scripts and Pagila make them), each with the first column
+     * whose default uses it (dependency {@code 'n'}).
+     */
+    public List<OwnedSequence> defaultSequences(String quotedTable) throws SQLException {
+        String sql = "SELECT DISTINCT ON (s.oid) s.oid::regclass::text, a.attname FROM pg_attrdef ad "
+                + "JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass AND d.objid = ad.oid "
+                + "AND d.refclassid = 'pg_class'::regclass "
+                + "JOIN pg_class s ON s.oid = d.refobjid AND s.relkind = 'S' "
+                + "JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum "
+                + "WHERE ad.adrelid = to_regclass(?) AND NOT EXISTS (SELECT 1 FROM pg_depend o "
+                + "WHERE o.classid = 'pg_class'::regclass AND o.objid = s.oid AND o.refobjid = ad.adrelid "
+                + "AND o.deptype IN ('a', 'i')) ORDER BY s.oid, a.attnum";
+        List<OwnedSequence> sequences = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setString(1, quotedTable);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), 'n'));
+                }
+            }
+        }
+        return sequences;
+    }
+
     @FunctionalInterface
     private interface Parameter {
         void set(PreparedStatement p) throws SQLException;

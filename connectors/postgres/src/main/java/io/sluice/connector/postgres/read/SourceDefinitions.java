@@ -63,6 +63,15 @@ public final class SourceDefinitions {
             + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
             + "WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = ? AND d.deptype = 'a' "
             + "AND d.classid = 'pg_class'::regclass ORDER BY a.attnum";
+    /** Sequences the table's column defaults draw from that no column of it owns; last_value as pg_sequences has it. */
+    private static final String STANDALONE_SEQUENCES = "SELECT DISTINCT n.nspname, s.relname, " + SEQUENCE_OPTIONS
+            + ", v.last_value FROM pg_attrdef ad JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass "
+            + "AND d.objid = ad.oid AND d.refclassid = 'pg_class'::regclass "
+            + "JOIN pg_class s ON s.oid = d.refobjid AND s.relkind = 'S' "
+            + "JOIN pg_namespace n ON n.oid = s.relnamespace JOIN pg_sequence q ON q.seqrelid = s.oid "
+            + "LEFT JOIN pg_sequences v ON v.schemaname = n.nspname AND v.sequencename = s.relname "
+            + "WHERE ad.adrelid = ? AND NOT EXISTS (SELECT 1 FROM pg_depend o WHERE o.classid = 'pg_class'::regclass "
+            + "AND o.objid = s.oid AND o.refobjid = ad.adrelid AND o.deptype IN ('a', 'i')) ORDER BY 1, 2";
     private static final String CONSTRAINTS = "SELECT conname, contype, pg_get_constraintdef(oid), confrelid, "
             + "CASE WHEN confrelid <> 0 THEN confrelid::regclass::text END FROM pg_constraint "
             + "WHERE conrelid = ? AND contype IN ('p', 'u', 'x', 'c', 'f') AND conislocal "
@@ -105,18 +114,18 @@ public final class SourceDefinitions {
         return readAll(connection, List.of(table)).get(table.oid());
     }
 
-    /** How many tables' reads go to the server in one round trip (five statements each). */
+    /** How many tables' reads go to the server in one round trip (six statements each). */
     private static final int TABLES_PER_TRIP = 50;
 
     /**
-     * The definitions of {@code tables}, by OID: the five reads every table needs, for up to fifty tables in one round
+     * The definitions of {@code tables}, by OID: the six reads every table needs, for up to fifty tables in one round
      * trip (PgJDBC sends the statements together and hands back their results in order; at 10,000 tables the round
      * trips were most of the time), then what only some tables need (user types, partitions) table by table.
      */
     static java.util.Map<Long, TableDefinition> readAll(Connection connection, List<ResolvedTable> tables)
             throws SQLException {
         java.util.Map<Long, TableDefinition> definitions = new java.util.LinkedHashMap<>();
-        String one = String.join(";\n", COLUMNS, SEQUENCES, CONSTRAINTS, INDEXES, COMMENT);
+        String one = String.join(";\n", COLUMNS, SEQUENCES, STANDALONE_SEQUENCES, CONSTRAINTS, INDEXES, COMMENT);
         for (int from = 0; from < tables.size(); from += TABLES_PER_TRIP) {
             List<ResolvedTable> trip = tables.subList(from, Math.min(tables.size(), from + TABLES_PER_TRIP));
             List<Read> reads = new ArrayList<>();
@@ -124,7 +133,7 @@ public final class SourceDefinitions {
                     java.util.Collections.nCopies(trip.size(), one)))) {
                 int parameter = 1;
                 for (ResolvedTable table : trip) {
-                    for (int i = 0; i < 5; i++) {
+                    for (int i = 0; i < 6; i++) {
                         p.setLong(parameter++, table.oid());
                     }
                 }
@@ -134,6 +143,8 @@ public final class SourceDefinitions {
                     SourceDefinitions reader = new SourceDefinitions(connection);
                     List<TableDefinition.ColumnDefinition> columns = reader.columns(results(p, statement++));
                     List<TableDefinition.Sequence> sequences = sequences(results(p, statement++));
+                    List<TableDefinition.StandaloneSequence> standalone = standaloneSequences(results(p,
+                            statement++));
                     List<TableDefinition.Constraint> constraints = reader.constraints(results(p, statement++));
                     List<TableDefinition.Index> indexes = indexes(results(p, statement++));
                     Optional<String> comment;
@@ -146,7 +157,7 @@ public final class SourceDefinitions {
                         grants = grants(rs);
                     }
                     reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged,
-                            grants));
+                            grants, standalone));
                 }
             }
             for (Read read : reads) {
@@ -156,11 +167,12 @@ public final class SourceDefinitions {
         return definitions;
     }
 
-    /** One table's five reads, and the rest of its definition read after them. */
+    /** One table's six reads, and the rest of its definition read after them. */
     private record Read(ResolvedTable table, SourceDefinitions reader,
                         List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
                         List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
-                        Optional<String> comment, boolean unlogged, List<TableDefinition.Grant> grants) {
+                        Optional<String> comment, boolean unlogged, List<TableDefinition.Grant> grants,
+                        List<TableDefinition.StandaloneSequence> standalone) {
         TableDefinition definition() throws SQLException {
             long oid = table.oid();
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
@@ -168,8 +180,21 @@ public final class SourceDefinitions {
             return new TableDefinition(table.name(), types, columns, sequences,
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
-                    unlogged, grants);
+                    unlogged, grants, standalone);
         }
+    }
+
+    private static List<TableDefinition.StandaloneSequence> standaloneSequences(ResultSet results)
+            throws SQLException {
+        List<TableDefinition.StandaloneSequence> sequences = new ArrayList<>();
+        try (ResultSet rs = results) {
+            while (rs.next()) {
+                long last = rs.getLong(4);
+                sequences.add(new TableDefinition.StandaloneSequence(rs.getString(1), rs.getString(2),
+                        rs.getString(3), rs.wasNull() ? Optional.empty() : Optional.of(last)));
+            }
+        }
+        return sequences;
     }
 
     /** The grants of {@link #COMMENT}'s row: four arrays, one entry per grant, NULL arrays for none. */

@@ -287,7 +287,11 @@ public final class CreateTable implements LoadStep {
                 && !target.relationExists(table.schema(), table.name())) {
             if (definition.isPresent()) {
                 for (String statement : definition.get().createStatements(table.columns(), missingTypes)) {
-                    LoadTable.execute(c, statement);
+                    try {
+                        LoadTable.execute(c, statement);
+                    } catch (SQLException e) {
+                        throw missingFromDefinition(e).orElseThrow(() -> e);
+                    }
                 }
                 definition.get().recordBuilds(marks, tx);
                 runKeys.recordCreated(done, marks, tx);
@@ -309,6 +313,24 @@ public final class CreateTable implements LoadStep {
             // An unfinished run created the table and died before its key: this run finishes the creation.
             marks.writing(CREATED, table.quoted()).apply(tx);
         }
+    }
+
+    /**
+     * The source's definition names an object the target lacks that the copy does not carry (a function a default
+     * calls, a schema, a sequence in another database): said as such, with the way to carry it, instead of a fix that
+     * asks to check a spelling the user never wrote. The creating transaction rolls back: nothing is half made.
+     */
+    private Optional<ConnectorException> missingFromDefinition(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        if (!java.util.Set.of("42P01", "42883", "42704", "3F000").contains(state)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG203, "creating "
+                + table.quoted() + " with the source table's definition: " + e.getMessage().lines().findFirst()
+                .orElse("") + " [SQLSTATE " + state + "]: the definition uses an object of the source database that "
+                + "the target does not have and the copy does not carry; nothing was created",
+                "create that object on the target first (pg_dump --schema-only of the source prints it), or set "
+                + "definition: bare to create the table with columns, types and NOT NULL only", e));
     }
 
     @Override

@@ -69,7 +69,8 @@ public final class CreatedDefinition {
 
     /**
      * The statements that create the table with what its rows need, in one transaction: the types the target lacks
-     * ({@code missingTypes}), the sequences, the table, its partitions, comments.
+     * ({@code missingTypes}), the sequences (those the defaults draw from that no column owns first, at their source
+     * names), the table, its partitions, comments.
      */
     List<String> createStatements(List<Column> columns, List<TableDefinition.Type> missingTypes) {
         List<String> statements = new ArrayList<>();
@@ -78,6 +79,16 @@ public final class CreatedDefinition {
             statements.add("DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(type.schema())
                     + "; " + type.statement() + "; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; "
                     + "END $sluice$");
+        }
+        for (TableDefinition.StandaloneSequence sequence : definition.standaloneSequences()) {
+            // Where the source has it, as the default names it; set to the source's value as pg_dump does. A sequence
+            // two tables draw from is made by whichever stream commits first.
+            String name = SqlQuote.identifier(sequence.schema()) + "." + SqlQuote.identifier(sequence.name());
+            statements.add("DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(sequence.schema())
+                    + "; CREATE SEQUENCE " + name + " " + sequence.options()
+                    + sequence.lastValue().map(v -> "; PERFORM setval(" + SqlQuote.literal(name) + "::regclass, "
+                    + v + ")").orElse("")
+                    + "; EXCEPTION WHEN duplicate_table OR unique_violation THEN NULL; END $sluice$");
         }
         for (TableDefinition.Sequence sequence : definition.sequences()) {
             statements.add("CREATE SEQUENCE " + sequenceName(sequence) + " " + sequence.options());

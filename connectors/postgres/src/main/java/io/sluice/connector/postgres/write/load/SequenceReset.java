@@ -19,7 +19,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * {@code reset-sequences} (by default on for a truncate, a replace and a table the load creates): after the last
- * partition each identity or serial sequence of the table moves past the largest value its column holds, never back.
+ * partition each identity or serial sequence of the table, and each sequence a column's default draws from that no
+ * column owns, moves past the largest value its column holds, never back.
  * Running it again changes nothing, so it needs no mark.
  */
 public final class SequenceReset implements LoadStep {
@@ -39,8 +40,8 @@ public final class SequenceReset implements LoadStep {
     /** The plan's line for it, when the load resets them. */
     static void describe(LoadTable table, List<String> statements) {
         if (resets(table)) {
-            statements.add("SELECT setval(...) for each identity or serial sequence of the table, past its largest "
-                    + "value");
+            statements.add("SELECT setval(...) for each identity or serial sequence of the table and each sequence a "
+                    + "default draws from, past its largest value");
         }
     }
 
@@ -59,7 +60,11 @@ public final class SequenceReset implements LoadStep {
         // One look-up, in autocommit: most tables own no sequence, and setval is outside transactions anyway.
         try (ControlConnection control = table.connections().control("setting the sequences of " + table.quoted())) {
             Connection c = control.connection();
-            reset(c, table.quoted(), new TargetCatalog(c).ownedSequences(table.quoted()));
+            TargetCatalog catalog = new TargetCatalog(c);
+            List<TargetCatalog.OwnedSequence> sequences = new java.util.ArrayList<>(
+                    catalog.ownedSequences(table.quoted()));
+            sequences.addAll(catalog.defaultSequences(table.quoted()));
+            reset(c, table.quoted(), sequences);
         } catch (SQLException e) {
             throw table.connections().errors().translate(e, PostgresErrors.Phase.COPY, "setting the sequences of "
                     + table.quoted());
