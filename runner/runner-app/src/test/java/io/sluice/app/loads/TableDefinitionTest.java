@@ -149,7 +149,9 @@ public class TableDefinitionTest {
                 "INSERT INTO app.actor (name) SELECT 'actor ' || g FROM generate_series(1, 200) g",
                 "INSERT INTO app.film (title) SELECT 'film ' || g FROM generate_series(1, 30) g",
                 "INSERT INTO app.store (city) SELECT 'city ' || g FROM generate_series(1, 3) g",
-                "SELECT nextval('app.actor_actor_id_seq') FROM generate_series(1, 50)"); // handed out, rows gone
+                "SELECT nextval('app.actor_actor_id_seq') FROM generate_series(1, 50)", // handed out, rows gone
+                "CREATE SEQUENCE app.unused_seq", // never called: no value to carry (Pagila's empty tables)
+                "CREATE TABLE app.unused (id int DEFAULT nextval('app.unused_seq') PRIMARY KEY)");
         sql(pg, target, "CREATE SCHEMA app");
         Path spec = Files.writeString(dir.resolve("standalone.yaml"), """
                 version: 1
@@ -175,6 +177,7 @@ public class TableDefinitionTest {
                         + "AND column_name = 'actor_id'"), "the default as written");
         assertEquals(251, scalar(pg, target, "SELECT nextval('app.actor_actor_id_seq')"),
                 "the source's value: what it handed out stays handed out");
+        assertEquals(1, scalar(pg, target, "SELECT nextval('app.unused_seq')"), "a sequence never called starts");
         sql(pg, target, "INSERT INTO app.film (title) VALUES ('new')", "INSERT INTO app.store (city) VALUES ('new')");
         assertEquals(35, scalar(pg, target, "SELECT count(DISTINCT id) FROM (SELECT id FROM app.film UNION ALL "
                 + "SELECT id FROM app.store) x"), "the shared sequence made once, past both tables' rows");

@@ -190,8 +190,9 @@ public final class SourceDefinitions {
         try (ResultSet rs = results) {
             while (rs.next()) {
                 long last = rs.getLong(4);
+                Optional<Long> lastValue = rs.wasNull() ? Optional.empty() : Optional.of(last); // before the next get
                 sequences.add(new TableDefinition.StandaloneSequence(rs.getString(1), rs.getString(2),
-                        rs.getString(3), rs.wasNull() ? Optional.empty() : Optional.of(last)));
+                        rs.getString(3), lastValue));
             }
         }
         return sequences;
