@@ -174,10 +174,9 @@ final class ChangeFeeds {
         source.checkChanges(mode != Mode.START);
         java.util.Set<String> joining = new java.util.HashSet<>();
         if (mode == Mode.CHANGES_ONLY) {
-            List<ChangeSource> own = members;
-            List<ChangeSource> added = source.newToChanges(own);
+            List<ChangeSource> added = source.newToChanges(members);
             for (int i = 0; i < streams.size(); i++) {
-                if (added.contains(own.get(i))) {
+                if (added.contains(members.get(i))) {
                     joining.add(streams.get(i).name());
                 }
             }
