@@ -61,6 +61,17 @@ public final class SluiceException extends RuntimeException implements CodedFail
     }
 
     /** Wraps a connector failure, naming where it happened, e.g. {@code stream 'orders', partition 3/8}. */
+    /**
+     * RUN030: a throwable nobody expected at {@code where} (a bug, not the data's fault), so nothing fails silently:
+     * the run fails with a code and says how to go on.
+     */
+    public static SluiceException unexpected(Throwable e, String where) {
+        String message = e.getMessage() == null ? "" : ": " + e.getMessage();
+        return new SluiceException(ErrorKind.FAILED, RunnerCode.RUN030, where + ": unexpected " + e.getClass().getName()
+                + message, "this is a bug in Sluice or the connector, not in the data: report it with the plan "
+                + "(sluice plan) and the log; done partitions stay done, so sluice run --resume continues", e);
+    }
+
     public static SluiceException from(ConnectorException e, String where) {
         return new SluiceException(e.kind(), e.code(), where + ": " + e.getMessage(), e.fix().orElse(null), e);
     }

@@ -5,12 +5,10 @@ import io.sluice.spi.Column;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStore;
@@ -514,14 +512,5 @@ public abstract class LedgerStoreContractTest extends TargetContractSupport {
             writeAndFinish(writer, rows);
             writer.ledgeredCommit().orElseThrow().commit(LedgerWrites.markDone(key, partitionId, rows.size()));
         }
-    }
-
-    /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
-    private ReplacingTransaction replacing(PlannedLoad target, List<Column> columns,
-                                           Optional<LedgerWork<Boolean>> first) throws ConnectorException {
-        ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
-                SpiCode.SPI004, target.plan().table().qualifiedName() + " cannot load in one transaction",
-                "declare replacesInOneTransaction in the factory's capabilities"));
-        return loads.open(columns, format(), first, Long.MAX_VALUE);
     }
 }

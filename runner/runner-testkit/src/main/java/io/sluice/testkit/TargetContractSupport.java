@@ -2,13 +2,18 @@ package io.sluice.testkit;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.CopyFormat;
-import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
+import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PlannedLoad;
+import io.sluice.spi.ReplacingLoads;
+import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetCapabilities;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.nio.charset.StandardCharsets;
@@ -197,5 +202,14 @@ public abstract class TargetContractSupport {
             }
             throw e;
         }
+    }
+
+    /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
+    protected final ReplacingTransaction replacing(PlannedLoad target, List<Column> columns,
+                                                   Optional<LedgerWork<Boolean>> first) throws ConnectorException {
+        ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
+                SpiCode.SPI004, target.plan().table().qualifiedName() + " cannot load in one transaction",
+                "declare replacesInOneTransaction in the factory's capabilities"));
+        return loads.open(columns, format(), first, Long.MAX_VALUE);
     }
 }

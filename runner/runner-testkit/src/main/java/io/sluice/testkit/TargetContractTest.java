@@ -5,15 +5,12 @@ import io.sluice.spi.LockWaits;
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.PartitionWriters;
 import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.TargetTable;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.error.SpiCode;
-import io.sluice.spi.ledger.LedgerWork;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -280,13 +277,4 @@ public abstract class TargetContractTest extends TargetContractSupport {
         }
     }
 
-
-    /** The target's one-transaction load, as the runner opens it for a load of unknown size. */
-    private ReplacingTransaction replacing(PlannedLoad target, List<Column> columns,
-                                           Optional<LedgerWork<Boolean>> first) throws ConnectorException {
-        ReplacingLoads loads = target.replacingLoads().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED,
-                SpiCode.SPI004, target.plan().table().qualifiedName() + " cannot load in one transaction",
-                "declare replacesInOneTransaction in the factory's capabilities"));
-        return loads.open(columns, format(), first, Long.MAX_VALUE);
-    }
 }

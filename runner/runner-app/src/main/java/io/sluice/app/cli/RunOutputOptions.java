@@ -21,7 +21,7 @@ import io.sluice.app.report.SummaryJson;
 import io.sluice.app.report.TimelineRecorder;
 import io.sluice.app.telemetry.OtelExport;
 import io.sluice.app.telemetry.OtelSettings;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.RunProgress;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.spec.PipelineSpec;

@@ -3,7 +3,7 @@ package io.sluice.app.lineage;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamLineage;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.spi.Column;

@@ -4,7 +4,7 @@ import io.prometheus.metrics.exporter.pushgateway.Format;
 import io.prometheus.metrics.exporter.pushgateway.PushGateway;
 import io.prometheus.metrics.exporter.pushgateway.Scheme;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.ChangeReport;
 import io.sluice.core.run.report.PartitionReport;
 import io.sluice.core.run.report.StreamReport;

@@ -8,7 +8,7 @@ import io.sluice.app.session.RunSession;
 import io.sluice.app.telemetry.OtelExport;
 import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.run.PipelineRunner;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.service.RunRequest;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.toolkit.Redactor;

@@ -7,7 +7,7 @@ import io.sluice.app.report.SpecIdentity;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.run.PipelineRunner;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.service.PlannedRun;
 import io.sluice.core.service.PreparedRun;

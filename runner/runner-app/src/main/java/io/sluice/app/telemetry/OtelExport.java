@@ -6,7 +6,7 @@ import io.micrometer.registry.otlp.OtlpMeterRegistry;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.sluice.app.metrics.MetricsRunListener;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 
 import java.util.ArrayList;
 import java.util.List;

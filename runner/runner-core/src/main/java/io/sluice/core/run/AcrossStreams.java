@@ -1,5 +1,7 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
@@ -107,7 +109,7 @@ final class AcrossStreams {
                 return Optional.of(new SluiceException(e.kind(), e.code(), where + ": "
                         + run.redactor().redact(e.getMessage()), e.fix().orElse(null), e));
             } catch (RuntimeException e) {
-                return Optional.of(PartitionAttempts.unexpected(e, where));
+                return Optional.of(SluiceException.unexpected(e, where));
             }
         }
         return Optional.empty();
@@ -134,7 +136,7 @@ final class AcrossStreams {
                 return Optional.of(new SluiceException(e.kind() == ErrorKind.FAILED ? ErrorKind.PREFLIGHT : e.kind(),
                         e.code(), where + ": " + run.redactor().redact(e.getMessage()), e.fix().orElse(null), e));
             } catch (RuntimeException e) {
-                return Optional.of(PartitionAttempts.unexpected(e, where));
+                return Optional.of(SluiceException.unexpected(e, where));
             }
         }
         return Optional.empty();

@@ -1,5 +1,7 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.Join;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.ClaimLedger;

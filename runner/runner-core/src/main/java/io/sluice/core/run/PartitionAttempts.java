@@ -1,5 +1,7 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
@@ -104,7 +106,7 @@ final class PartitionAttempts {
                 error = e;
                 retryable = false;
             } catch (RuntimeException | Error e) {
-                error = unexpected(e, where(body.failedOn(), attempt));
+                error = SluiceException.unexpected(e, where(body.failedOn(), attempt));
                 retryable = false;
             }
             Optional<PartitionPlan> failedOn = body.failedOn();
@@ -151,13 +153,6 @@ final class PartitionAttempts {
      * A throwable no connector declared: a bug, not a data or server problem, so it is named with its class. An
      * {@link Error} fails the stream like any other failure, which stops the other workers too.
      */
-    static SluiceException unexpected(Throwable e, String where) {
-        String message = e.getMessage() == null ? "" : ": " + e.getMessage();
-        return new SluiceException(ErrorKind.FAILED, RunnerCode.RUN030, where + ": unexpected " + e.getClass().getName()
-                + message, "this is a bug in Sluice or the connector, not in the data: report it with the plan "
-                + "(sluice plan) and the log; done partitions stay done, so sluice run --resume continues", e);
-    }
-
     private String where(Optional<PartitionPlan> partition, int attempt) {
         String retry = attempt > 1 ? ", attempt " + attempt : "";
         return partition.map(p -> plan.where(p) + retry)

@@ -1,5 +1,10 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.changes.ChangeFeeds;
+import io.sluice.core.run.changes.ChangeFollow;
+import io.sluice.core.run.context.Join;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.BoundPlan;
@@ -101,7 +106,7 @@ public final class PipelineRunner {
                                 reports.put(stream.name(), runOne(stream, bound, identity, listener, settings,
                                         snapshots, acrossStreams, notPrepared, feeds));
                             } catch (Throwable e) { // the executor reports everything; a bug must not lose a stream
-                                reports.put(stream.name(), failed(stream, PartitionAttempts.unexpected(e,
+                                reports.put(stream.name(), failed(stream, SluiceException.unexpected(e,
                                         stream.where())));
                             }
                         });

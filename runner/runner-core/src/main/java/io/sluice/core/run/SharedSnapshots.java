@@ -1,5 +1,6 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.changes.ChangeFeeds;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.SnapshotSharing;
@@ -89,7 +90,7 @@ final class SharedSnapshots implements AutoCloseable {
                         + "connection '" + group.connection() + "': " + e.getMessage(), e.fix().orElse(null), e);
                 copied.forEach(name -> snapshots.failed.put(name, error));
             } catch (RuntimeException e) { // a connector's bug fails its streams with a code, as a worker's would
-                SluiceException error = PartitionAttempts.unexpected(e, "the snapshot of the streams reading "
+                SluiceException error = SluiceException.unexpected(e, "the snapshot of the streams reading "
                         + "connection '" + group.connection() + "'");
                 copied.forEach(name -> snapshots.failed.put(name, error));
             }

@@ -1,5 +1,7 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
@@ -190,7 +192,7 @@ final class StreamExecutor {
                 Thread.currentThread().interrupt();
                 work.interrupt();
             }
-            default -> work.fail(PartitionAttempts.unexpected(e, plan.where()));
+            default -> work.fail(SluiceException.unexpected(e, plan.where()));
         }
     }
 
@@ -289,7 +291,7 @@ final class StreamExecutor {
         try {
             worker.run();
         } catch (Throwable e) {
-            work.fail(PartitionAttempts.unexpected(e, plan.where() + ", worker " + name));
+            work.fail(SluiceException.unexpected(e, plan.where() + ", worker " + name));
         }
     }
 

@@ -1,5 +1,8 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.Join;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.PartitionDone;

@@ -1,5 +1,7 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;

@@ -6,7 +6,7 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.Connections;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.SnapshotSharing;
-import io.sluice.core.run.Join;
+import io.sluice.core.run.context.Join;
 import io.sluice.core.run.RunResumer;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.spi.error.ErrorKind;

@@ -4,9 +4,9 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamLineage;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.core.run.Join;
+import io.sluice.core.run.context.Join;
 import io.sluice.core.run.PipelineRunner;
-import io.sluice.core.run.RunListener;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 
 import java.util.List;

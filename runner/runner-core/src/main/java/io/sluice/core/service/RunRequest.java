@@ -1,6 +1,6 @@
 package io.sluice.core.service;
 
-import io.sluice.core.run.Join;
+import io.sluice.core.run.context.Join;
 
 import java.util.Optional;
 

@@ -1,5 +1,6 @@
 package io.sluice.core.run;
 
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.diag.Position;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.context;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.changes;
 
 /**
  * How long a run applies changes after its copy: up to the source's position when it began applying (a scheduled

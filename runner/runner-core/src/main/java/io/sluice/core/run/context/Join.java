@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.context;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.context;
 
 import io.sluice.toolkit.Redactor;
 
@@ -9,9 +9,9 @@ import static java.util.Objects.requireNonNull;
  * when several processes share the run ({@code join}), and whether it is {@code fresh}: an id no process ran before
  * (the ledger was asked), so no dead process of it can have left anything behind.
  */
-record RunIdentity(String runId, String specName, String specChecksum, Redactor redactor,
+public record RunIdentity(String runId, String specName, String specChecksum, Redactor redactor,
                    java.util.Optional<Join> join, boolean fresh) {
-    RunIdentity {
+    public RunIdentity {
         requireNonNull(runId, "runId is null");
         requireNonNull(specName, "specName is null");
         requireNonNull(specChecksum, "specChecksum is null");

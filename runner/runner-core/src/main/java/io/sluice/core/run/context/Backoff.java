@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.context;
 
 import io.sluice.core.spec.RetrySpec;
 
@@ -8,15 +8,15 @@ import java.util.concurrent.ThreadLocalRandom;
 import static java.util.Objects.requireNonNull;
 
 /** Exponential backoff with full jitter: attempt n waits a random time up to min(max, initial * 2^(n-1)). */
-final class Backoff {
+public final class Backoff {
     private final RetrySpec retry;
 
-    Backoff(RetrySpec retry) {
+    public Backoff(RetrySpec retry) {
         this.retry = requireNonNull(retry, "retry is null");
     }
 
     /** Waits {@code wait} unless {@code stop} says so first (polled every 100 ms); whether it waited it out. */
-    static boolean pause(Duration wait, java.util.function.BooleanSupplier stop) {
+    public static boolean pause(Duration wait, java.util.function.BooleanSupplier stop) {
         long deadline = System.nanoTime() + wait.toNanos();
         try {
             while (!stop.getAsBoolean()) {
@@ -32,7 +32,7 @@ final class Backoff {
         return false;
     }
 
-    Duration before(int nextAttempt) {
+    public Duration before(int nextAttempt) {
         long initial = retry.initialBackoff().toMillis();
         long cap = retry.maxBackoff().toMillis();
         int doublings = Math.min(30, Math.max(0, nextAttempt - 2));

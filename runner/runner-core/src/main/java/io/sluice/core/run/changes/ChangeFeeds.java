@@ -1,5 +1,8 @@
-package io.sluice.core.run;
+package io.sluice.core.run.changes;
 
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
@@ -44,7 +47,7 @@ import static java.util.Objects.requireNonNull;
  * (a new slot whose snapshot the copy reads), finishes a copy it started before (resume), or only applies changes
  * (every run after the copy), and, after the streams, the changes applied, each batch with the ledger's position.
  */
-final class ChangeFeeds {
+public final class ChangeFeeds {
     /** A batch's size: big enough to amortise a round trip per table, small enough to keep memory low. */
     private static final int BATCH_CHANGES = 20_000;
     /** A batch of wide rows ends sooner: with the read-ahead, about four batches at most are in memory. */
@@ -52,7 +55,7 @@ final class ChangeFeeds {
     private static final Duration WAIT = Duration.ofMillis(500);
 
     /** What this run does with a feed. */
-    enum Mode {
+    public enum Mode {
         /** Start the feed: its slot exports the snapshot the copy reads. */
         START,
         /** The copy this run began is resumed; the slot made then goes on. */
@@ -73,8 +76,8 @@ final class ChangeFeeds {
      * One feed of the run and the streams whose tables it carries; {@code joining}: in a run that only applies changes,
      * the streams whose tables the feed does not carry yet (a pattern picked them up since), copied into it first.
      */
-    record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams, java.util.Set<String> joining) {
-        Feed {
+    public record Feed(String name, Mode mode, Ledger ledger, List<StreamPlan> streams, java.util.Set<String> joining) {
+        public Feed {
             streams = List.copyOf(streams);
             joining = java.util.Set.copyOf(joining);
         }
@@ -102,7 +105,7 @@ final class ChangeFeeds {
     }
 
     /** Reads each feed's record and checks it can start or go on; a feed that cannot fails its streams. */
-    static ChangeFeeds prepare(BoundPlan bound, RunIdentity identity, ChangeFollow follow) {
+    public static ChangeFeeds prepare(BoundPlan bound, RunIdentity identity, ChangeFollow follow) {
         requireNonNull(bound, "bound is null");
         requireNonNull(identity, "identity is null");
         requireNonNull(follow, "follow is null");
@@ -126,7 +129,7 @@ final class ChangeFeeds {
             } catch (SluiceException e) {
                 members.forEach(s -> feeds.failed.put(s.name(), e));
             } catch (RuntimeException e) {
-                SluiceException error = PartitionAttempts.unexpected(e, "change feed " + group.feed().get());
+                SluiceException error = SluiceException.unexpected(e, "change feed " + group.feed().get());
                 members.forEach(s -> feeds.failed.put(s.name(), error));
             }
         }
@@ -194,22 +197,22 @@ final class ChangeFeeds {
                 + "' follows changes, but " + why, fix);
     }
 
-    Optional<SluiceException> failure(StreamPlan stream) {
+    public Optional<SluiceException> failure(StreamPlan stream) {
         return Optional.ofNullable(failed.get(stream.name()));
     }
 
-    Optional<Feed> of(StreamPlan stream) {
+    public Optional<Feed> of(StreamPlan stream) {
         return Optional.ofNullable(byStream.get(stream.name()));
     }
 
     /** Whether the stream's table was copied by an earlier run: this one applies its changes only. */
-    boolean changesOnly(StreamPlan stream) {
+    public boolean changesOnly(StreamPlan stream) {
         Feed feed = byStream.get(stream.name());
         return feed != null && feed.mode() == Mode.CHANGES_ONLY && !feed.joining().contains(stream.name());
     }
 
     /** Records where the feed this run started begins, before anything is copied: a resume goes on from it. */
-    void started(Feed feed, SharedSnapshot snapshot) throws ConnectorException {
+    public void started(Feed feed, SharedSnapshot snapshot) throws ConnectorException {
         String from = snapshot.changesFrom().orElseThrow(() -> new IllegalStateException(feed.name()
                 + ": the snapshot of a started feed names no position"));
         feed.ledger().feeds().write(new ChangeFeedRecord(identity.specName(), feed.name(),
@@ -220,7 +223,7 @@ final class ChangeFeeds {
      * Applies each feed whose copy is done ({@code reports}: the run's stream reports), one thread per feed, until
      * caught up with the source's position at the start or, following, until {@code stop} says so.
      */
-    List<ChangeReport> apply(Map<String, StreamReport> reports, RunListener listener, ChangeFollow follow,
+    public List<ChangeReport> apply(Map<String, StreamReport> reports, RunListener listener, ChangeFollow follow,
                              BooleanSupplier stop) {
         List<ChangeReport> done = new ArrayList<>();
         Map<Feed, Thread> threads = new LinkedHashMap<>();
@@ -304,14 +307,14 @@ final class ChangeFeeds {
                 }
                 return report(feed, state, started, Optional.of(error));
             } catch (RuntimeException e) {
-                return report(feed, state, started, Optional.of(PartitionAttempts.unexpected(e, "change feed "
+                return report(feed, state, started, Optional.of(SluiceException.unexpected(e, "change feed "
                         + feed.name())));
             }
         }
     }
 
     /** The change source of a stream the plan gave a feed: a source without one here is the runner's bug. */
-    static ChangeSource changesOf(Source source) {
+    public static ChangeSource changesOf(Source source) {
         return source.changes().orElseThrow(() -> new IllegalStateException(source.describe()
                 + " follows no changes"));
     }

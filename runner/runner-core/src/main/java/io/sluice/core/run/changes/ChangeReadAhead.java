@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.changes;
 
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ChangeFeed;

@@ -1,4 +1,4 @@
-package io.sluice.core.run;
+package io.sluice.core.run.changes;
 
 import io.sluice.core.ledger.Ledger;
 import io.sluice.spi.ChangeApplier;
