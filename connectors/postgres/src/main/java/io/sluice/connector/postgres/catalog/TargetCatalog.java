@@ -250,25 +250,32 @@ public final class TargetCatalog {
     }
 
     /**
-     * The sequences the column defaults of the table of that quoted name draw from ({@code nextval}) that no column of
-     * it owns (a sequence created on its own, as pg_dump scripts and Pagila make them), each with the first column
-     * whose default uses it (dependency {@code 'n'}).
+     * What a load resets after the last partition, in one look-up: {@link #ownedSequences(String)}, then the sequences
+     * the column defaults draw from ({@code nextval}) that no column of the table owns (a sequence created on its own,
+     * as pg_dump scripts and Pagila make them), once with each column whose default uses it (dependency {@code 'n'}):
+     * moved past each column's values, never back, a sequence ends past all of them.
      */
-    public List<OwnedSequence> defaultSequences(String quotedTable) throws SQLException {
-        String sql = "SELECT DISTINCT ON (s.oid) s.oid::regclass::text, a.attname FROM pg_attrdef ad "
-                + "JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass AND d.objid = ad.oid "
-                + "AND d.refclassid = 'pg_class'::regclass "
-                + "JOIN pg_class s ON s.oid = d.refobjid AND s.relkind = 'S' "
+    public List<OwnedSequence> sequencesToReset(String quotedTable) throws SQLException {
+        String sql = "SELECT seq, col, dep FROM (SELECT d.objid::regclass::text AS seq, a.attname AS col, "
+                + "d.deptype::text AS dep, 0 AS kind, a.attnum AS num FROM pg_depend d "
+                + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' "
+                + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
+                + "WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass "
+                + "AND d.refobjid = to_regclass(?) AND d.deptype IN ('a', 'i') "
+                + "UNION ALL SELECT s.oid::regclass::text, a.attname, 'n', 1, a.attnum "
+                + "FROM pg_attrdef ad JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass AND d.objid = ad.oid "
+                + "AND d.refclassid = 'pg_class'::regclass JOIN pg_class s ON s.oid = d.refobjid AND s.relkind = 'S' "
                 + "JOIN pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum "
                 + "WHERE ad.adrelid = to_regclass(?) AND NOT EXISTS (SELECT 1 FROM pg_depend o "
                 + "WHERE o.classid = 'pg_class'::regclass AND o.objid = s.oid AND o.refobjid = ad.adrelid "
-                + "AND o.deptype IN ('a', 'i')) ORDER BY s.oid, a.attnum";
+                + "AND o.deptype IN ('a', 'i'))) x ORDER BY kind, num, seq";
         List<OwnedSequence> sequences = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
             p.setString(1, quotedTable);
+            p.setString(2, quotedTable);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), 'n'));
+                    sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), rs.getString(3).charAt(0)));
                 }
             }
         }

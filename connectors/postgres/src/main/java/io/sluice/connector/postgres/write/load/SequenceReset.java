@@ -60,11 +60,7 @@ public final class SequenceReset implements LoadStep {
         // One look-up, in autocommit: most tables own no sequence, and setval is outside transactions anyway.
         try (ControlConnection control = table.connections().control("setting the sequences of " + table.quoted())) {
             Connection c = control.connection();
-            TargetCatalog catalog = new TargetCatalog(c);
-            List<TargetCatalog.OwnedSequence> sequences = new java.util.ArrayList<>(
-                    catalog.ownedSequences(table.quoted()));
-            sequences.addAll(catalog.defaultSequences(table.quoted()));
-            reset(c, table.quoted(), sequences);
+            reset(c, table.quoted(), new TargetCatalog(c).sequencesToReset(table.quoted()));
         } catch (SQLException e) {
             throw table.connections().errors().translate(e, PostgresErrors.Phase.COPY, "setting the sequences of "
                     + table.quoted());
