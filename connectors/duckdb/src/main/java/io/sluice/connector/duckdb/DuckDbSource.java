@@ -1,8 +1,8 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.spi.Column;
-import io.sluice.spi.ComputedColumns;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.ComputedColumns;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
 import io.sluice.spi.LineageDataset;

@@ -18,9 +18,9 @@ import io.sluice.spi.Options;
 import io.sluice.spi.Role;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourceObject;
+import io.sluice.spi.Sources;
 import io.sluice.spi.Target;
 import io.sluice.spi.Targets;
-import io.sluice.spi.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

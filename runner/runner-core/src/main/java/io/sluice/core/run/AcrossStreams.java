@@ -1,11 +1,11 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.StreamBinding;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.spec.RunHook;
 import io.sluice.core.spec.RunSettings;
 import io.sluice.spi.error.ConnectorException;

@@ -1,13 +1,13 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.Backoff;
-import io.sluice.core.run.context.Join;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.ClaimLedger;
 import io.sluice.core.ledger.JoinedProgress;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.Join;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;

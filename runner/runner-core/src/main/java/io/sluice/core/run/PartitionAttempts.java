@@ -1,11 +1,11 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.Backoff;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.AttemptRecord;

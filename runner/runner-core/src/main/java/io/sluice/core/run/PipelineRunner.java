@@ -1,15 +1,15 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.changes.ChangeFeeds;
-import io.sluice.core.run.changes.ChangeFollow;
-import io.sluice.core.run.context.Join;
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.changes.ChangeFeeds;
+import io.sluice.core.run.changes.ChangeFollow;
+import io.sluice.core.run.context.Join;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.ChangeReport;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;

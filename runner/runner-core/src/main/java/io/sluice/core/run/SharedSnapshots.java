@@ -1,10 +1,10 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.changes.ChangeFeeds;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.changes.ChangeFeeds;
 import io.sluice.spi.ChangeSource;
 import io.sluice.spi.SharedSnapshot;
 import io.sluice.spi.SnapshotGroup;

@@ -1,13 +1,13 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.PartitionReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.run.report.Verification;
@@ -232,7 +232,6 @@ final class StreamExecutor {
     }
 
     /** The stream's lock-timeout, with each wait shown on the progress line and told to the listener. */
-
     private LockWaits lockWaits() {
         return LockWaits.of(plan.spec().lockTimeout(), (what, waiting) -> {
             work.progress.waiting(what, waiting);

@@ -1,8 +1,5 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.Join;
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.ledger.PartitionDone;
@@ -10,6 +7,9 @@ import io.sluice.core.ledger.StreamDefinition;
 import io.sluice.core.plan.IncrementalWindow;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.context.Join;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;

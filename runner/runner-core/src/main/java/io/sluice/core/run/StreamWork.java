@@ -1,12 +1,12 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.PartitionReport;
 import io.sluice.spi.BadRows;
 import io.sluice.spi.CopySink;

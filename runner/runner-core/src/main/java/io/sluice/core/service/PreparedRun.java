@@ -4,8 +4,8 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamLineage;
 import io.sluice.core.plan.StreamPlan;
-import io.sluice.core.run.context.Join;
 import io.sluice.core.run.PipelineRunner;
+import io.sluice.core.run.context.Join;
 import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 

@@ -1,6 +1,5 @@
 package io.sluice.core.run;
 
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.diag.Position;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.PartitionPlan;
@@ -10,6 +9,7 @@ import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.MemoryConnector.Fault;
 import io.sluice.core.run.MemoryConnector.Part;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.ColumnMapping;

@@ -1,7 +1,6 @@
 // Over 450 lines: the Source contract's many small methods, each handing the work on.
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.CursorReads;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
@@ -11,6 +10,7 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.spi.CursorReads;
 import io.sluice.spi.SnapshotGroup;
 
 import io.sluice.connector.postgres.session.LineageNames;

@@ -1,8 +1,5 @@
 package io.sluice.core.run.changes;
 
-import io.sluice.core.run.context.Backoff;
-import io.sluice.core.run.context.RunIdentity;
-import io.sluice.core.run.context.RunListener;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
@@ -12,6 +9,9 @@ import io.sluice.core.plan.ShapedSource;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.run.context.Backoff;
+import io.sluice.core.run.context.RunIdentity;
+import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.ChangeReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.ColumnRule;
