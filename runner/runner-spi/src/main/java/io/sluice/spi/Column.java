@@ -42,6 +42,10 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
         requireNonNull(generation, "generation is null");
         requireNonNull(expression, "expression is null");
         requireNonNull(earlierRows, "earlierRows is null");
+        if (earlierRowsUnknown && earlierRows.isPresent()) {
+            throw new IllegalArgumentException("column " + name + ": earlier rows hold one value or values of "
+                    + "their own, not both");
+        }
     }
 
     public Column(String name, String typeName, int pgTypeOid, boolean nullable, Generation generation,
