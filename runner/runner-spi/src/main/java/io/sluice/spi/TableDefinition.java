@@ -26,11 +26,13 @@ import static java.util.Objects.requireNonNull;
  *                     them ({@code privileges: copy})
  * @param standaloneSequences the sequences the columns' defaults draw from that no column owns (created on their
  *                     own, as pg_dump scripts make them): a created table's defaults need them to exist
+ * @param owner        the role that owns the source table; empty when the source does not say
  */
 public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
                               List<Constraint> constraints, List<Index> indexes, Optional<String> comment,
-                              boolean unlogged, List<Grant> grants, List<StandaloneSequence> standaloneSequences) {
+                              boolean unlogged, List<Grant> grants, List<StandaloneSequence> standaloneSequences,
+                              Optional<String> owner) {
     public TableDefinition {
         requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
@@ -43,6 +45,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
         requireNonNull(comment, "comment is null");
         grants = List.copyOf(requireNonNull(grants, "grants is null"));
         standaloneSequences = List.copyOf(requireNonNull(standaloneSequences, "standaloneSequences is null"));
+        requireNonNull(owner, "owner is null");
     }
 
     /** A definition without grants, as the source gives it when no one asks for privileges. */
@@ -50,13 +53,24 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
                            Optional<String> partitionKey, List<Partition> partitions, List<Constraint> constraints,
                            List<Index> indexes, Optional<String> comment, boolean unlogged) {
         this(name, types, columns, sequences, partitionKey, partitions, constraints, indexes, comment, unlogged,
-                List.of(), List.of());
+                List.of(), List.of(), Optional.empty());
     }
 
     /** This definition without its grants: what a target creates when the spec does not copy privileges. */
     public TableDefinition withoutGrants() {
+        return withGrants(List.of());
+    }
+
+    /** This definition with {@code grants} in place of its own (mapped to other roles, say). */
+    public TableDefinition withGrants(List<Grant> grants) {
         return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
-                comment, unlogged, List.of(), standaloneSequences);
+                comment, unlogged, grants, standaloneSequences, owner);
+    }
+
+    /** This definition with another owner (empty: whoever creates the copy). */
+    public TableDefinition withOwner(Optional<String> owner) {
+        return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
+                comment, unlogged, grants, standaloneSequences, owner);
     }
 
     /**

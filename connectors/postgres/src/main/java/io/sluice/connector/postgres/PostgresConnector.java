@@ -9,6 +9,7 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.write.PostgresTarget;
+import io.sluice.connector.postgres.write.TableAccess;
 import io.sluice.connector.postgres.write.TargetsAhead;
 
 import io.sluice.connector.postgres.changes.ChangeSlot;
@@ -25,6 +26,7 @@ import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG101;
@@ -203,7 +205,8 @@ public final class PostgresConnector implements Connector {
                 targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
                 targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()),
                 !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false),
-                targetOptions.find(PostgresOptions.PRIVILEGES).map("copy"::equals).orElse(false),
+                new TableAccess(targetOptions.find(PostgresOptions.PRIVILEGES).map("copy"::equals).orElse(false),
+                        targetOptions.find(PostgresOptions.OWNERS).orElse(Map.of())),
                 targetsAhead.take(name));
     }
 

@@ -77,7 +77,15 @@ public final class PostgresOptions {
                     + "other roles (and PUBLIC), which must exist on the target server; none: only its owner's "
                     + "(target only).");
 
-    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION, PRIVILEGES);
+    static final Option<Map<String, String>> OWNERS = Option.stringMap("owners")
+            .describedAs("Source role -> target role: a table that create: if-missing creates with the source "
+                    + "table's definition is owned by the role its source owner maps to (every source owner needs an "
+                    + "entry), and privileges: copy grants to mapped roles go to their target roles. The roles must "
+                    + "exist on the target server and the connection's user must be a member of the owners "
+                    + "(target only).");
+
+    static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION, PRIVILEGES,
+            OWNERS);
 
     private PostgresOptions() {
     }

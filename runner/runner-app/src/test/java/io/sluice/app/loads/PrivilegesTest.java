@@ -26,10 +26,12 @@ class PrivilegesTest {
     /** Every grant of schema app's tables but the owner's: grantee, privilege, grant option, column (or '-'). */
     private static final String GRANTS = "SELECT string_agg(g, ' | ' ORDER BY g) FROM ("
             + "SELECT table_name || ' ' || grantee || ' ' || privilege_type || ' ' || is_grantable || ' -' AS g "
-            + "FROM information_schema.role_table_grants WHERE table_schema = 'app' AND grantee <> current_user "
+            + "FROM information_schema.role_table_grants WHERE table_schema = 'app' AND grantee <> (SELECT "
+            + "tableowner FROM pg_tables WHERE schemaname = 'app' AND tablename = table_name) "
             + "UNION ALL SELECT table_name || ' ' || grantee || ' ' || privilege_type || ' ' || is_grantable || ' ' "
             + "|| column_name FROM information_schema.column_privileges WHERE table_schema = 'app' "
-            + "AND grantee <> current_user AND NOT EXISTS (SELECT 1 FROM information_schema.role_table_grants t "
+            + "AND grantee <> (SELECT tableowner FROM pg_tables WHERE schemaname = 'app' AND tablename = table_name) "
+            + "AND NOT EXISTS (SELECT 1 FROM information_schema.role_table_grants t "
             + "WHERE t.table_schema = 'app' AND t.table_name = column_privileges.table_name "
             + "AND t.grantee = column_privileges.grantee "
             + "AND t.privilege_type = column_privileges.privilege_type)) x";
@@ -86,6 +88,34 @@ class PrivilegesTest {
             CliRun none = CliRun.of("run", spec("none.yaml", pg, source, other, plain, "").toString());
             assertEquals(0, none.exitCode(), none.all());
             assertEquals(null, text(other, plain, GRANTS), "privileges: none grants nothing");
+
+            // owners: the created table goes to the mapped role, the grants with it; the loading user must be able
+            // to act as that role, and every source owner needs an entry.
+            String owned = other.createDatabase("privileges_owned");
+            sql(other, owned, "CREATE SCHEMA app");
+            String owner = "sluice_owner_" + suffix;
+            sql(other, owned, "CREATE ROLE " + owner);
+            CliRun unmapped = CliRun.of("plan", spec("unmapped.yaml", pg, source, other, owned,
+                    ", owners: { nobody: " + owner + " }").toString());
+            assertTrue(unmapped.exitCode() != 0 && unmapped.all().contains("PG236"), unmapped.all());
+            CliRun mapped = CliRun.of("run", spec("owners.yaml", pg, source, other, owned, ", privileges: copy, "
+                    + "owners: { " + pg.user() + ": " + owner + " }").toString());
+            assertEquals(0, mapped.exitCode(), mapped.all());
+            assertEquals(owner, text(other, owned, "SELECT tableowner FROM pg_tables WHERE schemaname = 'app' "
+                    + "AND tablename = 'items'"));
+            assertEquals(expected, text(other, owned, GRANTS), "the grants, now given by the new owner");
+            String loader = "sluice_loader_" + suffix;
+            String refusedOwner = other.createDatabase("privileges_not_member");
+            sql(other, refusedOwner, "CREATE SCHEMA app", "CREATE ROLE " + loader + " LOGIN",
+                    "GRANT ALL ON SCHEMA app TO " + loader);
+            Path asLoader = Files.writeString(dir.resolve("loader.yaml"), Files.readString(spec("loader0.yaml", pg,
+                    source, other, refusedOwner, ", owners: { " + pg.user() + ": " + owner + " }"))
+                    .replace("dst: { type: postgres, url: \"" + other.jdbcUrl(refusedOwner) + "\", user: \""
+                            + other.user() + "\" }", "dst: { type: postgres, url: \"" + other.jdbcUrl(refusedOwner)
+                            + "\", user: \"" + loader + "\" }"));
+            assertTrue(Files.readString(asLoader).contains("user: \"" + loader + "\""), Files.readString(asLoader));
+            CliRun notMember = CliRun.of("plan", asLoader.toString());
+            assertTrue(notMember.exitCode() != 0 && notMember.all().contains("PG235"), notMember.all());
 
             // A table created without the source's definition would lose the grants: refused, with the way out.
             String bare = other.createDatabase("privileges_bare");

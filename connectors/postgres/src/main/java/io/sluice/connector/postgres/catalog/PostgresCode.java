@@ -59,8 +59,10 @@ public enum PostgresCode implements ErrorCode {
     PG230("a target column no source column feeds, without a default, under schema-changes: fail"),
     PG231("a created table's column has a collation the target database does not have"),
     PG232("a column added at the source whose earlier rows' values a run that does not read them again cannot know"),
-    PG233("privileges: copy, and the load creates the table without the source table's definition to carry them"),
-    PG234("privileges: copy, and a role the source table grants to does not exist on the target server"),
+    PG233("privileges: copy or owners:, and the load creates the table without the source table's definition"),
+    PG234("privileges: copy or owners: name a role that does not exist on the target server"),
+    PG235("owners: gives a created table to a role the connection's user cannot act as"),
+    PG236("owners: names no target role for the owner of a source table"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

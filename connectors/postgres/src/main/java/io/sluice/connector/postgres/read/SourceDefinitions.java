@@ -82,11 +82,12 @@ public final class SourceDefinitions {
             + "WHERE x.indrelid = ? AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid "
             + "AND k.conrelid = x.indrelid AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
     /**
-     * The comment, UNLOGGED, and the privileges the owner granted others on the table and its columns (grantee 0 is
-     * PUBLIC: a NULL name), one row as parallel arrays in one order.
+     * The comment, UNLOGGED, the privileges the owner granted others on the table and its columns (grantee 0 is
+     * PUBLIC: a NULL name; one row as parallel arrays in one order), and the owner.
      */
     private static final String COMMENT = "SELECT obj_description(c.oid, 'pg_class'), c.relpersistence = 'u', "
-            + "g.columns, g.grantees, g.privileges, g.grantable FROM pg_class c LEFT JOIN LATERAL ("
+            + "g.columns, g.grantees, g.privileges, g.grantable, pg_get_userbyid(c.relowner)::text "
+            + "FROM pg_class c LEFT JOIN LATERAL ("
             + "SELECT array_agg(x.col ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS columns, "
             + "array_agg(x.grantee ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS grantees, "
             + "array_agg(x.priv ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS privileges, "
@@ -150,14 +151,16 @@ public final class SourceDefinitions {
                     Optional<String> comment;
                     boolean unlogged;
                     List<TableDefinition.Grant> grants;
+                    Optional<String> owner;
                     try (ResultSet rs = results(p, statement++)) {
                         rs.next();
                         comment = Optional.ofNullable(rs.getString(1));
                         unlogged = rs.getBoolean(2);
                         grants = grants(rs);
+                        owner = Optional.ofNullable(rs.getString(7));
                     }
                     reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged,
-                            grants, standalone));
+                            grants, standalone, owner));
                 }
             }
             for (Read read : reads) {
@@ -172,7 +175,7 @@ public final class SourceDefinitions {
                         List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
                         List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
                         Optional<String> comment, boolean unlogged, List<TableDefinition.Grant> grants,
-                        List<TableDefinition.StandaloneSequence> standalone) {
+                        List<TableDefinition.StandaloneSequence> standalone, Optional<String> owner) {
         TableDefinition definition() throws SQLException {
             long oid = table.oid();
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
@@ -180,7 +183,7 @@ public final class SourceDefinitions {
             return new TableDefinition(table.name(), types, columns, sequences,
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
-                    unlogged, grants, standalone);
+                    unlogged, grants, standalone, owner);
         }
     }
 

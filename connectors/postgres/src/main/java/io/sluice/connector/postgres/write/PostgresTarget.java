@@ -63,8 +63,8 @@ public final class PostgresTarget implements Target {
     private final List<String> primaryKey;
     /** A table created from a PostgreSQL source table gets its definition ({@code definition: full}). */
     private final boolean withDefinition;
-    /** A table created with the source table's definition gets its grants too ({@code privileges: copy}). */
-    private final boolean copyPrivileges;
+    /** What of the source's access rules a created table gets ({@code privileges:}, {@code owners:}). */
+    private final TableAccess access;
     private ResolvedTable resolved;
     /** How planning and the load wait for locks: the latest {@link #waitForLocks} said. */
     private volatile TableLocks locks;
@@ -73,18 +73,18 @@ public final class PostgresTarget implements Target {
 
     /**
      * @param withDefinition  a created table gets the source table's definition ({@code definition: full})
-     * @param copyPrivileges  and its grants ({@code privileges: copy})
+     * @param access          and of its grants and owner ({@code privileges:}, {@code owners:})
      * @param ahead           the table as read ahead of planning, with the other tables of its pattern
      */
     public PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema,
                           boolean createIfMissing, List<String> primaryKey, boolean withDefinition,
-                          boolean copyPrivileges, Optional<TargetAhead> ahead) {
+                          TableAccess access, Optional<TargetAhead> ahead) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
         this.createIfMissing = createIfMissing;
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.withDefinition = withDefinition;
-        this.copyPrivileges = copyPrivileges;
+        this.access = requireNonNull(access, "access is null");
         this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
         this.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
@@ -121,10 +121,8 @@ public final class PostgresTarget implements Target {
         List<Column> columns = existing.isPresent() ? table(readAhead).columns() : source.postgresColumns();
         Optional<TableDefinition> definition = existing.isEmpty() && withDefinition
                 ? source.tableDefinition() : Optional.empty();
-        if (copyPrivileges && existing.isEmpty()) {
-            refuseUncarriedPrivileges(request, definition, source);
-        } else {
-            definition = definition.map(TableDefinition::withoutGrants);
+        if (existing.isEmpty()) {
+            definition = access.carried(request, definition, withDefinition, source, name, connections);
         }
         // Every policy compares the table with the source's columns as a created table has them: fail refuses what
         // would change values or leave columns unfed, the others follow the source.
@@ -174,53 +172,6 @@ public final class PostgresTarget implements Target {
                     + "no change could find its row; nothing was copied", "add primary-key: [...] to the target "
                     + "(columns: rules and definition: bare create a table without the source's key; append or "
                     + "truncate with definition: full carries it)");
-        }
-    }
-
-    /**
-     * {@code privileges: copy} for a table the load creates: refused at plan (PG233) when the table is created without
-     * the source's definition, which carries the grants, and (PG234) when a role they go to is missing on this server
-     * (roles are the server's: Sluice does not create them).
-     */
-    private void refuseUncarriedPrivileges(LoadRequest request, Optional<TableDefinition> definition, Source source)
-            throws ConnectorException {
-        String why = !withDefinition ? "definition: bare creates it with columns only"
-                : definition.isEmpty() ? source.describe() + " gives no table definition (a query, another kind of "
-                + "source, or columns: rules that reshape it)"
-                : request.mode() != LoadMode.APPEND && request.mode() != LoadMode.TRUNCATE ? "a "
-                + request.mode().name().toLowerCase(java.util.Locale.ROOT) + " load creates it with columns only"
-                : "";
-        if (!why.isEmpty()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG233, "privileges: copy on "
-                    + name.quoted() + ", which the load creates, but " + why + ": no grants would be copied",
-                    "set privileges: none, or copy a PostgreSQL table with load-mode append or truncate and "
-                    + "definition: full");
-        }
-        java.util.Set<String> grantees = new java.util.TreeSet<>();
-        definition.get().grants().forEach(g -> g.grantee().ifPresent(grantees::add));
-        if (grantees.isEmpty()) {
-            return;
-        }
-        List<String> missing = new java.util.ArrayList<>();
-        try (ControlConnection control = connections.control("finding the roles " + name.quoted() + " grants to");
-             java.sql.PreparedStatement roles = control.connection().prepareStatement("SELECT r FROM unnest(?::text[]) "
-                     + "r WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) ORDER BY r")) {
-            roles.setArray(1, control.connection().createArrayOf("text", grantees.toArray()));
-            try (java.sql.ResultSet rs = roles.executeQuery()) {
-                while (rs.next()) {
-                    missing.add(rs.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
-                    + "target server");
-        }
-        if (!missing.isEmpty()) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, "privileges: copy on "
-                    + name.quoted() + ": the source table grants to roles this server does not have: "
-                    + String.join(", ", missing), "create them on the target server first (e.g. CREATE ROLE "
-                    + SqlQuote.identifier(missing.getFirst()) + "; roles belong to the server, Sluice does not "
-                    + "create them), or set privileges: none");
         }
     }
 

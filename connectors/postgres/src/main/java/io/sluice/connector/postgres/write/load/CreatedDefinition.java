@@ -128,6 +128,14 @@ public final class CreatedDefinition {
                 statements.add(grantStatement(grant));
             }
         }
+        // Last: the new owner takes the grants as granted; partitions are tables of their own to give away.
+        for (String owner : definition.owner().stream().toList()) {
+            statements.add("ALTER TABLE " + quoted + " OWNER TO " + SqlQuote.identifier(owner));
+            for (TableDefinition.Partition partition : definition.partitions()) {
+                statements.add("ALTER TABLE " + partitionName(partition.name()) + " OWNER TO "
+                        + SqlQuote.identifier(owner));
+            }
+        }
         return statements;
     }
 

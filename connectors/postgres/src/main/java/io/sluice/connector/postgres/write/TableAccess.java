@@ -1,0 +1,136 @@
+package io.sluice.connector.postgres.write;
+
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.QualifiedName;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.LoadMode;
+import io.sluice.spi.LoadRequest;
+import io.sluice.spi.Source;
+import io.sluice.spi.TableDefinition;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What of the source table's access rules a table the load creates gets: its grants ({@code privileges: copy}) and
+ * its owner, through {@code owners:} (source role -> target role; grants to a mapped role go to its target role too).
+ * Everything is decided at plan: a rule the load could not keep is refused before anything is created (PG233), a role
+ * the target server lacks (PG234), an owner the loading user cannot give the table to (PG235), a source owner the map
+ * does not name (PG236). Roles belong to the server: Sluice never creates one.
+ *
+ * @param copyPrivileges {@code privileges: copy}
+ * @param owners         {@code owners:}, empty: the loading user owns what it creates
+ */
+public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
+    public static final TableAccess NONE = new TableAccess(false, Map.of());
+
+    public TableAccess {
+        owners = Map.copyOf(requireNonNull(owners, "owners is null"));
+    }
+
+    /**
+     * The definition a table the load creates gets ({@code definition}, as the source gives it): grants kept and
+     * mapped or left out, the owner mapped or left out; refused as the class says.
+     */
+    Optional<TableDefinition> carried(LoadRequest request, Optional<TableDefinition> definition,
+                                      boolean withDefinition, Source source, QualifiedName name,
+                                      PostgresConnections connections) throws ConnectorException {
+        if (!copyPrivileges && owners.isEmpty()) {
+            return definition.map(TableDefinition::withoutGrants).map(d -> d.withOwner(Optional.empty()));
+        }
+        String asked = copyPrivileges && !owners.isEmpty() ? "privileges: copy and owners:"
+                : copyPrivileges ? "privileges: copy" : "owners:";
+        String why = !withDefinition ? "definition: bare creates it with columns only"
+                : definition.isEmpty() ? source.describe() + " gives no table definition (a query, another kind of "
+                + "source, or columns: rules that reshape it)"
+                : request.mode() != LoadMode.APPEND && request.mode() != LoadMode.TRUNCATE ? "a "
+                + request.mode().name().toLowerCase(Locale.ROOT) + " load creates it with columns only" : "";
+        if (!why.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG233, asked + " on " + name.quoted()
+                    + ", which the load creates, but " + why + ": the source's access rules would be lost",
+                    "remove " + asked + ", or copy a PostgreSQL table with load-mode append or truncate and "
+                    + "definition: full");
+        }
+        TableDefinition source0 = definition.get();
+        Optional<String> owner = Optional.empty();
+        if (!owners.isEmpty()) {
+            String sourceOwner = source0.owner().orElse("");
+            if (!owners.containsKey(sourceOwner)) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG236, "owners: names no role for "
+                        + sourceOwner + ", which owns the source of " + name.quoted(), "add " + sourceOwner
+                        + ": <target role> to owners:");
+            }
+            owner = Optional.of(owners.get(sourceOwner));
+        }
+        List<TableDefinition.Grant> grants = new ArrayList<>();
+        if (copyPrivileges) {
+            for (TableDefinition.Grant grant : source0.grants()) {
+                grants.add(new TableDefinition.Grant(grant.column(), grant.grantee().map(g -> owners.getOrDefault(g, g)),
+                        grant.privilege(), grant.grantable()));
+            }
+        }
+        refuseMissingRoles(grants, owner, name, connections);
+        return Optional.of(source0.withGrants(grants).withOwner(owner));
+    }
+
+    /** PG234 when a role the grants or the owner name is missing; PG235 when the loading user cannot be the owner. */
+    private static void refuseMissingRoles(List<TableDefinition.Grant> grants, Optional<String> owner,
+                                           QualifiedName name, PostgresConnections connections)
+            throws ConnectorException {
+        Set<String> roles = new TreeSet<>();
+        grants.forEach(g -> g.grantee().ifPresent(roles::add));
+        owner.ifPresent(roles::add);
+        if (roles.isEmpty()) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        boolean mayOwn = true;
+        try (ControlConnection control = connections.control("finding the roles " + name.quoted() + " needs");
+             PreparedStatement p = control.connection().prepareStatement("SELECT r, EXISTS (SELECT 1 FROM "
+                     + "pg_roles WHERE rolname = r), r = ? AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) "
+                     + "AND NOT (pg_has_role(current_user, r, 'MEMBER') AND pg_has_role(current_user, r, 'USAGE')) "
+                     + "FROM unnest(?::text[]) r ORDER BY r")) {
+            p.setString(1, owner.orElse(""));
+            p.setArray(2, control.connection().createArrayOf("text", roles.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    if (!rs.getBoolean(2)) {
+                        missing.add(rs.getString(1));
+                    }
+                    mayOwn &= !rs.getBoolean(3);
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
+                    + "target server");
+        }
+        if (!missing.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, name.quoted() + " is created with "
+                    + "roles this server does not have: " + String.join(", ", missing), "create them on the target "
+                    + "server first (e.g. CREATE ROLE " + SqlQuote.identifier(missing.getFirst()) + "; roles belong "
+                    + "to the server, Sluice does not create them), or leave them out of privileges: and owners:");
+        }
+        if (!mayOwn) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG235, "owners: " + name.quoted()
+                    + " would be owned by " + owner.get() + ", and the connection's user is not a member of that "
+                    + "role that inherits its privileges: it could not give the table away and go on loading it",
+                    "GRANT " + SqlQuote.identifier(owner.get()) + " TO the connection's user, or map the owner to "
+                    + "a role it is a member of");
+        }
+    }
+}
