@@ -27,12 +27,13 @@ import static java.util.Objects.requireNonNull;
  * @param standaloneSequences the sequences the columns' defaults draw from that no column owns (created on their
  *                     own, as pg_dump scripts make them): a created table's defaults need them to exist
  * @param owner        the role that owns the source table; empty when the source does not say
+ * @param routines     the functions (not built in) its defaults, checks and indexes call, which a created copy needs
  */
 public record TableDefinition(String name, List<Type> types, List<ColumnDefinition> columns, List<Sequence> sequences,
                               Optional<String> partitionKey, List<Partition> partitions,
                               List<Constraint> constraints, List<Index> indexes, Optional<String> comment,
                               boolean unlogged, List<Grant> grants, List<StandaloneSequence> standaloneSequences,
-                              Optional<String> owner) {
+                              Optional<String> owner, List<Routine> routines) {
     public TableDefinition {
         requireNonNull(name, "name is null");
         types = List.copyOf(requireNonNull(types, "types is null"));
@@ -46,6 +47,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
         grants = List.copyOf(requireNonNull(grants, "grants is null"));
         standaloneSequences = List.copyOf(requireNonNull(standaloneSequences, "standaloneSequences is null"));
         requireNonNull(owner, "owner is null");
+        routines = List.copyOf(requireNonNull(routines, "routines is null"));
     }
 
     /** A definition without grants, as the source gives it when no one asks for privileges. */
@@ -53,7 +55,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
                            Optional<String> partitionKey, List<Partition> partitions, List<Constraint> constraints,
                            List<Index> indexes, Optional<String> comment, boolean unlogged) {
         this(name, types, columns, sequences, partitionKey, partitions, constraints, indexes, comment, unlogged,
-                List.of(), List.of(), Optional.empty());
+                List.of(), List.of(), Optional.empty(), List.of());
     }
 
     /** This definition without its grants: what a target creates when the spec does not copy privileges. */
@@ -64,13 +66,26 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
     /** This definition with {@code grants} in place of its own (mapped to other roles, say). */
     public TableDefinition withGrants(List<Grant> grants) {
         return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
-                comment, unlogged, grants, standaloneSequences, owner);
+                comment, unlogged, grants, standaloneSequences, owner, routines);
     }
 
     /** This definition with another owner (empty: whoever creates the copy). */
     public TableDefinition withOwner(Optional<String> owner) {
         return new TableDefinition(name, types, columns, sequences, partitionKey, partitions, constraints, indexes,
-                comment, unlogged, grants, standaloneSequences, owner);
+                comment, unlogged, grants, standaloneSequences, owner, routines);
+    }
+
+    /**
+     * A function the table's definition calls (a default, a check, an index expression), as the source names it.
+     *
+     * @param signature its name and argument types, schema-qualified (PostgreSQL's {@code regprocedure} text)
+     * @param extension the extension it belongs to, when it does
+     */
+    public record Routine(String signature, Optional<String> extension) {
+        public Routine {
+            requireNonNull(signature, "signature is null");
+            requireNonNull(extension, "extension is null");
+        }
     }
 
     /**

@@ -72,6 +72,16 @@ public final class SourceDefinitions {
             + "LEFT JOIN pg_sequences v ON v.schemaname = n.nspname AND v.sequencename = s.relname "
             + "WHERE ad.adrelid = ? AND NOT EXISTS (SELECT 1 FROM pg_depend o WHERE o.classid = 'pg_class'::regclass "
             + "AND o.objid = s.oid AND o.refobjid = ad.adrelid AND o.deptype IN ('a', 'i')) ORDER BY 1, 2";
+    /** Functions (not built in) the table's defaults, constraints and indexes call, with their extension. */
+    private static final String ROUTINES = "SELECT DISTINCT f.oid::regprocedure::text, x.extname "
+            + "FROM (SELECT ?::oid AS rel) t JOIN pg_depend d ON d.refclassid = 'pg_proc'::regclass AND ("
+            + "(d.classid = 'pg_attrdef'::regclass AND d.objid IN (SELECT oid FROM pg_attrdef WHERE adrelid = t.rel)) "
+            + "OR (d.classid = 'pg_constraint'::regclass AND d.objid IN (SELECT oid FROM pg_constraint "
+            + "WHERE conrelid = t.rel)) OR (d.classid = 'pg_class'::regclass AND d.objid IN (SELECT indexrelid "
+            + "FROM pg_index WHERE indrelid = t.rel))) JOIN pg_proc f ON f.oid = d.refobjid "
+            + "JOIN pg_namespace n ON n.oid = f.pronamespace AND n.nspname NOT IN ('pg_catalog', "
+            + "'information_schema') LEFT JOIN pg_depend e ON e.classid = 'pg_proc'::regclass AND e.objid = f.oid "
+            + "AND e.deptype = 'e' LEFT JOIN pg_extension x ON x.oid = e.refobjid ORDER BY 1";
     private static final String CONSTRAINTS = "SELECT conname, contype, pg_get_constraintdef(oid), confrelid, "
             + "CASE WHEN confrelid <> 0 THEN confrelid::regclass::text END FROM pg_constraint "
             + "WHERE conrelid = ? AND contype IN ('p', 'u', 'x', 'c', 'f') AND conislocal "
@@ -115,18 +125,22 @@ public final class SourceDefinitions {
         return readAll(connection, List.of(table)).get(table.oid());
     }
 
-    /** How many tables' reads go to the server in one round trip (six statements each). */
+    /** The statements every table's definition is read with, one parameter (its OID) each. */
+    private static final int READS = 7;
+
+    /** How many tables' reads go to the server in one round trip ({@link #READS} statements each). */
     private static final int TABLES_PER_TRIP = 50;
 
     /**
-     * The definitions of {@code tables}, by OID: the six reads every table needs, for up to fifty tables in one round
-     * trip (PgJDBC sends the statements together and hands back their results in order; at 10,000 tables the round
-     * trips were most of the time), then what only some tables need (user types, partitions) table by table.
+     * The definitions of {@code tables}, by OID: the seven reads every table needs, for up to fifty tables in one
+     * round trip (PgJDBC sends the statements together and hands back their results in order; at 10,000 tables the
+     * round trips were most of the time), then what only some tables need (user types, partitions) table by table.
      */
     static java.util.Map<Long, TableDefinition> readAll(Connection connection, List<ResolvedTable> tables)
             throws SQLException {
         java.util.Map<Long, TableDefinition> definitions = new java.util.LinkedHashMap<>();
-        String one = String.join(";\n", COLUMNS, SEQUENCES, STANDALONE_SEQUENCES, CONSTRAINTS, INDEXES, COMMENT);
+        String one = String.join(";\n", COLUMNS, SEQUENCES, STANDALONE_SEQUENCES, ROUTINES, CONSTRAINTS, INDEXES,
+                COMMENT);
         for (int from = 0; from < tables.size(); from += TABLES_PER_TRIP) {
             List<ResolvedTable> trip = tables.subList(from, Math.min(tables.size(), from + TABLES_PER_TRIP));
             List<Read> reads = new ArrayList<>();
@@ -134,7 +148,7 @@ public final class SourceDefinitions {
                     java.util.Collections.nCopies(trip.size(), one)))) {
                 int parameter = 1;
                 for (ResolvedTable table : trip) {
-                    for (int i = 0; i < 6; i++) {
+                    for (int i = 0; i < READS; i++) {
                         p.setLong(parameter++, table.oid());
                     }
                 }
@@ -146,6 +160,7 @@ public final class SourceDefinitions {
                     List<TableDefinition.Sequence> sequences = sequences(results(p, statement++));
                     List<TableDefinition.StandaloneSequence> standalone = standaloneSequences(results(p,
                             statement++));
+                    List<TableDefinition.Routine> routines = routines(results(p, statement++));
                     List<TableDefinition.Constraint> constraints = reader.constraints(results(p, statement++));
                     List<TableDefinition.Index> indexes = indexes(results(p, statement++));
                     Optional<String> comment;
@@ -160,7 +175,7 @@ public final class SourceDefinitions {
                         owner = Optional.ofNullable(rs.getString(7));
                     }
                     reads.add(new Read(table, reader, columns, sequences, constraints, indexes, comment, unlogged,
-                            grants, standalone, owner));
+                            grants, standalone, owner, routines));
                 }
             }
             for (Read read : reads) {
@@ -170,12 +185,13 @@ public final class SourceDefinitions {
         return definitions;
     }
 
-    /** One table's six reads, and the rest of its definition read after them. */
+    /** One table's seven reads, and the rest of its definition read after them. */
     private record Read(ResolvedTable table, SourceDefinitions reader,
                         List<TableDefinition.ColumnDefinition> columns, List<TableDefinition.Sequence> sequences,
                         List<TableDefinition.Constraint> constraints, List<TableDefinition.Index> indexes,
                         Optional<String> comment, boolean unlogged, List<TableDefinition.Grant> grants,
-                        List<TableDefinition.StandaloneSequence> standalone, Optional<String> owner) {
+                        List<TableDefinition.StandaloneSequence> standalone, Optional<String> owner,
+                        List<TableDefinition.Routine> routines) {
         TableDefinition definition() throws SQLException {
             long oid = table.oid();
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
@@ -183,7 +199,7 @@ public final class SourceDefinitions {
             return new TableDefinition(table.name(), types, columns, sequences,
                     table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
                     table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
-                    unlogged, grants, standalone, owner);
+                    unlogged, grants, standalone, owner, routines);
         }
     }
 
@@ -199,6 +215,16 @@ public final class SourceDefinitions {
             }
         }
         return sequences;
+    }
+
+    private static List<TableDefinition.Routine> routines(ResultSet results) throws SQLException {
+        List<TableDefinition.Routine> routines = new ArrayList<>();
+        try (ResultSet rs = results) {
+            while (rs.next()) {
+                routines.add(new TableDefinition.Routine(rs.getString(1), Optional.ofNullable(rs.getString(2))));
+            }
+        }
+        return routines;
     }
 
     /** The grants of {@link #COMMENT}'s row: four arrays, one entry per grant, NULL arrays for none. */

@@ -209,6 +209,7 @@ public final class CreateTable implements LoadStep {
                     + "it: " + String.join("; ", fixes)) + "; or set definition: bare on the target to create "
                     + "the table with its columns only (the database's default collation)");
         }
+        refuseMissingRoutines(catalog, created.routines());
         List<TableDefinition.Type> missing = new ArrayList<>();
         for (TableDefinition.Type type : created.types()) {
             if (catalog.typeOid(type.name()).isEmpty()) {
@@ -313,6 +314,46 @@ public final class CreateTable implements LoadStep {
             // An unfinished run created the table and died before its key: this run finishes the creation.
             marks.writing(CREATED, table.quoted()).apply(tx);
         }
+    }
+
+    /**
+     * PG237 when a function the definition calls (a default, a check, an index) is missing on the target: the copy
+     * carries no functions, and the creation would fail half-way through the run's first transaction.
+     */
+    private void refuseMissingRoutines(PostgresCatalog catalog, List<TableDefinition.Routine> routines)
+            throws SQLException, ConnectorException {
+        if (routines.isEmpty()) {
+            return;
+        }
+        Set<String> absent = new LinkedHashSet<>();
+        try (PreparedStatement p = catalog.connection().prepareStatement("SELECT s FROM unnest(?::text[]) "
+                + "WITH ORDINALITY AS u(s, n) WHERE to_regprocedure(s) IS NULL ORDER BY n")) {
+            p.setArray(1, catalog.connection().createArrayOf("text", routines.stream()
+                    .map(TableDefinition.Routine::signature).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    absent.add(rs.getString(1));
+                }
+            }
+        }
+        if (absent.isEmpty()) {
+            return;
+        }
+        List<String> named = new ArrayList<>();
+        Set<String> extensions = new LinkedHashSet<>();
+        for (TableDefinition.Routine routine : routines) {
+            if (absent.contains(routine.signature())) {
+                named.add(routine.signature() + routine.extension().map(e -> " (extension " + e + ")").orElse(""));
+                routine.extension().ifPresent(extensions::add);
+            }
+        }
+        throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG237, "cannot create " + table.quoted()
+                + " with its source's definition: it calls functions the target database does not have: "
+                + String.join(", ", named) + "; nothing was created", (extensions.isEmpty() ? ""
+                : extensions.stream().map(e -> "CREATE EXTENSION " + SqlQuote.identifier(e))
+                .collect(Collectors.joining("; ")) + "; ") + "create the functions as the source has them "
+                + "(pg_dump --schema-only of the source prints them), or set definition: bare to create the table "
+                + "with columns, types and NOT NULL only");
     }
 
     /**

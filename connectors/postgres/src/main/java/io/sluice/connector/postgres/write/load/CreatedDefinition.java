@@ -240,6 +240,11 @@ public final class CreatedDefinition {
         return definition.types();
     }
 
+    /** The functions the definition calls, which the copy does not create. */
+    List<TableDefinition.Routine> routines() {
+        return definition.routines();
+    }
+
     // ---- after the load
 
     /** One build after the load: a constraint added to the table, or an index created on it. */
