@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -99,8 +100,6 @@ class CodeMapTest {
      */
     @Test
     void theBytecodeDependsOnlyAsTheMapAllows() throws IOException {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError("no jdeps in "
-                + "this JDK: run the tests with a full JDK 21+"));
         List<String> args = new ArrayList<>(List.of("-verbose:class", "-e", "io\\.sluice\\..*"));
         List<Path> sourceRoots = new ArrayList<>();
         for (String module : modules()) {
@@ -116,16 +115,13 @@ class CodeMapTest {
                 throw new AssertionError(module + " is not compiled: build the project first (./mvnw install)");
             }
         }
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = jdeps.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), args.toArray(String[]::new));
-        assertEquals(0, code, "jdeps failed: " + err);
+        String dependencies = jdeps(args);
         Map<String, Set<String>> allowed = map();
         Pattern edge = Pattern.compile("^\\s+(io\\.sluice\\.[\\w.$]+)\\s+->\\s+(io\\.sluice\\.[\\w.$]+)\\s",
                 Pattern.MULTILINE);
         Set<String> problems = new TreeSet<>();
         int edges = 0;
-        Matcher m = edge.matcher(out.toString());
+        Matcher m = edge.matcher(dependencies);
         while (m.find()) {
             String from = m.group(1);
             String to = m.group(2);
@@ -143,6 +139,36 @@ class CodeMapTest {
         assertTrue(edges > 1000, "jdeps reported " + edges + " dependencies; expected the whole project's");
         assertEquals(List.of(), List.copyOf(problems), "the bytecode depends where docs/development.md's map does "
                 + "not allow");
+    }
+
+    /**
+     * jdeps' report: the test JVM's own tool, or, on a bare Java runtime (CI tests on one to prove Java 21 is enough),
+     * the one of the JDK Maven runs on ({@code sluice.build.jdk}).
+     */
+    private static String jdeps(List<String> args) throws IOException {
+        Optional<ToolProvider> tool = ToolProvider.findFirst("jdeps");
+        if (tool.isPresent()) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code = tool.get().run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+                    args.toArray(String[]::new));
+            assertEquals(0, code, "jdeps failed: " + err);
+            return out.toString();
+        }
+        Path executable = Path.of(System.getProperty("sluice.build.jdk", ""), "bin", "jdeps");
+        assertTrue(Files.isExecutable(executable), "the test JVM has no jdeps, and neither has " + executable
+                + ": run the tests with a JDK 21+ (or set sluice.build.jdk to one)");
+        List<String> command = new ArrayList<>(List.of(executable.toString()));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            assertEquals(0, process.waitFor(), "jdeps failed: " + out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for jdeps", e);
+        }
+        return out;
     }
 
     /** Modules the reactor builds after this one: their classes may not exist yet when its tests run. */

@@ -13,14 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Which tables' definitions ask the catalog for the sequences and functions their expressions use: only those whose
  * text (as pg_get_expr prints it with an empty search_path) may name one the copy does not make.
  */
-class SourceDefinitionsTest {
+class DefinitionUsesTest {
     private static TableDefinition.ColumnDefinition defaulting(String expression) {
         return new TableDefinition.ColumnDefinition("c", Optional.of(expression), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     private static boolean asks(String defaultExpression, List<TableDefinition.Sequence> owned) {
-        return SourceDefinitions.mayUseMore(List.of(defaulting(defaultExpression)), owned, List.of(), List.of());
+        return DefinitionUses.mayUseMore(List.of(defaulting(defaultExpression)), owned, List.of(), List.of());
     }
 
     @Test
@@ -37,7 +37,7 @@ class SourceDefinitionsTest {
         assertTrue(asks("nextval('\"My Schema\".\"s''q\"'::regclass)", List.of()));
         assertTrue(asks("app.next_code()", List.of()));
         assertTrue(asks("\"Odd Schema\".\"f\" (1)", List.of()));
-        assertTrue(SourceDefinitions.mayUseMore(List.of(), List.of(), List.of(new TableDefinition.Constraint("k",
+        assertTrue(DefinitionUses.mayUseMore(List.of(), List.of(), List.of(new TableDefinition.Constraint("k",
                 'c', "CHECK (app.valid(x))", Optional.empty(), Optional.empty())), List.of()), "a check's call");
     }
 }
