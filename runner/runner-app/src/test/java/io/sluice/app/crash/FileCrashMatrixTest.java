@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * one not yet), added, deleted, corrupted} x {while the run waits, then SIGKILL; while the run waits, then it goes
  * on} x {--resume, a fresh run}. Each version of each file holds ids of its own ({@code file * 10^7 + version * 10^5
  * + row}), so the target shows which versions it holds: each one whole or not at all, never twice, the current ones
- * after a further run, and a new-files run after that loads nothing again. The run is held between two partitions by
- * a lock the test takes on the target (its next COPY waits), so the change lands at a known point, without sleeps;
+ * after a further run, and a new-files run after that loads nothing again. The run is held after two partitions (a
+ * statement trigger makes the third COPY wait for an advisory lock the test holds), so the change lands at a known
+ * point, without sleeps;
  * truncate runs at degree 2 (at degree 1 it is one transaction, with no partition done before its commit).
  */
 @Tag(TestTier.SAMPLED)
@@ -91,24 +92,30 @@ class FileCrashMatrixTest {
 
         void run() throws Exception {
             f = new LedgerFixture(home, "fcm_" + name, 1);
-            f.sql(f.target, "TRUNCATE items");
+            // The hold: the third COPY into the table (and each after it) waits at its start for an advisory lock
+            // the test holds, so exactly two partitions are done when the change lands, however slow the test is to
+            // look (taking a table lock after seeing two done raced with the partitions after them).
+            f.sql(f.target, "TRUNCATE items", "CREATE SEQUENCE fcm_copies",
+                    "CREATE FUNCTION fcm_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                            + "IF nextval('fcm_copies') > 2 THEN PERFORM pg_advisory_xact_lock_shared(4242, 4242); "
+                            + "END IF; RETURN NULL; END $$",
+                    "CREATE TRIGGER fcm_hold BEFORE INSERT ON items FOR EACH STATEMENT EXECUTE FUNCTION fcm_hold()");
             for (int file = 1; file <= FILES; file++) {
                 write(file, 1, ROWS);
             }
             Path spec = spec();
             Path log = home.resolve("first.log");
             Path summary = home.resolve("summary.json");
+            Connection hold = f.pg.connect(f.target);
+            try (Statement s = hold.createStatement()) {
+                s.execute("SELECT pg_advisory_lock(4242, 4242)"); // held until this session ends
+            }
             Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "fc-1",
                     "--summary-json", summary.toString());
-            Connection hold = f.pg.connect(f.target);
             int exit;
             try {
                 LedgerFixture.waitUntil(child, log, () -> f.donePartitions("fc-1") >= 2);
-                hold.setAutoCommit(false);
-                try (Statement s = hold.createStatement()) {
-                    s.execute("LOCK TABLE items IN SHARE MODE"); // the next partition's COPY waits for it
-                }
-                assertTrue(f.donePartitions("fc-1") < FILES, "held before the last partition");
+                assertEquals(2, f.donePartitions("fc-1"), "held after two partitions, before the last");
                 inflict();
                 if (then == Then.KILL) {
                     child.destroyForcibly();
