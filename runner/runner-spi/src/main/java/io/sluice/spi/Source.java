@@ -150,6 +150,15 @@ public interface Source {
     }
 
     /**
+     * The objects of the schema the source's table is in beyond its tables (functions, views, triggers, policies...),
+     * for a target that carries the whole schema ({@code objects: all}); empty (the default) when the source cannot
+     * read them or reads no table, which refuses that option at plan.
+     */
+    default java.util.Optional<SchemaObjects> schemaObjects() throws ConnectorException {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * {@code column}, one of this source's or computed by it ({@link ComputedColumns#expressionColumn}), typed as a
      * created table gets it, as {@link #postgresColumns()} types the source's own. The default takes a column that has
      * a PostgreSQL type as it is.

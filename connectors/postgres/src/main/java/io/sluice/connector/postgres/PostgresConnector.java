@@ -8,6 +8,7 @@ import io.sluice.connector.postgres.read.SourcesAhead;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.write.ObjectCarriers;
 import io.sluice.connector.postgres.write.PostgresTarget;
 import io.sluice.connector.postgres.write.TableAccess;
 import io.sluice.connector.postgres.write.TargetsAhead;
@@ -43,6 +44,8 @@ public final class PostgresConnector implements Connector {
     /** What {@link #describeAhead} read, by table, until the source or target made for it takes it. */
     private final SourcesAhead sourcesAhead;
     private final TargetsAhead targetsAhead;
+    /** Which stream carries each source schema's objects into this connection ({@code objects: all}). */
+    private final ObjectCarriers objectCarriers = new ObjectCarriers();
 
     PostgresConnector(PostgresConnections connections, List<String> notices, String ledgerSchema) {
         this.connections = requireNonNull(connections, "connections is null");
@@ -207,6 +210,8 @@ public final class PostgresConnector implements Connector {
                 !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false),
                 new TableAccess(targetOptions.find(PostgresOptions.PRIVILEGES).map("copy"::equals).orElse(false),
                         targetOptions.find(PostgresOptions.OWNERS).orElse(Map.of())),
+                targetOptions.find(PostgresOptions.OBJECTS).map("all"::equals).orElse(false)
+                        ? Optional.of(objectCarriers) : Optional.empty(),
                 targetsAhead.take(name));
     }
 

@@ -84,8 +84,15 @@ public final class PostgresOptions {
                     + "exist on the target server and the connection's user must be a member of the owners "
                     + "(target only).");
 
+    static final Option<String> OBJECTS = Option.string("objects").oneOf("tables", "all")
+            .withDefault("tables").describedAs("What of the source table's schema a run carries besides the tables. "
+                    + "all: its functions, procedures, aggregates, views, materialized views (filled after the load), "
+                    + "triggers (created after the load, so they do not fire on copied rows), rules, row-level "
+                    + "security and policies, with their comments, created where missing once every stream is done; "
+                    + "the copies must keep the source's schema and names (target only).");
+
     static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION, PRIVILEGES,
-            OWNERS);
+            OWNERS, OBJECTS);
 
     private PostgresOptions() {
     }

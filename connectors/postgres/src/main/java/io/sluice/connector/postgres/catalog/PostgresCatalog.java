@@ -56,6 +56,11 @@ public final class PostgresCatalog {
      * then the database and relation OIDs.
      */
     public String relationKey(long relationOid) throws SQLException {
+        return databaseKey() + ":" + relationOid;
+    }
+
+    /** The database as {@link #relationKey} names it: equal for the same database of the same server run. */
+    public String databaseKey() throws SQLException {
         SessionFacts facts = SessionFacts.of(connection);
         String database = facts.databaseKey;
         if (database == null) {
@@ -67,7 +72,7 @@ public final class PostgresCatalog {
                 facts.databaseKey = database;
             }
         }
-        return database + ":" + relationOid;
+        return database;
     }
 
     /**

@@ -241,16 +241,25 @@ public final class TargetCatalog {
     }
 
     public List<OwnedSequence> ownedSequences(long tableOid) throws SQLException {
-        return ownedSequences("?", p -> p.setLong(1, tableOid));
-    }
-
-    /** {@link #ownedSequences(long)} of the table of that quoted name (none when there is no such table). */
-    public List<OwnedSequence> ownedSequences(String quotedTable) throws SQLException {
-        return ownedSequences("to_regclass(?)", p -> p.setString(1, quotedTable));
+        String sql = "SELECT d.objid::regclass::text, a.attname, d.deptype FROM pg_depend d "
+                + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' "
+                + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
+                + "WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass "
+                + "AND d.refobjid = ? AND d.deptype IN ('a', 'i') ORDER BY a.attnum";
+        List<OwnedSequence> sequences = new ArrayList<>();
+        try (PreparedStatement p = connection.prepareStatement(sql)) {
+            p.setLong(1, tableOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), rs.getString(3).charAt(0)));
+                }
+            }
+        }
+        return sequences;
     }
 
     /**
-     * What a load resets after the last partition, in one look-up: {@link #ownedSequences(String)}, then the sequences
+     * What a load resets after the last partition, in one look-up: the table's own sequences, then the sequences
      * the column defaults draw from ({@code nextval}) that no column of the table owns (a sequence created on its own,
      * as pg_dump scripts and Pagila make them), once with each column whose default uses it (dependency {@code 'n'}):
      * moved past each column's values, never back, a sequence ends past all of them.
@@ -273,29 +282,6 @@ public final class TargetCatalog {
         try (PreparedStatement p = connection.prepareStatement(sql)) {
             p.setString(1, quotedTable);
             p.setString(2, quotedTable);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), rs.getString(3).charAt(0)));
-                }
-            }
-        }
-        return sequences;
-    }
-
-    @FunctionalInterface
-    private interface Parameter {
-        void set(PreparedStatement p) throws SQLException;
-    }
-
-    private List<OwnedSequence> ownedSequences(String table, Parameter parameter) throws SQLException {
-        String sql = "SELECT d.objid::regclass::text, a.attname, d.deptype FROM pg_depend d "
-                + "JOIN pg_class s ON s.oid = d.objid AND s.relkind = 'S' "
-                + "JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid "
-                + "WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_class'::regclass "
-                + "AND d.refobjid = " + table + " AND d.deptype IN ('a', 'i') ORDER BY a.attnum";
-        List<OwnedSequence> sequences = new ArrayList<>();
-        try (PreparedStatement p = connection.prepareStatement(sql)) {
-            parameter.set(p);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     sequences.add(new OwnedSequence(rs.getString(1), rs.getString(2), rs.getString(3).charAt(0)));

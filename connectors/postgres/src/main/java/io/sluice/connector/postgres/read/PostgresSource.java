@@ -30,6 +30,7 @@ import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -346,6 +347,22 @@ public final class PostgresSource implements Source {
                     .relationKey(table.get().oid()), table.get().quoted()));
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify "
+                    + describe());
+        }
+    }
+
+    /** The objects of the schema of the table read (a query reads none), for a target that carries the schema. */
+    @Override
+    public Optional<SchemaObjects> schemaObjects() throws ConnectorException {
+        Optional<ResolvedTable> table = relation().table();
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        try (ControlConnection control = connections.control("identifying the database of " + describe())) {
+            return Optional.of(new PostgresSchemaObjects(connections, table.get(),
+                    new PostgresCatalog(control.connection()).databaseKey()));
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify the database of "
                     + describe());
         }
     }

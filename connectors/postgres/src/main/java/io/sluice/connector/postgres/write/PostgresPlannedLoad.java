@@ -14,6 +14,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 import io.sluice.connector.postgres.session.TargetOwnership;
+import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.ForeignKeys;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.spi.Column;
@@ -61,15 +62,18 @@ final class PostgresPlannedLoad implements PlannedLoad {
     private final PostgresLoad load;
     private final PostgresConnections connections;
     private final QualifiedName name;
+    /** The objects of the source table's schema this stream carries ({@code objects: all}), if it does. */
+    private final Optional<CarriedObjects> objects;
     private volatile RowScreen.PerTable screen; // null until the first writer with rejects asks
     /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
     /** In a joined run: its id, which names the other processes' sessions too. */
     private volatile String joinedRun;
 
-    PostgresPlannedLoad(PostgresTarget target, PostgresLoad load) {
+    PostgresPlannedLoad(PostgresTarget target, PostgresLoad load, Optional<CarriedObjects> objects) {
         this.target = requireNonNull(target, "target is null");
         this.load = requireNonNull(load, "load is null");
+        this.objects = requireNonNull(objects, "objects is null");
         this.connections = target.connections();
         this.name = target.name();
     }
@@ -158,7 +162,19 @@ final class PostgresPlannedLoad implements PlannedLoad {
 
     @Override
     public LoadPlan.AcrossStreams planAcrossStreams(Map<String, String> copies) throws ConnectorException {
-        return load.planAcrossStreams(requireNonNull(copies, "copies is null"));
+        LoadPlan.AcrossStreams keys = load.planAcrossStreams(requireNonNull(copies, "copies is null"));
+        if (objects.isEmpty()) {
+            return keys;
+        }
+        LoadPlan.AcrossStreams carried = objects.get().plan(copies);
+        return new LoadPlan.AcrossStreams(keys.before(), concat(keys.after(), carried.after()),
+                concat(keys.notes(), carried.notes()));
+    }
+
+    private static List<String> concat(List<String> first, List<String> then) {
+        List<String> both = new java.util.ArrayList<>(first);
+        both.addAll(then);
+        return both;
     }
 
     @Override
@@ -166,13 +182,16 @@ final class PostgresPlannedLoad implements PlannedLoad {
         load.beforeStreams(requireNonNull(marks, "marks is null"));
     }
 
-    /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}). */
+    /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}), then the carried objects. */
     @Override
     public void finishAfterStreams(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
         Map<String, String> done = target.ledger().inTransaction(marks.reading());
         if (ForeignKeys.owed(done)) {
             ForeignKeys.addRecorded(connections, target.ledger(), marks, done);
+        }
+        if (objects.isPresent()) {
+            objects.get().finish(marks);
         }
     }
 

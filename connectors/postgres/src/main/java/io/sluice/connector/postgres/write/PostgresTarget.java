@@ -12,6 +12,7 @@ import io.sluice.connector.postgres.session.LeftoverSessions;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.connector.postgres.write.load.TargetAhead;
 
@@ -29,6 +30,8 @@ import io.sluice.spi.LoadRequest;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.RejectedRow;
+import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.Source;
 import io.sluice.spi.StoredRejects;
 import io.sluice.spi.TableDefinition;
@@ -65,6 +68,8 @@ public final class PostgresTarget implements Target {
     private final boolean withDefinition;
     /** What of the source's access rules a created table gets ({@code privileges:}, {@code owners:}). */
     private final TableAccess access;
+    /** Present with {@code objects: all}: which stream carries each source schema's objects. */
+    private final Optional<ObjectCarriers> objectCarriers;
     private ResolvedTable resolved;
     /** How planning and the load wait for locks: the latest {@link #waitForLocks} said. */
     private volatile TableLocks locks;
@@ -74,17 +79,19 @@ public final class PostgresTarget implements Target {
     /**
      * @param withDefinition  a created table gets the source table's definition ({@code definition: full})
      * @param access          and of its grants and owner ({@code privileges:}, {@code owners:})
+     * @param objectCarriers  present with {@code objects: all}: the run also carries the source schema's objects
      * @param ahead           the table as read ahead of planning, with the other tables of its pattern
      */
     public PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema,
                           boolean createIfMissing, List<String> primaryKey, boolean withDefinition,
-                          TableAccess access, Optional<TargetAhead> ahead) {
+                          TableAccess access, Optional<ObjectCarriers> objectCarriers, Optional<TargetAhead> ahead) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
         this.createIfMissing = createIfMissing;
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.withDefinition = withDefinition;
         this.access = requireNonNull(access, "access is null");
+        this.objectCarriers = requireNonNull(objectCarriers, "objectCarriers is null");
         this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
         this.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
@@ -129,6 +136,7 @@ public final class PostgresTarget implements Target {
         if (source.changes().isPresent()) {
             refuseChangesWithoutKey(request, existing, definition);
         }
+        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source) : Optional.empty();
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
@@ -144,7 +152,7 @@ public final class PostgresTarget implements Target {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition,
                     readAhead);
-            return new PostgresPlannedLoad(this, planned);
+            return new PostgresPlannedLoad(this, planned, objects);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
                     + name.quoted());
@@ -173,6 +181,44 @@ public final class PostgresTarget implements Target {
                     + "(columns: rules and definition: bare create a table without the source's key; append or "
                     + "truncate with definition: full carries it)");
         }
+    }
+
+    /**
+     * {@code objects: all}: the objects of the source table's schema, when this stream is the one that carries them
+     * (the first of the schema's tables planned). Refused at plan (PG238) when the source is not a PostgreSQL table
+     * copied whole, or its copy takes another name (the objects name the source's tables); (PG239) when the stream
+     * follows changes and the schema has triggers, which would fire on the applied rows; (PG240) when a policy names
+     * a role this server lacks.
+     */
+    private Optional<CarriedObjects> carriedObjects(Source source) throws ConnectorException {
+        Optional<SchemaObjects> role = source.schemaObjects();
+        Optional<RelationIdentity> copied = source.copiedTable();
+        if (role.isEmpty() || copied.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG238, "objects: all on "
+                    + name.quoted() + ", but " + source.describe() + " is not a PostgreSQL table read whole (a "
+                    + "query, another kind of source, or columns: rules that reshape it): it has no schema whose "
+                    + "objects could be carried", "copy PostgreSQL tables (table: \"schema.*\") without columns: "
+                    + "rules, or set objects: tables");
+        }
+        if (!copied.get().display().equals(name.quoted())) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG238, "objects: all copies the "
+                    + "schema's objects as the source defines them, naming the source's tables, but "
+                    + copied.get().display() + " is copied into " + name.quoted(), "keep the source's schema and "
+                    + "names (e.g. table: \"" + role.get().schema() + ".{table}\" on the target), or set objects: "
+                    + "tables");
+        }
+        if (!objectCarriers.get().carries(role.get().schemaKey(), name.quoted())) {
+            return Optional.empty();
+        }
+        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), role.get().read());
+        if (source.changes().isPresent() && objects.hasTriggers()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG239, "objects: all would create "
+                    + "the triggers of schema " + SqlQuote.identifier(role.get().schema()) + ", and the stream "
+                    + "follows changes: they would fire on every applied change and alter the rows it writes",
+                    "copy the schema's objects in a run without changes: (objects: all), then follow changes with "
+                    + "objects: tables");
+        }
+        return Optional.of(objects.checked());
     }
 
     /** The table as it is now; missing without {@code create: if-missing}: refused, with the fix. */

@@ -102,9 +102,11 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
         boolean mayOwn = true;
         try (ControlConnection control = connections.control("finding the roles " + name.quoted() + " needs");
              PreparedStatement p = control.connection().prepareStatement("SELECT r, EXISTS (SELECT 1 FROM "
-                     + "pg_roles WHERE rolname = r), r = ? AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) "
-                     + "AND NOT (pg_has_role(current_user, r, 'MEMBER') AND pg_has_role(current_user, r, 'USAGE')) "
-                     + "FROM unnest(?::text[]) r ORDER BY r")) {
+                     + "pg_roles WHERE rolname = r), "
+                     // CASE, not AND: pg_has_role fails on a missing role, and AND may evaluate in any order.
+                     + "CASE WHEN r = ? AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) "
+                     + "THEN NOT (pg_has_role(current_user, r, 'MEMBER') AND pg_has_role(current_user, r, 'USAGE')) "
+                     + "ELSE false END FROM unnest(?::text[]) r ORDER BY r")) {
             p.setString(1, owner.orElse(""));
             p.setArray(2, control.connection().createArrayOf("text", roles.toArray()));
             try (ResultSet rs = p.executeQuery()) {

@@ -1,0 +1,368 @@
+package io.sluice.connector.postgres.read;
+
+import io.sluice.connector.postgres.catalog.PostgresCatalog;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+
+import io.sluice.spi.SchemaObject;
+import io.sluice.spi.SchemaObject.Kind;
+import io.sluice.spi.SchemaObjects;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a schema's objects beyond its tables ({@link SchemaObjects}) from the source's catalog, as pg_dump does: on a
+ * session with an empty search path, so every name the server prints comes schema-qualified, with the server's own
+ * functions for the definitions, and the order from {@code pg_depend}. Objects an extension brings are the
+ * extension's, not the schema's.
+ */
+final class SourceObjects {
+    private static final String QUALIFIED = "quote_ident(n.nspname) || '.' || quote_ident(c.relname)";
+    private static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
+            + "'pg_%s'::regclass AND e.objid = %s.oid AND e.deptype = 'e')";
+    /** Functions, procedures and aggregates; an aggregate's parts, which no server function prints whole. */
+    private static final String ROUTINES = "SELECT p.oid, p.prokind, p.oid::regprocedure::text, "
+            + "quote_ident(n.nspname) || '.' || quote_ident(p.proname), "
+            + "CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) END, obj_description(p.oid, 'pg_proc'), "
+            + "pg_get_function_identity_arguments(p.oid), a.aggkind, a.aggtransfn::regproc::text, "
+            + "format_type(a.aggtranstype, NULL), NULLIF(a.aggfinalfn, 0)::regproc::text, a.agginitval, "
+            + "NULLIF(a.aggcombinefn, 0)::regproc::text, a.aggserialfn <> 0 OR a.aggmtransfn <> 0 OR a.aggsortop <> 0 "
+            + "OR a.aggfinalextra OR a.aggfinalmodify <> 'r' "
+            + "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            + "LEFT JOIN pg_aggregate a ON a.aggfnoid = p.oid "
+            + "WHERE p.pronamespace = ? AND p.prokind IN ('f', 'p', 'a')" + NOT_EXTENSION.formatted("proc", "p")
+            + " ORDER BY 3";
+    private static final String VIEWS = "SELECT c.oid, c.relkind, " + QUALIFIED + ", pg_get_viewdef(c.oid), "
+            + "array_to_string(c.reloptions, ', '), obj_description(c.oid, 'pg_class'), "
+            + "(SELECT r.oid FROM pg_rewrite r WHERE r.ev_class = c.oid AND r.rulename = '_RETURN'), "
+            + "ARRAY(SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indrelid = c.oid "
+            + "ORDER BY i.indexrelid), "
+            + "ARRAY(SELECT 'COMMENT ON COLUMN ' || " + QUALIFIED + " || '.' || quote_ident(a.attname) || ' IS ' "
+            + "|| quote_literal(d.description) FROM pg_attribute a JOIN pg_description d ON d.objoid = a.attrelid "
+            + "AND d.objsubid = a.attnum AND d.classoid = 'pg_class'::regclass WHERE a.attrelid = c.oid "
+            + "ORDER BY a.attnum) "
+            + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            + "WHERE c.relnamespace = ? AND c.relkind IN ('v', 'm')" + NOT_EXTENSION.formatted("class", "c")
+            + " ORDER BY 3";
+    /** Triggers a partition has because its parent has them are the parent's ({@code tgparentid}, PostgreSQL 13). */
+    private static final String TRIGGERS = "SELECT t.oid, " + QUALIFIED + ", t.tgname, pg_get_triggerdef(t.oid), "
+            + "t.tgenabled, obj_description(t.oid, 'pg_trigger') "
+            + "FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+            + "WHERE c.relnamespace = ? AND NOT t.tgisinternal "
+            + "AND coalesce((to_jsonb(t) ->> 'tgparentid')::oid, 0) = 0 ORDER BY 2, 3";
+    private static final String RULES = "SELECT r.oid, " + QUALIFIED + ", r.rulename, pg_get_ruledef(r.oid), "
+            + "obj_description(r.oid, 'pg_rewrite') FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class "
+            + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relnamespace = ? AND r.rulename <> '_RETURN' "
+            + "ORDER BY 2, 3";
+    /** A policy's roles: a NULL name for PUBLIC (role 0). */
+    private static final String POLICIES = "SELECT p.oid, " + QUALIFIED + ", p.polname, p.polpermissive, p.polcmd, "
+            + "ARRAY(SELECT CASE WHEN r = 0 THEN NULL ELSE pg_get_userbyid(r)::text END FROM unnest(p.polroles) r), "
+            + "pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid), "
+            + "obj_description(p.oid, 'pg_policy') "
+            + "FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+            + "WHERE c.relnamespace = ? ORDER BY 2, 3";
+    private static final String ROW_SECURITY = "SELECT c.oid, " + QUALIFIED + ", c.relforcerowsecurity "
+            + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relnamespace = ? "
+            + "AND c.relkind IN ('r', 'p') AND c.relrowsecurity ORDER BY 2";
+    /**
+     * What the objects use: routines and relations (tables, views), a partition as its root, built-in objects left
+     * out (they are on every server).
+     */
+    private static final String USES = "SELECT CASE d.classid WHEN 'pg_proc'::regclass THEN 'proc' "
+            + "WHEN 'pg_rewrite'::regclass THEN 'rule' WHEN 'pg_trigger'::regclass THEN 'trigger' ELSE 'policy' END, "
+            + "d.objid, d.refclassid = 'pg_proc'::regclass, CASE WHEN d.refclassid = 'pg_class'::regclass "
+            + "THEN coalesce(pg_partition_root(d.refobjid::regclass)::oid, d.refobjid) ELSE d.refobjid END "
+            + "FROM pg_depend d WHERE d.classid IN ('pg_proc'::regclass, 'pg_rewrite'::regclass, "
+            + "'pg_trigger'::regclass, 'pg_policy'::regclass) AND d.objid::bigint = ANY (?) "
+            + "AND d.deptype IN ('n', 'a') AND d.refobjid >= " + PostgresCatalog.FIRST_NORMAL_OID + " "
+            + "AND (d.refclassid = 'pg_proc'::regclass OR d.refclassid = 'pg_class'::regclass AND EXISTS ("
+            + "SELECT 1 FROM pg_class k WHERE k.oid = d.refobjid AND k.relkind IN ('r', 'p', 'v', 'm')))";
+    private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
+            + "servers, event triggers and publications of the schema are not carried, nor the owners of and grants "
+            + "on its functions and views (the loading user owns what it creates): pg_dump --schema-only -n %s "
+            + "carries them";
+
+    private SourceObjects() {
+    }
+
+    /** The objects of schema {@code schema} (its {@code oid}), in an order that creates each after what it uses. */
+    static SchemaObjects.Contents read(Connection c, long schemaOid, String schema) throws SQLException {
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        Map<String, Draft> drafts = new HashMap<>();
+        List<String> notCarried = new ArrayList<>();
+        /** A view's {@code _RETURN} rule, whose uses are the view's. */
+        Map<Long, String> viewOfRule = new HashMap<>();
+        List<Long> oids = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(ROUTINES)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    routine(rs, drafts, notCarried, oids);
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(VIEWS)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    boolean materialized = rs.getString(2).equals("m");
+                    String name = rs.getString(3);
+                    String options = rs.getString(5);
+                    String with = options == null || options.isEmpty() ? "" : " WITH (" + options + ")";
+                    List<String> statements = new ArrayList<>();
+                    statements.add("CREATE " + (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name + with + " AS"
+                            + withoutSemicolon(rs.getString(4)) + (materialized ? " WITH NO DATA" : ""));
+                    if (materialized) {
+                        statements.addAll(strings(rs.getArray(8)));
+                    }
+                    comment(statements, (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name, rs.getString(6));
+                    statements.addAll(strings(rs.getArray(9)));
+                    String key = catalog.relationKey(rs.getLong(1));
+                    drafts.put(key, new Draft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
+                            Optional.empty(), name, statements, Set.of(), Set.of()));
+                    viewOfRule.put(rs.getLong(7), key);
+                    oids.add(rs.getLong(7));
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(TRIGGERS)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String table = rs.getString(2);
+                    String trigger = rs.getString(3);
+                    List<String> statements = new ArrayList<>(List.of(rs.getString(4)));
+                    String enabled = switch (rs.getString(5)) {
+                        case "D" -> "DISABLE TRIGGER ";
+                        case "R" -> "ENABLE REPLICA TRIGGER ";
+                        case "A" -> "ENABLE ALWAYS TRIGGER ";
+                        default -> "";
+                    };
+                    if (!enabled.isEmpty()) {
+                        statements.add("ALTER TABLE " + table + " " + enabled + SqlQuote.identifier(trigger));
+                    }
+                    comment(statements, "TRIGGER " + SqlQuote.identifier(trigger) + " ON " + table, rs.getString(6));
+                    put(drafts, oids, rs.getLong(1), "trigger", Kind.TRIGGER, trigger, table, statements, Set.of());
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(RULES)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String table = rs.getString(2);
+                    String rule = rs.getString(3);
+                    List<String> statements = new ArrayList<>(List.of(withoutSemicolon(rs.getString(4))));
+                    comment(statements, "RULE " + SqlQuote.identifier(rule) + " ON " + table, rs.getString(5));
+                    put(drafts, oids, rs.getLong(1), "rule", Kind.RULE, rule, table, statements, Set.of());
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(POLICIES)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    policy(rs, drafts, oids);
+                }
+            }
+        }
+        try (PreparedStatement p = c.prepareStatement(ROW_SECURITY)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String table = rs.getString(2);
+                    List<String> statements = new ArrayList<>(List.of("ALTER TABLE " + table
+                            + " ENABLE ROW LEVEL SECURITY"));
+                    if (rs.getBoolean(3)) {
+                        statements.add("ALTER TABLE " + table + " FORCE ROW LEVEL SECURITY");
+                    }
+                    String key = "row-security:" + rs.getLong(1);
+                    drafts.put(key, new Draft(Kind.ROW_SECURITY, key, table, Optional.of(table), table, statements,
+                            Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
+                }
+            }
+        }
+        uses(c, catalog, drafts, viewOfRule, oids);
+        notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
+        return new SchemaObjects.Contents(ordered(drafts), notCarried);
+    }
+
+    private static void routine(ResultSet rs, Map<String, Draft> drafts, List<String> notCarried, List<Long> oids)
+            throws SQLException {
+        String signature = rs.getString(3);
+        String kind = rs.getString(2);
+        List<String> statements = new ArrayList<>();
+        Kind carried;
+        if (kind.equals("a")) {
+            if (!"n".equals(rs.getString(8)) || rs.getBoolean(14)) {
+                notCarried.add("aggregate " + signature + " (an ordered-set, moving or parallel aggregate, or one "
+                        + "with a sort operator: create it as the source has it)");
+                return;
+            }
+            StringBuilder create = new StringBuilder("CREATE AGGREGATE ").append(rs.getString(4)).append('(')
+                    .append(rs.getString(7)).append(") (SFUNC = ").append(rs.getString(9)).append(", STYPE = ")
+                    .append(rs.getString(10));
+            if (rs.getString(11) != null) {
+                create.append(", FINALFUNC = ").append(rs.getString(11));
+            }
+            if (rs.getString(12) != null) {
+                create.append(", INITCOND = ").append(SqlQuote.literal(rs.getString(12)));
+            }
+            if (rs.getString(13) != null) {
+                create.append(", COMBINEFUNC = ").append(rs.getString(13));
+            }
+            statements.add(create.append(')').toString());
+            carried = Kind.AGGREGATE;
+        } else {
+            statements.add(rs.getString(5).strip());
+            carried = kind.equals("p") ? Kind.PROCEDURE : Kind.FUNCTION;
+        }
+        comment(statements, carried.name() + " " + signature, rs.getString(6));
+        String key = "proc:" + rs.getLong(1);
+        drafts.put(key, new Draft(carried, key, signature, Optional.empty(), signature, statements, Set.of(),
+                Set.of()));
+        oids.add(rs.getLong(1));
+    }
+
+    private static void policy(ResultSet rs, Map<String, Draft> drafts, List<Long> oids) throws SQLException {
+        String table = rs.getString(2);
+        String policy = rs.getString(3);
+        String command = switch (rs.getString(5)) {
+            case "r" -> "SELECT";
+            case "a" -> "INSERT";
+            case "w" -> "UPDATE";
+            case "d" -> "DELETE";
+            default -> "ALL";
+        };
+        Set<String> roles = new LinkedHashSet<>();
+        List<String> to = new ArrayList<>();
+        for (Object role : (Object[]) rs.getArray(6).getArray()) {
+            if (role == null) {
+                to.add("PUBLIC");
+            } else {
+                roles.add((String) role);
+                to.add(SqlQuote.identifier((String) role));
+            }
+        }
+        StringBuilder create = new StringBuilder("CREATE POLICY ").append(SqlQuote.identifier(policy)).append(" ON ")
+                .append(table).append(rs.getBoolean(4) ? " AS PERMISSIVE" : " AS RESTRICTIVE").append(" FOR ")
+                .append(command).append(" TO ").append(String.join(", ", to));
+        if (rs.getString(7) != null) {
+            create.append(" USING (").append(rs.getString(7)).append(')');
+        }
+        if (rs.getString(8) != null) {
+            create.append(" WITH CHECK (").append(rs.getString(8)).append(')');
+        }
+        List<String> statements = new ArrayList<>(List.of(create.toString()));
+        comment(statements, "POLICY " + SqlQuote.identifier(policy) + " ON " + table, rs.getString(9));
+        put(drafts, oids, rs.getLong(1), "policy", Kind.POLICY, policy, table, statements, roles);
+    }
+
+    private static void put(Map<String, Draft> drafts, List<Long> oids, long oid, String catalog, Kind kind,
+                            String name, String table, List<String> statements, Set<String> roles) {
+        String key = catalog + ":" + oid;
+        drafts.put(key, new Draft(kind, key, SqlQuote.identifier(name) + " on " + table, Optional.of(table), name,
+                statements, Set.of(), roles));
+        oids.add(oid);
+    }
+
+    /** Fills each draft's uses from {@code pg_depend}: the routines and relations it needs first. */
+    private static void uses(Connection c, PostgresCatalog catalog, Map<String, Draft> drafts,
+                             Map<Long, String> viewOfRule, List<Long> oids) throws SQLException {
+        if (oids.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement p = c.prepareStatement(USES)) {
+            p.setArray(1, c.createArrayOf("bigint", oids.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String catalogName = rs.getString(1);
+                    long objid = rs.getLong(2);
+                    String key = catalogName.equals("rule") && viewOfRule.containsKey(objid) ? viewOfRule.get(objid)
+                            : catalogName + ":" + objid;
+                    Draft draft = drafts.get(key);
+                    if (draft == null) {
+                        continue; // an object left out (an aggregate not carried)
+                    }
+                    String used = rs.getBoolean(3) ? "proc:" + rs.getLong(4) : catalog.relationKey(rs.getLong(4));
+                    if (!used.equals(key)) {
+                        draft.uses.add(used);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Each object after those of the list it uses; otherwise by kind, then name (a cycle keeps that order). */
+    private static List<SchemaObject> ordered(Map<String, Draft> drafts) {
+        List<Draft> waiting = new ArrayList<>(drafts.values());
+        waiting.sort(Comparator.comparing((Draft d) -> d.kind).thenComparing(d -> d.name));
+        List<SchemaObject> ordered = new ArrayList<>();
+        Set<String> placed = new HashSet<>();
+        while (!waiting.isEmpty()) {
+            Draft next = waiting.stream().filter(d -> d.uses.stream()
+                    .allMatch(u -> placed.contains(u) || !drafts.containsKey(u))).findFirst()
+                    .orElse(waiting.getFirst());
+            waiting.remove(next);
+            placed.add(next.key);
+            ordered.add(new SchemaObject(next.kind, next.key, next.name, next.table, next.identity, next.statements,
+                    next.uses, next.roles));
+        }
+        return ordered;
+    }
+
+    private static void comment(List<String> statements, String object, String comment) {
+        if (comment != null) {
+            statements.add("COMMENT ON " + object + " IS " + SqlQuote.literal(comment));
+        }
+    }
+
+    private static String withoutSemicolon(String text) {
+        String stripped = text.stripTrailing();
+        return stripped.endsWith(";") ? stripped.substring(0, stripped.length() - 1) : stripped;
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        List<String> values = new ArrayList<>();
+        for (Object value : (Object[]) array.getArray()) {
+            values.add((String) value);
+        }
+        return values;
+    }
+
+    /** An object as read, before its uses are known. */
+    private static final class Draft {
+        final Kind kind;
+        final String key;
+        final String name;
+        final Optional<String> table;
+        final String identity;
+        final List<String> statements;
+        final Set<String> uses = new LinkedHashSet<>();
+        final Set<String> roles;
+
+        Draft(Kind kind, String key, String name, Optional<String> table, String identity, List<String> statements,
+              Set<String> uses, Set<String> roles) {
+            this.kind = kind;
+            this.key = key;
+            this.name = name;
+            this.table = table;
+            this.identity = identity;
+            this.statements = List.copyOf(statements);
+            this.uses.addAll(uses);
+            this.roles = Set.copyOf(roles);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.sluice.connector.postgres.write;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Which stream carries the objects of each source schema ({@code objects: all}) into one target connection: the
+ * first table of the schema planned, so the objects are read and created once per run however many of its tables
+ * the run copies. Planning follows the spec's order, so every process of a joined run chooses the same table.
+ */
+public final class ObjectCarriers {
+    private final Map<String, String> carriers = new ConcurrentHashMap<>();
+
+    /** Whether the target table {@code table} carries the objects of the schema {@code schemaKey}. */
+    boolean carries(String schemaKey, String table) {
+        requireNonNull(table, "table is null");
+        return carriers.computeIfAbsent(requireNonNull(schemaKey, "schemaKey is null"), k -> table).equals(table);
+    }
+}

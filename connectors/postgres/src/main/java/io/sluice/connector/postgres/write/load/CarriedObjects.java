@@ -1,0 +1,224 @@
+package io.sluice.connector.postgres.write.load;
+
+import io.sluice.connector.postgres.catalog.PostgresCode;
+import io.sluice.connector.postgres.catalog.SqlQuote;
+import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.session.PostgresConnections;
+import io.sluice.connector.postgres.session.PostgresErrors;
+
+import io.sluice.spi.LoadPlan;
+import io.sluice.spi.SchemaObject;
+import io.sluice.spi.SchemaObject.Kind;
+import io.sluice.spi.SchemaObjects;
+import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.ledger.LedgerTransaction;
+import io.sluice.spi.ledger.LoadMarks;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A source schema's objects beyond its tables ({@code objects: all}), carried by one stream of the run (the first
+ * planned of the schema's tables): once every stream is done, in one transaction that also writes their mark, so a
+ * crash leaves all of them or none, and triggers never fire on the copied rows. Each is created only where it is
+ * missing (a fresh run after a finished one finds them); materialized views are filled after, from the loaded tables.
+ */
+public final class CarriedObjects {
+    /** The mark of the transaction that created them. */
+    static final String CREATED = "objects.created";
+
+    private final PostgresConnections connections;
+    private final PostgresLedgerStore ledger;
+    private final SchemaObjects source;
+    private final SchemaObjects.Contents contents;
+    /** What {@link #plan} found carriable: each object whose tables the run copies. */
+    private volatile List<SchemaObject> carried = List.of();
+
+    public CarriedObjects(PostgresConnections connections, PostgresLedgerStore ledger, SchemaObjects source,
+                          SchemaObjects.Contents contents) {
+        this.connections = requireNonNull(connections, "connections is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        this.source = requireNonNull(source, "source is null");
+        this.contents = requireNonNull(contents, "contents is null");
+    }
+
+    /**
+     * Refuses (PG240) roles the schema's policies name that the target server lacks: at planning, so
+     * {@code lint --connect} says so too (a policy on a table the run does not copy counts as well).
+     */
+    public CarriedObjects checked() throws ConnectorException {
+        refuseMissingRoles(contents.objects());
+        return this;
+    }
+
+    /** Whether the schema has triggers, which would fire on the rows a change apply writes. */
+    public boolean hasTriggers() {
+        return contents.objects().stream().anyMatch(o -> o.kind() == Kind.TRIGGER);
+    }
+
+    /**
+     * Which objects are carried (those whose tables are among the run's {@code copies}, by source relation key, or
+     * are carried objects themselves), their statements for the plan, and what is not carried.
+     */
+    public LoadPlan.AcrossStreams plan(Map<String, String> copies) throws ConnectorException {
+        Set<String> available = new HashSet<>(copies.keySet());
+        List<SchemaObject> objects = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (SchemaObject object : contents.objects()) {
+            if (available.containsAll(object.uses())) {
+                objects.add(object);
+                available.add(object.key());
+            } else {
+                notes.add("not carried: " + object.kind().label() + " " + object.name() + ", which uses a table or "
+                        + "object this run does not copy");
+            }
+        }
+        carried = List.copyOf(objects);
+        List<String> statements = new ArrayList<>();
+        objects.forEach(o -> statements.addAll(o.statements()));
+        objects.stream().filter(o -> o.kind() == Kind.MATERIALIZED_VIEW)
+                .forEach(o -> statements.add(refresh(o)));
+        Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
+        objects.forEach(o -> counts.merge(o.kind(), 1, Integer::sum));
+        List<String> summary = new ArrayList<>();
+        counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? "" : "s")));
+        notes.addFirst("objects: all: schema " + SqlQuote.identifier(source.schema()) + "'s "
+                + (summary.isEmpty() ? "objects (none beyond its tables)" : String.join(", ", summary))
+                + ", created where missing once every stream is done, in one transaction; materialized views "
+                + "filled from the loaded tables; triggers created after the load, so they do not fire on the "
+                + "copied rows");
+        notes.addAll(contents.notCarried());
+        return new LoadPlan.AcrossStreams(List.of(), statements, notes);
+    }
+
+    /** Once every stream is done: creates what is missing, fills the materialized views, marks it; once. */
+    public void finish(LoadMarks marks) throws ConnectorException {
+        String what = "creating the objects of schema " + SqlQuote.identifier(source.schema());
+        String current = "";
+        try (ControlConnection control = connections.control(what)) {
+            Connection c = control.connection();
+            c.setAutoCommit(false);
+            try {
+                LedgerTransaction tx = ledger.rowsOn(c);
+                if (marks.reading().apply(tx).containsKey(CREATED)) {
+                    c.rollback();
+                    return;
+                }
+                LoadTable.execute(c, "SET LOCAL check_function_bodies = off");
+                // Two processes of a joined run, or two specs, may carry the same schema: one at a time.
+                try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+                    p.setString(1, "sluice objects " + source.schema());
+                    p.execute();
+                }
+                for (SchemaObject object : carried) {
+                    if (exists(c, object)) {
+                        continue;
+                    }
+                    for (String statement : object.statements()) {
+                        current = statement;
+                        LoadTable.execute(c, statement);
+                    }
+                }
+                for (SchemaObject object : carried) {
+                    if (object.kind() == Kind.MATERIALIZED_VIEW) {
+                        current = refresh(object);
+                        LoadTable.execute(c, current);
+                    }
+                }
+                current = "";
+                marks.writing(CREATED, java.time.Instant.now().toString()).apply(tx);
+                c.commit();
+            } catch (SQLException | ConnectorException | RuntimeException e) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // closing rolls back too
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what
+                    + (current.isEmpty() ? "" : " (" + firstLine(current) + ")"));
+        }
+    }
+
+    private static String refresh(SchemaObject view) {
+        return "REFRESH MATERIALIZED VIEW " + view.identity();
+    }
+
+    /** Whether the target has the object already (by name: a fresh run after a finished one). */
+    private static boolean exists(Connection c, SchemaObject object) throws SQLException {
+        String query = switch (object.kind()) {
+            case FUNCTION, PROCEDURE, AGGREGATE -> "SELECT to_regprocedure(?) IS NOT NULL";
+            case VIEW, MATERIALIZED_VIEW -> "SELECT to_regclass(?) IS NOT NULL";
+            case TRIGGER -> "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname = ?)";
+            case RULE -> "SELECT EXISTS (SELECT 1 FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename = ?)";
+            case POLICY -> "SELECT EXISTS (SELECT 1 FROM pg_policy WHERE polrelid = to_regclass(?) AND polname = ?)";
+            case ROW_SECURITY -> null; // enabling it again changes nothing
+        };
+        if (query == null) {
+            return false;
+        }
+        try (PreparedStatement p = c.prepareStatement(query)) {
+            if (object.table().isPresent()) {
+                p.setString(1, object.table().get());
+                p.setString(2, object.identity());
+            } else {
+                p.setString(1, object.identity());
+            }
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
+
+    /** PG240 at plan: a policy of the schema names roles the target server does not have. */
+    private void refuseMissingRoles(List<SchemaObject> objects) throws ConnectorException {
+        Set<String> roles = new TreeSet<>();
+        objects.forEach(o -> roles.addAll(o.roles()));
+        if (roles.isEmpty()) {
+            return;
+        }
+        List<String> missing = new ArrayList<>();
+        try (ControlConnection control = connections.control("finding the roles the policies of schema "
+                + source.schema() + " name");
+             PreparedStatement p = control.connection().prepareStatement("SELECT r FROM unnest(?::text[]) r "
+                     + "WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) ORDER BY r")) {
+            p.setArray(1, control.connection().createArrayOf("text", roles.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    missing.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
+                    + "target server");
+        }
+        if (!missing.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG240, "objects: all: the policies of "
+                    + "schema " + SqlQuote.identifier(source.schema()) + " name roles this server does not have: "
+                    + String.join(", ", missing), "create them on the target server first (e.g. CREATE ROLE "
+                    + SqlQuote.identifier(missing.getFirst()) + "; roles belong to the server, Sluice does not create "
+                    + "them), or set objects: tables");
+        }
+    }
+
+    private static String firstLine(String statement) {
+        String line = statement.strip().lines().findFirst().orElse("");
+        return line.length() > 120 ? line.substring(0, 120) + "..." : line;
+    }
+}

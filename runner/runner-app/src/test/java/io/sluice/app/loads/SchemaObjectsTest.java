@@ -1,0 +1,250 @@
+package io.sluice.app.loads;
+
+import io.sluice.app.CliRun;
+import io.sluice.app.ledger.LedgerFixture;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static io.sluice.app.ledger.LedgerFixture.scalar;
+import static io.sluice.app.ledger.LedgerFixture.sql;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code objects: all}: one pattern spec carries a schema's functions, procedure, aggregate, views (one on another),
+ * materialized view (with its index, filled after the load), triggers (present, not fired by the copy), a rule,
+ * row-level security and a policy, and their comments, into an empty database; the target's catalog then prints
+ * every object as the source's does. A policy's role the target server lacks is refused at plan; copies under other
+ * names are refused too. A run SIGKILLed while it creates the objects leaves none of them, and both {@code --resume}
+ * and a fresh run end with all of them.
+ */
+class SchemaObjectsTest {
+    /** The advisory lock the materialized view's gate takes while it is filled: the test holds it to stop the run. */
+    private static final int GATE = 4242;
+
+    static List<String> schema(String role) {
+        return List.of("CREATE SCHEMA shop",
+                "CREATE TYPE shop.mood AS ENUM ('calm', 'busy')",
+                "CREATE SEQUENCE shop.item_id_seq",
+                "CREATE TABLE shop.items (id int PRIMARY KEY DEFAULT nextval('shop.item_id_seq'), name text NOT NULL, "
+                        + "price numeric(10,2), mood shop.mood, stamp text DEFAULT 'copied')",
+                "CREATE TABLE shop.sales (id int, item_id int REFERENCES shop.items, qty int, sold_on date NOT NULL, "
+                        + "PRIMARY KEY (id, sold_on)) PARTITION BY RANGE (sold_on)",
+                "CREATE TABLE shop.sales_2024 PARTITION OF shop.sales FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')",
+                "CREATE TABLE shop.sales_2025 PARTITION OF shop.sales FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')",
+                "CREATE FUNCTION shop.stamp() RETURNS trigger LANGUAGE plpgsql AS "
+                        + "$$BEGIN NEW.stamp := 'fired'; RETURN NEW; END$$",
+                "CREATE FUNCTION shop.total(p_item int) RETURNS bigint LANGUAGE sql STABLE AS "
+                        + "'SELECT sum(qty) FROM shop.sales WHERE item_id = p_item'",
+                "CREATE FUNCTION shop.cat(acc text, x text) RETURNS text LANGUAGE sql IMMUTABLE AS "
+                        + "$$SELECT CASE WHEN acc IS NULL THEN x ELSE acc || ', ' || x END$$",
+                "CREATE AGGREGATE shop.list(text) (SFUNC = shop.cat, STYPE = text)",
+                "CREATE PROCEDURE shop.bump(p int) LANGUAGE sql AS $$UPDATE shop.items SET price = price + p$$",
+                "CREATE FUNCTION shop.gate() RETURNS boolean LANGUAGE plpgsql VOLATILE AS "
+                        + "$$BEGIN PERFORM pg_advisory_xact_lock_shared(" + GATE + "); RETURN true; END$$",
+                "ALTER TABLE shop.items DISABLE TRIGGER ALL",
+                "INSERT INTO shop.items (name, price, mood) SELECT 'item ' || g, g, CASE WHEN g % 3 = 0 THEN 'busy' "
+                        + "ELSE 'calm' END::shop.mood FROM generate_series(1, 60) g",
+                "ALTER TABLE shop.items ENABLE TRIGGER ALL",
+                "INSERT INTO shop.sales SELECT g, 1 + g % 60, g % 7, DATE '2024-03-01' + g FROM generate_series(1, 500) g",
+                "CREATE TRIGGER items_stamp BEFORE INSERT OR UPDATE ON shop.items FOR EACH ROW "
+                        + "EXECUTE FUNCTION shop.stamp()",
+                "CREATE TRIGGER sales_stamp AFTER INSERT ON shop.sales FOR EACH STATEMENT EXECUTE FUNCTION shop.stamp()",
+                "ALTER TABLE shop.sales DISABLE TRIGGER sales_stamp",
+                "CREATE VIEW shop.item_sales AS SELECT i.id, i.name, shop.total(i.id) AS total FROM shop.items i",
+                "CREATE VIEW shop.busy_items AS SELECT name FROM shop.item_sales WHERE total > 40",
+                "CREATE MATERIALIZED VIEW shop.sales_by_item AS SELECT item_id, sum(qty) AS qty, shop.list(id::text) "
+                        + "AS ids FROM shop.sales WHERE shop.gate() GROUP BY item_id",
+                "CREATE UNIQUE INDEX sales_by_item_key ON shop.sales_by_item (item_id)",
+                "CREATE RULE item_sales_insert AS ON INSERT TO shop.item_sales DO INSTEAD "
+                        + "INSERT INTO shop.items (name) VALUES (NEW.name)",
+                "ALTER TABLE shop.items ENABLE ROW LEVEL SECURITY",
+                "CREATE POLICY calm_only ON shop.items FOR SELECT TO \"" + role + "\" USING (mood = 'calm')",
+                "COMMENT ON VIEW shop.item_sales IS 'what sold'",
+                "COMMENT ON FUNCTION shop.total(int) IS 'the quantity sold'",
+                "COMMENT ON TRIGGER items_stamp ON shop.items IS 'stamps new rows'",
+                "COMMENT ON POLICY calm_only ON shop.items IS 'calm rows only'",
+                "COMMENT ON MATERIALIZED VIEW shop.sales_by_item IS 'filled after the load'");
+    }
+
+    /** Every object of schema shop but the tables, as the server prints it, one per line in a fixed order. */
+    static final String OBJECTS = "SELECT string_agg(x, E'\\n' ORDER BY x) FROM ("
+            + "SELECT 'relation ' || c.relname || ' ' || c.relkind::text || pg_get_viewdef(c.oid) "
+            + "|| coalesce(' -- ' || obj_description(c.oid, 'pg_class'), '') FROM pg_class c "
+            + "WHERE c.relnamespace = 'shop'::regnamespace AND c.relkind IN ('v', 'm') "
+            + "UNION ALL SELECT 'routine ' || p.oid::regprocedure::text || ' ' || p.prokind::text || ' ' "
+            + "|| coalesce(CASE WHEN p.prokind <> 'a' THEN pg_get_functiondef(p.oid) END, '') "
+            + "|| coalesce(' -- ' || obj_description(p.oid, 'pg_proc'), '') FROM pg_proc p "
+            + "WHERE p.pronamespace = 'shop'::regnamespace "
+            + "UNION ALL SELECT 'aggregate ' || a.aggfnoid::regprocedure::text || ' ' || a.aggtransfn::regproc::text "
+            + "|| ' ' || format_type(a.aggtranstype, NULL) FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid "
+            + "WHERE p.pronamespace = 'shop'::regnamespace "
+            + "UNION ALL SELECT 'trigger ' || pg_get_triggerdef(t.oid) || ' ' || t.tgenabled::text "
+            + "|| coalesce(' -- ' || obj_description(t.oid, 'pg_trigger'), '') FROM pg_trigger t "
+            + "JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = 'shop'::regnamespace AND NOT t.tgisinternal "
+            + "UNION ALL SELECT 'rule ' || pg_get_ruledef(r.oid) FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class "
+            + "WHERE c.relnamespace = 'shop'::regnamespace AND r.rulename <> '_RETURN' "
+            + "UNION ALL SELECT 'policy ' || p.polname || ' ' || p.polcmd::text || ' ' || p.polpermissive || ' ' "
+            + "|| coalesce(pg_get_expr(p.polqual, p.polrelid), '') || ' ' || array_to_string(ARRAY(SELECT "
+            + "pg_get_userbyid(r) FROM unnest(p.polroles) r), ',') "
+            + "|| coalesce(' -- ' || obj_description(p.oid, 'pg_policy'), '') FROM pg_policy p "
+            + "UNION ALL SELECT 'row security ' || relname || ' ' || relrowsecurity || ' ' || relforcerowsecurity "
+            + "FROM pg_class WHERE relnamespace = 'shop'::regnamespace AND relkind IN ('r', 'p') "
+            + "UNION ALL SELECT 'index ' || pg_get_indexdef(i.indexrelid) FROM pg_index i "
+            + "JOIN pg_class c ON c.oid = i.indrelid WHERE c.relnamespace = 'shop'::regnamespace AND c.relkind = 'm'"
+            + ") d(x)";
+    private static final String VIEW_ROWS = "SELECT string_agg(name || '=' || coalesce(total, 0), ',' ORDER BY id) "
+            + "FROM shop.item_sales";
+    private static final String FILLED = "SELECT string_agg(item_id || ':' || qty || ':' || ids, ',' ORDER BY item_id) "
+            + "FROM shop.sales_by_item";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSchemasObjectsComeWithItsTablesInOneSpec() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String role = "shop_clerk_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        String source = pg.createDatabase("objects_src");
+        sql(pg, "postgres", "CREATE ROLE \"" + role + "\"");
+        sql(pg, source, schema(role).toArray(String[]::new));
+        String expected = text(pg, source, OBJECTS);
+        assertTrue(expected.contains("items_stamp") && expected.contains("calm_only") && expected.contains("list(text)"),
+                expected);
+
+        try (TestingPostgres other = TestingPostgres.start()) {
+            String target = other.createDatabase("objects_dst");
+            sql(other, target, "CREATE SCHEMA shop");
+            Path spec = spec("objects.yaml", pg, source, other, target, "shop.{table}");
+            // The policy's role is the source server's: the target lacks it, which plan and lint --connect refuse.
+            for (CliRun refused : List.of(CliRun.of("plan", spec.toString()),
+                    CliRun.of("lint", "--connect", spec.toString()))) {
+                assertTrue(refused.exitCode() != 0 && refused.all().contains("PG240")
+                        && refused.all().contains(role), refused.all());
+            }
+            assertEquals(0, scalar(other, target, "SELECT count(*) FROM pg_class WHERE relnamespace = "
+                    + "'shop'::regnamespace"),
+                    "nothing created before the refusal");
+
+            sql(other, "postgres", "CREATE ROLE \"" + role + "\"");
+            CliRun plan = CliRun.of("plan", spec.toString());
+            assertEquals(0, plan.exitCode(), plan.all());
+            for (String statement : List.of("CREATE OR REPLACE FUNCTION shop.total(p_item integer)",
+                    "CREATE AGGREGATE shop.list(text) (SFUNC = shop.cat, STYPE = text)",
+                    "CREATE MATERIALIZED VIEW shop.sales_by_item AS", "WITH NO DATA",
+                    "CREATE TRIGGER items_stamp BEFORE INSERT OR UPDATE ON shop.items",
+                    "ALTER TABLE shop.sales DISABLE TRIGGER \"sales_stamp\"",
+                    "CREATE POLICY \"calm_only\" ON shop.items AS PERMISSIVE FOR SELECT",
+                    "REFRESH MATERIALIZED VIEW shop.sales_by_item", "do not fire on the copied rows",
+                    "pg_dump --schema-only")) {
+                assertTrue(plan.out().contains(statement), statement + "\n" + plan.out());
+            }
+            int view = plan.out().indexOf("CREATE VIEW shop.item_sales AS");
+            assertTrue(view > 0 && view < plan.out().indexOf("CREATE VIEW shop.busy_items AS"),
+                    "a view after the view it reads\n" + plan.out());
+
+            CliRun run = CliRun.of("run", spec.toString());
+            assertEquals(0, run.exitCode(), run.all());
+            assertSameObjects(pg, source, other, target);
+            assertEquals("copied", text(other, target, "SELECT string_agg(DISTINCT stamp, ',') FROM shop.items"),
+                    "the trigger did not fire on the copied rows");
+            sql(other, target, "INSERT INTO shop.item_sales (name) VALUES ('through the rule')");
+            assertEquals("fired", text(other, target, "SELECT stamp FROM shop.items WHERE name = 'through the rule'"),
+                    "the rule and the trigger work on the target");
+
+            // Again, fresh: every object is there already; the run keeps them and fills the materialized view again.
+            sql(other, target, "DELETE FROM shop.items WHERE name = 'through the rule'");
+            CliRun again = CliRun.of("run", spec.toString());
+            assertEquals(0, again.exitCode(), again.all());
+            assertSameObjects(pg, source, other, target);
+
+            // The objects name the source's tables: copies under another schema are refused, nothing created.
+            String renamed = other.createDatabase("objects_renamed");
+            sql(other, renamed, "CREATE SCHEMA copy");
+            CliRun elsewhere = CliRun.of("plan", spec("renamed.yaml", pg, source, other, renamed, "copy.{table}")
+                    .toString());
+            assertTrue(elsewhere.exitCode() != 0 && elsewhere.all().contains("PG238"), elsewhere.all());
+        }
+    }
+
+    @ParameterizedTest(name = "SIGKILL while creating the objects, then {0}")
+    @ValueSource(strings = {"resume", "fresh"})
+    void aRunKilledWhileItCreatesTheObjectsLeavesNoneAndEndsWithAll(String recovery) throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String source = pg.createDatabase("objects_crash_src_" + recovery);
+        String target = pg.createDatabase("objects_crash_dst_" + recovery);
+        String role = "shop_crash_" + recovery;
+        sql(pg, "postgres", "DO $$BEGIN CREATE ROLE " + role + "; EXCEPTION WHEN duplicate_object THEN NULL; END$$");
+        sql(pg, source, schema(role).toArray(String[]::new));
+        sql(pg, target, "CREATE SCHEMA shop");
+        Path spec = spec("crash.yaml", pg, source, pg, target, "shop.{table}");
+        Path log = dir.resolve("killed.log");
+        Process run;
+        // The materialized view's gate waits for the lock the test holds: the run stops inside the objects'
+        // transaction, after the functions, views and triggers were created in it.
+        try (Connection gate = pg.connect(target); Statement s = gate.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(" + GATE + ")");
+            run = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", "killed");
+            LedgerFixture.waitUntil(run, log, () -> scalar(pg, target, "SELECT count(*) FROM pg_locks "
+                    + "WHERE locktype = 'advisory' AND objid = " + GATE + " AND NOT granted AND database = "
+                    + "(SELECT oid FROM pg_database WHERE datname = current_database())") > 0);
+            run.destroyForcibly();
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS));
+        }
+        // The gate open, the killed run's session fills the view, finds its client gone and rolls everything back.
+        assertEquals(60, scalar(pg, target, "SELECT count(*) FROM shop.items"));
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM pg_class WHERE relnamespace = "
+                + "'shop'::regnamespace AND relkind IN ('v', 'm')"), "the killed transaction created nothing");
+        CliRun recovered = recovery.equals("resume") ? CliRun.of("run", spec.toString(), "--resume", "killed")
+                : CliRun.of("run", spec.toString(), "--run-id", "fresh");
+        assertEquals(0, recovered.exitCode(), Files.readString(log) + "\n---\n" + recovered.all());
+        assertSameObjects(pg, source, pg, target);
+    }
+
+    private static void assertSameObjects(TestingPostgres from, String source, TestingPostgres to, String target)
+            throws Exception {
+        String copied = text(to, target, OBJECTS);
+        assertNotNull(copied);
+        assertEquals(text(from, source, OBJECTS), copied, "every object as the source's catalog prints it");
+        assertEquals(text(from, source, VIEW_ROWS), text(to, target, VIEW_ROWS), "the views read the copied rows");
+        assertEquals(text(from, source, FILLED), text(to, target, FILLED), "the materialized view is filled");
+        assertEquals(text(from, source, "SELECT shop.list(name) FROM (SELECT name FROM shop.items ORDER BY id) x"),
+                text(to, target, "SELECT shop.list(name) FROM (SELECT name FROM shop.items ORDER BY id) x"),
+                "the aggregate works");
+    }
+
+    private Path spec(String file, TestingPostgres from, String source, TestingPostgres to, String target,
+                      String table) throws Exception {
+        return Files.writeString(dir.resolve(file), """
+                version: 1
+                name: objects
+                connections:
+                  src: { type: postgres, url: "%s", user: "%s" }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: shop
+                    source: { connection: src, table: "shop.*" }
+                    target: { connection: dst, table: "%s", create: if-missing, objects: all }
+                    load-mode: truncate
+                """.formatted(from.jdbcUrl(source), from.user(), to.jdbcUrl(target), to.user(), table));
+    }
+
+    private static String text(TestingPostgres pg, String database, String query) throws Exception {
+        try (var c = pg.connect(database); var s = c.createStatement(); var rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.sluice.spi;
+
+import io.sluice.spi.error.ConnectorException;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A source's role ({@link Source#schemaObjects()}): the objects of the schema its table is in, beyond the tables, for a
+ * target that carries the whole schema ({@code objects: all}). Every table of one schema answers the same; the target
+ * reads them once per schema ({@link #schemaKey()}).
+ */
+public interface SchemaObjects {
+    /** Equal for every table of the same source schema, and only for them. */
+    String schemaKey();
+
+    /** The schema's name on the source. */
+    String schema();
+
+    /** The schema's objects, each after what it uses, and what of the schema is not carried. */
+    Contents read() throws ConnectorException;
+
+    /**
+     * @param objects    in an order that creates each after the objects it uses
+     * @param notCarried what the schema has that is not carried, each with why (and what would carry it)
+     */
+    record Contents(List<SchemaObject> objects, List<String> notCarried) {
+        public Contents {
+            objects = List.copyOf(requireNonNull(objects, "objects is null"));
+            notCarried = List.copyOf(requireNonNull(notCarried, "notCarried is null"));
+        }
+    }
+}
