@@ -32,6 +32,7 @@ public enum RunnerCode implements ErrorCode {
     PLAN008("a table pattern maps two or more source tables onto one target table"),
     PLAN009("a run hook's connection has no stream with a ledger to keep the hook's mark"),
     PLAN010("a stream's rejects table is a table its source reads"),
+    PLAN011("--schema-only on a stream that follows changes or reads incrementally"),
     LEDGER001("the spec keeps a ledger but the target keeps none"),
     LEDGER002("a partition already done in the ledger was committed again; the second commit was rolled back"),
     LEDGER003("a ledger write for a stream whose start was never recorded (a bug)"),

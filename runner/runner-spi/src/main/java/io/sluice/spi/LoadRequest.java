@@ -28,11 +28,23 @@ import static java.util.Objects.requireNonNull;
  * @param newRowsOnly    the run reads only the source rows past the last run's ({@code incremental:}): the rows
  *                       already in the table are not written again, so a column added to it must not need their
  *                       values from the source
+ * @param scope          what of the load the run does: everything, only what it creates ({@code --schema-only}), or
+ *                       only the rows ({@code --data-only})
  */
 public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDuplicate, boolean deleteMissing,
                           boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences,
                           int degree, SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook,
-                          java.util.Optional<String> rejectsTable, boolean newRowsOnly) {
+                          java.util.Optional<String> rejectsTable, boolean newRowsOnly, Scope scope) {
+    /** What of a load a run does, as pg_dump's {@code --schema-only} and {@code --data-only} split a dump. */
+    public enum Scope {
+        /** What the load creates (when it creates), then the rows. */
+        ALL,
+        /** Only what the load creates (tables with their definitions, a schema's objects): no rows are written. */
+        SCHEMA_ONLY,
+        /** Only the rows, into tables (and objects) that exist: nothing is created. */
+        DATA_ONLY
+    }
+
     /**
      * {@code schema-changes}: how a load meets a source whose columns changed since the target table was made. Whatever
      * the policy, a change that could lose or alter a value (a narrower or unrelated type) is refused.
@@ -83,6 +95,7 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
         requireNonNull(schemaChanges, "schemaChanges is null");
         checks = List.copyOf(requireNonNull(checks, "checks is null"));
         requireNonNull(rejectsTable, "rejectsTable is null");
+        requireNonNull(scope, "scope is null");
     }
 
     /** A request that sets no rows aside. */
@@ -90,14 +103,14 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
                        boolean keepPrevious, Indexes indexes, java.util.Optional<Boolean> resetSequences, int degree,
                        SchemaChanges schemaChanges, List<LoadCheck> checks, boolean beforeHook) {
         this(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences, degree, schemaChanges,
-                checks, beforeHook, java.util.Optional.empty(), false);
+                checks, beforeHook, java.util.Optional.empty(), false, Scope.ALL);
     }
 
     /** The same request, setting rows that cannot be loaded aside in {@code table}. */
     public LoadRequest withRejects(String table) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
                 degree, schemaChanges, checks, beforeHook, java.util.Optional.of(requireNonNull(table, "table is null")),
-                newRowsOnly);
+                newRowsOnly, scope);
     }
 
     /** A request without checks. */
@@ -111,19 +124,25 @@ public record LoadRequest(LoadMode mode, List<String> mergeKey, OnDuplicate onDu
     /** The same request with {@code checks}. */
     public LoadRequest withChecks(List<LoadCheck> checks) {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, beforeHook, rejectsTable, newRowsOnly);
+                degree, schemaChanges, checks, beforeHook, rejectsTable, newRowsOnly, scope);
     }
 
     /** The same request, for a run that reads only the rows past the last run's ({@code incremental:}). */
     public LoadRequest withNewRowsOnly() {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, beforeHook, rejectsTable, true);
+                degree, schemaChanges, checks, beforeHook, rejectsTable, true, scope);
     }
 
     /** The same request, for a stream whose {@code before:} hook runs first. */
     public LoadRequest withBeforeHook() {
         return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
-                degree, schemaChanges, checks, true, rejectsTable, newRowsOnly);
+                degree, schemaChanges, checks, true, rejectsTable, newRowsOnly, scope);
+    }
+
+    /** The same request, for a run that does only {@code scope} of it. */
+    public LoadRequest withScope(Scope scope) {
+        return new LoadRequest(mode, mergeKey, onDuplicate, deleteMissing, keepPrevious, indexes, resetSequences,
+                degree, schemaChanges, checks, beforeHook, rejectsTable, newRowsOnly, scope);
     }
 
     /** A request whose columns must match the table's as they are ({@link SchemaChanges#FAIL}). */

@@ -3,6 +3,7 @@ package io.sluice.app.cli;
 import io.sluice.app.output.PlanJson;
 import io.sluice.app.output.PlanText;
 import io.sluice.core.plan.PipelinePlan;
+import io.sluice.core.plan.PlanOptions;
 import io.sluice.core.service.PlannedRun;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
@@ -32,12 +33,15 @@ final class PlanCommand implements Callable<Integer> {
     @CommandLine.Mixin
     StateOptions state = new StateOptions();
 
+    @CommandLine.Mixin
+    ScopeOptions scope = new ScopeOptions();
+
     @Override
     public Integer call() {
         Sluice sluice = state.sluice();
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
-        try (PlannedRun planned = sluice.plan(pipeline)) {
+        try (PlannedRun planned = sluice.plan(pipeline, new PlanOptions(false, false, scope.scope()))) {
             PipelinePlan plan = planned.plan();
             String text;
             if (format == Format.JSON) {

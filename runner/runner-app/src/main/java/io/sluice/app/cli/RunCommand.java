@@ -60,6 +60,9 @@ final class RunCommand implements Callable<Integer> {
                     + "then records the new high-water mark as usual.")
     boolean fullRefresh;
 
+    @CommandLine.Mixin
+    ScopeOptions scope = new ScopeOptions();
+
     @CommandLine.Option(names = "--join",
             description = "Share this run with other processes started with the same --run-id (Kubernetes pods, "
                     + "Airflow mapped tasks): each claims partitions from the ledger, and each ends when every "
@@ -144,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
         });
         Terminal[] terminal = {Terminal.current()};
         RunSession.Result result = new RunSession(state.sluice()).run(specFile, specFile.toString(),
-                new PlanOptions(join, fullRefresh), new RunRequest(Optional.ofNullable(runId),
+                new PlanOptions(join, fullRefresh, scope.scope()), new RunRequest(Optional.ofNullable(runId),
                         Optional.ofNullable(resume), force, join ? Optional.of(Join.thisProcess(
                         Duration.ofSeconds(leaseSeconds))) : Optional.empty(), discardUnfinished),
                 new RunSession.Hooks() {

@@ -179,6 +179,51 @@ class SchemaObjectsTest {
         }
     }
 
+    /**
+     * {@code --schema-only} creates the tables and the objects and copies no rows (the materialized view stays empty);
+     * {@code --data-only} then copies the rows into them and fills the view, creating nothing, and refuses a target
+     * that lacks a table. A stream that reads incrementally is refused with --schema-only (it would record a mark).
+     */
+    @Test
+    void aSchemaOnlyRunMakesTheObjectsWithoutRowsAndADataOnlyRunFillsThem() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String source = pg.createDatabase("objects_split_src");
+        String target = pg.createDatabase("objects_split_dst");
+        String role = "shop_split";
+        sql(pg, "postgres", "DO $$BEGIN CREATE ROLE " + role + "; EXCEPTION WHEN duplicate_object THEN NULL; END$$");
+        sql(pg, source, schema(role).toArray(String[]::new));
+        sql(pg, target, "CREATE SCHEMA shop");
+        Path spec = spec("split.yaml", pg, source, pg, target, "shop.{table}");
+
+        CliRun nothingYet = CliRun.of("plan", spec.toString(), "--data-only");
+        assertTrue(nothingYet.exitCode() != 0 && nothingYet.all().contains("--data-only creates nothing"),
+                nothingYet.all());
+        CliRun both = CliRun.of("plan", spec.toString(), "--data-only", "--schema-only");
+        assertEquals(2, both.exitCode(), both.all());
+
+        CliRun plan = CliRun.of("plan", spec.toString(), "--schema-only");
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("0 partition(s)") && !plan.out().contains("REFRESH MATERIALIZED VIEW")
+                && plan.out().contains("--schema-only: the materialized views are created empty"), plan.out());
+        CliRun schemaOnly = CliRun.of("run", spec.toString(), "--schema-only");
+        assertEquals(0, schemaOnly.exitCode(), schemaOnly.all());
+        assertEquals(text(pg, source, OBJECTS), text(pg, target, OBJECTS), "every object, as the source has it");
+        assertEquals(0, scalar(pg, target, "SELECT (SELECT count(*) FROM shop.items) + (SELECT count(*) FROM "
+                + "shop.sales)"), "no rows");
+        assertEquals(0, scalar(pg, target, "SELECT count(*) FROM pg_class WHERE oid = 'shop.sales_by_item'::regclass "
+                + "AND relispopulated"), "the materialized view created empty");
+
+        CliRun dataOnly = CliRun.of("run", spec.toString(), "--data-only");
+        assertEquals(0, dataOnly.exitCode(), dataOnly.all());
+        assertSameObjects(pg, source, pg, target);
+        assertEquals(500, scalar(pg, target, "SELECT count(*) FROM shop.sales"));
+
+        Path incremental = Files.writeString(dir.resolve("incremental.yaml"), Files.readString(spec)
+                .replace("    load-mode: truncate", "    load-mode: append\n    incremental: { cursor: id }"));
+        CliRun refused = CliRun.of("plan", incremental.toString(), "--schema-only");
+        assertTrue(refused.exitCode() != 0 && refused.all().contains("PLAN011"), refused.all());
+    }
+
     @ParameterizedTest(name = "SIGKILL while creating the objects, then {0}")
     @ValueSource(strings = {"resume", "fresh"})
     void aRunKilledWhileItCreatesTheObjectsLeavesNoneAndEndsWithAll(String recovery) throws Exception {

@@ -12,6 +12,7 @@ import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Distribution;
 import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.PlanRequest;
 import io.sluice.spi.RelationIdentity;
 import io.sluice.spi.RowWindow;
@@ -102,10 +103,16 @@ public final class Planner {
         return new BoundPlan(new PipelinePlan(spec, AcrossStreamsPlanner.plan(streams, bindings)), bindings);
     }
 
-    private void planStream(String specName, StreamSpec stream, Connections connections, boolean ledgerOn,
+    private void planStream(String specName, StreamSpec spec, Connections connections, boolean ledgerOn,
                             List<StreamPlan> plans,
                             Map<String, StreamBinding> bindings) {
-        String where = "stream '" + stream.name() + "'";
+        String where = "stream '" + spec.name() + "'";
+        boolean schemaOnly = options.scope() == LoadRequest.Scope.SCHEMA_ONLY;
+        if (schemaOnly && spec.incremental().isPresent()) {
+            throw schemaOnlyRefused(where, "reads incrementally (incremental:): a run that copies no rows would "
+                    + "record how far it read");
+        }
+        StreamSpec stream = schemaOnly ? spec.forSchemaOnly() : spec;
         try {
             SourceCapabilities sourceCan = connections.factory(stream.source().connection()).sourceCapabilities();
             TargetCapabilities targetCan = connections.factory(stream.target().connection()).targetCapabilities();
@@ -113,7 +120,7 @@ public final class Planner {
             // The checks lint --connect runs too; the first refusal ends the plan.
             StreamPreflight.Checked checked = StreamPreflight.check(stream, connections, degree,
                     (target, check) -> lastCheckValue(specName, stream.name(), target, check, ledgerOn),
-                    options.fullRefresh(),
+                    options.fullRefresh(), options.scope(),
                     (side, subject, problem) -> {
                         // The refusal points at the part of the spec it is about, as lint does.
                         Position at = switch (side) {
@@ -133,6 +140,10 @@ public final class Planner {
                     }).orElseThrow();
             Source source = checked.source();
             Target target = checked.target();
+            if (schemaOnly && source.changes().isPresent()) {
+                throw schemaOnlyRefused(where, "follows changes (changes:): a run that copies no rows has no moment "
+                        + "to follow them from");
+            }
             if (joined) {
                 refuseJoining(stream, sourceCan, targetCan, ledgerOn, source.describe(), target.describe());
             }
@@ -166,7 +177,8 @@ public final class Planner {
             Optional<RowWindow> window = stream.incremental().flatMap(IncrementalSpec::cursor).isEmpty()
                     ? Optional.empty()
                     : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);
-            List<PartitionPlan> partitions = partitions(source, projection,
+            // A run that writes no rows reads none: the load creates what it creates, with nothing to copy.
+            List<PartitionPlan> partitions = schemaOnly ? List.of() : partitions(source, projection,
                     new PlanRequest(distribution, degree, stream.rowsPerPartition(), window), binding);
             Map<String, String> startMarks = window.map(IncrementalWindow::marks).orElse(Map.of());
             if (stream.incremental().map(IncrementalSpec::newFiles).orElse(false)) {
@@ -203,6 +215,12 @@ public final class Planner {
             throw new SluiceException(ErrorKind.PREFLIGHT, e.code(), where + ": " + e.getMessage(),
                     e.fix().orElse(null), e);
         }
+    }
+
+    private static SluiceException schemaOnlyRefused(String where, String why) {
+        return new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN011, where + ": --schema-only, and the "
+                + "stream " + why + "; nothing was written", "run --schema-only with a spec without that stream's "
+                + "changes: and incremental:, then run the spec as it is");
     }
 
     /**

@@ -81,15 +81,16 @@ public final class StreamPreflight {
      */
     public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
                                           Problems problems) {
-        return check(stream, connections, degree, StreamChecks.History.NONE, false, problems);
+        return check(stream, connections, degree, StreamChecks.History.NONE, false, LoadRequest.Scope.ALL, problems);
     }
 
     /**
      * As above, {@code history} giving the checks' values of the stream's last done run (a rows ratio's base);
-     * {@code fullRefresh}: an incremental stream reads every row this once.
+     * {@code fullRefresh}: an incremental stream reads every row this once; {@code scope}: what of the load the run does.
      */
     public static Optional<Checked> check(StreamSpec stream, Connections connections, int degree,
-                                          StreamChecks.History history, boolean fullRefresh, Problems problems) {
+                                          StreamChecks.History history, boolean fullRefresh, LoadRequest.Scope scope,
+                                          Problems problems) {
         requireNonNull(stream, "stream is null");
         requireNonNull(connections, "connections is null");
         requireNonNull(problems, "problems is null");
@@ -132,6 +133,7 @@ public final class StreamPreflight {
                 if (stream.incremental().isPresent() && !fullRefresh) {
                     request = request.withNewRowsOnly();
                 }
+                request = request.withScope(scope);
                 planned = target.planLoad(request, source);
                 // The columns a check names are those of the table as the load leaves it (created, changed).
                 StreamChecks.requireColumns(stream.name(), stream.checks(), planned.plan().table());

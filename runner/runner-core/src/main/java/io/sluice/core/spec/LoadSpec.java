@@ -45,6 +45,12 @@ public record LoadSpec(LoadMode mode, List<String> mergeKey, LoadRequest.OnDupli
                 Math.max(1, degree), schemaChanges);
     }
 
+    /** This load as an append that deletes nothing: what a run that writes no rows ({@code --schema-only}) does. */
+    public LoadSpec appending() {
+        return new LoadSpec(LoadMode.APPEND, mergeKey, onDuplicate, false, false, indexes, resetSequences,
+                schemaChanges);
+    }
+
     /** The mode as the spec spells it. */
     public String spelled() {
         return mode.name().toLowerCase(Locale.ROOT);

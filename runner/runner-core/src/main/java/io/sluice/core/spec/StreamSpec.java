@@ -85,6 +85,16 @@ public record StreamSpec(
                 incremental, hooks, checks, rejects, nulBytes, position);
     }
 
+    /**
+     * This stream for a run that writes no rows ({@code --schema-only}): an append (nothing is emptied or swapped),
+     * without checks or verification, which would compare rows it did not copy.
+     */
+    public StreamSpec forSchemaOnly() {
+        return new StreamSpec(name, source, target, distribution, degree, rowsPerPartition, rowsPerPartitionPlanned,
+                load.appending(), columnMapping, columnRules, consistency, VerifyMode.NONE, retry, lockTimeout,
+                incremental, hooks, List.of(), rejects, nulBytes, position);
+    }
+
     /** The number of partitions that run at once on this machine. */
     public int effectiveDegree(int availableCores) {
         return degree > 0 ? degree : Math.max(1, availableCores / -degree);

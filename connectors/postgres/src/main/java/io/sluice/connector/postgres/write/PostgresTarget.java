@@ -113,11 +113,13 @@ public final class PostgresTarget implements Target {
         requireNonNull(source, "source is null");
         TargetAhead read = ahead;
         ahead = null; // read ahead for this plan only
-        if (read != null && (read.table().table().isPresent() ? !read.table().granted() : !createIfMissing)) {
+        // --data-only creates nothing: a missing table is refused as without create: if-missing.
+        boolean creates = createIfMissing && request.scope() != LoadRequest.Scope.DATA_ONLY;
+        if (read != null && (read.table().table().isPresent() ? !read.table().granted() : !creates)) {
             read = null; // refused: the per-table way says why, with the fix
         }
         Optional<TargetAhead> readAhead = Optional.ofNullable(read);
-        Optional<ResolvedTable> existing = readAhead.isPresent() ? read.table().table() : describeExisting();
+        Optional<ResolvedTable> existing = readAhead.isPresent() ? read.table().table() : describeExisting(creates);
         if (existing.isPresent() && (read == null || !read.deadChecked())) {
             // A killed run of this host may have left a statement waiting on the table: it would hold up the planning.
             ResolvedTable table = existing.get();
@@ -136,7 +138,8 @@ public final class PostgresTarget implements Target {
         if (source.changes().isPresent()) {
             refuseChangesWithoutKey(request, existing, definition);
         }
-        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source) : Optional.empty();
+        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request.scope())
+                : Optional.empty();
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
@@ -190,7 +193,7 @@ public final class PostgresTarget implements Target {
      * follows changes and the schema has triggers, which would fire on the applied rows; (PG240) when a policy names
      * a role this server lacks.
      */
-    private Optional<CarriedObjects> carriedObjects(Source source) throws ConnectorException {
+    private Optional<CarriedObjects> carriedObjects(Source source, LoadRequest.Scope scope) throws ConnectorException {
         Optional<SchemaObjects> role = source.schemaObjects();
         Optional<RelationIdentity> copied = source.copiedTable();
         if (role.isEmpty() || copied.isEmpty()) {
@@ -210,7 +213,10 @@ public final class PostgresTarget implements Target {
         if (!objectCarriers.get().carries(role.get().schemaKey(), name.quoted())) {
             return Optional.empty();
         }
-        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), role.get().read());
+        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), role.get().read(), scope);
+        if (scope == LoadRequest.Scope.DATA_ONLY) {
+            return Optional.of(objects); // fills the materialized views that exist, creates nothing
+        }
         if (source.changes().isPresent() && objects.hasTriggers()) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG239, "objects: all would create "
                     + "the triggers of schema " + SqlQuote.identifier(role.get().schema()) + ", and the stream "
@@ -222,15 +228,17 @@ public final class PostgresTarget implements Target {
     }
 
     /** The table as it is now; missing without {@code create: if-missing}: refused, with the fix. */
-    private Optional<ResolvedTable> describeExisting() throws ConnectorException {
+    private Optional<ResolvedTable> describeExisting(boolean creates) throws ConnectorException {
         Optional<ResolvedTable> existing;
         try (ControlConnection control = connections.control("describing " + name.quoted())) {
             PostgresCatalog catalog = new PostgresCatalog(control.connection());
             existing = catalog.resolveTable(name);
-            if (existing.isEmpty() && !createIfMissing) {
+            if (existing.isEmpty() && !creates) {
                 ConnectorException missing = catalog.missingTable(name);
                 throw new ConnectorException(missing.kind(), missing.code(), missing.getMessage(),
-                        missing.fix().orElse("") + "; or set create: if-missing on the target to create it");
+                        missing.fix().orElse("") + (createIfMissing ? "; --data-only creates nothing: create it "
+                                + "with a --schema-only run (or a run without --data-only)"
+                                : "; or set create: if-missing on the target to create it"));
             }
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());

@@ -8,6 +8,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.LoadPlan;
+import io.sluice.spi.LoadRequest;
 import io.sluice.spi.SchemaObject;
 import io.sluice.spi.SchemaObject.Kind;
 import io.sluice.spi.SchemaObjects;
@@ -44,15 +45,21 @@ public final class CarriedObjects {
     private final PostgresLedgerStore ledger;
     private final SchemaObjects source;
     private final SchemaObjects.Contents contents;
+    /** Whether the run creates the objects (not {@code --data-only}). */
+    private final boolean creates;
+    /** Whether the run fills the materialized views (not {@code --schema-only}, which copies no rows). */
+    private final boolean fills;
     /** What {@link #plan} found carriable: each object whose tables the run copies. */
     private volatile List<SchemaObject> carried = List.of();
 
     public CarriedObjects(PostgresConnections connections, PostgresLedgerStore ledger, SchemaObjects source,
-                          SchemaObjects.Contents contents) {
+                          SchemaObjects.Contents contents, LoadRequest.Scope scope) {
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.source = requireNonNull(source, "source is null");
         this.contents = requireNonNull(contents, "contents is null");
+        this.creates = requireNonNull(scope, "scope is null") != LoadRequest.Scope.DATA_ONLY;
+        this.fills = scope != LoadRequest.Scope.SCHEMA_ONLY;
     }
 
     /**
@@ -88,9 +95,13 @@ public final class CarriedObjects {
         }
         carried = List.copyOf(objects);
         List<String> statements = new ArrayList<>();
-        objects.forEach(o -> statements.addAll(o.statements()));
-        objects.stream().filter(o -> o.kind() == Kind.MATERIALIZED_VIEW)
-                .forEach(o -> statements.add(refresh(o)));
+        if (creates) {
+            objects.forEach(o -> statements.addAll(o.statements()));
+        }
+        if (fills) {
+            objects.stream().filter(o -> o.kind() == Kind.MATERIALIZED_VIEW)
+                    .forEach(o -> statements.add(refresh(o)));
+        }
         Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
         objects.forEach(o -> counts.merge(o.kind(), 1, Integer::sum));
         List<String> summary = new ArrayList<>();
@@ -100,6 +111,13 @@ public final class CarriedObjects {
                 + ", created where missing once every stream is done, in one transaction; materialized views "
                 + "filled from the loaded tables; triggers created after the load, so they do not fire on the "
                 + "copied rows");
+        if (!creates) {
+            notes.add("--data-only: the schema's objects are not created; the materialized views that exist are "
+                    + "filled after the load; triggers on the tables fire on the copied rows (as pg_restore "
+                    + "--data-only without --disable-triggers)");
+        } else if (!fills) {
+            notes.add("--schema-only: the materialized views are created empty (a run with the rows fills them)");
+        }
         notes.addAll(contents.notCarried());
         return new LoadPlan.AcrossStreams(List.of(), statements, notes);
     }
@@ -124,7 +142,7 @@ public final class CarriedObjects {
                     p.execute();
                 }
                 for (SchemaObject object : carried) {
-                    if (exists(c, object)) {
+                    if (!creates || exists(c, object)) {
                         continue;
                     }
                     for (String statement : object.statements()) {
@@ -133,7 +151,7 @@ public final class CarriedObjects {
                     }
                 }
                 for (SchemaObject object : carried) {
-                    if (object.kind() == Kind.MATERIALIZED_VIEW) {
+                    if (fills && object.kind() == Kind.MATERIALIZED_VIEW && (creates || exists(c, object))) {
                         current = refresh(object);
                         LoadTable.execute(c, current);
                     }
