@@ -53,19 +53,24 @@ public final class CreateTable implements LoadStep {
     private final List<String> withCreate;
     /** Whether the primary key comes after the load (a merge's comes with the table, a replace's with its shadow). */
     private final boolean primaryKeyAfter;
+    /** A missing schema is created with the table ({@code objects: all} carries the whole schema) instead of refused. */
+    private final boolean createsSchema;
+    /** The table's schema was missing at plan: the creating transaction creates it first. */
+    private volatile boolean schemaMissing;
     /** The types the definition needs that the target lacks: created with the table. */
     private List<TableDefinition.Type> missingTypes = List.of();
     /** What unfinished earlier runs owe on an existing table, read before the preparing transaction. */
     private volatile Map<String, Map<String, String>> owedEarlier = Map.of();
 
     CreateTable(LoadTable table, List<String> primaryKey, Optional<CreatedDefinition> definition,
-                RunForeignKeys runKeys, List<String> withCreate, boolean primaryKeyAfter) {
+                RunForeignKeys runKeys, List<String> withCreate, boolean primaryKeyAfter, boolean createsSchema) {
         this.table = requireNonNull(table, "table is null");
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.definition = requireNonNull(definition, "definition is null");
         this.runKeys = requireNonNull(runKeys, "runKeys is null");
         this.withCreate = List.copyOf(requireNonNull(withCreate, "withCreate is null"));
         this.primaryKeyAfter = primaryKeyAfter;
+        this.createsSchema = createsSchema;
     }
 
     /** The columns a table created from {@code sourceColumns} gets without a definition. */
@@ -123,7 +128,11 @@ public final class CreateTable implements LoadStep {
     private void checkTypes(PostgresCatalog catalog, TypeDefinitions types, List<String> notes, Names names)
             throws SQLException, ConnectorException {
         boolean exists = names.schemaExists().test();
-        if (!exists && table.request().beforeHook()) {
+        if (!exists && createsSchema) {
+            schemaMissing = true;
+            notes.add("schema " + SqlQuote.identifier(table.schema()) + " does not exist: created with the table "
+                    + "(objects: all carries the whole schema)");
+        } else if (!exists && table.request().beforeHook()) {
             notes.add("schema " + SqlQuote.identifier(table.schema()) + " does not exist yet: the stream's "
                     + "before hook runs first and must create it");
         } else if (!exists) {
@@ -262,6 +271,9 @@ public final class CreateTable implements LoadStep {
 
     @Override
     public void describe(List<String> statements) {
+        if (schemaMissing && table.existing().isEmpty()) {
+            statements.add(schemaStatement());
+        }
         if (definition.isPresent()) {
             statements.addAll(definition.get().createStatements(table.columns(), missingTypes));
         } else if (table.existing().isEmpty()) {
@@ -276,6 +288,12 @@ public final class CreateTable implements LoadStep {
         definition.ifPresent(d -> d.builds().forEach(b -> statements.add("after the load: " + b.statement())));
     }
 
+    /** The schema, created once whichever of the schema's tables gets there first (the others' transactions wait). */
+    private String schemaStatement() {
+        return "DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(table.schema())
+                + "; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $sluice$";
+    }
+
     @Override
     public void hold(LoadMarks marks) throws ConnectorException {
         owedEarlier = table.existing().isPresent() ? marks.ofUnfinishedEarlierRuns() : Map.of();
@@ -286,6 +304,9 @@ public final class CreateTable implements LoadStep {
                       LedgerTransaction tx) throws SQLException, ConnectorException {
         if (table.existing().isEmpty() && !done.containsKey(CREATED)
                 && !target.relationExists(table.schema(), table.name())) {
+            if (schemaMissing) {
+                LoadTable.execute(c, schemaStatement());
+            }
             if (definition.isPresent()) {
                 for (String statement : definition.get().createStatements(table.columns(), missingTypes)) {
                     try {

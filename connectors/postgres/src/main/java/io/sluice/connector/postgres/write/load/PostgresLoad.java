@@ -90,13 +90,15 @@ public final class PostgresLoad {
      * {@code create: if-missing} creates it with the source's columns {@code columnsGiven}), refusing what the target
      * cannot do before anything is written. {@code sourceColumns}: for an existing table, the source's columns as a
      * created table would have them ({@link ShapeChange}). {@code ahead}: what
-     * was read of the table ahead of planning, with the other tables of its pattern, if it was.
+     * was read of the table ahead of planning, with the other tables of its pattern, if it was. {@code createsSchema}:
+     * a created table's missing schema is created with it ({@code objects: all}) rather than refused.
      */
     public static PostgresLoad plan(PostgresConnections connections, PostgresLedgerStore ledger, LoadRequest request,
                              QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
                              List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
                              TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition,
-                             Optional<TargetAhead> ahead) throws SQLException, ConnectorException {
+                             Optional<TargetAhead> ahead, boolean createsSchema)
+            throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         TargetCatalog target = new TargetCatalog(c);
         String schema = existing.map(ResolvedTable::schema).orElseGet(() -> name.schema().orElse(null));
@@ -134,7 +136,7 @@ public final class PostgresLoad {
         RunForeignKeys runKeys = new RunForeignKeys(table, definition, ahead.map(TargetAhead::table));
         CreateTable create = new CreateTable(table, primaryKey, definition, runKeys,
                 merge.map(m -> List.of(m.keyConstraint())).orElse(List.of()),
-                mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE);
+                mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE, createsSchema);
         if (existing.isEmpty()) {
             create.check(catalog, target, types, notes, ahead.flatMap(TargetAhead::schema));
             notes.add("table " + table.quoted() + " does not exist: the load creates it (create: if-missing)"
