@@ -24,11 +24,22 @@ public interface SchemaObjects {
     /**
      * @param objects    in an order that creates each after the objects it uses
      * @param notCarried what the schema has that is not carried, each with why (and what would carry it)
+     * @param extensions the extensions the schema's tables and objects use (a column's type, an index's operator
+     *                   class, a function a view calls) or that live in the schema, which the target must have first
      */
-    record Contents(List<SchemaObject> objects, List<String> notCarried) {
+    record Contents(List<SchemaObject> objects, List<String> notCarried, List<Extension> extensions) {
         public Contents {
             objects = List.copyOf(requireNonNull(objects, "objects is null"));
             notCarried = List.copyOf(requireNonNull(notCarried, "notCarried is null"));
+            extensions = List.copyOf(requireNonNull(extensions, "extensions is null"));
+        }
+    }
+
+    /** An extension as the source has it installed: its name and the schema its objects are in. */
+    record Extension(String name, String schema) {
+        public Extension {
+            requireNonNull(name, "name is null");
+            requireNonNull(schema, "schema is null");
         }
     }
 }

@@ -120,6 +120,10 @@ class SchemaObjectsTest {
         String source = pg.createDatabase("objects_src");
         sql(pg, "postgres", "CREATE ROLE \"" + role + "\"");
         sql(pg, source, schema(role).toArray(String[]::new));
+        // An extension the schema uses: an index's operator class and a function a view calls are its.
+        sql(pg, source, "CREATE EXTENSION pg_trgm WITH SCHEMA public",
+                "CREATE INDEX items_name_trgm ON shop.items USING gin (name public.gin_trgm_ops)",
+                "CREATE VIEW shop.like_items AS SELECT name, public.similarity(name, 'item 1') AS score FROM shop.items");
         String expected = text(pg, source, OBJECTS);
         assertTrue(expected.contains("items_stamp") && expected.contains("calm_only") && expected.contains("list(text)"),
                 expected);
@@ -127,6 +131,12 @@ class SchemaObjectsTest {
         try (TestingPostgres other = TestingPostgres.start()) {
             String target = other.createDatabase("objects_dst"); // no schema shop: objects: all creates it
             Path spec = spec("objects.yaml", pg, source, other, target, "shop.{table}");
+            // The target database lacks the extension: refused with the statement that makes it, nothing created.
+            CliRun noExtension = CliRun.of("plan", spec.toString());
+            assertTrue(noExtension.exitCode() != 0 && noExtension.all().contains("PG241")
+                    && noExtension.all().contains("CREATE EXTENSION \"pg_trgm\" WITH SCHEMA \"public\""),
+                    noExtension.all());
+            sql(other, target, "CREATE EXTENSION pg_trgm WITH SCHEMA public");
             // The policy's role is the source server's: the target lacks it, which plan and lint --connect refuse.
             for (CliRun refused : List.of(CliRun.of("plan", spec.toString()),
                     CliRun.of("lint", "--connect", spec.toString()))) {

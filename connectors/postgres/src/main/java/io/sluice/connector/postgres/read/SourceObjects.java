@@ -89,6 +89,24 @@ final class SourceObjects {
             + "AND d.deptype IN ('n', 'a') AND d.refobjid >= " + PostgresCatalog.FIRST_NORMAL_OID + " "
             + "AND (d.refclassid = 'pg_proc'::regclass OR d.refclassid = 'pg_class'::regclass AND EXISTS ("
             + "SELECT 1 FROM pg_class k WHERE k.oid = d.refobjid AND k.relkind IN ('r', 'p', 'v', 'm')))";
+    /**
+     * The extensions whose members the schema's relations (a column's type, an index's operator class), routines,
+     * defaults, constraints, rules, triggers and policies use, and those installed in the schema.
+     */
+    private static final String EXTENSIONS = "SELECT x.extname, xn.nspname FROM pg_extension x "
+            + "JOIN pg_namespace xn ON xn.oid = x.extnamespace WHERE x.extnamespace = ? OR EXISTS ("
+            + "SELECT 1 FROM pg_depend m JOIN pg_depend d ON d.refclassid = m.classid AND d.refobjid = m.objid "
+            + "WHERE m.refclassid = 'pg_extension'::regclass AND m.refobjid = x.oid AND m.deptype = 'e' "
+            + "AND d.deptype IN ('n', 'a') AND ("
+            + "d.classid = 'pg_class'::regclass AND d.objid IN (SELECT oid FROM pg_class WHERE relnamespace = ?) "
+            + "OR d.classid = 'pg_proc'::regclass AND d.objid IN (SELECT oid FROM pg_proc WHERE pronamespace = ?) "
+            + "OR d.classid = 'pg_type'::regclass AND d.objid IN (SELECT oid FROM pg_type WHERE typnamespace = ?) "
+            + "OR d.classid = 'pg_constraint'::regclass AND d.objid IN (SELECT oid FROM pg_constraint "
+            + "WHERE connamespace = ?) "
+            + "OR d.classid = 'pg_attrdef'::regclass AND d.objid IN (SELECT a.oid FROM pg_attrdef a "
+            + "JOIN pg_class c ON c.oid = a.adrelid WHERE c.relnamespace = ?) "
+            + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
+            + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
     private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
             + "servers, event triggers and publications of the schema are not carried, nor the owners of and grants "
             + "on its functions and views (the loading user owns what it creates): pg_dump --schema-only -n %s "
@@ -105,11 +123,15 @@ final class SourceObjects {
         /** A view's {@code _RETURN} rule, whose uses are the view's. */
         Map<Long, String> viewOfRule = new HashMap<>();
         List<Long> oids = new ArrayList<>();
+        /** The schema's routines not carried: what uses one is not carried either. */
+        Set<String> leftOut = new HashSet<>();
         try (PreparedStatement p = c.prepareStatement(ROUTINES)) {
             p.setLong(1, schemaOid);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    routine(rs, drafts, notCarried, oids);
+                    if (!routine(rs, drafts, notCarried, oids)) {
+                        leftOut.add("proc:" + rs.getLong(1));
+                    }
                 }
             }
         }
@@ -194,12 +216,13 @@ final class SourceObjects {
                 }
             }
         }
-        uses(c, catalog, drafts, viewOfRule, oids);
+        uses(c, catalog, drafts, viewOfRule, oids, leftOut);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
-        return new SchemaObjects.Contents(ordered(drafts), notCarried);
+        return new SchemaObjects.Contents(ordered(drafts), notCarried, extensions(c, schemaOid, oids));
     }
 
-    private static void routine(ResultSet rs, Map<String, Draft> drafts, List<String> notCarried, List<Long> oids)
+    /** Reads one routine into {@code drafts}; false when it is not carried (said in {@code notCarried}). */
+    private static boolean routine(ResultSet rs, Map<String, Draft> drafts, List<String> notCarried, List<Long> oids)
             throws SQLException {
         String signature = rs.getString(3);
         String kind = rs.getString(2);
@@ -209,7 +232,7 @@ final class SourceObjects {
             if (!"n".equals(rs.getString(8)) || rs.getBoolean(14)) {
                 notCarried.add("aggregate " + signature + " (an ordered-set, moving or parallel aggregate, or one "
                         + "with a sort operator: create it as the source has it)");
-                return;
+                return false;
             }
             StringBuilder create = new StringBuilder("CREATE AGGREGATE ").append(rs.getString(4)).append('(')
                     .append(rs.getString(7)).append(") (SFUNC = ").append(rs.getString(9)).append(", STYPE = ")
@@ -234,6 +257,7 @@ final class SourceObjects {
         drafts.put(key, new Draft(carried, key, signature, Optional.empty(), signature, statements, Set.of(),
                 Set.of()));
         oids.add(rs.getLong(1));
+        return true;
     }
 
     private static void policy(ResultSet rs, Map<String, Draft> drafts, List<Long> oids) throws SQLException {
@@ -278,9 +302,26 @@ final class SourceObjects {
         oids.add(oid);
     }
 
+    private static List<SchemaObjects.Extension> extensions(Connection c, long schemaOid, List<Long> oids)
+            throws SQLException {
+        List<SchemaObjects.Extension> extensions = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(EXTENSIONS)) {
+            for (int i = 1; i <= 6; i++) {
+                p.setLong(i, schemaOid);
+            }
+            p.setArray(7, c.createArrayOf("bigint", oids.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    extensions.add(new SchemaObjects.Extension(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        return extensions;
+    }
+
     /** Fills each draft's uses from {@code pg_depend}: the routines and relations it needs first. */
     private static void uses(Connection c, PostgresCatalog catalog, Map<String, Draft> drafts,
-                             Map<Long, String> viewOfRule, List<Long> oids) throws SQLException {
+                             Map<Long, String> viewOfRule, List<Long> oids, Set<String> leftOut) throws SQLException {
         if (oids.isEmpty()) {
             return;
         }
@@ -297,6 +338,9 @@ final class SourceObjects {
                         continue; // an object left out (an aggregate not carried)
                     }
                     String used = rs.getBoolean(3) ? "proc:" + rs.getLong(4) : catalog.relationKey(rs.getLong(4));
+                    if (rs.getBoolean(3) && !drafts.containsKey(used) && !leftOut.contains(used)) {
+                        continue; // another schema's or an extension's routine: the target's to have (PG241)
+                    }
                     if (!used.equals(key)) {
                         draft.uses.add(used);
                     }

@@ -63,12 +63,65 @@ public final class CarriedObjects {
     }
 
     /**
-     * Refuses (PG240) roles the schema's policies name that the target server lacks: at planning, so
-     * {@code lint --connect} says so too (a policy on a table the run does not copy counts as well).
+     * Refuses (PG240) roles the schema's policies name that the target server lacks, and (PG241) extensions the
+     * schema uses that the target database lacks: at planning, so {@code lint --connect} says so too (a policy on a
+     * table the run does not copy counts as well).
      */
     public CarriedObjects checked() throws ConnectorException {
+        refuseMissingExtensions();
         refuseMissingRoles(contents.objects());
         return this;
+    }
+
+    /**
+     * PG241: an extension the schema uses that the target database does not have. Sluice does not install
+     * extensions (a superuser's or trusted act, and one whose version is the server's); the fix gives the statement,
+     * or says the server lacks the package.
+     */
+    private void refuseMissingExtensions() throws ConnectorException {
+        if (contents.extensions().isEmpty()) {
+            return;
+        }
+        List<String> creatable = new ArrayList<>();
+        List<String> absent = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        try (ControlConnection control = connections.control("finding the extensions of the target database");
+             PreparedStatement p = control.connection().prepareStatement("SELECT e, s, "
+                     + "EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = e) FROM unnest(?::text[], "
+                     + "?::text[]) x(e, s) WHERE NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = e) "
+                     + "ORDER BY e")) {
+            p.setArray(1, control.connection().createArrayOf("text",
+                    contents.extensions().stream().map(SchemaObjects.Extension::name).toArray()));
+            p.setArray(2, control.connection().createArrayOf("text",
+                    contents.extensions().stream().map(SchemaObjects.Extension::schema).toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    String name = SqlQuote.identifier(rs.getString(1));
+                    if (rs.getBoolean(3)) {
+                        creatable.add("CREATE EXTENSION " + name + " WITH SCHEMA "
+                                + SqlQuote.identifier(rs.getString(2)));
+                        names.add(name);
+                    } else {
+                        absent.add(name);
+                        names.add(name + " (not available on the target server)");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the extensions of "
+                    + "the target database");
+        }
+        if (creatable.isEmpty() && absent.isEmpty()) {
+            return;
+        }
+        String fix = (creatable.isEmpty() ? "" : "run " + String.join("; ", creatable) + " in the target "
+                + "database" + (absent.isEmpty() ? "" : "; ")) + (absent.isEmpty() ? "" : "install the package "
+                + "that provides " + String.join(", ", absent) + " on the target server (contrib modules come "
+                + "with the server; others from their own package, e.g. Debian's postgresql-<major>-<name>), then "
+                + "CREATE EXTENSION");
+        throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG241, "objects: all: schema "
+                + SqlQuote.identifier(source.schema()) + " uses extensions the target database does not have: "
+                + String.join(", ", names) + "; nothing was created", fix + ", or set objects: tables");
     }
 
     /** Whether the schema has triggers, which would fire on the rows a change apply writes. */
