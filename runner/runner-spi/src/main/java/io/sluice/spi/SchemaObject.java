@@ -40,6 +40,8 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
 
     /** The kinds carried, in the order objects of no dependency between them are created. */
     public enum Kind {
+        /** The schema's enums, domains, ranges and composite types, each created where missing, in one object. */
+        TYPES("type"),
         FUNCTION("function"),
         PROCEDURE("procedure"),
         AGGREGATE("aggregate"),

@@ -44,6 +44,12 @@ class SchemaObjectsTest {
                         + "PRIMARY KEY (id, sold_on)) PARTITION BY RANGE (sold_on)",
                 "CREATE TABLE shop.sales_2024 PARTITION OF shop.sales FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')",
                 "CREATE TABLE shop.sales_2025 PARTITION OF shop.sales FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')",
+                // Types no table uses: a function's result, and a domain over a range over nothing of the schema.
+                "CREATE TYPE shop.pair AS (n int, label text)",
+                "CREATE TYPE shop.qty_range AS RANGE (SUBTYPE = int)",
+                "CREATE DOMAIN shop.small_range AS shop.qty_range CHECK (upper(VALUE) < 1000)",
+                "CREATE FUNCTION shop.make_pair(n int) RETURNS shop.pair LANGUAGE sql IMMUTABLE AS "
+                        + "$$SELECT ROW(n, 'n' || n)::shop.pair$$",
                 "CREATE FUNCTION shop.stamp() RETURNS trigger LANGUAGE plpgsql AS "
                         + "$$BEGIN NEW.stamp := 'fired'; RETURN NEW; END$$",
                 "CREATE FUNCTION shop.total(p_item int) RETURNS bigint LANGUAGE sql STABLE AS "
@@ -102,6 +108,9 @@ class SchemaObjectsTest {
             + "|| coalesce(' -- ' || obj_description(p.oid, 'pg_policy'), '') FROM pg_policy p "
             + "UNION ALL SELECT 'row security ' || relname || ' ' || relrowsecurity || ' ' || relforcerowsecurity "
             + "FROM pg_class WHERE relnamespace = 'shop'::regnamespace AND relkind IN ('r', 'p') "
+            + "UNION ALL SELECT 'type ' || format_type(t.oid, NULL) || ' ' || t.typtype::text FROM pg_type t "
+            + "LEFT JOIN pg_class r ON r.oid = t.typrelid WHERE t.typnamespace = 'shop'::regnamespace "
+            + "AND (t.typtype IN ('e', 'd', 'r', 'm') OR r.relkind = 'c') "
             + "UNION ALL SELECT 'index ' || pg_get_indexdef(i.indexrelid) FROM pg_index i "
             + "JOIN pg_class c ON c.oid = i.indrelid WHERE c.relnamespace = 'shop'::regnamespace AND c.relkind = 'm'"
             + ") d(x)";

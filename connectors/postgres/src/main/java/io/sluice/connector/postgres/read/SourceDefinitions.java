@@ -321,9 +321,25 @@ public final class SourceDefinitions {
      * base, a composite's attributes or a range's subtype: the deepest first, so each comes after what it needs.
      */
     private List<TableDefinition.Type> types(long oid) throws SQLException {
+        return types("SELECT " + String.format(ELEMENT, "t") + ", 0 FROM pg_attribute a JOIN pg_type t "
+                + "ON t.oid = a.atttypid WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped", oid);
+    }
+
+    /**
+     * Every enum, domain, range and composite type (not a table's row type) of the schema {@code schemaOid}, and the
+     * types they need, each after what it needs: for a target that carries the schema's objects.
+     */
+    static List<TableDefinition.Type> schemaTypes(Connection connection, long schemaOid) throws SQLException {
+        return new SourceDefinitions(connection).types("SELECT t.oid, 0 FROM pg_type t LEFT JOIN pg_class r "
+                + "ON r.oid = t.typrelid WHERE t.typnamespace = ? AND (t.typtype IN ('e', 'd', 'r') "
+                + "OR t.typtype = 'c' AND r.relkind = 'c') AND NOT EXISTS (SELECT 1 FROM pg_depend e "
+                + "WHERE e.classid = 'pg_type'::regclass AND e.objid = t.oid AND e.deptype = 'e')", schemaOid);
+    }
+
+    /** The types {@code seed} (one parameter, {@code key}) selects and those they need, the deepest first. */
+    private List<TableDefinition.Type> types(String seed, long key) throws SQLException {
         String sql = "WITH RECURSIVE needs(oid, depth) AS ("
-                + "SELECT " + String.format(ELEMENT, "t") + ", 0 FROM pg_attribute a JOIN pg_type t "
-                + "ON t.oid = a.atttypid WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped "
+                + seed + " "
                 + "UNION SELECT d.dep, n.depth + 1 FROM needs n, LATERAL ("
                 + "SELECT " + String.format(ELEMENT, "b") + " AS dep FROM pg_type t JOIN pg_type b "
                 + "ON b.oid = t.typbasetype WHERE t.oid = n.oid AND t.typtype = 'd' "
@@ -341,7 +357,7 @@ public final class SourceDefinitions {
         }
         List<Needed> needed = new ArrayList<>();
         try (PreparedStatement p = connection.prepareStatement(sql)) {
-            p.setLong(1, oid);
+            p.setLong(1, key);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     needed.add(new Needed(rs.getLong(1), rs.getString(2).charAt(0), rs.getString(3),

@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.spi.SchemaObject;
 import io.sluice.spi.SchemaObject.Kind;
 import io.sluice.spi.SchemaObjects;
+import io.sluice.spi.TableDefinition;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -134,6 +135,18 @@ final class SourceObjects {
                     }
                 }
             }
+        }
+        // The schema's types, those no copied table needs included (a function's argument, a view's cast): each
+        // created where missing, so the tables' own (created with them) are skipped.
+        List<String> types = new ArrayList<>();
+        for (TableDefinition.Type type : SourceDefinitions.schemaTypes(c, schemaOid)) {
+            types.add("DO $sluice$ BEGIN " + type.statement() + "; EXCEPTION WHEN duplicate_object THEN NULL; "
+                    + "END $sluice$");
+        }
+        if (!types.isEmpty()) {
+            String key = "types:" + schemaOid;
+            drafts.put(key, new Draft(Kind.TYPES, key, "the types of schema " + SqlQuote.identifier(schema),
+                    Optional.empty(), schema, types, Set.of(), Set.of()));
         }
         try (PreparedStatement p = c.prepareStatement(VIEWS)) {
             p.setLong(1, schemaOid);

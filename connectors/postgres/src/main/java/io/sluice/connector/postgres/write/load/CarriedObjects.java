@@ -156,7 +156,8 @@ public final class CarriedObjects {
                     .forEach(o -> statements.add(refresh(o)));
         }
         Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
-        objects.forEach(o -> counts.merge(o.kind(), 1, Integer::sum));
+        objects.forEach(o -> counts.merge(o.kind(), o.kind() == Kind.TYPES ? o.statements().size() : 1,
+                Integer::sum));
         List<String> summary = new ArrayList<>();
         counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? "" : "s")));
         notes.addFirst("objects: all: schema " + SqlQuote.identifier(source.schema()) + "'s "
@@ -238,7 +239,7 @@ public final class CarriedObjects {
             case TRIGGER -> "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname = ?)";
             case RULE -> "SELECT EXISTS (SELECT 1 FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename = ?)";
             case POLICY -> "SELECT EXISTS (SELECT 1 FROM pg_policy WHERE polrelid = to_regclass(?) AND polname = ?)";
-            case ROW_SECURITY -> null; // enabling it again changes nothing
+            case ROW_SECURITY, TYPES -> null; // enabling it again changes nothing; each type's block skips it
         };
         if (query == null) {
             return false;
