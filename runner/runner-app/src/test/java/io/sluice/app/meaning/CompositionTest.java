@@ -67,7 +67,9 @@ class CompositionTest {
         HOOKS("after: [ \"analyze {table}\", \"comment on table {table} is 'loaded'\" ]"),
         WIDEN("schema-changes: widen"),
         REJECTS("rejects: { table: public.t_rejects }"),
-        INDEXES("indexes: rebuild");
+        INDEXES("indexes: rebuild"),
+        /** The source schema's other objects too: a view over the table and a function it calls. */
+        OBJECTS;
 
         /** Stream lines; one starting {@code columns: } is a rule, merged with the other options' rules. */
         final List<String> lines;
@@ -79,6 +81,11 @@ class CompositionTest {
         /** The source option it adds, if any. */
         String sourceOption() {
             return this == WHERE ? ", where: \"id % 3 <> 0\"" : "";
+        }
+
+        /** The target option it adds, if any. */
+        String targetOption() {
+            return this == OBJECTS ? ", objects: all" : "";
         }
 
         void shape(Map<String, String> columns, List<String> filters) {
@@ -130,6 +137,13 @@ class CompositionTest {
         }
         if (path == Way.JOIN && options.contains(Option.INDEXES)) {
             return Optional.of(new Refusal("PLAN003", 3)); // steps after the last partition, not shared yet
+        }
+        if (options.contains(Option.OBJECTS) && options.stream().anyMatch(o -> o.lines.stream()
+                .anyMatch(l -> l.startsWith("columns: ")))) {
+            return Optional.of(new Refusal("PG238", 4)); // the objects name the source's columns as they are
+        }
+        if (options.contains(Option.OBJECTS) && path == Way.REPLACE) {
+            return Optional.of(new Refusal("PG242", 4)); // the next swap could not stand under the view
         }
         return Optional.empty();
     }
@@ -254,6 +268,11 @@ class CompositionTest {
                 sql(source, "CREATE TABLE t (id bigint PRIMARY KEY, amt numeric(12,2), note text, qty int)",
                         "INSERT INTO t SELECT g, g / 7.0, 'n' || g, g % 5 FROM generate_series(1, " + ROWS + ") g",
                         "ANALYZE t");
+                if (options.contains(Option.OBJECTS)) {
+                    // Over the key only, so a history that retypes or drops other columns still runs at the source.
+                    sql(source, "CREATE FUNCTION even(n bigint) RETURNS boolean LANGUAGE sql IMMUTABLE "
+                            + "AS 'SELECT n % 2 = 0'", "CREATE VIEW t_even AS SELECT id FROM t WHERE even(id)");
+                }
                 Path file = writeSpec();
                 Optional<Refusal> refused = refusal(options, path);
                 if (refused.isPresent()) {
@@ -326,6 +345,7 @@ class CompositionTest {
         private Path writeSpec() throws Exception {
             StringBuilder extra = new StringBuilder();
             String sourceOptions = "";
+            String targetOptions = "";
             List<String> rules = new ArrayList<>();
             for (Option option : options) {
                 for (String line : option.lines) {
@@ -336,6 +356,7 @@ class CompositionTest {
                     }
                 }
                 sourceOptions += option.sourceOption();
+                targetOptions += option.targetOption();
             }
             if (!rules.isEmpty()) {
                 extra.append("    columns: { ").append(String.join(", ", rules)).append(" }\n");
@@ -344,8 +365,8 @@ class CompositionTest {
             if (path == Way.CHANGES) {
                 sourceOptions += ", changes: { slot: " + slot + " }";
             }
-            String key = path == Way.MERGE || path == Way.CHANGES || path == Way.INCREMENTAL ? ", primary-key: [id]"
-                    : "";
+            String key = (path == Way.MERGE || path == Way.CHANGES || path == Way.INCREMENTAL ? ", primary-key: [id]"
+                    : "") + targetOptions;
             spec = """
                     version: 1
                     name: %s
@@ -455,6 +476,11 @@ class CompositionTest {
                 Set<String> have = rows(target, String.join(", ", targetCols), "t");
                 assertEquals(expected, actual, when + ": the target holds the source's rows as the spec shapes them; "
                         + "missing " + first(want, have) + ", extra " + first(have, want));
+            }
+            if (options.contains(Option.OBJECTS)) {
+                assertEquals(text(target, "SELECT count(*) FROM t WHERE id % 2 = 0"),
+                        text(target, "SELECT count(*) FROM t_even"),
+                        when + ": the view came with the table (objects: all) and reads the copied rows");
             }
         }
 

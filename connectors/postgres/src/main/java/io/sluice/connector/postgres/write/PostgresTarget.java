@@ -138,7 +138,7 @@ public final class PostgresTarget implements Target {
         if (source.changes().isPresent()) {
             refuseChangesWithoutKey(request, existing, definition);
         }
-        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request.scope())
+        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request)
                 : Optional.empty();
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
@@ -191,9 +191,10 @@ public final class PostgresTarget implements Target {
      * (the first of the schema's tables planned). Refused at plan (PG238) when the source is not a PostgreSQL table
      * copied whole, or its copy takes another name (the objects name the source's tables); (PG239) when the stream
      * follows changes and the schema has triggers, which would fire on the applied rows; (PG240) when a policy names
-     * a role this server lacks.
+     * a role this server lacks; (PG242) with load-mode replace, whose swap the objects on the table would stop.
      */
-    private Optional<CarriedObjects> carriedObjects(Source source, LoadRequest.Scope scope) throws ConnectorException {
+    private Optional<CarriedObjects> carriedObjects(Source source, LoadRequest request) throws ConnectorException {
+        LoadRequest.Scope scope = request.scope();
         Optional<SchemaObjects> role = source.schemaObjects();
         Optional<RelationIdentity> copied = source.copiedTable();
         if (role.isEmpty() || copied.isEmpty()) {
@@ -209,6 +210,12 @@ public final class PostgresTarget implements Target {
                     + copied.get().display() + " is copied into " + name.quoted(), "keep the source's schema and "
                     + "names (e.g. table: \"" + role.get().schema() + ".{table}\" on the target), or set objects: "
                     + "tables");
+        }
+        if (request.mode() == LoadMode.REPLACE) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG242, "objects: all with load-mode "
+                    + "replace on " + name.quoted() + ": the schema's views, triggers and policies would stand on the "
+                    + "table, and a replace swaps in a new one, which the next run's swap cannot do under them",
+                    "use load-mode truncate (one transaction, all or nothing, as a replace), or set objects: tables");
         }
         if (!objectCarriers.get().carries(role.get().schemaKey(), name.quoted())) {
             return Optional.empty();
