@@ -24,9 +24,10 @@ import static java.util.Objects.requireNonNull;
  * @param uses       the keys of what it needs first: other objects of the list and the tables it reads or belongs
  *                   to ({@link RelationIdentity#key()}, a partition's its root's)
  * @param roles      the roles it names (a policy's), which the target server must have
+ * @param owner      the role that owns it on the source (a routine's, a view's); empty for what has no owner of its own
  */
 public record SchemaObject(Kind kind, String key, String name, Optional<String> table, String identity,
-                           List<String> statements, Set<String> uses, Set<String> roles) {
+                           List<String> statements, Set<String> uses, Set<String> roles, Optional<String> owner) {
     public SchemaObject {
         requireNonNull(kind, "kind is null");
         requireNonNull(key, "key is null");
@@ -36,6 +37,7 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         statements = List.copyOf(requireNonNull(statements, "statements is null"));
         uses = Set.copyOf(requireNonNull(uses, "uses is null"));
         roles = Set.copyOf(requireNonNull(roles, "roles is null"));
+        requireNonNull(owner, "owner is null");
     }
 
     /** The kinds carried, in the order objects of no dependency between them are created. */

@@ -187,6 +187,20 @@ class SchemaObjectsTest {
             assertEquals(0, again.exitCode(), again.all());
             assertSameObjects(pg, source, other, target);
 
+            // owners: the functions and views go to the mapped role, as the tables do.
+            String owned = other.createDatabase("objects_owned");
+            String owner = "shop_owner_" + role.substring("shop_clerk_".length());
+            sql(other, owned, "CREATE EXTENSION pg_trgm WITH SCHEMA public", "CREATE ROLE " + owner);
+            CliRun mapped = CliRun.of("run", spec("owned.yaml", pg, source, other, owned, "shop.{table}",
+                    ", owners: { " + pg.user() + ": " + owner + " }").toString());
+            assertEquals(0, mapped.exitCode(), mapped.all());
+            assertEquals(owner + "," + owner + "," + owner + "," + owner, text(other, owned, "SELECT "
+                    + "(SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.total(int)'::regprocedure) || ',' "
+                    + "|| (SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.list(text)'::regprocedure) "
+                    + "|| ',' || (SELECT relowner::regrole::text FROM pg_class WHERE oid = 'shop.item_sales'::regclass) "
+                    + "|| ',' || (SELECT relowner::regrole::text FROM pg_class WHERE oid = 'shop.sales_by_item'::regclass)"),
+                    "the mapped owner owns the functions, aggregate, views and materialized view");
+
             // The objects name the source's tables: copies under another schema are refused, nothing created.
             String renamed = other.createDatabase("objects_renamed");
             sql(other, renamed, "CREATE SCHEMA copy");
@@ -289,6 +303,11 @@ class SchemaObjectsTest {
 
     private Path spec(String file, TestingPostgres from, String source, TestingPostgres to, String target,
                       String table) throws Exception {
+        return spec(file, from, source, to, target, table, "");
+    }
+
+    private Path spec(String file, TestingPostgres from, String source, TestingPostgres to, String target,
+                      String table, String targetExtra) throws Exception {
         return Files.writeString(dir.resolve(file), """
                 version: 1
                 name: objects
@@ -298,9 +317,9 @@ class SchemaObjectsTest {
                 streams:
                   - name: shop
                     source: { connection: src, table: "shop.*" }
-                    target: { connection: dst, table: "%s", create: if-missing, objects: all }
+                    target: { connection: dst, table: "%s", create: if-missing, objects: all%s }
                     load-mode: truncate
-                """.formatted(from.jdbcUrl(source), from.user(), to.jdbcUrl(target), to.user(), table));
+                """.formatted(from.jdbcUrl(source), from.user(), to.jdbcUrl(target), to.user(), table, targetExtra));
     }
 
     private static String text(TestingPostgres pg, String database, String query) throws Exception {

@@ -40,7 +40,7 @@ final class SourceObjects {
             + "pg_get_function_identity_arguments(p.oid), a.aggkind, a.aggtransfn::regproc::text, "
             + "format_type(a.aggtranstype, NULL), NULLIF(a.aggfinalfn, 0)::regproc::text, a.agginitval, "
             + "NULLIF(a.aggcombinefn, 0)::regproc::text, a.aggserialfn <> 0 OR a.aggmtransfn <> 0 OR a.aggsortop <> 0 "
-            + "OR a.aggfinalextra OR a.aggfinalmodify <> 'r' "
+            + "OR a.aggfinalextra OR a.aggfinalmodify <> 'r', pg_get_userbyid(p.proowner)::text "
             + "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
             + "LEFT JOIN pg_aggregate a ON a.aggfnoid = p.oid "
             + "WHERE p.pronamespace = ? AND p.prokind IN ('f', 'p', 'a')" + NOT_EXTENSION.formatted("proc", "p")
@@ -53,7 +53,7 @@ final class SourceObjects {
             + "ARRAY(SELECT 'COMMENT ON COLUMN ' || " + QUALIFIED + " || '.' || quote_ident(a.attname) || ' IS ' "
             + "|| quote_literal(d.description) FROM pg_attribute a JOIN pg_description d ON d.objoid = a.attrelid "
             + "AND d.objsubid = a.attnum AND d.classoid = 'pg_class'::regclass WHERE a.attrelid = c.oid "
-            + "ORDER BY a.attnum) "
+            + "ORDER BY a.attnum), pg_get_userbyid(c.relowner)::text "
             + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             + "WHERE c.relnamespace = ? AND c.relkind IN ('v', 'm')" + NOT_EXTENSION.formatted("class", "c")
             + " ORDER BY 3";
@@ -109,9 +109,9 @@ final class SourceObjects {
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
     private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
-            + "servers, event triggers and publications of the schema are not carried, nor the owners of and grants "
-            + "on its functions and views (the loading user owns what it creates): pg_dump --schema-only -n %s "
-            + "carries them";
+            + "servers, event triggers and publications of the schema are not carried, nor the grants on its "
+            + "functions and views (their owners follow owners:, else the loading user owns what it creates): "
+            + "pg_dump --schema-only -n %s carries them";
 
     private SourceObjects() {
     }
@@ -165,8 +165,10 @@ final class SourceObjects {
                     comment(statements, (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name, rs.getString(6));
                     statements.addAll(strings(rs.getArray(9)));
                     String key = catalog.relationKey(rs.getLong(1));
-                    drafts.put(key, new Draft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
-                            Optional.empty(), name, statements, Set.of(), Set.of()));
+                    Draft view = new Draft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
+                            Optional.empty(), name, statements, Set.of(), Set.of());
+                    view.owner = Optional.ofNullable(rs.getString(10));
+                    drafts.put(key, view);
                     viewOfRule.put(rs.getLong(7), key);
                     oids.add(rs.getLong(7));
                 }
@@ -267,8 +269,9 @@ final class SourceObjects {
         }
         comment(statements, carried.name() + " " + signature, rs.getString(6));
         String key = "proc:" + rs.getLong(1);
-        drafts.put(key, new Draft(carried, key, signature, Optional.empty(), signature, statements, Set.of(),
-                Set.of()));
+        Draft routine = new Draft(carried, key, signature, Optional.empty(), signature, statements, Set.of(), Set.of());
+        routine.owner = Optional.ofNullable(rs.getString(15));
+        drafts.put(key, routine);
         oids.add(rs.getLong(1));
         return true;
     }
@@ -375,7 +378,7 @@ final class SourceObjects {
             waiting.remove(next);
             placed.add(next.key);
             ordered.add(new SchemaObject(next.kind, next.key, next.name, next.table, next.identity, next.statements,
-                    next.uses, next.roles));
+                    next.uses, next.roles, next.owner));
         }
         return ordered;
     }
@@ -409,6 +412,8 @@ final class SourceObjects {
         final List<String> statements;
         final Set<String> uses = new LinkedHashSet<>();
         final Set<String> roles;
+        /** The source role that owns it, where it has an owner of its own (a routine, a view). */
+        Optional<String> owner = Optional.empty();
 
         Draft(Kind kind, String key, String name, Optional<String> table, String identity, List<String> statements,
               Set<String> uses, Set<String> roles) {

@@ -44,6 +44,7 @@ import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
@@ -220,7 +221,10 @@ public final class PostgresTarget implements Target {
         if (!objectCarriers.get().carries(role.get().schemaKey(), name.quoted())) {
             return Optional.empty();
         }
-        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), role.get().read(), scope);
+        SchemaObjects.Contents contents = role.get().read();
+        Map<String, String> owners = scope == LoadRequest.Scope.DATA_ONLY ? Map.of()
+                : access.objectOwners(contents.objects(), role.get().schema(), connections);
+        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), contents, scope, owners);
         if (scope == LoadRequest.Scope.DATA_ONLY) {
             return Optional.of(objects); // fills the materialized views that exist, creates nothing
         }

@@ -8,6 +8,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
+import io.sluice.spi.SchemaObject;
 import io.sluice.spi.Source;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
@@ -84,23 +85,59 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
                         grant.privilege(), grant.grantable()));
             }
         }
-        refuseMissingRoles(grants, owner, name, connections);
+        Set<String> roles = new TreeSet<>();
+        grants.forEach(g -> g.grantee().ifPresent(roles::add));
+        refuseMissingRoles(roles, owner, name.quoted(), connections);
         return Optional.of(source0.withGrants(grants).withOwner(owner));
     }
 
-    /** PG234 when a role the grants or the owner name is missing; PG235 when the loading user cannot be the owner. */
-    private static void refuseMissingRoles(List<TableDefinition.Grant> grants, Optional<String> owner,
-                                           QualifiedName name, PostgresConnections connections)
+    /**
+     * With {@code owners:}, the target role each of a schema's objects that has an owner goes to, by key: refused at
+     * plan as for a table (PG236 a source owner without an entry; PG234 a target role the server lacks; PG235 one the
+     * loading user cannot give them to). Without it, none: the loading user keeps what it creates.
+     */
+    Map<String, String> objectOwners(List<SchemaObject> objects, String schema, PostgresConnections connections)
             throws ConnectorException {
-        Set<String> roles = new TreeSet<>();
-        grants.forEach(g -> g.grantee().ifPresent(roles::add));
+        if (owners.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> ownerByKey = new java.util.HashMap<>();
+        Set<String> targets = new TreeSet<>();
+        for (SchemaObject object : objects) {
+            if (object.owner().isEmpty()) {
+                continue;
+            }
+            String target = owners.get(object.owner().get());
+            if (target == null) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG236, "owners: names no role for "
+                        + object.owner().get() + ", which owns " + object.kind().label() + " " + object.name()
+                        + " of schema " + SqlQuote.identifier(schema) + " (objects: all)", "add "
+                        + object.owner().get() + ": <target role> to owners:");
+            }
+            ownerByKey.put(object.key(), target);
+            targets.add(target);
+        }
+        for (String target : targets) {
+            refuseMissingRoles(Set.of(), Optional.of(target), "the objects of schema " + SqlQuote.identifier(schema),
+                    connections);
+        }
+        return ownerByKey;
+    }
+
+    /**
+     * PG234 when one of {@code roles} or the {@code owner} is missing on the target server; PG235 when the loading user
+     * cannot give {@code what} to the owner (and go on loading it).
+     */
+    public static void refuseMissingRoles(Set<String> granted, Optional<String> owner, String what,
+                                          PostgresConnections connections) throws ConnectorException {
+        Set<String> roles = new TreeSet<>(granted);
         owner.ifPresent(roles::add);
         if (roles.isEmpty()) {
             return;
         }
         List<String> missing = new ArrayList<>();
         boolean mayOwn = true;
-        try (ControlConnection control = connections.control("finding the roles " + name.quoted() + " needs");
+        try (ControlConnection control = connections.control("finding the roles " + what + " needs");
              PreparedStatement p = control.connection().prepareStatement("SELECT r, EXISTS (SELECT 1 FROM "
                      + "pg_roles WHERE rolname = r), "
                      // CASE, not AND: pg_has_role fails on a missing role, and AND may evaluate in any order.
@@ -122,15 +159,15 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
                     + "target server");
         }
         if (!missing.isEmpty()) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, name.quoted() + " is created with "
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, what + " is created with "
                     + "roles this server does not have: " + String.join(", ", missing), "create them on the target "
                     + "server first (e.g. CREATE ROLE " + SqlQuote.identifier(missing.getFirst()) + "; roles belong "
                     + "to the server, Sluice does not create them), or leave them out of privileges: and owners:");
         }
         if (!mayOwn) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG235, "owners: " + name.quoted()
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG235, "owners: " + what
                     + " would be owned by " + owner.get() + ", and the connection's user is not a member of that "
-                    + "role that inherits its privileges: it could not give the table away and go on loading it",
+                    + "role that inherits its privileges: it could not give it away and go on loading it",
                     "GRANT " + SqlQuote.identifier(owner.get()) + " TO the connection's user, or map the owner to "
                     + "a role it is a member of");
         }

@@ -45,6 +45,8 @@ public final class CarriedObjects {
     private final PostgresLedgerStore ledger;
     private final SchemaObjects source;
     private final SchemaObjects.Contents contents;
+    /** The target role each object goes to, by key ({@code owners:}); none: the loading user keeps what it creates. */
+    private final Map<String, String> ownerByKey;
     /** Whether the run creates the objects (not {@code --data-only}). */
     private final boolean creates;
     /** Whether the run fills the materialized views (not {@code --schema-only}, which copies no rows). */
@@ -53,13 +55,14 @@ public final class CarriedObjects {
     private volatile List<SchemaObject> carried = List.of();
 
     public CarriedObjects(PostgresConnections connections, PostgresLedgerStore ledger, SchemaObjects source,
-                          SchemaObjects.Contents contents, LoadRequest.Scope scope) {
+                          SchemaObjects.Contents contents, LoadRequest.Scope scope, Map<String, String> ownerByKey) {
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.source = requireNonNull(source, "source is null");
         this.contents = requireNonNull(contents, "contents is null");
         this.creates = requireNonNull(scope, "scope is null") != LoadRequest.Scope.DATA_ONLY;
         this.fills = scope != LoadRequest.Scope.SCHEMA_ONLY;
+        this.ownerByKey = Map.copyOf(requireNonNull(ownerByKey, "ownerByKey is null"));
     }
 
     /**
@@ -149,7 +152,7 @@ public final class CarriedObjects {
         carried = List.copyOf(objects);
         List<String> statements = new ArrayList<>();
         if (creates) {
-            objects.forEach(o -> statements.addAll(o.statements()));
+            objects.forEach(o -> statements.addAll(statementsOf(o)));
         }
         if (fills) {
             objects.stream().filter(o -> o.kind() == Kind.MATERIALIZED_VIEW)
@@ -199,7 +202,7 @@ public final class CarriedObjects {
                     if (!creates || exists(c, object)) {
                         continue;
                     }
-                    for (String statement : object.statements()) {
+                    for (String statement : statementsOf(object)) {
                         current = statement;
                         LoadTable.execute(c, statement);
                     }
@@ -225,6 +228,25 @@ public final class CarriedObjects {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what
                     + (current.isEmpty() ? "" : " (" + firstLine(current) + ")"));
         }
+    }
+
+    /** What creates {@code object}, then gives it to its mapped owner ({@code owners:}). */
+    private List<String> statementsOf(SchemaObject object) {
+        String owner = ownerByKey.get(object.key());
+        if (owner == null) {
+            return object.statements();
+        }
+        String kind = switch (object.kind()) {
+            case FUNCTION -> "FUNCTION ";
+            case PROCEDURE -> "PROCEDURE ";
+            case AGGREGATE -> "AGGREGATE ";
+            case VIEW -> "VIEW ";
+            case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
+            default -> throw new IllegalStateException(object.kind() + " has no owner of its own");
+        };
+        List<String> statements = new ArrayList<>(object.statements());
+        statements.add("ALTER " + kind + object.identity() + " OWNER TO " + SqlQuote.identifier(owner));
+        return statements;
     }
 
     private static String refresh(SchemaObject view) {
