@@ -14,7 +14,6 @@ import io.sluice.spi.SchemaObject.Kind;
 import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
-import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
 
 import java.sql.Connection;
@@ -182,51 +181,39 @@ public final class CarriedObjects {
     /** Once every stream is done: creates what is missing, fills the materialized views, marks it; once. */
     public void finish(LoadMarks marks) throws ConnectorException {
         String what = "creating the objects of schema " + SqlQuote.identifier(source.schema());
-        String current = "";
-        try (ControlConnection control = connections.control(what)) {
-            Connection c = control.connection();
-            c.setAutoCommit(false);
-            try {
-                LedgerTransaction tx = ledger.rowsOn(c);
-                if (marks.reading().apply(tx).containsKey(CREATED)) {
-                    c.rollback();
-                    return;
-                }
-                LoadTable.execute(c, "SET LOCAL check_function_bodies = off");
-                // Two processes of a joined run, or two specs, may carry the same schema: one at a time.
-                try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-                    p.setString(1, "sluice objects " + source.schema());
-                    p.execute();
-                }
-                for (SchemaObject object : carried) {
-                    if (!creates || exists(c, object)) {
-                        continue;
-                    }
-                    for (String statement : statementsOf(object)) {
-                        current = statement;
-                        LoadTable.execute(c, statement);
-                    }
-                }
-                for (SchemaObject object : carried) {
-                    if (fills && object.kind() == Kind.MATERIALIZED_VIEW && (creates || exists(c, object))) {
-                        current = refresh(object);
-                        LoadTable.execute(c, current);
-                    }
-                }
-                current = "";
-                marks.writing(CREATED, java.time.Instant.now().toString()).apply(tx);
-                c.commit();
-            } catch (SQLException | ConnectorException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException ignored) {
-                    // closing rolls back too
-                }
-                throw e;
+        LoadTable.inTransaction(connections, ledger, what, (c, tx) -> {
+            if (marks.reading().apply(tx).containsKey(CREATED)) {
+                return;
             }
+            LoadTable.execute(c, "SET LOCAL check_function_bodies = off");
+            // Two processes of a joined run, or two specs, may carry the same schema: one at a time.
+            try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+                p.setString(1, "sluice objects " + source.schema());
+                p.execute();
+            }
+            for (SchemaObject object : carried) {
+                if (creates && !exists(c, object)) {
+                    for (String statement : statementsOf(object)) {
+                        execute(c, what, statement);
+                    }
+                }
+            }
+            for (SchemaObject object : carried) {
+                if (fills && object.kind() == Kind.MATERIALIZED_VIEW && (creates || exists(c, object))) {
+                    execute(c, what, refresh(object));
+                }
+            }
+            marks.writing(CREATED, java.time.Instant.now().toString()).apply(tx);
+        });
+    }
+
+    /** One statement of the objects' transaction; its failure names it. */
+    private void execute(Connection c, String what, String statement) throws ConnectorException {
+        try {
+            LoadTable.execute(c, statement);
         } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what
-                    + (current.isEmpty() ? "" : " (" + firstLine(current) + ")"));
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, what + " (" + firstLine(statement)
+                    + ")");
         }
     }
 

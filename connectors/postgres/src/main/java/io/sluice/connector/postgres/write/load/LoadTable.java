@@ -160,6 +160,12 @@ public final class LoadTable {
      * that failed is closed), with the ledger's rows on it.
      */
     void inTransaction(String what, Change change) throws ConnectorException {
+        inTransaction(connections, ledger, what, change);
+    }
+
+    /** {@link #inTransaction(String, Change)} on {@code connections}, with {@code ledger}'s rows. */
+    static void inTransaction(PostgresConnections connections, PostgresLedgerStore ledger, String what, Change change)
+            throws ConnectorException {
         try (ControlConnection control = connections.control(what)) {
             Connection c = control.connection();
             c.setAutoCommit(false);
