@@ -25,9 +25,12 @@ import static java.util.Objects.requireNonNull;
  *                   to ({@link RelationIdentity#key()}, a partition's its root's)
  * @param roles      the roles it names (a policy's), which the target server must have
  * @param owner      the role that owns it on the source (a routine's, a view's); empty for what has no owner of its own
+ * @param privileges where the source set its privileges (not the defaults): what its owner granted others (a
+ *                   grantee empty for PUBLIC; no column); empty where it has the defaults or no privileges of its own
  */
 public record SchemaObject(Kind kind, String key, String name, Optional<String> table, String identity,
-                           List<String> statements, Set<String> uses, Set<String> roles, Optional<String> owner) {
+                           List<String> statements, Set<String> uses, Set<String> roles, Optional<String> owner,
+                           Optional<List<TableDefinition.Grant>> privileges) {
     public SchemaObject {
         requireNonNull(kind, "kind is null");
         requireNonNull(key, "key is null");
@@ -38,6 +41,7 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         uses = Set.copyOf(requireNonNull(uses, "uses is null"));
         roles = Set.copyOf(requireNonNull(roles, "roles is null"));
         requireNonNull(owner, "owner is null");
+        privileges = requireNonNull(privileges, "privileges is null").map(List::copyOf);
     }
 
     /** The kinds carried, in the order objects of no dependency between them are created. */

@@ -114,6 +114,14 @@ class SchemaObjectsTest {
             + "UNION ALL SELECT 'index ' || pg_get_indexdef(i.indexrelid) FROM pg_index i "
             + "JOIN pg_class c ON c.oid = i.indrelid WHERE c.relnamespace = 'shop'::regnamespace AND c.relkind = 'm'"
             + ") d(x)";
+    /** Who else may call shop.total and read shop.item_sales: grantee, privilege, grant option. */
+    private static final String GRANTED = "SELECT (SELECT string_agg(CASE WHEN x.grantee = 0 THEN 'PUBLIC' ELSE "
+            + "pg_get_userbyid(x.grantee)::text END || ' ' || x.privilege_type || ' ' || x.is_grantable, ',' "
+            + "ORDER BY 1) FROM pg_proc p, aclexplode(p.proacl) x WHERE p.oid = 'shop.total(int)'::regprocedure "
+            + "AND x.grantee <> p.proowner) || ' / ' || (SELECT string_agg(CASE WHEN x.grantee = 0 THEN 'PUBLIC' "
+            + "ELSE pg_get_userbyid(x.grantee)::text END || ' ' || x.privilege_type || ' ' || x.is_grantable, ',' "
+            + "ORDER BY 1) FROM pg_class c, aclexplode(c.relacl) x WHERE c.oid = 'shop.item_sales'::regclass "
+            + "AND x.grantee <> c.relowner)";
     private static final String VIEW_ROWS = "SELECT string_agg(name || '=' || coalesce(total, 0), ',' ORDER BY id) "
             + "FROM shop.item_sales";
     private static final String FILLED = "SELECT string_agg(item_id || ':' || qty || ':' || ids, ',' ORDER BY item_id) "
@@ -132,8 +140,14 @@ class SchemaObjectsTest {
         // An extension the schema uses: an index's operator class and a function a view calls are its.
         sql(pg, source, "CREATE EXTENSION pg_trgm WITH SCHEMA public",
                 "CREATE INDEX items_name_trgm ON shop.items USING gin (name public.gin_trgm_ops)",
-                "CREATE VIEW shop.like_items AS SELECT name, public.similarity(name, 'item 1') AS score FROM shop.items");
+                "CREATE VIEW shop.like_items AS SELECT name, public.similarity(name, 'item 1') AS score FROM shop.items",
+                // Privileges set on objects (privileges: copy carries them): a function PUBLIC may not call.
+                "REVOKE ALL ON FUNCTION shop.total(int) FROM PUBLIC",
+                "GRANT EXECUTE ON FUNCTION shop.total(int) TO \"" + role + "\"",
+                "GRANT SELECT ON shop.item_sales TO \"" + role + "\" WITH GRANT OPTION");
         String expected = text(pg, source, OBJECTS);
+        String granted = text(pg, source, GRANTED);
+        assertEquals(role + " EXECUTE false / " + role + " SELECT true", granted);
         assertTrue(expected.contains("items_stamp") && expected.contains("calm_only") && expected.contains("list(text)"),
                 expected);
 
@@ -187,13 +201,15 @@ class SchemaObjectsTest {
             assertEquals(0, again.exitCode(), again.all());
             assertSameObjects(pg, source, other, target);
 
-            // owners: the functions and views go to the mapped role, as the tables do.
+            // owners: the functions and views go to the mapped role, as the tables do; privileges: copy grants what
+            // the source's grant (PUBLIC's default EXECUTE revoked, as there).
             String owned = other.createDatabase("objects_owned");
             String owner = "shop_owner_" + role.substring("shop_clerk_".length());
             sql(other, owned, "CREATE EXTENSION pg_trgm WITH SCHEMA public", "CREATE ROLE " + owner);
             CliRun mapped = CliRun.of("run", spec("owned.yaml", pg, source, other, owned, "shop.{table}",
-                    ", owners: { " + pg.user() + ": " + owner + " }").toString());
+                    ", privileges: copy, owners: { " + pg.user() + ": " + owner + " }").toString());
             assertEquals(0, mapped.exitCode(), mapped.all());
+            assertEquals(granted, text(other, owned, GRANTED), "the objects' grants, as the source's");
             assertEquals(owner + "," + owner + "," + owner + "," + owner, text(other, owned, "SELECT "
                     + "(SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.total(int)'::regprocedure) || ',' "
                     + "|| (SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.list(text)'::regprocedure) "

@@ -3,7 +3,6 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.SchemaObject;
 import io.sluice.spi.SchemaObject.Kind;
 import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.TableDefinition;
@@ -14,7 +13,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -31,6 +29,13 @@ import java.util.Set;
  */
 final class SourceObjects {
     private static final String QUALIFIED = "quote_ident(n.nspname) || '.' || quote_ident(c.relname)";
+    /**
+     * Whether the object's ACL is set (not the defaults), and what its owner granted others, one
+     * {@code grantee|privilege|grantable} each (an empty grantee for PUBLIC).
+     */
+    private static final String PRIVILEGES = "%1$s IS NOT NULL, ARRAY(SELECT CASE WHEN x.grantee = 0 THEN '' ELSE "
+            + "pg_get_userbyid(x.grantee)::text END || '|' || x.privilege_type || '|' || x.is_grantable "
+            + "FROM aclexplode(%1$s) x WHERE x.grantee <> %2$s ORDER BY 1)";
     private static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
             + "'pg_%s'::regclass AND e.objid = %s.oid AND e.deptype = 'e')";
     /** Functions, procedures and aggregates; an aggregate's parts, which no server function prints whole. */
@@ -40,7 +45,8 @@ final class SourceObjects {
             + "pg_get_function_identity_arguments(p.oid), a.aggkind, a.aggtransfn::regproc::text, "
             + "format_type(a.aggtranstype, NULL), NULLIF(a.aggfinalfn, 0)::regproc::text, a.agginitval, "
             + "NULLIF(a.aggcombinefn, 0)::regproc::text, a.aggserialfn <> 0 OR a.aggmtransfn <> 0 OR a.aggsortop <> 0 "
-            + "OR a.aggfinalextra OR a.aggfinalmodify <> 'r', pg_get_userbyid(p.proowner)::text "
+            + "OR a.aggfinalextra OR a.aggfinalmodify <> 'r', pg_get_userbyid(p.proowner)::text, "
+            + PRIVILEGES.formatted("p.proacl", "p.proowner") + " "
             + "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
             + "LEFT JOIN pg_aggregate a ON a.aggfnoid = p.oid "
             + "WHERE p.pronamespace = ? AND p.prokind IN ('f', 'p', 'a')" + NOT_EXTENSION.formatted("proc", "p")
@@ -53,7 +59,8 @@ final class SourceObjects {
             + "ARRAY(SELECT 'COMMENT ON COLUMN ' || " + QUALIFIED + " || '.' || quote_ident(a.attname) || ' IS ' "
             + "|| quote_literal(d.description) FROM pg_attribute a JOIN pg_description d ON d.objoid = a.attrelid "
             + "AND d.objsubid = a.attnum AND d.classoid = 'pg_class'::regclass WHERE a.attrelid = c.oid "
-            + "ORDER BY a.attnum), pg_get_userbyid(c.relowner)::text "
+            + "ORDER BY a.attnum), pg_get_userbyid(c.relowner)::text, "
+            + PRIVILEGES.formatted("c.relacl", "c.relowner") + " "
             + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             + "WHERE c.relnamespace = ? AND c.relkind IN ('v', 'm')" + NOT_EXTENSION.formatted("class", "c")
             + " ORDER BY 3";
@@ -109,9 +116,8 @@ final class SourceObjects {
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
     private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
-            + "servers, event triggers and publications of the schema are not carried, nor the grants on its "
-            + "functions and views (their owners follow owners:, else the loading user owns what it creates): "
-            + "pg_dump --schema-only -n %s carries them";
+            + "servers, event triggers and publications of the schema are not carried (the functions' and views' "
+            + "owners follow owners:, their grants privileges: copy): pg_dump --schema-only -n %s carries them";
 
     private SourceObjects() {
     }
@@ -119,7 +125,7 @@ final class SourceObjects {
     /** The objects of schema {@code schema} (its {@code oid}), in an order that creates each after what it uses. */
     static SchemaObjects.Contents read(Connection c, long schemaOid, String schema) throws SQLException {
         PostgresCatalog catalog = new PostgresCatalog(c);
-        Map<String, Draft> drafts = new HashMap<>();
+        Map<String, ObjectDraft> drafts = new HashMap<>();
         List<String> notCarried = new ArrayList<>();
         /** A view's {@code _RETURN} rule, whose uses are the view's. */
         Map<Long, String> viewOfRule = new HashMap<>();
@@ -145,7 +151,7 @@ final class SourceObjects {
         }
         if (!types.isEmpty()) {
             String key = "types:" + schemaOid;
-            drafts.put(key, new Draft(Kind.TYPES, key, "the types of schema " + SqlQuote.identifier(schema),
+            drafts.put(key, new ObjectDraft(Kind.TYPES, key, "the types of schema " + SqlQuote.identifier(schema),
                     Optional.empty(), schema, types, Set.of(), Set.of()));
         }
         try (PreparedStatement p = c.prepareStatement(VIEWS)) {
@@ -165,9 +171,10 @@ final class SourceObjects {
                     comment(statements, (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name, rs.getString(6));
                     statements.addAll(strings(rs.getArray(9)));
                     String key = catalog.relationKey(rs.getLong(1));
-                    Draft view = new Draft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
+                    ObjectDraft view = new ObjectDraft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
                             Optional.empty(), name, statements, Set.of(), Set.of());
                     view.owner = Optional.ofNullable(rs.getString(10));
+                    view.privileges = privileges(rs, 11);
                     drafts.put(key, view);
                     viewOfRule.put(rs.getLong(7), key);
                     oids.add(rs.getLong(7));
@@ -226,18 +233,18 @@ final class SourceObjects {
                         statements.add("ALTER TABLE " + table + " FORCE ROW LEVEL SECURITY");
                     }
                     String key = "row-security:" + rs.getLong(1);
-                    drafts.put(key, new Draft(Kind.ROW_SECURITY, key, table, Optional.of(table), table, statements,
+                    drafts.put(key, new ObjectDraft(Kind.ROW_SECURITY, key, table, Optional.of(table), table, statements,
                             Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
                 }
             }
         }
         uses(c, catalog, drafts, viewOfRule, oids, leftOut);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
-        return new SchemaObjects.Contents(ordered(drafts), notCarried, extensions(c, schemaOid, oids));
+        return new SchemaObjects.Contents(ObjectDraft.ordered(drafts), notCarried, extensions(c, schemaOid, oids));
     }
 
     /** Reads one routine into {@code drafts}; false when it is not carried (said in {@code notCarried}). */
-    private static boolean routine(ResultSet rs, Map<String, Draft> drafts, List<String> notCarried, List<Long> oids)
+    private static boolean routine(ResultSet rs, Map<String, ObjectDraft> drafts, List<String> notCarried, List<Long> oids)
             throws SQLException {
         String signature = rs.getString(3);
         String kind = rs.getString(2);
@@ -269,14 +276,15 @@ final class SourceObjects {
         }
         comment(statements, carried.name() + " " + signature, rs.getString(6));
         String key = "proc:" + rs.getLong(1);
-        Draft routine = new Draft(carried, key, signature, Optional.empty(), signature, statements, Set.of(), Set.of());
+        ObjectDraft routine = new ObjectDraft(carried, key, signature, Optional.empty(), signature, statements, Set.of(), Set.of());
         routine.owner = Optional.ofNullable(rs.getString(15));
+        routine.privileges = privileges(rs, 16);
         drafts.put(key, routine);
         oids.add(rs.getLong(1));
         return true;
     }
 
-    private static void policy(ResultSet rs, Map<String, Draft> drafts, List<Long> oids) throws SQLException {
+    private static void policy(ResultSet rs, Map<String, ObjectDraft> drafts, List<Long> oids) throws SQLException {
         String table = rs.getString(2);
         String policy = rs.getString(3);
         String command = switch (rs.getString(5)) {
@@ -310,10 +318,10 @@ final class SourceObjects {
         put(drafts, oids, rs.getLong(1), "policy", Kind.POLICY, policy, table, statements, roles);
     }
 
-    private static void put(Map<String, Draft> drafts, List<Long> oids, long oid, String catalog, Kind kind,
+    private static void put(Map<String, ObjectDraft> drafts, List<Long> oids, long oid, String catalog, Kind kind,
                             String name, String table, List<String> statements, Set<String> roles) {
         String key = catalog + ":" + oid;
-        drafts.put(key, new Draft(kind, key, SqlQuote.identifier(name) + " on " + table, Optional.of(table), name,
+        drafts.put(key, new ObjectDraft(kind, key, SqlQuote.identifier(name) + " on " + table, Optional.of(table), name,
                 statements, Set.of(), roles));
         oids.add(oid);
     }
@@ -336,7 +344,7 @@ final class SourceObjects {
     }
 
     /** Fills each draft's uses from {@code pg_depend}: the routines and relations it needs first. */
-    private static void uses(Connection c, PostgresCatalog catalog, Map<String, Draft> drafts,
+    private static void uses(Connection c, PostgresCatalog catalog, Map<String, ObjectDraft> drafts,
                              Map<Long, String> viewOfRule, List<Long> oids, Set<String> leftOut) throws SQLException {
         if (oids.isEmpty()) {
             return;
@@ -349,7 +357,7 @@ final class SourceObjects {
                     long objid = rs.getLong(2);
                     String key = catalogName.equals("rule") && viewOfRule.containsKey(objid) ? viewOfRule.get(objid)
                             : catalogName + ":" + objid;
-                    Draft draft = drafts.get(key);
+                    ObjectDraft draft = drafts.get(key);
                     if (draft == null) {
                         continue; // an object left out (an aggregate not carried)
                     }
@@ -365,22 +373,21 @@ final class SourceObjects {
         }
     }
 
-    /** Each object after those of the list it uses; otherwise by kind, then name (a cycle keeps that order). */
-    private static List<SchemaObject> ordered(Map<String, Draft> drafts) {
-        List<Draft> waiting = new ArrayList<>(drafts.values());
-        waiting.sort(Comparator.comparing((Draft d) -> d.kind).thenComparing(d -> d.name));
-        List<SchemaObject> ordered = new ArrayList<>();
-        Set<String> placed = new HashSet<>();
-        while (!waiting.isEmpty()) {
-            Draft next = waiting.stream().filter(d -> d.uses.stream()
-                    .allMatch(u -> placed.contains(u) || !drafts.containsKey(u))).findFirst()
-                    .orElse(waiting.getFirst());
-            waiting.remove(next);
-            placed.add(next.key);
-            ordered.add(new SchemaObject(next.kind, next.key, next.name, next.table, next.identity, next.statements,
-                    next.uses, next.roles, next.owner));
+    /** The privileges read by {@link #PRIVILEGES} at column {@code at}: empty where they are the defaults. */
+    private static Optional<List<TableDefinition.Grant>> privileges(ResultSet rs, int at) throws SQLException {
+        if (!rs.getBoolean(at)) {
+            return Optional.empty();
         }
-        return ordered;
+        List<TableDefinition.Grant> grants = new ArrayList<>();
+        for (String grant : strings(rs.getArray(at + 1))) {
+            int grantable = grant.lastIndexOf('|');
+            int privilege = grant.lastIndexOf('|', grantable - 1);
+            String grantee = grant.substring(0, privilege);
+            grants.add(new TableDefinition.Grant(Optional.empty(), grantee.isEmpty() ? Optional.empty()
+                    : Optional.of(grantee), grant.substring(privilege + 1, grantable),
+                    grant.substring(grantable + 1).equals("true")));
+        }
+        return Optional.of(grants);
     }
 
     private static void comment(List<String> statements, String object, String comment) {
@@ -400,31 +407,5 @@ final class SourceObjects {
             values.add((String) value);
         }
         return values;
-    }
-
-    /** An object as read, before its uses are known. */
-    private static final class Draft {
-        final Kind kind;
-        final String key;
-        final String name;
-        final Optional<String> table;
-        final String identity;
-        final List<String> statements;
-        final Set<String> uses = new LinkedHashSet<>();
-        final Set<String> roles;
-        /** The source role that owns it, where it has an owner of its own (a routine, a view). */
-        Optional<String> owner = Optional.empty();
-
-        Draft(Kind kind, String key, String name, Optional<String> table, String identity, List<String> statements,
-              Set<String> uses, Set<String> roles) {
-            this.kind = kind;
-            this.key = key;
-            this.name = name;
-            this.table = table;
-            this.identity = identity;
-            this.statements = List.copyOf(statements);
-            this.uses.addAll(uses);
-            this.roles = Set.copyOf(roles);
-        }
     }
 }

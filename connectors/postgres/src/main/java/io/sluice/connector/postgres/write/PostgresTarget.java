@@ -44,7 +44,6 @@ import io.sluice.spi.ledger.LedgerWork;
 
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
@@ -222,8 +221,8 @@ public final class PostgresTarget implements Target {
             return Optional.empty();
         }
         SchemaObjects.Contents contents = role.get().read();
-        Map<String, String> owners = scope == LoadRequest.Scope.DATA_ONLY ? Map.of()
-                : access.objectOwners(contents.objects(), role.get().schema(), connections);
+        CarriedObjects.Access owners = scope == LoadRequest.Scope.DATA_ONLY ? CarriedObjects.Access.NONE
+                : access.objectAccess(contents.objects(), role.get().schema(), connections);
         CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), contents, scope, owners);
         if (scope == LoadRequest.Scope.DATA_ONLY) {
             return Optional.of(objects); // fills the materialized views that exist, creates nothing

@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.SchemaObject;
@@ -92,14 +93,23 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
     }
 
     /**
-     * With {@code owners:}, the target role each of a schema's objects that has an owner goes to, by key: refused at
-     * plan as for a table (PG236 a source owner without an entry; PG234 a target role the server lacks; PG235 one the
-     * loading user cannot give them to). Without it, none: the loading user keeps what it creates.
+     * Who owns a schema's created objects and what they grant: with {@code owners:}, the target role each object
+     * that has an owner goes to, by key (without it the loading user keeps what it creates); with
+     * {@code privileges: copy}, the grants of objects whose source privileges are set, to mapped roles. Refused at plan
+     * as for a table: PG236 a source owner without an entry, PG234 a role the server lacks, PG235 an owner the loading
+     * user cannot give them to.
      */
-    Map<String, String> objectOwners(List<SchemaObject> objects, String schema, PostgresConnections connections)
+    CarriedObjects.Access objectAccess(List<SchemaObject> objects, String schema, PostgresConnections connections)
             throws ConnectorException {
+        String what = "the objects of schema " + SqlQuote.identifier(schema);
+        if (copyPrivileges) {
+            Set<String> grantees = new TreeSet<>();
+            objects.forEach(o -> o.privileges().ifPresent(grants -> grants.forEach(g -> g.grantee()
+                    .ifPresent(r -> grantees.add(owners.getOrDefault(r, r))))));
+            refuseMissingRoles(grantees, Optional.empty(), what, connections);
+        }
         if (owners.isEmpty()) {
-            return Map.of();
+            return new CarriedObjects.Access(Map.of(), copyPrivileges, owners);
         }
         Map<String, String> ownerByKey = new java.util.HashMap<>();
         Set<String> targets = new TreeSet<>();
@@ -118,10 +128,9 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
             targets.add(target);
         }
         for (String target : targets) {
-            refuseMissingRoles(Set.of(), Optional.of(target), "the objects of schema " + SqlQuote.identifier(schema),
-                    connections);
+            refuseMissingRoles(Set.of(), Optional.of(target), what, connections);
         }
-        return ownerByKey;
+        return new CarriedObjects.Access(ownerByKey, copyPrivileges, owners);
     }
 
     /**

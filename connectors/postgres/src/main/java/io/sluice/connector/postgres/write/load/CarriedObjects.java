@@ -12,6 +12,7 @@ import io.sluice.spi.LoadRequest;
 import io.sluice.spi.SchemaObject;
 import io.sluice.spi.SchemaObject.Kind;
 import io.sluice.spi.SchemaObjects;
+import io.sluice.spi.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LoadMarks;
@@ -44,8 +45,8 @@ public final class CarriedObjects {
     private final PostgresLedgerStore ledger;
     private final SchemaObjects source;
     private final SchemaObjects.Contents contents;
-    /** The target role each object goes to, by key ({@code owners:}); none: the loading user keeps what it creates. */
-    private final Map<String, String> ownerByKey;
+    /** Who owns the created objects and what they grant ({@code owners:}, {@code privileges:}). */
+    private final Access access;
     /** Whether the run creates the objects (not {@code --data-only}). */
     private final boolean creates;
     /** Whether the run fills the materialized views (not {@code --schema-only}, which copies no rows). */
@@ -54,14 +55,14 @@ public final class CarriedObjects {
     private volatile List<SchemaObject> carried = List.of();
 
     public CarriedObjects(PostgresConnections connections, PostgresLedgerStore ledger, SchemaObjects source,
-                          SchemaObjects.Contents contents, LoadRequest.Scope scope, Map<String, String> ownerByKey) {
+                          SchemaObjects.Contents contents, LoadRequest.Scope scope, Access access) {
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.source = requireNonNull(source, "source is null");
         this.contents = requireNonNull(contents, "contents is null");
         this.creates = requireNonNull(scope, "scope is null") != LoadRequest.Scope.DATA_ONLY;
         this.fills = scope != LoadRequest.Scope.SCHEMA_ONLY;
-        this.ownerByKey = Map.copyOf(requireNonNull(ownerByKey, "ownerByKey is null"));
+        this.access = requireNonNull(access, "access is null");
     }
 
     /**
@@ -217,22 +218,64 @@ public final class CarriedObjects {
         }
     }
 
-    /** What creates {@code object}, then gives it to its mapped owner ({@code owners:}). */
+    /**
+     * Who owns the created objects and what they grant.
+     *
+     * @param ownerByKey     the target role each object goes to, by key ({@code owners:}); none: the loading user
+     *                       keeps what it creates
+     * @param copyPrivileges {@code privileges: copy}: an object whose source privileges are set gets them
+     * @param roles          {@code owners:}: a grant to a mapped role goes to its target role
+     */
+    public record Access(Map<String, String> ownerByKey, boolean copyPrivileges, Map<String, String> roles) {
+        public static final Access NONE = new Access(Map.of(), false, Map.of());
+
+        public Access {
+            ownerByKey = Map.copyOf(requireNonNull(ownerByKey, "ownerByKey is null"));
+            roles = Map.copyOf(requireNonNull(roles, "roles is null"));
+        }
+    }
+
+    /** The privileges a routine's grant may carry, and a view's (as a table's). */
+    private static final Set<String> ROUTINE_PRIVILEGES = Set.of("EXECUTE");
+
+    /**
+     * What creates {@code object}, then gives it to its mapped owner ({@code owners:}) and grants what the source
+     * grants ({@code privileges: copy}; a routine's PUBLIC EXECUTE, a default, revoked first as pg_dump does).
+     */
     private List<String> statementsOf(SchemaObject object) {
-        String owner = ownerByKey.get(object.key());
-        if (owner == null) {
+        String owner = access.ownerByKey().get(object.key());
+        boolean grants = access.copyPrivileges() && object.privileges().isPresent();
+        if (owner == null && !grants) {
             return object.statements();
         }
-        String kind = switch (object.kind()) {
-            case FUNCTION -> "FUNCTION ";
-            case PROCEDURE -> "PROCEDURE ";
-            case AGGREGATE -> "AGGREGATE ";
-            case VIEW -> "VIEW ";
-            case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
-            default -> throw new IllegalStateException(object.kind() + " has no owner of its own");
-        };
+        boolean routine = object.kind() == Kind.FUNCTION || object.kind() == Kind.PROCEDURE
+                || object.kind() == Kind.AGGREGATE;
         List<String> statements = new ArrayList<>(object.statements());
-        statements.add("ALTER " + kind + object.identity() + " OWNER TO " + SqlQuote.identifier(owner));
+        if (owner != null) {
+            String kind = switch (object.kind()) {
+                case FUNCTION -> "FUNCTION ";
+                case PROCEDURE -> "PROCEDURE ";
+                case AGGREGATE -> "AGGREGATE ";
+                case VIEW -> "VIEW ";
+                case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
+                default -> throw new IllegalStateException(object.kind() + " has no owner of its own");
+            };
+            statements.add("ALTER " + kind + object.identity() + " OWNER TO " + SqlQuote.identifier(owner));
+        }
+        if (grants) {
+            String on = (routine ? "ROUTINE " : "TABLE ") + object.identity();
+            if (routine) {
+                statements.add("REVOKE ALL ON " + on + " FROM PUBLIC");
+            }
+            Set<String> known = routine ? ROUTINE_PRIVILEGES : CreatedDefinition.PRIVILEGES;
+            for (TableDefinition.Grant grant : object.privileges().get()) {
+                if (known.contains(grant.privilege())) {
+                    statements.add("GRANT " + grant.privilege() + " ON " + on + " TO " + grant.grantee()
+                            .map(g -> SqlQuote.identifier(access.roles().getOrDefault(g, g))).orElse("PUBLIC")
+                            + (grant.grantable() ? " WITH GRANT OPTION" : ""));
+                }
+            }
+        }
         return statements;
     }
 
