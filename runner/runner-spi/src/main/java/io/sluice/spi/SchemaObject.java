@@ -56,7 +56,9 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         TRIGGER("trigger"),
         RULE("rule"),
         POLICY("policy"),
-        ROW_SECURITY("row-level security");
+        ROW_SECURITY("row-level security"),
+        /** Carried only when asked ({@code publications: copy}): it names tables, and subscribers follow it. */
+        PUBLICATION("publication");
 
         private final String label;
 

@@ -204,15 +204,20 @@ public final class PostgresConnector implements Connector {
                 ErrorKind.INVALID_SPEC, PG104, "a postgres target needs a table",
                 "add table: schema.table"));
         QualifiedName name = parse(table);
+        boolean objects = targetOptions.find(PostgresOptions.OBJECTS).map("all"::equals).orElse(false);
+        boolean publications = targetOptions.find(PostgresOptions.PUBLICATIONS).map("copy"::equals).orElse(false);
+        if (publications && !objects) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG243, "publications: copy on "
+                    + name.quoted() + " without objects: all: publications are carried with the schema's other "
+                    + "objects", "add objects: all to the target, or remove publications: copy");
+        }
         return new PostgresTarget(connections, name, ledgerSchema,
                 targetOptions.find(PostgresOptions.CREATE).map("if-missing"::equals).orElse(false),
                 targetOptions.find(PostgresOptions.PRIMARY_KEY).orElse(List.of()),
                 !targetOptions.find(PostgresOptions.DEFINITION).map("bare"::equals).orElse(false),
                 new TableAccess(targetOptions.find(PostgresOptions.PRIVILEGES).map("copy"::equals).orElse(false),
                         targetOptions.find(PostgresOptions.OWNERS).orElse(Map.of())),
-                targetOptions.find(PostgresOptions.OBJECTS).map("all"::equals).orElse(false)
-                        ? Optional.of(objectCarriers) : Optional.empty(),
-                targetsAhead.take(name));
+                objects ? Optional.of(objectCarriers) : Optional.empty(), publications, targetsAhead.take(name));
     }
 
     /**

@@ -91,8 +91,14 @@ public final class PostgresOptions {
                     + "security and policies, with their comments, created where missing once every stream is done; "
                     + "the copies must keep the source's schema and names (target only).");
 
+    static final Option<String> PUBLICATIONS = Option.string("publications").oneOf("none", "copy")
+            .withDefault("none").describedAs("With objects: all, whether the publications that publish the "
+                    + "schema's tables (or the schema, FOR TABLES IN SCHEMA) are created too, with their tables, "
+                    + "column lists, row filters and options, once every table they publish is copied. copy: they "
+                    + "are; none: they are listed as not carried (target only).");
+
     static final OptionSchema TARGET = OptionSchema.of(TABLE.required(), CREATE, PRIMARY_KEY, DEFINITION, PRIVILEGES,
-            OWNERS, OBJECTS);
+            OWNERS, OBJECTS, PUBLICATIONS);
 
     private PostgresOptions() {
     }

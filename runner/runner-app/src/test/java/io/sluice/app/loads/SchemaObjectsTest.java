@@ -82,7 +82,11 @@ class SchemaObjectsTest {
                 "COMMENT ON FUNCTION shop.total(int) IS 'the quantity sold'",
                 "COMMENT ON TRIGGER items_stamp ON shop.items IS 'stamps new rows'",
                 "COMMENT ON POLICY calm_only ON shop.items IS 'calm rows only'",
-                "COMMENT ON MATERIALIZED VIEW shop.sales_by_item IS 'filled after the load'");
+                "COMMENT ON MATERIALIZED VIEW shop.sales_by_item IS 'filled after the load'",
+                // Carried when asked (publications: copy): a column list and a row filter.
+                "CREATE PUBLICATION shop_feed FOR TABLE shop.items (id, name) WHERE (price > 10), shop.sales "
+                        + "WITH (publish = 'insert, truncate')",
+                "COMMENT ON PUBLICATION shop_feed IS 'for the warehouse'");
     }
 
     /** Every object of schema shop but the tables, as the server prints it, one per line in a fixed order. */
@@ -122,6 +126,12 @@ class SchemaObjectsTest {
             + "ELSE pg_get_userbyid(x.grantee)::text END || ' ' || x.privilege_type || ' ' || x.is_grantable, ',' "
             + "ORDER BY 1) FROM pg_class c, aclexplode(c.relacl) x WHERE c.oid = 'shop.item_sales'::regclass "
             + "AND x.grantee <> c.relowner)";
+    /** The publications, their tables with columns and row filters, and their options. */
+    private static final String PUBLISHED = "SELECT string_agg(p.pubname || ' ' || p.pubinsert || p.pubupdate "
+            + "|| p.pubdelete || p.pubtruncate || p.pubviaroot || ' ' || coalesce(obj_description(p.oid, "
+            + "'pg_publication'), '') || ' ' || (SELECT string_agg(t.tablename || '(' || array_to_string(t.attnames, "
+            + "',') || ')' || coalesce(t.rowfilter, ''), ';' ORDER BY t.tablename) FROM pg_publication_tables t "
+            + "WHERE t.pubname = p.pubname), E'\\n' ORDER BY p.pubname) FROM pg_publication p";
     private static final String VIEW_ROWS = "SELECT string_agg(name || '=' || coalesce(total, 0), ',' ORDER BY id) "
             + "FROM shop.item_sales";
     private static final String FILLED = "SELECT string_agg(item_id || ':' || qty || ':' || ids, ',' ORDER BY item_id) "
@@ -154,12 +164,6 @@ class SchemaObjectsTest {
         try (TestingPostgres other = TestingPostgres.start()) {
             String target = other.createDatabase("objects_dst"); // no schema shop: objects: all creates it
             Path spec = spec("objects.yaml", pg, source, other, target, "shop.{table}");
-            // The target database lacks the extension: refused with the statement that makes it, nothing created.
-            CliRun noExtension = CliRun.of("plan", spec.toString());
-            assertTrue(noExtension.exitCode() != 0 && noExtension.all().contains("PG241")
-                    && noExtension.all().contains("CREATE EXTENSION \"pg_trgm\" WITH SCHEMA \"public\""),
-                    noExtension.all());
-            sql(other, target, "CREATE EXTENSION pg_trgm WITH SCHEMA public");
             // The policy's role is the source server's: the target lacks it, which plan and lint --connect refuse.
             for (CliRun refused : List.of(CliRun.of("plan", spec.toString()),
                     CliRun.of("lint", "--connect", spec.toString()))) {
@@ -170,8 +174,22 @@ class SchemaObjectsTest {
                     "nothing created before the refusal");
 
             sql(other, "postgres", "CREATE ROLE \"" + role + "\"");
+            // The target database lacks the extension, and a user that may not create it (neither superuser nor
+            // holding CREATE on the database, for a trusted one) is refused with the statement to run; nothing made.
+            String loader = "shop_loader_" + role.substring("shop_clerk_".length());
+            sql(other, "postgres", "CREATE ROLE " + loader + " LOGIN");
+            Path asLoader = Files.writeString(dir.resolve("loader.yaml"), Files.readString(spec)
+                    .replace("user: \"" + other.user() + "\" }\nstreams", "user: \"" + loader + "\" }\nstreams"));
+            CliRun noExtension = CliRun.of("plan", asLoader.toString());
+            assertTrue(noExtension.exitCode() != 0 && noExtension.all().contains("PG241")
+                    && noExtension.all().contains("CREATE EXTENSION \"pg_trgm\" WITH SCHEMA \"public\" CASCADE"),
+                    noExtension.all());
+            assertEquals(0, scalar(other, target, "SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'"));
+
             CliRun plan = CliRun.of("plan", spec.toString());
             assertEquals(0, plan.exitCode(), plan.all());
+            assertTrue(plan.out().contains("CREATE EXTENSION IF NOT EXISTS \"pg_trgm\" WITH SCHEMA \"public\" "
+                    + "CASCADE"), "the extension, created before the tables\n" + plan.out());
             for (String statement : List.of("CREATE OR REPLACE FUNCTION shop.total(p_item integer)",
                     "CREATE AGGREGATE shop.list(text) (SFUNC = shop.cat, STYPE = text)",
                     "CREATE MATERIALIZED VIEW shop.sales_by_item AS", "WITH NO DATA",
@@ -179,7 +197,8 @@ class SchemaObjectsTest {
                     "ALTER TABLE shop.sales DISABLE TRIGGER \"sales_stamp\"",
                     "CREATE POLICY \"calm_only\" ON shop.items AS PERMISSIVE FOR SELECT",
                     "REFRESH MATERIALIZED VIEW shop.sales_by_item", "do not fire on the copied rows",
-                    "pg_dump --schema-only", "schema \"shop\" does not exist: created with the table")) {
+                    "pg_dump --schema-only", "schema \"shop\" does not exist: created with the table",
+                    "not carried: publication \"shop_feed\" (publications: copy carries it)")) {
                 assertTrue(plan.out().contains(statement), statement + "\n" + plan.out());
             }
             int view = plan.out().indexOf("CREATE VIEW shop.item_sales AS");
@@ -197,9 +216,19 @@ class SchemaObjectsTest {
 
             // Again, fresh: every object is there already; the run keeps them and fills the materialized view again.
             sql(other, target, "DELETE FROM shop.items WHERE name = 'through the rule'");
-            CliRun again = CliRun.of("run", spec.toString());
+            assertEquals(0, scalar(other, target, "SELECT count(*) FROM pg_publication"));
+            // With publications: copy, the one the first run left out is created (the others are there already).
+            CliRun again = CliRun.of("run", spec("publications.yaml", pg, source, other, target, "shop.{table}",
+                    ", publications: copy").toString());
             assertEquals(0, again.exitCode(), again.all());
             assertSameObjects(pg, source, other, target);
+            assertEquals(text(pg, source, PUBLISHED), text(other, target, PUBLISHED),
+                    "the publication, its tables, columns, row filter, options and comment as the source's");
+            // publications: copy without objects: all is refused at plan.
+            Path alone = Files.writeString(dir.resolve("alone.yaml"), Files.readString(dir.resolve(
+                    "publications.yaml")).replace("objects: all, ", ""));
+            CliRun refusedAlone = CliRun.of("plan", alone.toString());
+            assertTrue(refusedAlone.exitCode() != 0 && refusedAlone.all().contains("PG243"), refusedAlone.all());
 
             // owners: the functions and views go to the mapped role, as the tables do; privileges: copy grants what
             // the source's grant (PUBLIC's default EXECUTE revoked, as there).

@@ -68,7 +68,7 @@ class CompositionTest {
         WIDEN("schema-changes: widen"),
         REJECTS("rejects: { table: public.t_rejects }"),
         INDEXES("indexes: rebuild"),
-        /** The source schema's other objects too: a view over the table and a function it calls. */
+        /** The source schema's other objects too: a view over the table, a function it calls, a publication. */
         OBJECTS;
 
         /** Stream lines; one starting {@code columns: } is a rule, merged with the other options' rules. */
@@ -85,7 +85,7 @@ class CompositionTest {
 
         /** The target option it adds, if any. */
         String targetOption() {
-            return this == OBJECTS ? ", objects: all" : "";
+            return this == OBJECTS ? ", objects: all, publications: copy" : "";
         }
 
         void shape(Map<String, String> columns, List<String> filters) {
@@ -271,7 +271,8 @@ class CompositionTest {
                 if (options.contains(Option.OBJECTS)) {
                     // Over the key only, so a history that retypes or drops other columns still runs at the source.
                     sql(source, "CREATE FUNCTION even(n bigint) RETURNS boolean LANGUAGE sql IMMUTABLE "
-                            + "AS 'SELECT n % 2 = 0'", "CREATE VIEW t_even AS SELECT id FROM t WHERE even(id)");
+                            + "AS 'SELECT n % 2 = 0'", "CREATE VIEW t_even AS SELECT id FROM t WHERE even(id)",
+                            "CREATE PUBLICATION t_pub FOR TABLE t");
                 }
                 Path file = writeSpec();
                 Optional<Refusal> refused = refusal(options, path);
@@ -481,6 +482,9 @@ class CompositionTest {
                 assertEquals(text(target, "SELECT count(*) FROM t WHERE id % 2 = 0"),
                         text(target, "SELECT count(*) FROM t_even"),
                         when + ": the view came with the table (objects: all) and reads the copied rows");
+                // Not the change feed's own publication (named as its slot), which is the source's.
+                assertEquals("t_pub", text(target, "SELECT string_agg(pubname, ',') FROM pg_publication"),
+                        when + ": the user's publication came with it (publications: copy)");
             }
         }
 

@@ -69,6 +69,7 @@ public enum PostgresCode implements ErrorCode {
     PG240("objects: all: a policy of the schema names a role that does not exist on the target server"),
     PG241("objects: all: the schema uses an extension the target database does not have"),
     PG242("objects: all with load-mode replace"),
+    PG243("publications: copy without objects: all"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

@@ -11,6 +11,7 @@ import io.sluice.spi.error.ConnectorException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -19,10 +20,14 @@ final class PostgresSchemaObjects implements SchemaObjects {
     private final PostgresConnections connections;
     private final ResolvedTable table;
     private final String schemaKey;
+    private final Optional<String> feedPublication;
 
-    PostgresSchemaObjects(PostgresConnections connections, ResolvedTable table, String databaseKey) {
+    /** {@code feedPublication}: the change feed's own publication, which is not carried. */
+    PostgresSchemaObjects(PostgresConnections connections, ResolvedTable table, String databaseKey,
+                          Optional<String> feedPublication) {
         this.connections = requireNonNull(connections, "connections is null");
         this.table = requireNonNull(table, "table is null");
+        this.feedPublication = requireNonNull(feedPublication, "feedPublication is null");
         this.schemaKey = requireNonNull(databaseKey, "databaseKey is null") + ":schema:" + table.schema();
     }
 
@@ -50,7 +55,7 @@ final class PostgresSchemaObjects implements SchemaObjects {
                     schemaOid = rs.getLong(1);
                 }
             }
-            return SourceObjects.read(control.connection(), schemaOid, table.schema());
+            return SourceObjects.read(control.connection(), schemaOid, table.schema(), feedPublication);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the objects of "
                     + "schema " + table.schema());

@@ -74,6 +74,8 @@ public final class PostgresSource implements Source {
     /** Sources of one connector read one server database: they can share a snapshot. */
     private final PostgresSnapshotGroup snapshotGroup = new PostgresSnapshotGroup(this);
     private final Optional<PostgresChangeSource> changeSource;
+    /** The publication Sluice made for the change feed (named as its slot): the feed's, not the schema's. */
+    private final Optional<String> feedPublication;
 
     private PostgresSource(PostgresConnections connections, Optional<QualifiedName> tableName, Optional<String> query,
                            boolean inherited, Optional<String> filter, Optional<ChangeSlot> changes) {
@@ -85,6 +87,7 @@ public final class PostgresSource implements Source {
         // changes: the slot that follows the table's changes after the copy
         this.changeSource = requireNonNull(changes, "changes is null").map(slot -> new PostgresChangeSource(this,
                 slot));
+        this.feedPublication = changes.filter(c -> c.publication().equals(c.slot())).map(ChangeSlot::publication);
     }
 
     public static PostgresSource ofTable(PostgresConnections connections, QualifiedName table) {
@@ -360,7 +363,7 @@ public final class PostgresSource implements Source {
         }
         try (ControlConnection control = connections.control("identifying the database of " + describe())) {
             return Optional.of(new PostgresSchemaObjects(connections, table.get(),
-                    new PostgresCatalog(control.connection()).databaseKey()));
+                    new PostgresCatalog(control.connection()).databaseKey(), feedPublication));
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot identify the database of "
                     + describe());

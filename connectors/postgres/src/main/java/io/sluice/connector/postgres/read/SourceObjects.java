@@ -28,7 +28,7 @@ import java.util.Set;
  * extension's, not the schema's.
  */
 final class SourceObjects {
-    private static final String QUALIFIED = "quote_ident(n.nspname) || '.' || quote_ident(c.relname)";
+    static final String QUALIFIED = "quote_ident(n.nspname) || '.' || quote_ident(c.relname)";
     /**
      * Whether the object's ACL is set (not the defaults), and what its owner granted others, one
      * {@code grantee|privilege|grantable} each (an empty grantee for PUBLIC).
@@ -116,14 +116,15 @@ final class SourceObjects {
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
     private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
-            + "servers, event triggers and publications of the schema are not carried (the functions' and views' "
+            + "servers, event triggers and publications FOR ALL TABLES are not carried (the functions' and views' "
             + "owners follow owners:, their grants privileges: copy): pg_dump --schema-only -n %s carries them";
 
     private SourceObjects() {
     }
 
     /** The objects of schema {@code schema} (its {@code oid}), in an order that creates each after what it uses. */
-    static SchemaObjects.Contents read(Connection c, long schemaOid, String schema) throws SQLException {
+    static SchemaObjects.Contents read(Connection c, long schemaOid, String schema, Optional<String> feedPublication)
+            throws SQLException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         Map<String, ObjectDraft> drafts = new HashMap<>();
         List<String> notCarried = new ArrayList<>();
@@ -132,16 +133,11 @@ final class SourceObjects {
         List<Long> oids = new ArrayList<>();
         /** The schema's routines not carried: what uses one is not carried either. */
         Set<String> leftOut = new HashSet<>();
-        try (PreparedStatement p = c.prepareStatement(ROUTINES)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    if (!routine(rs, drafts, notCarried, oids)) {
-                        leftOut.add("proc:" + rs.getLong(1));
-                    }
-                }
+        eachRow(c, ROUTINES, schemaOid, rs -> {
+            if (!routine(rs, drafts, notCarried, oids)) {
+                leftOut.add("proc:" + rs.getLong(1));
             }
-        }
+        });
         // The schema's types, those no copied table needs included (a function's argument, a view's cast): each
         // created where missing, so the tables' own (created with them) are skipped.
         List<String> types = new ArrayList<>();
@@ -154,93 +150,86 @@ final class SourceObjects {
             drafts.put(key, new ObjectDraft(Kind.TYPES, key, "the types of schema " + SqlQuote.identifier(schema),
                     Optional.empty(), schema, types, Set.of(), Set.of()));
         }
-        try (PreparedStatement p = c.prepareStatement(VIEWS)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    boolean materialized = rs.getString(2).equals("m");
-                    String name = rs.getString(3);
-                    String options = rs.getString(5);
-                    String with = options == null || options.isEmpty() ? "" : " WITH (" + options + ")";
-                    List<String> statements = new ArrayList<>();
-                    statements.add("CREATE " + (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name + with + " AS"
-                            + withoutSemicolon(rs.getString(4)) + (materialized ? " WITH NO DATA" : ""));
-                    if (materialized) {
-                        statements.addAll(strings(rs.getArray(8)));
-                    }
-                    comment(statements, (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name, rs.getString(6));
-                    statements.addAll(strings(rs.getArray(9)));
-                    String key = catalog.relationKey(rs.getLong(1));
-                    ObjectDraft view = new ObjectDraft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
-                            Optional.empty(), name, statements, Set.of(), Set.of());
-                    view.owner = Optional.ofNullable(rs.getString(10));
-                    view.privileges = privileges(rs, 11);
-                    drafts.put(key, view);
-                    viewOfRule.put(rs.getLong(7), key);
-                    oids.add(rs.getLong(7));
-                }
+        eachRow(c, VIEWS, schemaOid, rs -> {
+            boolean materialized = rs.getString(2).equals("m");
+            String name = rs.getString(3);
+            String options = rs.getString(5);
+            String with = options == null || options.isEmpty() ? "" : " WITH (" + options + ")";
+            List<String> statements = new ArrayList<>();
+            statements.add("CREATE " + (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name + with + " AS"
+                    + withoutSemicolon(rs.getString(4)) + (materialized ? " WITH NO DATA" : ""));
+            if (materialized) {
+                statements.addAll(strings(rs.getArray(8)));
             }
-        }
-        try (PreparedStatement p = c.prepareStatement(TRIGGERS)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    String table = rs.getString(2);
-                    String trigger = rs.getString(3);
-                    List<String> statements = new ArrayList<>(List.of(rs.getString(4)));
-                    String enabled = switch (rs.getString(5)) {
-                        case "D" -> "DISABLE TRIGGER ";
-                        case "R" -> "ENABLE REPLICA TRIGGER ";
-                        case "A" -> "ENABLE ALWAYS TRIGGER ";
-                        default -> "";
-                    };
-                    if (!enabled.isEmpty()) {
-                        statements.add("ALTER TABLE " + table + " " + enabled + SqlQuote.identifier(trigger));
-                    }
-                    comment(statements, "TRIGGER " + SqlQuote.identifier(trigger) + " ON " + table, rs.getString(6));
-                    put(drafts, oids, rs.getLong(1), "trigger", Kind.TRIGGER, trigger, table, statements, Set.of());
-                }
+            comment(statements, (materialized ? "MATERIALIZED VIEW " : "VIEW ") + name, rs.getString(6));
+            statements.addAll(strings(rs.getArray(9)));
+            String key = catalog.relationKey(rs.getLong(1));
+            ObjectDraft view = new ObjectDraft(materialized ? Kind.MATERIALIZED_VIEW : Kind.VIEW, key, name,
+                    Optional.empty(), name, statements, Set.of(), Set.of());
+            view.owner = Optional.ofNullable(rs.getString(10));
+            view.privileges = privileges(rs, 11);
+            drafts.put(key, view);
+            viewOfRule.put(rs.getLong(7), key);
+            oids.add(rs.getLong(7));
+        });
+        eachRow(c, TRIGGERS, schemaOid, rs -> {
+            String table = rs.getString(2);
+            String trigger = rs.getString(3);
+            List<String> statements = new ArrayList<>(List.of(rs.getString(4)));
+            String enabled = switch (rs.getString(5)) {
+                case "D" -> "DISABLE TRIGGER ";
+                case "R" -> "ENABLE REPLICA TRIGGER ";
+                case "A" -> "ENABLE ALWAYS TRIGGER ";
+                default -> "";
+            };
+            if (!enabled.isEmpty()) {
+                statements.add("ALTER TABLE " + table + " " + enabled + SqlQuote.identifier(trigger));
             }
-        }
-        try (PreparedStatement p = c.prepareStatement(RULES)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    String table = rs.getString(2);
-                    String rule = rs.getString(3);
-                    List<String> statements = new ArrayList<>(List.of(withoutSemicolon(rs.getString(4))));
-                    comment(statements, "RULE " + SqlQuote.identifier(rule) + " ON " + table, rs.getString(5));
-                    put(drafts, oids, rs.getLong(1), "rule", Kind.RULE, rule, table, statements, Set.of());
-                }
+            comment(statements, "TRIGGER " + SqlQuote.identifier(trigger) + " ON " + table, rs.getString(6));
+            put(drafts, oids, rs.getLong(1), "trigger", Kind.TRIGGER, trigger, table, statements, Set.of());
+        });
+        eachRow(c, RULES, schemaOid, rs -> {
+            String table = rs.getString(2);
+            String rule = rs.getString(3);
+            List<String> statements = new ArrayList<>(List.of(withoutSemicolon(rs.getString(4))));
+            comment(statements, "RULE " + SqlQuote.identifier(rule) + " ON " + table, rs.getString(5));
+            put(drafts, oids, rs.getLong(1), "rule", Kind.RULE, rule, table, statements, Set.of());
+        });
+        eachRow(c, POLICIES, schemaOid, rs -> {
+            policy(rs, drafts, oids);
+        });
+        eachRow(c, ROW_SECURITY, schemaOid, rs -> {
+            String table = rs.getString(2);
+            List<String> statements = new ArrayList<>(List.of("ALTER TABLE " + table
+                    + " ENABLE ROW LEVEL SECURITY"));
+            if (rs.getBoolean(3)) {
+                statements.add("ALTER TABLE " + table + " FORCE ROW LEVEL SECURITY");
             }
-        }
-        try (PreparedStatement p = c.prepareStatement(POLICIES)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    policy(rs, drafts, oids);
-                }
-            }
-        }
-        try (PreparedStatement p = c.prepareStatement(ROW_SECURITY)) {
-            p.setLong(1, schemaOid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    String table = rs.getString(2);
-                    List<String> statements = new ArrayList<>(List.of("ALTER TABLE " + table
-                            + " ENABLE ROW LEVEL SECURITY"));
-                    if (rs.getBoolean(3)) {
-                        statements.add("ALTER TABLE " + table + " FORCE ROW LEVEL SECURITY");
-                    }
-                    String key = "row-security:" + rs.getLong(1);
-                    drafts.put(key, new ObjectDraft(Kind.ROW_SECURITY, key, table, Optional.of(table), table, statements,
-                            Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
-                }
-            }
-        }
+            String key = "row-security:" + rs.getLong(1);
+            drafts.put(key, new ObjectDraft(Kind.ROW_SECURITY, key, table, Optional.of(table), table, statements,
+                    Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
+        });
         uses(c, catalog, drafts, viewOfRule, oids, leftOut);
+        SourcePublications.read(c, catalog, schemaOid, schema, feedPublication, drafts, notCarried);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
         return new SchemaObjects.Contents(ObjectDraft.ordered(drafts), notCarried, extensions(c, schemaOid, oids));
+    }
+
+    /** A query's reading of one row. */
+    interface Row {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs {@code sql}, whose one parameter is the schema's oid, and reads each row. */
+    static void eachRow(Connection c, String sql, long schemaOid, Row row) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setLong(1, schemaOid);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    row.read(rs);
+                }
+            }
+        }
     }
 
     /** Reads one routine into {@code drafts}; false when it is not carried (said in {@code notCarried}). */
@@ -390,7 +379,7 @@ final class SourceObjects {
         return Optional.of(grants);
     }
 
-    private static void comment(List<String> statements, String object, String comment) {
+    static void comment(List<String> statements, String object, String comment) {
         if (comment != null) {
             statements.add("COMMENT ON " + object + " IS " + SqlQuote.literal(comment));
         }
@@ -401,7 +390,7 @@ final class SourceObjects {
         return stripped.endsWith(";") ? stripped.substring(0, stripped.length() - 1) : stripped;
     }
 
-    private static List<String> strings(Array array) throws SQLException {
+    static List<String> strings(Array array) throws SQLException {
         List<String> values = new ArrayList<>();
         for (Object value : (Object[]) array.getArray()) {
             values.add((String) value);

@@ -1,5 +1,7 @@
 package io.sluice.connector.postgres.write;
 
+import io.sluice.connector.postgres.write.load.CarriedExtensions;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,10 +14,22 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ObjectCarriers {
     private final Map<String, String> carriers = new ConcurrentHashMap<>();
+    /** The extensions each schema's carrier found missing, which every table of the schema creates before it. */
+    private final Map<String, CarriedExtensions> extensions = new ConcurrentHashMap<>();
 
     /** Whether the target table {@code table} carries the objects of the schema {@code schemaKey}. */
     boolean carries(String schemaKey, String table) {
         requireNonNull(table, "table is null");
         return carriers.computeIfAbsent(requireNonNull(schemaKey, "schemaKey is null"), k -> table).equals(table);
+    }
+
+    /** Records what the carrier of {@code schemaKey} found missing, for the schema's other tables. */
+    void carriesExtensions(String schemaKey, CarriedExtensions missing) {
+        extensions.put(requireNonNull(schemaKey, "schemaKey is null"), requireNonNull(missing, "missing is null"));
+    }
+
+    /** The extensions the schema's tables need created first; none when its carrier found none missing. */
+    CarriedExtensions extensionsOf(String schemaKey) {
+        return extensions.getOrDefault(requireNonNull(schemaKey, "schemaKey is null"), CarriedExtensions.NONE);
     }
 }

@@ -14,6 +14,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 import io.sluice.connector.postgres.session.TargetOwnership;
+import io.sluice.connector.postgres.write.load.CarriedExtensions;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.ForeignKeys;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
@@ -64,16 +65,20 @@ final class PostgresPlannedLoad implements PlannedLoad {
     private final QualifiedName name;
     /** The objects of the source table's schema this stream carries ({@code objects: all}), if it does. */
     private final Optional<CarriedObjects> objects;
+    /** The extensions the schema's objects use that the target lacked at plan, created before the table. */
+    private final CarriedExtensions extensions;
     private volatile RowScreen.PerTable screen; // null until the first writer with rejects asks
     /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
     /** In a joined run: its id, which names the other processes' sessions too. */
     private volatile String joinedRun;
 
-    PostgresPlannedLoad(PostgresTarget target, PostgresLoad load, Optional<CarriedObjects> objects) {
+    PostgresPlannedLoad(PostgresTarget target, PostgresLoad load, Optional<CarriedObjects> objects,
+                        CarriedExtensions extensions) {
         this.target = requireNonNull(target, "target is null");
         this.load = requireNonNull(load, "load is null");
         this.objects = requireNonNull(objects, "objects is null");
+        this.extensions = requireNonNull(extensions, "extensions is null");
         this.connections = target.connections();
         this.name = target.name();
     }
@@ -137,6 +142,9 @@ final class PostgresPlannedLoad implements PlannedLoad {
     @Override
     public void begin(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
+        if (load.creates()) {
+            extensions.createMissing(); // a column's type or an index's operator class may be theirs
+        }
         // Alone on the table (not a joined run), a session of its runs still at work there is a dead process's, and
         // would race what begins now.
         load.begin(marks, sessionTag == null, target.locks().timeout());
@@ -167,8 +175,8 @@ final class PostgresPlannedLoad implements PlannedLoad {
             return keys;
         }
         LoadPlan.AcrossStreams carried = objects.get().plan(copies);
-        return new LoadPlan.AcrossStreams(keys.before(), concat(keys.after(), carried.after()),
-                concat(keys.notes(), carried.notes()));
+        return new LoadPlan.AcrossStreams(concat(extensions.statements(), keys.before()),
+                concat(keys.after(), carried.after()), concat(keys.notes(), carried.notes()));
     }
 
     private static List<String> concat(List<String> first, List<String> then) {

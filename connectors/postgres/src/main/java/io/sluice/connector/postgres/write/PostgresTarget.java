@@ -12,6 +12,7 @@ import io.sluice.connector.postgres.session.LeftoverSessions;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.connector.postgres.write.load.CarriedExtensions;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.connector.postgres.write.load.TargetAhead;
@@ -70,6 +71,8 @@ public final class PostgresTarget implements Target {
     private final TableAccess access;
     /** Present with {@code objects: all}: which stream carries each source schema's objects. */
     private final Optional<ObjectCarriers> objectCarriers;
+    /** {@code publications: copy}: the carried objects include the schema's publications. */
+    private final boolean publications;
     private ResolvedTable resolved;
     /** How planning and the load wait for locks: the latest {@link #waitForLocks} said. */
     private volatile TableLocks locks;
@@ -80,11 +83,13 @@ public final class PostgresTarget implements Target {
      * @param withDefinition  a created table gets the source table's definition ({@code definition: full})
      * @param access          and of its grants and owner ({@code privileges:}, {@code owners:})
      * @param objectCarriers  present with {@code objects: all}: the run also carries the source schema's objects
+     * @param publications    with them, the publications of the schema's tables ({@code publications: copy})
      * @param ahead           the table as read ahead of planning, with the other tables of its pattern
      */
     public PostgresTarget(PostgresConnections connections, QualifiedName name, String ledgerSchema,
                           boolean createIfMissing, List<String> primaryKey, boolean withDefinition,
-                          TableAccess access, Optional<ObjectCarriers> objectCarriers, Optional<TargetAhead> ahead) {
+                          TableAccess access, Optional<ObjectCarriers> objectCarriers, boolean publications,
+                          Optional<TargetAhead> ahead) {
         this.connections = requireNonNull(connections, "connections is null");
         this.name = requireNonNull(name, "name is null");
         this.createIfMissing = createIfMissing;
@@ -92,6 +97,7 @@ public final class PostgresTarget implements Target {
         this.withDefinition = withDefinition;
         this.access = requireNonNull(access, "access is null");
         this.objectCarriers = requireNonNull(objectCarriers, "objectCarriers is null");
+        this.publications = publications;
         this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
         this.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
@@ -140,6 +146,9 @@ public final class PostgresTarget implements Target {
         }
         Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request)
                 : Optional.empty();
+        CarriedExtensions extensions = objectCarriers.isPresent() && request.scope() != LoadRequest.Scope.DATA_ONLY
+                ? objectCarriers.get().extensionsOf(source.schemaObjects().orElseThrow().schemaKey())
+                : CarriedExtensions.NONE;
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
@@ -155,7 +164,7 @@ public final class PostgresTarget implements Target {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition,
                     readAhead, objectCarriers.isPresent());
-            return new PostgresPlannedLoad(this, planned, objects);
+            return new PostgresPlannedLoad(this, planned, objects, extensions);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
                     + name.quoted());
@@ -223,7 +232,8 @@ public final class PostgresTarget implements Target {
         SchemaObjects.Contents contents = role.get().read();
         CarriedObjects.Access owners = scope == LoadRequest.Scope.DATA_ONLY ? CarriedObjects.Access.NONE
                 : access.objectAccess(contents.objects(), role.get().schema(), connections);
-        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), contents, scope, owners);
+        CarriedObjects objects = new CarriedObjects(connections, ledger, role.get(), contents, scope, owners,
+                publications);
         if (scope == LoadRequest.Scope.DATA_ONLY) {
             return Optional.of(objects); // fills the materialized views that exist, creates nothing
         }
@@ -234,7 +244,10 @@ public final class PostgresTarget implements Target {
                     "copy the schema's objects in a run without changes: (objects: all), then follow changes with "
                     + "objects: tables");
         }
-        return Optional.of(objects.checked());
+        objects.checked();
+        objectCarriers.get().carriesExtensions(role.get().schemaKey(), CarriedExtensions.plan(connections,
+                role.get().schema(), contents.extensions()));
+        return Optional.of(objects);
     }
 
     /** The table as it is now; missing without {@code create: if-missing}: refused, with the fix. */

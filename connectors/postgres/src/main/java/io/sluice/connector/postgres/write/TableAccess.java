@@ -144,34 +144,30 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
         if (roles.isEmpty()) {
             return;
         }
-        List<String> missing = new ArrayList<>();
-        boolean mayOwn = true;
-        try (ControlConnection control = connections.control("finding the roles " + what + " needs");
-             PreparedStatement p = control.connection().prepareStatement("SELECT r, EXISTS (SELECT 1 FROM "
-                     + "pg_roles WHERE rolname = r), "
-                     // CASE, not AND: pg_has_role fails on a missing role, and AND may evaluate in any order.
-                     + "CASE WHEN r = ? AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) "
-                     + "THEN NOT (pg_has_role(current_user, r, 'MEMBER') AND pg_has_role(current_user, r, 'USAGE')) "
-                     + "ELSE false END FROM unnest(?::text[]) r ORDER BY r")) {
-            p.setString(1, owner.orElse(""));
-            p.setArray(2, control.connection().createArrayOf("text", roles.toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    if (!rs.getBoolean(2)) {
-                        missing.add(rs.getString(1));
-                    }
-                    mayOwn &= !rs.getBoolean(3);
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
-                    + "target server");
-        }
+        List<String> missing = missingRoles(roles, what, connections);
         if (!missing.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, what + " is created with "
                     + "roles this server does not have: " + String.join(", ", missing), "create them on the target "
                     + "server first (e.g. CREATE ROLE " + SqlQuote.identifier(missing.getFirst()) + "; roles belong "
                     + "to the server, Sluice does not create them), or leave them out of privileges: and owners:");
+        }
+        if (owner.isEmpty()) {
+            return;
+        }
+        boolean mayOwn;
+        try (ControlConnection control = connections.control("finding whether the connection's user may give "
+                + what + " away");
+             PreparedStatement p = control.connection().prepareStatement("SELECT pg_has_role(current_user, ?, "
+                     + "'MEMBER') AND pg_has_role(current_user, ?, 'USAGE')")) {
+            p.setString(1, owner.get());
+            p.setString(2, owner.get());
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                mayOwn = rs.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
+                    + "target server");
         }
         if (!mayOwn) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG235, "owners: " + what
@@ -180,5 +176,28 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
                     "GRANT " + SqlQuote.identifier(owner.get()) + " TO the connection's user, or map the owner to "
                     + "a role it is a member of");
         }
+    }
+
+    /** Which of {@code roles} the target server does not have, in name order. */
+    public static List<String> missingRoles(Set<String> roles, String what, PostgresConnections connections)
+            throws ConnectorException {
+        List<String> missing = new ArrayList<>();
+        if (roles.isEmpty()) {
+            return missing;
+        }
+        try (ControlConnection control = connections.control("finding the roles " + what + " needs");
+             PreparedStatement p = control.connection().prepareStatement("SELECT r FROM unnest(?::text[]) r "
+                     + "WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) ORDER BY r")) {
+            p.setArray(1, control.connection().createArrayOf("text", roles.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    missing.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
+                    + "target server");
+        }
+        return missing;
     }
 }

@@ -3,7 +3,7 @@ package io.sluice.connector.postgres.write.load;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
-import io.sluice.connector.postgres.session.ControlConnection;
+import io.sluice.connector.postgres.write.TableAccess;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
@@ -51,11 +51,14 @@ public final class CarriedObjects {
     private final boolean creates;
     /** Whether the run fills the materialized views (not {@code --schema-only}, which copies no rows). */
     private final boolean fills;
+    /** {@code publications: copy}: the schema's publications are carried too. */
+    private final boolean publications;
     /** What {@link #plan} found carriable: each object whose tables the run copies. */
     private volatile List<SchemaObject> carried = List.of();
 
     public CarriedObjects(PostgresConnections connections, PostgresLedgerStore ledger, SchemaObjects source,
-                          SchemaObjects.Contents contents, LoadRequest.Scope scope, Access access) {
+                          SchemaObjects.Contents contents, LoadRequest.Scope scope, Access access,
+                          boolean publications) {
         this.connections = requireNonNull(connections, "connections is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.source = requireNonNull(source, "source is null");
@@ -63,68 +66,26 @@ public final class CarriedObjects {
         this.creates = requireNonNull(scope, "scope is null") != LoadRequest.Scope.DATA_ONLY;
         this.fills = scope != LoadRequest.Scope.SCHEMA_ONLY;
         this.access = requireNonNull(access, "access is null");
+        this.publications = publications;
     }
 
     /**
-     * Refuses (PG240) roles the schema's policies name that the target server lacks, and (PG241) extensions the
-     * schema uses that the target database lacks: at planning, so {@code lint --connect} says so too (a policy on a
-     * table the run does not copy counts as well).
+     * Refuses (PG240) roles the schema's policies name that the target server lacks: at planning, so {@code lint
+     * --connect} says so too (a policy on a table the run does not copy counts as well). The extensions the objects
+     * use are {@link CarriedExtensions}'.
      */
-    public CarriedObjects checked() throws ConnectorException {
-        refuseMissingExtensions();
-        refuseMissingRoles(contents.objects());
-        return this;
-    }
-
-    /**
-     * PG241: an extension the schema uses that the target database does not have. Sluice does not install
-     * extensions (a superuser's or trusted act, and one whose version is the server's); the fix gives the statement,
-     * or says the server lacks the package.
-     */
-    private void refuseMissingExtensions() throws ConnectorException {
-        if (contents.extensions().isEmpty()) {
-            return;
+    public void checked() throws ConnectorException {
+        Set<String> roles = new TreeSet<>();
+        contents.objects().forEach(o -> roles.addAll(o.roles()));
+        List<String> missing = TableAccess.missingRoles(roles, "the policies of schema " + source.schema(),
+                connections);
+        if (!missing.isEmpty()) {
+            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG240, "objects: all: the policies of "
+                    + "schema " + SqlQuote.identifier(source.schema()) + " name roles this server does not have: "
+                    + String.join(", ", missing), "create them on the target server first (e.g. CREATE ROLE "
+                    + SqlQuote.identifier(missing.getFirst()) + "; roles belong to the server, Sluice does not create "
+                    + "them), or set objects: tables");
         }
-        List<String> creatable = new ArrayList<>();
-        List<String> absent = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        try (ControlConnection control = connections.control("finding the extensions of the target database");
-             PreparedStatement p = control.connection().prepareStatement("SELECT e, s, "
-                     + "EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = e) FROM unnest(?::text[], "
-                     + "?::text[]) x(e, s) WHERE NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = e) "
-                     + "ORDER BY e")) {
-            p.setArray(1, control.connection().createArrayOf("text",
-                    contents.extensions().stream().map(SchemaObjects.Extension::name).toArray()));
-            p.setArray(2, control.connection().createArrayOf("text",
-                    contents.extensions().stream().map(SchemaObjects.Extension::schema).toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    String name = SqlQuote.identifier(rs.getString(1));
-                    if (rs.getBoolean(3)) {
-                        creatable.add("CREATE EXTENSION " + name + " WITH SCHEMA "
-                                + SqlQuote.identifier(rs.getString(2)));
-                        names.add(name);
-                    } else {
-                        absent.add(name);
-                        names.add(name + " (not available on the target server)");
-                    }
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the extensions of "
-                    + "the target database");
-        }
-        if (creatable.isEmpty() && absent.isEmpty()) {
-            return;
-        }
-        String fix = (creatable.isEmpty() ? "" : "run " + String.join("; ", creatable) + " in the target "
-                + "database" + (absent.isEmpty() ? "" : "; ")) + (absent.isEmpty() ? "" : "install the package "
-                + "that provides " + String.join(", ", absent) + " on the target server (contrib modules come "
-                + "with the server; others from their own package, e.g. Debian's postgresql-<major>-<name>), then "
-                + "CREATE EXTENSION");
-        throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG241, "objects: all: schema "
-                + SqlQuote.identifier(source.schema()) + " uses extensions the target database does not have: "
-                + String.join(", ", names) + "; nothing was created", fix + ", or set objects: tables");
     }
 
     /** Whether the schema has triggers, which would fire on the rows a change apply writes. */
@@ -141,7 +102,9 @@ public final class CarriedObjects {
         List<SchemaObject> objects = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (SchemaObject object : contents.objects()) {
-            if (available.containsAll(object.uses())) {
+            if (object.kind() == Kind.PUBLICATION && !publications) {
+                notes.add("not carried: publication " + object.name() + " (publications: copy carries it)");
+            } else if (available.containsAll(object.uses())) {
                 objects.add(object);
                 available.add(object.key());
             } else {
@@ -258,6 +221,7 @@ public final class CarriedObjects {
                 case AGGREGATE -> "AGGREGATE ";
                 case VIEW -> "VIEW ";
                 case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
+                case PUBLICATION -> "PUBLICATION ";
                 default -> throw new IllegalStateException(object.kind() + " has no owner of its own");
             };
             statements.add("ALTER " + kind + object.identity() + " OWNER TO " + SqlQuote.identifier(owner));
@@ -291,6 +255,9 @@ public final class CarriedObjects {
             case TRIGGER -> "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname = ?)";
             case RULE -> "SELECT EXISTS (SELECT 1 FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename = ?)";
             case POLICY -> "SELECT EXISTS (SELECT 1 FROM pg_policy WHERE polrelid = to_regclass(?) AND polname = ?)";
+            // quoted as SqlQuote quotes it, always
+            case PUBLICATION -> "SELECT EXISTS (SELECT 1 FROM pg_publication "
+                    + "WHERE '\"' || replace(pubname, '\"', '\"\"') || '\"' = ?)";
             case ROW_SECURITY, TYPES -> null; // enabling it again changes nothing; each type's block skips it
         };
         if (query == null) {
@@ -307,37 +274,6 @@ public final class CarriedObjects {
                 rs.next();
                 return rs.getBoolean(1);
             }
-        }
-    }
-
-    /** PG240 at plan: a policy of the schema names roles the target server does not have. */
-    private void refuseMissingRoles(List<SchemaObject> objects) throws ConnectorException {
-        Set<String> roles = new TreeSet<>();
-        objects.forEach(o -> roles.addAll(o.roles()));
-        if (roles.isEmpty()) {
-            return;
-        }
-        List<String> missing = new ArrayList<>();
-        try (ControlConnection control = connections.control("finding the roles the policies of schema "
-                + source.schema() + " name");
-             PreparedStatement p = control.connection().prepareStatement("SELECT r FROM unnest(?::text[]) r "
-                     + "WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) ORDER BY r")) {
-            p.setArray(1, control.connection().createArrayOf("text", roles.toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    missing.add(rs.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
-                    + "target server");
-        }
-        if (!missing.isEmpty()) {
-            throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG240, "objects: all: the policies of "
-                    + "schema " + SqlQuote.identifier(source.schema()) + " name roles this server does not have: "
-                    + String.join(", ", missing), "create them on the target server first (e.g. CREATE ROLE "
-                    + SqlQuote.identifier(missing.getFirst()) + "; roles belong to the server, Sluice does not create "
-                    + "them), or set objects: tables");
         }
     }
 
