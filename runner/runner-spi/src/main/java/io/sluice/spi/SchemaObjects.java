@@ -35,11 +35,15 @@ public interface SchemaObjects {
         }
     }
 
-    /** An extension as the source has it installed: its name and the schema its objects are in. */
-    record Extension(String name, String schema) {
+    /**
+     * An extension as the source has it installed: its name, the schema its objects are in, and its types as the
+     * source names them (schema-qualified), which a table created before the extension exists may use.
+     */
+    record Extension(String name, String schema, java.util.Set<String> types) {
         public Extension {
             requireNonNull(name, "name is null");
             requireNonNull(schema, "schema is null");
+            types = java.util.Set.copyOf(requireNonNull(types, "types is null"));
         }
     }
 }

@@ -151,6 +151,11 @@ class SchemaObjectsTest {
         sql(pg, source, "CREATE EXTENSION pg_trgm WITH SCHEMA public",
                 "CREATE INDEX items_name_trgm ON shop.items USING gin (name public.gin_trgm_ops)",
                 "CREATE VIEW shop.like_items AS SELECT name, public.similarity(name, 'item 1') AS score FROM shop.items",
+                // A column of an extension's type, and a default that calls an extension's function: the table is
+                // created after the extension.
+                "CREATE EXTENSION citext WITH SCHEMA public",
+                "ALTER TABLE shop.sales ADD COLUMN note public.citext DEFAULT 'Noted'",
+                "ALTER TABLE shop.sales ADD COLUMN likeness real DEFAULT public.similarity('item', 'items')",
                 // Privileges set on objects (privileges: copy carries them): a function PUBLIC may not call.
                 "REVOKE ALL ON FUNCTION shop.total(int) FROM PUBLIC",
                 "GRANT EXECUTE ON FUNCTION shop.total(int) TO \"" + role + "\"",
@@ -188,8 +193,10 @@ class SchemaObjectsTest {
 
             CliRun plan = CliRun.of("plan", spec.toString());
             assertEquals(0, plan.exitCode(), plan.all());
-            assertTrue(plan.out().contains("CREATE EXTENSION IF NOT EXISTS \"pg_trgm\" WITH SCHEMA \"public\" "
-                    + "CASCADE"), "the extension, created before the tables\n" + plan.out());
+            for (String extension : List.of("citext", "pg_trgm")) {
+                assertTrue(plan.out().contains("CREATE EXTENSION IF NOT EXISTS \"" + extension + "\" WITH SCHEMA "
+                        + "\"public\" CASCADE"), "the extension, created before the tables\n" + plan.out());
+            }
             for (String statement : List.of("CREATE OR REPLACE FUNCTION shop.total(p_item integer)",
                     "CREATE AGGREGATE shop.list(text) (SFUNC = shop.cat, STYPE = text)",
                     "CREATE MATERIALIZED VIEW shop.sales_by_item AS", "WITH NO DATA",
@@ -208,6 +215,9 @@ class SchemaObjectsTest {
             CliRun run = CliRun.of("run", spec.toString());
             assertEquals(0, run.exitCode(), run.all());
             assertSameObjects(pg, source, other, target);
+            assertEquals("500 Noted", text(other, target, "SELECT count(*) || ' ' || string_agg(DISTINCT "
+                    + "note::text, ',') FROM shop.sales WHERE note = 'NOTED' AND likeness > 0"),
+                    "the extension's type and function, in the created table's columns and defaults");
             assertEquals("copied", text(other, target, "SELECT string_agg(DISTINCT stamp, ',') FROM shop.items"),
                     "the trigger did not fire on the copied rows");
             sql(other, target, "INSERT INTO shop.item_sales (name) VALUES ('through the rule')");

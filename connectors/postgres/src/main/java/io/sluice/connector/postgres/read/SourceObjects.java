@@ -101,7 +101,9 @@ final class SourceObjects {
      * The extensions whose members the schema's relations (a column's type, an index's operator class), routines,
      * defaults, constraints, rules, triggers and policies use, and those installed in the schema.
      */
-    private static final String EXTENSIONS = "SELECT x.extname, xn.nspname FROM pg_extension x "
+    private static final String EXTENSIONS = "SELECT x.extname, xn.nspname, ARRAY(SELECT format_type(t.objid, NULL) "
+            + "FROM pg_depend t WHERE t.refclassid = 'pg_extension'::regclass AND t.refobjid = x.oid "
+            + "AND t.deptype = 'e' AND t.classid = 'pg_type'::regclass) FROM pg_extension x "
             + "JOIN pg_namespace xn ON xn.oid = x.extnamespace WHERE x.extnamespace = ? OR EXISTS ("
             + "SELECT 1 FROM pg_depend m JOIN pg_depend d ON d.refclassid = m.classid AND d.refobjid = m.objid "
             + "WHERE m.refclassid = 'pg_extension'::regclass AND m.refobjid = x.oid AND m.deptype = 'e' "
@@ -325,7 +327,8 @@ final class SourceObjects {
             p.setArray(7, c.createArrayOf("bigint", oids.toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    extensions.add(new SchemaObjects.Extension(rs.getString(1), rs.getString(2)));
+                    extensions.add(new SchemaObjects.Extension(rs.getString(1), rs.getString(2),
+                            Set.copyOf(strings(rs.getArray(3)))));
                 }
             }
         }

@@ -163,7 +163,7 @@ public final class PostgresTarget implements Target {
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition,
-                    readAhead, objectCarriers.isPresent());
+                    readAhead, objectCarriers.isPresent(), extensions);
             return new PostgresPlannedLoad(this, planned, objects, extensions);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "

@@ -29,16 +29,36 @@ import static java.util.Objects.requireNonNull;
  * naming what to install or run, so nothing is created.
  */
 public final class CarriedExtensions {
-    public static final CarriedExtensions NONE = new CarriedExtensions(null, List.of());
+    public static final CarriedExtensions NONE = new CarriedExtensions(null, List.of(), Set.of(), Set.of());
 
     private final PostgresConnections connections;
     private final List<String> statements;
+    /** The extensions created, by name, and their types (as the source names them). */
+    private final Set<String> names;
+    private final Set<String> types;
     private final Object once = new Object();
     private boolean created; // guarded by once
 
-    private CarriedExtensions(PostgresConnections connections, List<String> statements) {
+    private CarriedExtensions(PostgresConnections connections, List<String> statements, Set<String> names,
+                              Set<String> types) {
         this.connections = connections;
         this.statements = List.copyOf(statements);
+        this.names = Set.copyOf(names);
+        this.types = Set.copyOf(types);
+    }
+
+    /** Whether the extension {@code name} is among those created before the tables. */
+    public boolean creates(String name) {
+        return names.contains(name);
+    }
+
+    /**
+     * Whether {@code typeName} (perhaps an array of it, perhaps unqualified) is a type of an extension created
+     * before the tables: the target lacks it at plan, and has it when the table is created.
+     */
+    public boolean providesType(String typeName) {
+        String element = typeName.replaceAll("(\\[\\])+$", "");
+        return types.stream().anyMatch(t -> t.equals(element) || t.endsWith("." + element));
     }
 
     /** What {@link #createMissing()} runs: each missing extension's schema, then the extension (with CASCADE). */
@@ -57,6 +77,7 @@ public final class CarriedExtensions {
             return NONE;
         }
         Set<String> statements = new LinkedHashSet<>();
+        Set<String> created = new LinkedHashSet<>();
         List<String> absent = new ArrayList<>();
         List<String> forbidden = new ArrayList<>();
         try (ControlConnection control = connections.control("finding the extensions of the target database");
@@ -84,6 +105,7 @@ public final class CarriedExtensions {
                             statements.add("CREATE SCHEMA IF NOT EXISTS " + in);
                         }
                         statements.add("CREATE EXTENSION IF NOT EXISTS " + name + " WITH SCHEMA " + in + " CASCADE");
+                        created.add(rs.getString(1));
                     }
                 }
             }
@@ -106,7 +128,9 @@ public final class CarriedExtensions {
                     + "it may create in the database); nothing was created", "as a superuser, run "
                     + String.join("; ", forbidden) + " in the target database, or set objects: tables");
         }
-        return new CarriedExtensions(connections, List.copyOf(statements));
+        Set<String> types = new LinkedHashSet<>();
+        extensions.stream().filter(e -> created.contains(e.name())).forEach(e -> types.addAll(e.types()));
+        return new CarriedExtensions(connections, List.copyOf(statements), created, types);
     }
 
     /**

@@ -55,6 +55,8 @@ public final class CreateTable implements LoadStep {
     private final boolean primaryKeyAfter;
     /** A missing schema is created with the table ({@code objects: all} carries the whole schema) instead of refused. */
     private final boolean createsSchema;
+    /** The extensions objects: all creates before the table: their types and functions are not missing. */
+    private final CarriedExtensions extensions;
     /** The table's schema was missing at plan: the creating transaction creates it first. */
     private volatile boolean schemaMissing;
     /** The types the definition needs that the target lacks: created with the table. */
@@ -63,7 +65,8 @@ public final class CreateTable implements LoadStep {
     private volatile Map<String, Map<String, String>> owedEarlier = Map.of();
 
     CreateTable(LoadTable table, List<String> primaryKey, Optional<CreatedDefinition> definition,
-                RunForeignKeys runKeys, List<String> withCreate, boolean primaryKeyAfter, boolean createsSchema) {
+                RunForeignKeys runKeys, List<String> withCreate, boolean primaryKeyAfter, boolean createsSchema,
+                CarriedExtensions extensions) {
         this.table = requireNonNull(table, "table is null");
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.definition = requireNonNull(definition, "definition is null");
@@ -71,6 +74,7 @@ public final class CreateTable implements LoadStep {
         this.withCreate = List.copyOf(requireNonNull(withCreate, "withCreate is null"));
         this.primaryKeyAfter = primaryKeyAfter;
         this.createsSchema = createsSchema;
+        this.extensions = java.util.Objects.requireNonNull(extensions, "extensions is null");
     }
 
     /** The columns a table created from {@code sourceColumns} gets without a definition. */
@@ -156,7 +160,8 @@ public final class CreateTable implements LoadStep {
         List<String> missing = new ArrayList<>();
         Set<String> definitions = new LinkedHashSet<>();
         for (Column column : table.columns()) {
-            if (catalog.typeOid(column.typeName()).isEmpty() && !createdWithTable(column.typeName())) {
+            if (catalog.typeOid(column.typeName()).isEmpty() && !createdWithTable(column.typeName())
+                    && !extensions.providesType(column.typeName())) {
                 missing.add(column.name() + " " + column.typeName());
                 String element = column.typeName().replaceAll("(\\[\\])+$", "");
                 types.of(element).ifPresent(definitions::add);
@@ -341,8 +346,10 @@ public final class CreateTable implements LoadStep {
      * PG237 when a function the definition calls (a default, a check, an index) is missing on the target: the copy
      * carries no functions, and the creation would fail half-way through the run's first transaction.
      */
-    private void refuseMissingRoutines(PostgresCatalog catalog, List<TableDefinition.Routine> routines)
+    private void refuseMissingRoutines(PostgresCatalog catalog, List<TableDefinition.Routine> called)
             throws SQLException, ConnectorException {
+        List<TableDefinition.Routine> routines = called.stream()
+                .filter(r -> r.extension().map(e -> !extensions.creates(e)).orElse(true)).toList();
         if (routines.isEmpty()) {
             return;
         }
