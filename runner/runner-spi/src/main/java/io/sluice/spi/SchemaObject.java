@@ -46,6 +46,8 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
 
     /** The kinds carried, in the order objects of no dependency between them are created. */
     public enum Kind {
+        /** The schema itself: its owner, grants and comment, given when the run creates it. */
+        SCHEMA("schema"),
         /** The schema's enums, domains, ranges and composite types, each created where missing, in one object. */
         TYPES("type"),
         FUNCTION("function"),

@@ -156,10 +156,22 @@ class SchemaObjectsTest {
                 "CREATE EXTENSION citext WITH SCHEMA public",
                 "ALTER TABLE shop.sales ADD COLUMN note public.citext DEFAULT 'Noted'",
                 "ALTER TABLE shop.sales ADD COLUMN likeness real DEFAULT public.similarity('item', 'items')",
+                // A check the copy runs calls a schema function, which calls another (inside its body, which no
+                // catalog records): both come before the table, as pg_dump orders them; one that returns the
+                // table's rows comes after it.
+                "CREATE FUNCTION shop.pad(n bigint) RETURNS text LANGUAGE sql IMMUTABLE "
+                        + "AS $$SELECT lpad(n::text, 6, '0')$$",
+                "CREATE FUNCTION shop.valid_qty(q int) RETURNS boolean LANGUAGE sql IMMUTABLE "
+                        + "AS $$SELECT length(shop.pad(q)) = 6$$",
+                "ALTER TABLE shop.sales ADD CONSTRAINT qty_ok CHECK (shop.valid_qty(qty))",
+                "CREATE FUNCTION shop.calm_items() RETURNS SETOF shop.items LANGUAGE sql STABLE "
+                        + "AS $$SELECT * FROM shop.items WHERE mood = 'calm'$$",
                 // Privileges set on objects (privileges: copy carries them): a function PUBLIC may not call.
                 "REVOKE ALL ON FUNCTION shop.total(int) FROM PUBLIC",
                 "GRANT EXECUTE ON FUNCTION shop.total(int) TO \"" + role + "\"",
-                "GRANT SELECT ON shop.item_sales TO \"" + role + "\" WITH GRANT OPTION");
+                "GRANT SELECT ON shop.item_sales TO \"" + role + "\" WITH GRANT OPTION",
+                // The schema itself: created with its comment, owner (owners:) and grants (privileges: copy).
+                "COMMENT ON SCHEMA shop IS 'the shop'", "GRANT USAGE ON SCHEMA shop TO \"" + role + "\"");
         String expected = text(pg, source, OBJECTS);
         String granted = text(pg, source, GRANTED);
         assertEquals(role + " EXECUTE false / " + role + " SELECT true", granted);
@@ -205,7 +217,8 @@ class SchemaObjectsTest {
                     "CREATE POLICY \"calm_only\" ON shop.items AS PERMISSIVE FOR SELECT",
                     "REFRESH MATERIALIZED VIEW shop.sales_by_item", "do not fire on the copied rows",
                     "pg_dump --schema-only", "schema \"shop\" does not exist: created with the table",
-                    "not carried: publication \"shop_feed\" (publications: copy carries it)")) {
+                    "not carried: publication \"shop_feed\" (publications: copy carries it)",
+                    "are created before its first table")) {
                 assertTrue(plan.out().contains(statement), statement + "\n" + plan.out());
             }
             int view = plan.out().indexOf("CREATE VIEW shop.item_sales AS");
@@ -215,6 +228,8 @@ class SchemaObjectsTest {
             CliRun run = CliRun.of("run", spec.toString());
             assertEquals(0, run.exitCode(), run.all());
             assertSameObjects(pg, source, other, target);
+            assertEquals("the shop", text(other, target, "SELECT obj_description('shop'::regnamespace, "
+                    + "'pg_namespace')"), "the created schema's comment");
             assertEquals("500 Noted", text(other, target, "SELECT count(*) || ' ' || string_agg(DISTINCT "
                     + "note::text, ',') FROM shop.sales WHERE note = 'NOTED' AND likeness > 0"),
                     "the extension's type and function, in the created table's columns and defaults");
@@ -249,6 +264,9 @@ class SchemaObjectsTest {
                     ", privileges: copy, owners: { " + pg.user() + ": " + owner + " }").toString());
             assertEquals(0, mapped.exitCode(), mapped.all());
             assertEquals(granted, text(other, owned, GRANTED), "the objects' grants, as the source's");
+            assertEquals(owner + " " + role, text(other, owned, "SELECT nspowner::regrole::text || ' ' || (SELECT "
+                    + "string_agg(pg_get_userbyid(x.grantee), ',') FROM aclexplode(nspacl) x WHERE x.grantee <> "
+                    + "nspowner) FROM pg_namespace WHERE nspname = 'shop'"), "the created schema: mapped owner, grants");
             assertEquals(owner + "," + owner + "," + owner + "," + owner, text(other, owned, "SELECT "
                     + "(SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.total(int)'::regprocedure) || ',' "
                     + "|| (SELECT proowner::regrole::text FROM pg_proc WHERE oid = 'shop.list(text)'::regprocedure) "

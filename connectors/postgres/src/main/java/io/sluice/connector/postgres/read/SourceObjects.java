@@ -38,6 +38,10 @@ final class SourceObjects {
             + "FROM aclexplode(%1$s) x WHERE x.grantee <> %2$s ORDER BY 1)";
     private static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
             + "'pg_%s'::regclass AND e.objid = %s.oid AND e.deptype = 'e')";
+    /** The schema's comment, owner and privileges. */
+    private static final String SCHEMA = "SELECT obj_description(n.oid, 'pg_namespace'), "
+            + "pg_get_userbyid(n.nspowner)::text, " + PRIVILEGES.formatted("n.nspacl", "n.nspowner")
+            + " FROM pg_namespace n WHERE n.oid = ?";
     /** Functions, procedures and aggregates; an aggregate's parts, which no server function prints whole. */
     private static final String ROUTINES = "SELECT p.oid, p.prokind, p.oid::regprocedure::text, "
             + "quote_ident(n.nspname) || '.' || quote_ident(p.proname), "
@@ -85,18 +89,21 @@ final class SourceObjects {
             + "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relnamespace = ? "
             + "AND c.relkind IN ('r', 'p') AND c.relrowsecurity ORDER BY 2";
     /**
-     * What the objects use: routines and relations (tables, views), a partition as its root, built-in objects left
-     * out (they are on every server).
+     * What the objects use: routines and relations (tables, views; a relation's row type, or an array of it, as the
+     * relation), a partition as its root, built-in objects left out (they are on every server).
      */
     private static final String USES = "SELECT CASE d.classid WHEN 'pg_proc'::regclass THEN 'proc' "
             + "WHEN 'pg_rewrite'::regclass THEN 'rule' WHEN 'pg_trigger'::regclass THEN 'trigger' ELSE 'policy' END, "
-            + "d.objid, d.refclassid = 'pg_proc'::regclass, CASE WHEN d.refclassid = 'pg_class'::regclass "
-            + "THEN coalesce(pg_partition_root(d.refobjid::regclass)::oid, d.refobjid) ELSE d.refobjid END "
-            + "FROM pg_depend d WHERE d.classid IN ('pg_proc'::regclass, 'pg_rewrite'::regclass, "
+            + "d.objid, d.refclassid = 'pg_proc'::regclass, CASE WHEN d.refclassid = 'pg_proc'::regclass "
+            + "THEN d.refobjid ELSE coalesce(pg_partition_root(r.oid)::oid, r.oid) END "
+            + "FROM pg_depend d LEFT JOIN pg_type t ON d.refclassid = 'pg_type'::regclass AND t.oid = d.refobjid "
+            + "LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typrelid = 0 "
+            + "LEFT JOIN pg_class r ON r.oid = CASE WHEN d.refclassid = 'pg_class'::regclass THEN d.refobjid "
+            + "ELSE coalesce(NULLIF(t.typrelid, 0), e.typrelid) END AND r.relkind IN ('r', 'p', 'v', 'm') "
+            + "WHERE d.classid IN ('pg_proc'::regclass, 'pg_rewrite'::regclass, "
             + "'pg_trigger'::regclass, 'pg_policy'::regclass) AND d.objid::bigint = ANY (?) "
             + "AND d.deptype IN ('n', 'a') AND d.refobjid >= " + PostgresCatalog.FIRST_NORMAL_OID + " "
-            + "AND (d.refclassid = 'pg_proc'::regclass OR d.refclassid = 'pg_class'::regclass AND EXISTS ("
-            + "SELECT 1 FROM pg_class k WHERE k.oid = d.refobjid AND k.relkind IN ('r', 'p', 'v', 'm')))";
+            + "AND (d.refclassid = 'pg_proc'::regclass OR r.oid IS NOT NULL)";
     /**
      * The extensions whose members the schema's relations (a column's type, an index's operator class), routines,
      * defaults, constraints, rules, triggers and policies use, and those installed in the schema.
@@ -139,6 +146,16 @@ final class SourceObjects {
             if (!routine(rs, drafts, notCarried, oids)) {
                 leftOut.add("proc:" + rs.getLong(1));
             }
+        });
+        eachRow(c, SCHEMA, schemaOid, rs -> {
+            List<String> statements = new ArrayList<>();
+            comment(statements, "SCHEMA " + SqlQuote.identifier(schema), rs.getString(1));
+            String key = "schema:" + schemaOid;
+            ObjectDraft draft = new ObjectDraft(Kind.SCHEMA, key, SqlQuote.identifier(schema), Optional.empty(),
+                    SqlQuote.identifier(schema), statements, Set.of(), Set.of());
+            draft.owner = Optional.ofNullable(rs.getString(2));
+            draft.privileges = privileges(rs, 3);
+            drafts.put(key, draft);
         });
         // The schema's types, those no copied table needs included (a function's argument, a view's cast): each
         // created where missing, so the tables' own (created with them) are skipped.

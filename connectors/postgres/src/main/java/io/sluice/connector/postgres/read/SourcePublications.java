@@ -26,7 +26,8 @@ final class SourcePublications {
      * before). FOR ALL TABLES ones are the database's, not the schema's.
      */
     private static final String PUBLICATIONS = "SELECT p.oid, p.pubname, p.pubinsert, p.pubupdate, "
-            + "p.pubdelete, p.pubtruncate, p.pubviaroot, ARRAY(SELECT " + SourceObjects.QUALIFIED + " || coalesce(%1$s, '') "
+            + "p.pubdelete, p.pubtruncate, coalesce((to_jsonb(p) ->> 'pubviaroot')::boolean, false), "
+            + "ARRAY(SELECT " + SourceObjects.QUALIFIED + " || coalesce(%1$s, '') "
             + "FROM pg_publication_rel pr JOIN pg_class c ON c.oid = pr.prrelid "
             + "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE pr.prpubid = p.oid ORDER BY 1), "
             + "ARRAY(SELECT pr.prrelid::bigint FROM pg_publication_rel pr WHERE pr.prpubid = p.oid), %2$s, "

@@ -1,6 +1,7 @@
 package io.sluice.connector.postgres.write;
 
 import io.sluice.connector.postgres.write.load.CarriedExtensions;
+import io.sluice.connector.postgres.write.load.CarriedObjects;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,8 @@ public final class ObjectCarriers {
     private final Map<String, String> carriers = new ConcurrentHashMap<>();
     /** The extensions each schema's carrier found missing, which every table of the schema creates before it. */
     private final Map<String, CarriedExtensions> extensions = new ConcurrentHashMap<>();
+    /** The carrier's objects, whose functions a table's definition may call (created before that table). */
+    private final Map<String, CarriedObjects> objects = new ConcurrentHashMap<>();
 
     /** Whether the target table {@code table} carries the objects of the schema {@code schemaKey}. */
     boolean carries(String schemaKey, String table) {
@@ -23,9 +26,16 @@ public final class ObjectCarriers {
         return carriers.computeIfAbsent(requireNonNull(schemaKey, "schemaKey is null"), k -> table).equals(table);
     }
 
-    /** Records what the carrier of {@code schemaKey} found missing, for the schema's other tables. */
-    void carriesExtensions(String schemaKey, CarriedExtensions missing) {
-        extensions.put(requireNonNull(schemaKey, "schemaKey is null"), requireNonNull(missing, "missing is null"));
+    /** Records the carrier's objects of {@code schemaKey}, and what it found missing, for the schema's tables. */
+    void carry(String schemaKey, CarriedObjects carried, CarriedExtensions missing) {
+        requireNonNull(schemaKey, "schemaKey is null");
+        objects.put(schemaKey, requireNonNull(carried, "carried is null"));
+        extensions.put(schemaKey, requireNonNull(missing, "missing is null"));
+    }
+
+    /** The objects the carrier of {@code schemaKey} carries; empty when its planning was refused. */
+    java.util.Optional<CarriedObjects> objectsOf(String schemaKey) {
+        return java.util.Optional.ofNullable(objects.get(requireNonNull(schemaKey, "schemaKey is null")));
     }
 
     /** The extensions the schema's tables need created first; none when its carrier found none missing. */

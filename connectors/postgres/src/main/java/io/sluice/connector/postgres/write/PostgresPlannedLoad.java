@@ -14,7 +14,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 import io.sluice.connector.postgres.session.TargetOwnership;
-import io.sluice.connector.postgres.write.load.CarriedExtensions;
+import io.sluice.connector.postgres.write.load.BeforeTable;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.ForeignKeys;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
@@ -65,8 +65,8 @@ final class PostgresPlannedLoad implements PlannedLoad {
     private final QualifiedName name;
     /** The objects of the source table's schema this stream carries ({@code objects: all}), if it does. */
     private final Optional<CarriedObjects> objects;
-    /** The extensions the schema's objects use that the target lacked at plan, created before the table. */
-    private final CarriedExtensions extensions;
+    /** What objects: all creates before the table: extensions, the schema's functions its definition calls. */
+    private final BeforeTable before;
     private volatile RowScreen.PerTable screen; // null until the first writer with rejects asks
     /** In a joined run: the application_name of this process's sessions ({@link #claimShared(String, String)}). */
     private volatile String sessionTag;
@@ -74,11 +74,11 @@ final class PostgresPlannedLoad implements PlannedLoad {
     private volatile String joinedRun;
 
     PostgresPlannedLoad(PostgresTarget target, PostgresLoad load, Optional<CarriedObjects> objects,
-                        CarriedExtensions extensions) {
+                        BeforeTable before) {
         this.target = requireNonNull(target, "target is null");
         this.load = requireNonNull(load, "load is null");
         this.objects = requireNonNull(objects, "objects is null");
-        this.extensions = requireNonNull(extensions, "extensions is null");
+        this.before = requireNonNull(before, "before is null");
         this.connections = target.connections();
         this.name = target.name();
     }
@@ -143,7 +143,7 @@ final class PostgresPlannedLoad implements PlannedLoad {
     public void begin(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
         if (load.creates()) {
-            extensions.createMissing(); // a column's type or an index's operator class may be theirs
+            before.create(); // a column's type, an index's operator class, a default's function may be theirs
         }
         // Alone on the table (not a joined run), a session of its runs still at work there is a dead process's, and
         // would race what begins now.
@@ -175,8 +175,9 @@ final class PostgresPlannedLoad implements PlannedLoad {
             return keys;
         }
         LoadPlan.AcrossStreams carried = objects.get().plan(copies);
-        return new LoadPlan.AcrossStreams(concat(extensions.statements(), keys.before()),
-                concat(keys.after(), carried.after()), concat(keys.notes(), carried.notes()));
+        return new LoadPlan.AcrossStreams(concat(before.extensions().statements(), keys.before()),
+                concat(keys.after(), carried.after()), concat(concat(keys.notes(), before.notes()),
+                carried.notes()));
     }
 
     private static List<String> concat(List<String> first, List<String> then) {

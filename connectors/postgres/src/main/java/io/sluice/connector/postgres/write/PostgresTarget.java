@@ -12,6 +12,7 @@ import io.sluice.connector.postgres.session.LeftoverSessions;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
+import io.sluice.connector.postgres.write.load.BeforeTable;
 import io.sluice.connector.postgres.write.load.CarriedExtensions;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
@@ -146,9 +147,12 @@ public final class PostgresTarget implements Target {
         }
         Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request)
                 : Optional.empty();
-        CarriedExtensions extensions = objectCarriers.isPresent() && request.scope() != LoadRequest.Scope.DATA_ONLY
-                ? objectCarriers.get().extensionsOf(source.schemaObjects().orElseThrow().schemaKey())
-                : CarriedExtensions.NONE;
+        BeforeTable before = BeforeTable.NONE;
+        if (objectCarriers.isPresent() && request.scope() != LoadRequest.Scope.DATA_ONLY) {
+            String schemaKey = source.schemaObjects().orElseThrow().schemaKey();
+            before = new BeforeTable(objectCarriers.get().extensionsOf(schemaKey), objectCarriers.get()
+                    .objectsOf(schemaKey).map(CarriedObjects::early).orElse(CarriedObjects.Early.NONE));
+        }
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
@@ -163,8 +167,8 @@ public final class PostgresTarget implements Target {
         try (ControlConnection control = connections.control("planning the load of " + name.quoted())) {
             PostgresLoad planned = PostgresLoad.plan(connections, ledger, request, name, existing, columns,
                     changedSource, source::typeDefinition, primaryKey, locks, control.connection(), definition,
-                    readAhead, objectCarriers.isPresent(), extensions);
-            return new PostgresPlannedLoad(this, planned, objects, extensions);
+                    readAhead, objectCarriers.isPresent(), before);
+            return new PostgresPlannedLoad(this, planned, objects, before);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot plan the load of "
                     + name.quoted());
@@ -245,7 +249,7 @@ public final class PostgresTarget implements Target {
                     + "objects: tables");
         }
         objects.checked();
-        objectCarriers.get().carriesExtensions(role.get().schemaKey(), CarriedExtensions.plan(connections,
+        objectCarriers.get().carry(role.get().schemaKey(), objects, CarriedExtensions.plan(connections,
                 role.get().schema(), contents.extensions()));
         return Optional.of(objects);
     }

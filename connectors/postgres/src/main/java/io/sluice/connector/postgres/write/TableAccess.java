@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.session.ServerRoles;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadRequest;
@@ -144,7 +145,7 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
         if (roles.isEmpty()) {
             return;
         }
-        List<String> missing = missingRoles(roles, what, connections);
+        List<String> missing = ServerRoles.missing(roles, what, connections);
         if (!missing.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG234, what + " is created with "
                     + "roles this server does not have: " + String.join(", ", missing), "create them on the target "
@@ -176,28 +177,5 @@ public record TableAccess(boolean copyPrivileges, Map<String, String> owners) {
                     "GRANT " + SqlQuote.identifier(owner.get()) + " TO the connection's user, or map the owner to "
                     + "a role it is a member of");
         }
-    }
-
-    /** Which of {@code roles} the target server does not have, in name order. */
-    public static List<String> missingRoles(Set<String> roles, String what, PostgresConnections connections)
-            throws ConnectorException {
-        List<String> missing = new ArrayList<>();
-        if (roles.isEmpty()) {
-            return missing;
-        }
-        try (ControlConnection control = connections.control("finding the roles " + what + " needs");
-             PreparedStatement p = control.connection().prepareStatement("SELECT r FROM unnest(?::text[]) r "
-                     + "WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) ORDER BY r")) {
-            p.setArray(1, control.connection().createArrayOf("text", roles.toArray()));
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    missing.add(rs.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot read the roles of the "
-                    + "target server");
-        }
-        return missing;
     }
 }

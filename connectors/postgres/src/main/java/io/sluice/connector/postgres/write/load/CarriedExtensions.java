@@ -86,7 +86,8 @@ public final class CarriedExtensions {
                      + "v.trusted FROM pg_available_extension_versions v WHERE v.name = e "
                      + "AND v.version = a.default_version), false) "
                      + "AND has_database_privilege(current_database(), 'CREATE')), "
-                     + "EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = s) FROM unnest(?::text[], ?::text[]) x(e, s) LEFT JOIN pg_available_extensions a ON a.name = e "
+                     + "EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = s) "
+                     + "FROM unnest(?::text[], ?::text[]) x(e, s) LEFT JOIN pg_available_extensions a ON a.name = e "
                      + "WHERE NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = e) ORDER BY e")) {
             p.setArray(1, control.connection().createArrayOf("text",
                     extensions.stream().map(SchemaObjects.Extension::name).toArray()));

@@ -3,9 +3,9 @@ package io.sluice.connector.postgres.write.load;
 import io.sluice.connector.postgres.catalog.PostgresCode;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
-import io.sluice.connector.postgres.write.TableAccess;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.connector.postgres.session.ServerRoles;
 
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
@@ -53,6 +53,10 @@ public final class CarriedObjects {
     private final boolean fills;
     /** {@code publications: copy}: the schema's publications are carried too. */
     private final boolean publications;
+    /** What comes before the tables ({@link #early()}), decided from the contents. */
+    private final Early early;
+    /** Whether this process created {@link #early} (guarded by this). */
+    private boolean earlyCreated;
     /** What {@link #plan} found carriable: each object whose tables the run copies. */
     private volatile List<SchemaObject> carried = List.of();
 
@@ -67,6 +71,7 @@ public final class CarriedObjects {
         this.fills = scope != LoadRequest.Scope.SCHEMA_ONLY;
         this.access = requireNonNull(access, "access is null");
         this.publications = publications;
+        this.early = creates ? new Early(this, earlyOf(contents.objects())) : Early.NONE;
     }
 
     /**
@@ -77,7 +82,7 @@ public final class CarriedObjects {
     public void checked() throws ConnectorException {
         Set<String> roles = new TreeSet<>();
         contents.objects().forEach(o -> roles.addAll(o.roles()));
-        List<String> missing = TableAccess.missingRoles(roles, "the policies of schema " + source.schema(),
+        List<String> missing = ServerRoles.missing(roles, "the policies of schema " + source.schema(),
                 connections);
         if (!missing.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG240, "objects: all: the policies of "
@@ -122,8 +127,8 @@ public final class CarriedObjects {
                     .forEach(o -> statements.add(refresh(o)));
         }
         Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
-        objects.forEach(o -> counts.merge(o.kind(), o.kind() == Kind.TYPES ? o.statements().size() : 1,
-                Integer::sum));
+        objects.stream().filter(o -> o.kind() != Kind.SCHEMA).forEach(o -> counts.merge(o.kind(),
+                o.kind() == Kind.TYPES ? o.statements().size() : 1, Integer::sum));
         List<String> summary = new ArrayList<>();
         counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? "" : "s")));
         notes.addFirst("objects: all: schema " + SqlQuote.identifier(source.schema()) + "'s "
@@ -142,6 +147,97 @@ public final class CarriedObjects {
         return new LoadPlan.AcrossStreams(List.of(), statements, notes);
     }
 
+    /**
+     * What comes before the schema's tables, as in a pg_dump restore: its types, and its functions that need no
+     * relation (one that reads a table in a standard SQL body, or takes or returns a table's row type, comes after),
+     * each after the functions it calls. A table's default, check or index may call them, and a check runs during
+     * the copy.
+     */
+    public Early early() {
+        return early;
+    }
+
+    private static List<SchemaObject> earlyOf(List<SchemaObject> objects) {
+        Set<String> schemaFunctions = new HashSet<>();
+        objects.stream().filter(o -> o.kind() == Kind.FUNCTION).forEach(o -> schemaFunctions.add(o.key()));
+        Set<String> kept = new HashSet<>();
+        List<SchemaObject> early = new ArrayList<>();
+        for (SchemaObject object : objects) { // in order: each after what it uses
+            if (object.kind() == Kind.SCHEMA || object.kind() == Kind.TYPES || object.kind() == Kind.FUNCTION
+                    && object.uses().stream().allMatch(
+                    u -> u.startsWith("proc:") && (!schemaFunctions.contains(u) || kept.contains(u)))) {
+                early.add(object);
+                kept.add(object.key());
+            }
+        }
+        return early;
+    }
+
+    /** What {@link #early()} chose, created before the schema's first table: in order, each only where missing. */
+    public record Early(CarriedObjects carrier, List<SchemaObject> objects) {
+        public static final Early NONE = new Early(null, List.of());
+
+        public Early {
+            objects = List.copyOf(objects);
+        }
+
+        /** The functions' signatures (as {@code regprocedure} prints them), which the table may call. */
+        public Set<String> signatures() {
+            Set<String> signatures = new HashSet<>();
+            objects.stream().filter(o -> o.kind() == Kind.FUNCTION).forEach(o -> signatures.add(o.identity()));
+            return signatures;
+        }
+
+        /**
+         * Once per process, before the first table of the schema is created: in one transaction under the schema's
+         * objects lock (two processes of a joined run may both get here); what exists is kept.
+         */
+        public void create() throws ConnectorException {
+            if (!objects.isEmpty()) {
+                carrier.createEarly(objects);
+            }
+        }
+    }
+
+    private synchronized void createEarly(List<SchemaObject> objects) throws ConnectorException {
+        if (earlyCreated) {
+            return;
+        }
+        String what = "creating the functions of schema " + SqlQuote.identifier(source.schema()) + " before its "
+                + "tables";
+        LoadTable.inTransaction(connections, ledger, what, (c, tx) -> {
+            lockObjects(c);
+            boolean schemaMissing;
+            try (PreparedStatement p = c.prepareStatement("SELECT to_regnamespace(?) IS NULL")) {
+                p.setString(1, SqlQuote.identifier(source.schema()));
+                try (ResultSet rs = p.executeQuery()) {
+                    rs.next();
+                    schemaMissing = rs.getBoolean(1);
+                }
+            }
+            if (schemaMissing) { // objects: all creates a missing schema (given its owner, grants and comment)
+                execute(c, what, CreateTable.schemaStatement(source.schema()));
+            }
+            for (SchemaObject object : objects) {
+                if (object.kind() == Kind.SCHEMA ? schemaMissing : !exists(c, object)) {
+                    for (String statement : statementsOf(object)) {
+                        execute(c, what, statement);
+                    }
+                }
+            }
+        });
+        earlyCreated = true;
+    }
+
+    /** Bodies unchecked (as pg_restore), and one process at a time per schema (joined runs, or two specs). */
+    private void lockObjects(Connection c) throws SQLException {
+        LoadTable.execute(c, "SET LOCAL check_function_bodies = off");
+        try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+            p.setString(1, "sluice objects " + source.schema());
+            p.execute();
+        }
+    }
+
     /** Once every stream is done: creates what is missing, fills the materialized views, marks it; once. */
     public void finish(LoadMarks marks) throws ConnectorException {
         String what = "creating the objects of schema " + SqlQuote.identifier(source.schema());
@@ -149,12 +245,7 @@ public final class CarriedObjects {
             if (marks.reading().apply(tx).containsKey(CREATED)) {
                 return;
             }
-            LoadTable.execute(c, "SET LOCAL check_function_bodies = off");
-            // Two processes of a joined run, or two specs, may carry the same schema: one at a time.
-            try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-                p.setString(1, "sluice objects " + source.schema());
-                p.execute();
-            }
+            lockObjects(c);
             for (SchemaObject object : carried) {
                 if (creates && !exists(c, object)) {
                     for (String statement : statementsOf(object)) {
@@ -200,6 +291,7 @@ public final class CarriedObjects {
 
     /** The privileges a routine's grant may carry, and a view's (as a table's). */
     private static final Set<String> ROUTINE_PRIVILEGES = Set.of("EXECUTE");
+    private static final Set<String> SCHEMA_PRIVILEGES = Set.of("USAGE", "CREATE");
 
     /**
      * What creates {@code object}, then gives it to its mapped owner ({@code owners:}) and grants what the source
@@ -213,6 +305,7 @@ public final class CarriedObjects {
         }
         boolean routine = object.kind() == Kind.FUNCTION || object.kind() == Kind.PROCEDURE
                 || object.kind() == Kind.AGGREGATE;
+        boolean schema = object.kind() == Kind.SCHEMA;
         List<String> statements = new ArrayList<>(object.statements());
         if (owner != null) {
             String kind = switch (object.kind()) {
@@ -222,16 +315,18 @@ public final class CarriedObjects {
                 case VIEW -> "VIEW ";
                 case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
                 case PUBLICATION -> "PUBLICATION ";
+                case SCHEMA -> "SCHEMA ";
                 default -> throw new IllegalStateException(object.kind() + " has no owner of its own");
             };
             statements.add("ALTER " + kind + object.identity() + " OWNER TO " + SqlQuote.identifier(owner));
         }
         if (grants) {
-            String on = (routine ? "ROUTINE " : "TABLE ") + object.identity();
+            String on = (routine ? "ROUTINE " : schema ? "SCHEMA " : "TABLE ") + object.identity();
             if (routine) {
                 statements.add("REVOKE ALL ON " + on + " FROM PUBLIC");
             }
-            Set<String> known = routine ? ROUTINE_PRIVILEGES : CreatedDefinition.PRIVILEGES;
+            Set<String> known = routine ? ROUTINE_PRIVILEGES : schema ? SCHEMA_PRIVILEGES
+                    : CreatedDefinition.PRIVILEGES;
             for (TableDefinition.Grant grant : object.privileges().get()) {
                 if (known.contains(grant.privilege())) {
                     statements.add("GRANT " + grant.privilege() + " ON " + on + " TO " + grant.grantee()
@@ -258,6 +353,7 @@ public final class CarriedObjects {
             // quoted as SqlQuote quotes it, always
             case PUBLICATION -> "SELECT EXISTS (SELECT 1 FROM pg_publication "
                     + "WHERE '\"' || replace(pubname, '\"', '\"\"') || '\"' = ?)";
+            case SCHEMA -> "SELECT to_regnamespace(?) IS NOT NULL"; // made with the first table, given then
             case ROW_SECURITY, TYPES -> null; // enabling it again changes nothing; each type's block skips it
         };
         if (query == null) {

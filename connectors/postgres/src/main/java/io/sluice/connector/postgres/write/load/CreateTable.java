@@ -55,8 +55,8 @@ public final class CreateTable implements LoadStep {
     private final boolean primaryKeyAfter;
     /** A missing schema is created with the table ({@code objects: all} carries the whole schema) instead of refused. */
     private final boolean createsSchema;
-    /** The extensions objects: all creates before the table: their types and functions are not missing. */
-    private final CarriedExtensions extensions;
+    /** What objects: all creates before the table: those types and functions are not missing. */
+    private final BeforeTable before;
     /** The table's schema was missing at plan: the creating transaction creates it first. */
     private volatile boolean schemaMissing;
     /** The types the definition needs that the target lacks: created with the table. */
@@ -66,7 +66,7 @@ public final class CreateTable implements LoadStep {
 
     CreateTable(LoadTable table, List<String> primaryKey, Optional<CreatedDefinition> definition,
                 RunForeignKeys runKeys, List<String> withCreate, boolean primaryKeyAfter, boolean createsSchema,
-                CarriedExtensions extensions) {
+                BeforeTable before) {
         this.table = requireNonNull(table, "table is null");
         this.primaryKey = List.copyOf(requireNonNull(primaryKey, "primaryKey is null"));
         this.definition = requireNonNull(definition, "definition is null");
@@ -74,7 +74,7 @@ public final class CreateTable implements LoadStep {
         this.withCreate = List.copyOf(requireNonNull(withCreate, "withCreate is null"));
         this.primaryKeyAfter = primaryKeyAfter;
         this.createsSchema = createsSchema;
-        this.extensions = java.util.Objects.requireNonNull(extensions, "extensions is null");
+        this.before = java.util.Objects.requireNonNull(before, "before is null");
     }
 
     /** The columns a table created from {@code sourceColumns} gets without a definition. */
@@ -161,7 +161,7 @@ public final class CreateTable implements LoadStep {
         Set<String> definitions = new LinkedHashSet<>();
         for (Column column : table.columns()) {
             if (catalog.typeOid(column.typeName()).isEmpty() && !createdWithTable(column.typeName())
-                    && !extensions.providesType(column.typeName())) {
+                    && !before.providesType(column.typeName())) {
                 missing.add(column.name() + " " + column.typeName());
                 String element = column.typeName().replaceAll("(\\[\\])+$", "");
                 types.of(element).ifPresent(definitions::add);
@@ -295,7 +295,11 @@ public final class CreateTable implements LoadStep {
 
     /** The schema, created once whichever of the schema's tables gets there first (the others' transactions wait). */
     private String schemaStatement() {
-        return "DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(table.schema())
+        return schemaStatement(table.schema());
+    }
+
+    static String schemaStatement(String schema) {
+        return "DO $sluice$ BEGIN CREATE SCHEMA IF NOT EXISTS " + SqlQuote.identifier(schema)
                 + "; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $sluice$";
     }
 
@@ -348,8 +352,8 @@ public final class CreateTable implements LoadStep {
      */
     private void refuseMissingRoutines(PostgresCatalog catalog, List<TableDefinition.Routine> called)
             throws SQLException, ConnectorException {
-        List<TableDefinition.Routine> routines = called.stream()
-                .filter(r -> r.extension().map(e -> !extensions.creates(e)).orElse(true)).toList();
+        Set<String> early = before.routines().signatures();
+        List<TableDefinition.Routine> routines = called.stream().filter(r -> !before.provides(r, early)).toList();
         if (routines.isEmpty()) {
             return;
         }

@@ -97,7 +97,7 @@ public final class PostgresLoad {
                              QualifiedName name, Optional<ResolvedTable> existing, List<Column> columnsGiven,
                              List<Column> sourceColumns, CreateTable.TypeDefinitions types, List<String> primaryKey,
                              TableLocks locks, Connection c, Optional<TableDefinition> sourceDefinition,
-                             Optional<TargetAhead> ahead, boolean createsSchema, CarriedExtensions extensions)
+                             Optional<TargetAhead> ahead, boolean createsSchema, BeforeTable before)
             throws SQLException, ConnectorException {
         PostgresCatalog catalog = new PostgresCatalog(c);
         TargetCatalog target = new TargetCatalog(c);
@@ -136,7 +136,7 @@ public final class PostgresLoad {
         RunForeignKeys runKeys = new RunForeignKeys(table, definition, ahead.map(TargetAhead::table));
         CreateTable create = new CreateTable(table, primaryKey, definition, runKeys,
                 merge.map(m -> List.of(m.keyConstraint())).orElse(List.of()),
-                mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE, createsSchema, extensions);
+                mode == LoadMode.APPEND || mode == LoadMode.TRUNCATE, createsSchema, before);
         if (existing.isEmpty()) {
             create.check(catalog, target, types, notes, ahead.flatMap(TargetAhead::schema));
             notes.add("table " + table.quoted() + " does not exist: the load creates it (create: if-missing)"
