@@ -61,6 +61,8 @@ public final class CreateTable implements LoadStep {
     private volatile boolean schemaMissing;
     /** The types the definition needs that the target lacks: created with the table. */
     private List<TableDefinition.Type> missingTypes = List.of();
+    /** objects: all: the collations the definition's columns use that the target lacks, created before the table. */
+    private List<String> missingCollations = List.of();
     /** What unfinished earlier runs owe on an existing table, read before the preparing transaction. */
     private volatile Map<String, Map<String, String>> owedEarlier = Map.of();
 
@@ -214,9 +216,14 @@ public final class CreateTable implements LoadStep {
                 column.collationStatement().filter(f -> !fixes.contains(f)).ifPresent(fixes::add);
             }
         }
-        if (!collations.isEmpty()) {
+        if (!collations.isEmpty() && createsSchema && fixes.size() == collations.size()) {
+            // objects: all makes the schema as pg_dump would, its collations included (a locale the target lacks
+            // fails that statement, before any row)
+            missingCollations = fixes.stream().map(f -> "DO $sluice$ BEGIN " + f + "; EXCEPTION WHEN "
+                    + "duplicate_object THEN NULL; END $sluice$").toList();
+        } else if (!collations.isEmpty()) {
             // Not made with the table (as its types are): a collation needs the target's ICU or OS locale, which
-            // only its administrator can vouch for.
+            // only its administrator can vouch for (objects: all, a copy of the whole schema, makes it).
             throw new ConnectorException(ErrorKind.PREFLIGHT, PostgresCode.PG231, "cannot create " + table.quoted()
                     + " with its source's definition: the target database has no such collation: " + String.join(
                     "; ", collations), (fixes.isEmpty() ? "create the collation" : "create it as the source has "
@@ -280,6 +287,7 @@ public final class CreateTable implements LoadStep {
             statements.add(schemaStatement());
         }
         if (definition.isPresent()) {
+            statements.addAll(missingCollations);
             statements.addAll(definition.get().createStatements(table.columns(), missingTypes));
         } else if (table.existing().isEmpty()) {
             statements.add(statement(table.quoted()));
@@ -317,6 +325,9 @@ public final class CreateTable implements LoadStep {
                 LoadTable.execute(c, schemaStatement());
             }
             if (definition.isPresent()) {
+                for (String statement : missingCollations) {
+                    LoadTable.execute(c, statement);
+                }
                 for (String statement : definition.get().createStatements(table.columns(), missingTypes)) {
                     try {
                         LoadTable.execute(c, statement);

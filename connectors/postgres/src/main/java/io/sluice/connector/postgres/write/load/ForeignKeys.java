@@ -160,11 +160,14 @@ public final class ForeignKeys {
         String table = done.get(TABLE);
         String current = "";
         try (Connection c = connections.open("adding the foreign keys of " + table)) {
+            boolean atOnce = validatesAtOnce(c, table);
             for (Key key : recorded(done)) {
                 Optional<Boolean> validated = validated(c, table, key.name());
                 if (validated.isEmpty()) {
-                    current = key.add();
+                    current = atOnce && key.validate().isPresent()
+                            ? key.add().substring(0, key.add().length() - " NOT VALID".length()) : key.add();
                     LoadTable.execute(c, current);
+                    validated = Optional.of(atOnce);
                 }
                 if (key.validate().isPresent() && !validated.orElse(false)) {
                     current = key.validate().get();
@@ -176,6 +179,20 @@ public final class ForeignKeys {
                     + table + ": " + current);
         }
         ledger.inTransaction(marks.writing(ADDED, java.time.Instant.now().toString()));
+    }
+
+    /**
+     * Whether the table's keys are added validated at once: a partitioned table before PostgreSQL 18, which refuses
+     * a NOT VALID foreign key on one.
+     */
+    private static boolean validatesAtOnce(Connection c, String table) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT relkind = 'p' AND current_setting('server_version_num')"
+                + "::int < 180000 FROM pg_class WHERE oid = to_regclass(?)")) {
+            p.setString(1, table);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
     }
 
     /** Whether the table's foreign key {@code name} exists, and whether it is validated: empty when it does not. */

