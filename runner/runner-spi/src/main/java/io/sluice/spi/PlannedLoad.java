@@ -167,6 +167,15 @@ public interface PlannedLoad {
         java.util.Objects.requireNonNull(marks, "marks is null");
     }
 
+    /**
+     * Runs after every target's {@link #finishAfterStreams}: what must follow all of them, e.g. a schema's objects,
+     * which name foreign keys and indexes the other streams put back. As {@link #finishAfterStreams}, marked in this
+     * stream's {@code marks}; a crash repeats it.
+     */
+    default void finishLast(LoadMarks marks) throws ConnectorException {
+        java.util.Objects.requireNonNull(marks, "marks is null");
+    }
+
     /** The stored relation this load writes, for the runner's same-table check; empty when unknown or not yet made. */
     default Optional<RelationIdentity> relation() throws ConnectorException {
         return Optional.empty();

@@ -55,6 +55,10 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         AGGREGATE("aggregate"),
         VIEW("view"),
         MATERIALIZED_VIEW("materialized view"),
+        /** An index a partition has of its own (not one of its partitioned table's). */
+        PARTITION_INDEX("partition index"),
+        /** A constraint a partition has of its own: a foreign key, a check, a key. */
+        PARTITION_CONSTRAINT("partition constraint"),
         TRIGGER("trigger"),
         RULE("rule"),
         POLICY("policy"),

@@ -53,7 +53,12 @@ class SchemaDumpTest {
                     "GRANT SELECT ON shop.items TO " + role, "GRANT USAGE ON SCHEMA shop TO " + role,
                     "REVOKE ALL ON FUNCTION shop.total(int) FROM PUBLIC",
                     "GRANT EXECUTE ON FUNCTION shop.total(int) TO " + role,
-                    "COMMENT ON SCHEMA shop IS 'the shop'");
+                    "COMMENT ON SCHEMA shop IS 'the shop'",
+                    // A partition's own index, foreign key and check (as Pagila's payment partitions have)
+                    "CREATE INDEX sales_2024_qty ON shop.sales_2024 (qty)",
+                    "ALTER TABLE shop.sales_2025 ADD CONSTRAINT sales_2025_note FOREIGN KEY (item_id) "
+                            + "REFERENCES shop.items", "ALTER TABLE shop.sales_2025 ADD CONSTRAINT sales_2025_qty "
+                            + "CHECK (qty >= 0)");
             Path spec = Files.writeString(dir.resolve("dump.yaml"), """
                     version: 1
                     name: dump
@@ -77,7 +82,10 @@ class SchemaDumpTest {
             }
             assertEquals(expected.size(), actual.size(), "the dumps' lengths, source " + expected + "\ntarget "
                     + actual);
-            assertTrue(String.join("\n", actual).contains("CREATE UNLOGGED TABLE shop.notes"), "what it compared");
+            for (String compared : List.of("CREATE UNLOGGED TABLE shop.notes", "CREATE INDEX sales_2024_qty",
+                    "ADD CONSTRAINT sales_2025_note FOREIGN KEY", "COLLATE shop.plain", "CREATE POLICY calm_only")) {
+                assertTrue(String.join("\n", actual).contains(compared), "what it compared: " + compared);
+            }
         }
     }
 

@@ -158,14 +158,19 @@ final class AcrossStreams {
                 return;
             }
         }
+        Map<StreamBinding, LoadMarks> finished = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, StreamBinding> target : everyTarget.entrySet()) {
             LoadMarks marks = used.get(target.getKey());
             if (marks == null && target.getValue().ledger().isEmpty()) {
                 continue;
             }
             // A stream this process did not load (a resume skipped it as done): its marks are in the ledger.
-            target.getValue().load().finishAfterStreams(marks != null ? marks
-                    : marksOf(target.getKey(), target.getValue()));
+            LoadMarks of = marks != null ? marks : marksOf(target.getKey(), target.getValue());
+            target.getValue().load().finishAfterStreams(of);
+            finished.put(target.getValue(), of);
+        }
+        for (Map.Entry<StreamBinding, LoadMarks> target : finished.entrySet()) {
+            target.getKey().load().finishLast(target.getValue());
         }
     }
 

@@ -229,6 +229,7 @@ final class SourceObjects {
                     Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
         });
         uses(c, catalog, drafts, viewOfRule, oids, leftOut);
+        SourcePartitionParts.read(c, catalog, schemaOid, drafts);
         SourcePublications.read(c, catalog, schemaOid, schema, feedPublication, drafts, notCarried);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
         return new SchemaObjects.Contents(ObjectDraft.ordered(drafts), notCarried, extensions(c, schemaOid, oids));

@@ -191,7 +191,7 @@ final class PostgresPlannedLoad implements PlannedLoad {
         load.beforeStreams(requireNonNull(marks, "marks is null"));
     }
 
-    /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}), then the carried objects. */
+    /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}). */
     @Override
     public void finishAfterStreams(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
@@ -199,8 +199,13 @@ final class PostgresPlannedLoad implements PlannedLoad {
         if (ForeignKeys.owed(done)) {
             ForeignKeys.addRecorded(connections, target.ledger(), marks, done);
         }
+    }
+
+    /** The carried objects, after every stream's foreign keys: a partition's own key must not be taken for one. */
+    @Override
+    public void finishLast(LoadMarks marks) throws ConnectorException {
         if (objects.isPresent()) {
-            objects.get().finish(marks);
+            objects.get().finish(requireNonNull(marks, "marks is null"));
         }
     }
 

@@ -130,7 +130,8 @@ public final class CarriedObjects {
         objects.stream().filter(o -> o.kind() != Kind.SCHEMA).forEach(o -> counts.merge(o.kind(),
                 o.kind() == Kind.TYPES ? o.statements().size() : 1, Integer::sum));
         List<String> summary = new ArrayList<>();
-        counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? "" : "s")));
+        counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? ""
+                : kind.label().endsWith("x") ? "es" : "s")));
         notes.addFirst("objects: all: schema " + SqlQuote.identifier(source.schema()) + "'s "
                 + (summary.isEmpty() ? "objects (none beyond its tables)" : String.join(", ", summary))
                 + ", created where missing once every stream is done, in one transaction; materialized views "
@@ -354,6 +355,9 @@ public final class CarriedObjects {
             case PUBLICATION -> "SELECT EXISTS (SELECT 1 FROM pg_publication "
                     + "WHERE '\"' || replace(pubname, '\"', '\"\"') || '\"' = ?)";
             case SCHEMA -> "SELECT to_regnamespace(?) IS NOT NULL"; // made with the first table, given then
+            case PARTITION_INDEX -> "SELECT to_regclass(?) IS NOT NULL";
+            case PARTITION_CONSTRAINT -> "SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass(?) "
+                    + "AND quote_ident(conname) = ?)";
             case ROW_SECURITY, TYPES -> null; // enabling it again changes nothing; each type's block skips it
         };
         if (query == null) {
