@@ -53,6 +53,7 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         FUNCTION("function"),
         PROCEDURE("procedure"),
         AGGREGATE("aggregate"),
+        OPERATOR("operator"),
         VIEW("view"),
         MATERIALIZED_VIEW("materialized view"),
         /** An index a partition has of its own (not one of its partitioned table's). */

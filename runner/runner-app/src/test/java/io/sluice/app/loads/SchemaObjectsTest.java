@@ -83,6 +83,13 @@ class SchemaObjectsTest {
                 "COMMENT ON TRIGGER items_stamp ON shop.items IS 'stamps new rows'",
                 "COMMENT ON POLICY calm_only ON shop.items IS 'calm rows only'",
                 "COMMENT ON MATERIALIZED VIEW shop.sales_by_item IS 'filled after the load'",
+                // An operator, which a view and a check use: the check needs it before the copy.
+                "CREATE FUNCTION shop.near(a int, b int) RETURNS boolean LANGUAGE sql IMMUTABLE "
+                        + "AS $$SELECT abs(a - b) <= 1$$",
+                "CREATE OPERATOR shop.~~~ (FUNCTION = shop.near, LEFTARG = int, RIGHTARG = int, "
+                        + "COMMUTATOR = OPERATOR(shop.~~~))",
+                "CREATE VIEW shop.near_three AS SELECT id FROM shop.sales WHERE qty OPERATOR(shop.~~~) 3",
+                "ALTER TABLE shop.items ADD CONSTRAINT not_near_zero CHECK (NOT (id OPERATOR(shop.~~~) -5))",
                 // Carried when asked (publications: copy): a column list and a row filter.
                 "CREATE PUBLICATION shop_feed FOR TABLE shop.items (id, name) WHERE (price > 10), shop.sales "
                         + "WITH (publish = 'insert, truncate')",
@@ -115,6 +122,8 @@ class SchemaObjectsTest {
             + "UNION ALL SELECT 'type ' || format_type(t.oid, NULL) || ' ' || t.typtype::text FROM pg_type t "
             + "LEFT JOIN pg_class r ON r.oid = t.typrelid WHERE t.typnamespace = 'shop'::regnamespace "
             + "AND (t.typtype IN ('e', 'd', 'r', 'm') OR r.relkind = 'c') "
+            + "UNION ALL SELECT 'operator ' || o.oid::regoperator::text || ' ' || o.oprcode::regproc::text || ' ' "
+            + "|| o.oprcom::regoper::text FROM pg_operator o WHERE o.oprnamespace = 'shop'::regnamespace "
             + "UNION ALL SELECT 'index ' || pg_get_indexdef(i.indexrelid) FROM pg_index i "
             + "JOIN pg_class c ON c.oid = i.indrelid WHERE c.relnamespace = 'shop'::regnamespace AND c.relkind = 'm'"
             + ") d(x)";

@@ -124,7 +124,7 @@ final class SourceObjects {
             + "JOIN pg_class c ON c.oid = a.adrelid WHERE c.relnamespace = ?) "
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
-    private static final String NOT_CARRIED = "operators, casts, text search configurations, foreign tables and "
+    private static final String NOT_CARRIED = "operator classes and families, casts, text search configurations, foreign tables and "
             + "servers, event triggers and publications FOR ALL TABLES are not carried (the functions' and views' "
             + "owners follow owners:, their grants privileges: copy): pg_dump --schema-only -n %s carries them";
 
@@ -229,6 +229,7 @@ final class SourceObjects {
                     Set.of(catalog.relationKey(rs.getLong(1))), Set.of()));
         });
         uses(c, catalog, drafts, viewOfRule, oids, leftOut);
+        SourceOperators.read(c, schemaOid, drafts);
         SourcePartitionParts.read(c, catalog, schemaOid, drafts);
         SourcePublications.read(c, catalog, schemaOid, schema, feedPublication, drafts, notCarried);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));

@@ -164,9 +164,9 @@ public final class CarriedObjects {
         Set<String> kept = new HashSet<>();
         List<SchemaObject> early = new ArrayList<>();
         for (SchemaObject object : objects) { // in order: each after what it uses
-            if (object.kind() == Kind.SCHEMA || object.kind() == Kind.TYPES || object.kind() == Kind.FUNCTION
-                    && object.uses().stream().allMatch(
-                    u -> u.startsWith("proc:") && (!schemaFunctions.contains(u) || kept.contains(u)))) {
+            boolean callable = object.kind() == Kind.FUNCTION || object.kind() == Kind.OPERATOR;
+            if (object.kind() == Kind.SCHEMA || object.kind() == Kind.TYPES || callable && object.uses().stream()
+                    .allMatch(u -> u.startsWith("proc:") && (!schemaFunctions.contains(u) || kept.contains(u)))) {
                 early.add(object);
                 kept.add(object.key());
             }
@@ -313,6 +313,7 @@ public final class CarriedObjects {
                 case FUNCTION -> "FUNCTION ";
                 case PROCEDURE -> "PROCEDURE ";
                 case AGGREGATE -> "AGGREGATE ";
+                case OPERATOR -> "OPERATOR ";
                 case VIEW -> "VIEW ";
                 case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
                 case PUBLICATION -> "PUBLICATION ";
@@ -347,6 +348,7 @@ public final class CarriedObjects {
     private static boolean exists(Connection c, SchemaObject object) throws SQLException {
         String query = switch (object.kind()) {
             case FUNCTION, PROCEDURE, AGGREGATE -> "SELECT to_regprocedure(?) IS NOT NULL";
+            case OPERATOR -> "SELECT to_regoperator(?) IS NOT NULL";
             case VIEW, MATERIALIZED_VIEW -> "SELECT to_regclass(?) IS NOT NULL";
             case TRIGGER -> "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname = ?)";
             case RULE -> "SELECT EXISTS (SELECT 1 FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename = ?)";
