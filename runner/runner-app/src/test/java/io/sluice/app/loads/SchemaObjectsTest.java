@@ -390,6 +390,12 @@ class SchemaObjectsTest {
 
     private Path spec(String file, TestingPostgres from, String source, TestingPostgres to, String target,
                       String table, String targetExtra) throws Exception {
+        return spec(dir, file, from, source, to, target, table, targetExtra);
+    }
+
+    /** One pattern stream of schema shop into {@code table}, objects: all, truncate, written into {@code dir}. */
+    static Path spec(Path dir, String file, TestingPostgres from, String source, TestingPostgres to, String target,
+                     String table, String targetExtra) throws Exception {
         return Files.writeString(dir.resolve(file), """
                 version: 1
                 name: objects
