@@ -377,9 +377,7 @@ public final class Ledger {
             tx.insertAttempt(attempt);
             Optional<LedgerPartition> recorded = tx.lockPartition(key, attempt.partitionId());
             if (recorded.isPresent() && recorded.get().state() == LedgerPartition.State.PLANNED) {
-                LedgerPartition p = recorded.get();
-                // The claim stays: a joined run's partition is let go only after its failure is told to the others
-                // (LedgerFeed.ended), or another process would take it up and meet the same failure.
+                LedgerPartition p = recorded.get(); // its claim stays until a failure is told (LedgerFeed.ended)
                 tx.writePartitions(key, List.of(new LedgerPartition(p.index(), p.partitionId(), p.predicate(),
                         p.checkpoint(), p.state(), p.rows(), p.bytes(), Math.max(p.attempts(), attempt.attempt()),
                         p.startedAt().or(() -> Optional.of(attempt.startedAt())), p.finishedAt(), p.claim(),
