@@ -363,6 +363,8 @@ class ManyTablesTest {
             existing.add("CREATE " + create.formatted("kept"));
         }
         f.sql(f.source, setup.toArray(String[]::new));
+        // Analyzed now, so autovacuum has nothing to analyze while the plan is counted: its transactions count too
+        f.sql(f.source, "ANALYZE");
         f.sql(f.target, existing.toArray(String[]::new));
         for (String into : List.of("table: \"kept.{table}\"", "table: \"made.{table}\", create: if-missing")) {
             Path spec = dir.resolve("ahead.yaml");
