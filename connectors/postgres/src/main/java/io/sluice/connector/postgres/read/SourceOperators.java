@@ -34,6 +34,10 @@ final class SourceOperators {
             + "WHERE o.oprnamespace = ? AND o.oprcode <> 0 AND NOT EXISTS (SELECT 1 FROM pg_depend e "
             + "WHERE e.classid = 'pg_operator'::regclass AND e.objid = o.oid AND e.deptype = 'e') ORDER BY 2";
 
+    /** The options of {@link #OPERATORS}' columns 4 to 11 (6, the function, is FUNCTION; 7 is unused). */
+    private static final String[] OPTIONS = {"LEFTARG", "RIGHTARG", "", "", "COMMUTATOR", "NEGATOR", "RESTRICT",
+            "JOIN"};
+
     private SourceOperators() {
     }
 
@@ -41,23 +45,10 @@ final class SourceOperators {
         SourceObjects.eachRow(c, OPERATORS, schemaOid, rs -> {
             String identity = rs.getString(2);
             List<String> parts = new ArrayList<>(List.of("FUNCTION = " + rs.getString(6)));
-            if (rs.getString(4) != null) {
-                parts.add("LEFTARG = " + rs.getString(4));
-            }
-            if (rs.getString(5) != null) {
-                parts.add("RIGHTARG = " + rs.getString(5));
-            }
-            if (rs.getString(8) != null) {
-                parts.add("COMMUTATOR = " + rs.getString(8));
-            }
-            if (rs.getString(9) != null) {
-                parts.add("NEGATOR = " + rs.getString(9));
-            }
-            if (rs.getString(10) != null) {
-                parts.add("RESTRICT = " + rs.getString(10));
-            }
-            if (rs.getString(11) != null) {
-                parts.add("JOIN = " + rs.getString(11));
+            for (int column = 4; column <= 11; column++) { // each option the operator sets, in pg_dump's order
+                if (!OPTIONS[column - 4].isEmpty() && rs.getString(column) != null) {
+                    parts.add(OPTIONS[column - 4] + " = " + rs.getString(column));
+                }
             }
             if (rs.getBoolean(12)) {
                 parts.add("HASHES");

@@ -145,11 +145,12 @@ public final class PostgresTarget implements Target {
         if (source.changes().isPresent()) {
             refuseChangesWithoutKey(request, existing, definition);
         }
-        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(source, request)
+        Optional<SchemaObjects> schemaObjects = objectCarriers.isPresent() ? source.schemaObjects() : Optional.empty();
+        Optional<CarriedObjects> objects = objectCarriers.isPresent() ? carriedObjects(schemaObjects, source, request)
                 : Optional.empty();
         BeforeTable before = BeforeTable.NONE;
         if (objectCarriers.isPresent() && request.scope() != LoadRequest.Scope.DATA_ONLY) {
-            String schemaKey = source.schemaObjects().orElseThrow().schemaKey();
+            String schemaKey = schemaObjects.orElseThrow().schemaKey();
             before = new BeforeTable(objectCarriers.get().extensionsOf(schemaKey), objectCarriers.get()
                     .objectsOf(schemaKey).map(CarriedObjects::early).orElse(CarriedObjects.Early.NONE));
         }
@@ -200,15 +201,14 @@ public final class PostgresTarget implements Target {
     }
 
     /**
-     * {@code objects: all}: the objects of the source table's schema, when this stream is the one that carries them
-     * (the first of the schema's tables planned). Refused at plan (PG238) when the source is not a PostgreSQL table
-     * copied whole, or its copy takes another name (the objects name the source's tables); (PG239) when the stream
-     * follows changes and the schema has triggers, which would fire on the applied rows; (PG240) when a policy names
-     * a role this server lacks; (PG242) with load-mode replace, whose swap the objects on the table would stop.
+     * {@code objects: all}: the schema's objects ({@code role}), when this stream carries them (the schema's first
+     * table planned). Refused at plan: (PG238) not a PostgreSQL table copied whole, or copied under another name;
+     * (PG239) changes followed while the schema has triggers, which would fire on applied rows; (PG240) a policy's
+     * role this server lacks; (PG242) load-mode replace, whose swap the objects on the table would stop.
      */
-    private Optional<CarriedObjects> carriedObjects(Source source, LoadRequest request) throws ConnectorException {
+    private Optional<CarriedObjects> carriedObjects(Optional<SchemaObjects> role, Source source, LoadRequest request)
+            throws ConnectorException {
         LoadRequest.Scope scope = request.scope();
-        Optional<SchemaObjects> role = source.schemaObjects();
         Optional<RelationIdentity> copied = source.copiedTable();
         if (role.isEmpty() || copied.isEmpty()) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, PostgresCode.PG238, "objects: all on "
