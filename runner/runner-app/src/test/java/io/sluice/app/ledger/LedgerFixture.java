@@ -233,17 +233,24 @@ public final class LedgerFixture {
 
     /** Polls {@code check} while the child runs (polling for a state, not timing anything). */
     public static void waitUntil(Process child, Path log, Check check) throws Exception {
+        if (!waitUntilOrEnded(child, log, check)) {
+            throw new AssertionError("the run ended first:\n" + Files.readString(log));
+        }
+    }
+
+    /** Like {@link #waitUntil}, but a run that ends first is an answer (false), not a failure. */
+    public static boolean waitUntilOrEnded(Process child, Path log, Check check) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             try {
                 if (check.holds()) {
-                    return;
+                    return true;
                 }
             } catch (SQLException notYet) {
                 // e.g. the ledger is not created yet
             }
             if (!child.isAlive()) {
-                throw new AssertionError("the run ended first:\n" + Files.readString(log));
+                return false;
             }
             Thread.sleep(10);
         }

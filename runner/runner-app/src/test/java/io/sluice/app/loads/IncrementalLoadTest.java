@@ -87,23 +87,26 @@ class IncrementalLoadTest {
     @Test
     void aResumedRunFinishesItsOwnWindowAndLeavesLaterRowsToTheNextRun() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "incres", 1);
+        // Equal-width range partitions of id 1..1000000: the first holds ids 1..10000, the last only id 1000000, the
+        // others nothing; largest first, so the failing one runs after the first is done (a run stops at a failure).
         f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, updated_at bigint NOT NULL, payload text)",
-                "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 10000) g");
+                "INSERT INTO events SELECT g, g, 'p ' || g FROM generate_series(1, 10000) g",
+                "INSERT INTO events VALUES (1000000, 1, 'the last partition')",
+                "ANALYZE events");
         f.sql(f.target, "CREATE TABLE events (id bigint, updated_at bigint, payload text)",
-                "ALTER TABLE events ADD CONSTRAINT not_yet CHECK (id <> 9999)");
+                "ALTER TABLE events ADD CONSTRAINT not_yet CHECK (id <> 1000000)");
         Path spec = eventsSpec(f, "incremental-resume", "distribution: { method: range, key: id }", "batch-size: 2000");
-        run(spec, "res-1", 1); // the partition holding id 9999 fails; the others are done
-        long before = f.scalar(f.target, "SELECT count(*) FROM events");
-        assertTrue(before > 0 && before < 10_000, before + " rows before the resume");
+        run(spec, "res-1", 1); // the partition holding id 1000000 fails; the others are done
+        assertEquals(10_000, f.scalar(f.target, "SELECT count(*) FROM events"), "rows before the resume");
 
         f.sql(f.source, "INSERT INTO events SELECT g, g, 'later ' || g FROM generate_series(10001, 10100) g");
         f.sql(f.target, "ALTER TABLE events DROP CONSTRAINT not_yet");
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "res-1");
         assertEquals(0, resumed.exitCode(), resumed.all());
-        assertEquals(10_000, f.scalar(f.target, "SELECT count(*) FROM events"),
+        assertEquals(10_001, f.scalar(f.target, "SELECT count(*) FROM events"),
                 "the resume finished the first window (up to 10000), not the rows that came later");
         run(spec, "res-2", 0);
-        assertEquals(10_100, f.scalar(f.target, "SELECT count(*) FROM events"), "the next run reads the later rows");
+        assertEquals(10_101, f.scalar(f.target, "SELECT count(*) FROM events"), "the next run reads the later rows");
         assertEquals(0, f.scalar(f.target, "SELECT count(*) - count(DISTINCT id) FROM events"), "each row once");
     }
 
