@@ -37,6 +37,11 @@ public interface SourceSession extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /** Listing a partition's rows by key for {@code sluice compare}; empty when the source cannot. */
+    default java.util.Optional<SourceRows> rows() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     void close();
 }

@@ -34,6 +34,11 @@ public interface Target {
         return java.util.Optional.empty();
     }
 
+    /** Listing the table's rows by key for {@code sluice compare}; empty when the target cannot. */
+    default java.util.Optional<TargetRows> rows() {
+        return java.util.Optional.empty();
+    }
+
     /**
      * How planning waits for locks someone else holds on the target (and its ledger): at most
      * {@link LockWaits#timeout()}, telling {@code waits} meanwhile, then failing with an error that names the holder.

@@ -14,6 +14,7 @@ import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.SourceRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -178,16 +179,7 @@ public final class PostgresSourceSession implements SourceSession {
         String what = "the digest of " + description + " partition " + partition.id();
         Connection connection = connections.open(what);
         try {
-            DigestQuery.prepare(connection);
-            connection.setAutoCommit(false);
-            if (snapshot.isPresent()) {
-                connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-                connection.setReadOnly(true);
-                try (Statement s = connection.createStatement()) {
-                    s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
-                }
-            }
-            keys.set(connection);
+            inSnapshot(connection);
             Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
             connection.commit();
             return Optional.of(digest);
@@ -196,6 +188,47 @@ public final class PostgresSourceSession implements SourceSession {
         } finally {
             PostgresConnections.closeQuietly(connection);
         }
+    }
+
+    /**
+     * Prepares a connection of its own to see what the readers see: {@link DigestQuery#SETTINGS}, a transaction that
+     * imports the session's snapshot when it has one, the mask keys.
+     */
+    private void inSnapshot(Connection connection) throws SQLException {
+        DigestQuery.prepare(connection);
+        connection.setAutoCommit(false);
+        if (snapshot.isPresent()) {
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            connection.setReadOnly(true);
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(snapshot.get()));
+            }
+        }
+        keys.set(connection);
+    }
+
+    /** A partition's rows listed by key in the session's snapshot, values as {@link #digest} takes them. */
+    @Override
+    public Optional<SourceRows> rows() {
+        return Optional.of((partition, projection, keyColumns) -> {
+            if (!(partition instanceof PgPartition pg)) {
+                throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+            }
+            List<String> expressions = projection instanceof PostgresProjection p ? p.digestExpressions()
+                    : projection.expressions();
+            String what = description + " partition " + partition.id();
+            Connection connection = connections.open("the rows of " + what);
+            try {
+                inSnapshot(connection);
+            } catch (SQLException e) {
+                PostgresConnections.closeQuietly(connection);
+                throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing the rows of " + what);
+            }
+            String sql = pg.select(HashedRowsQuery.selectList(expressions, keyColumns))
+                    + HashedRowsQuery.orderBy(expressions, keyColumns);
+            return HashedRowsQuery.open(connections, connection, sql, keyColumns.isEmpty() ? 1 : keyColumns.size(),
+                    expressions.size(), "the rows of " + what);
+        });
     }
 
     @Override

@@ -39,6 +39,7 @@ import io.sluice.spi.StoredRejects;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerStore;
@@ -327,6 +328,15 @@ public final class PostgresTarget implements Target {
         }
     }
 
+    private void remember(ResolvedTable table) {
+        lock.lock();
+        try {
+            resolved = table;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public TargetTable table() throws ConnectorException {
         return table(Optional.empty());
@@ -338,12 +348,7 @@ public final class PostgresTarget implements Target {
         if (known.isPresent() && read.get().table().granted()) {
             ResolvedTable table = known.get();
             if (table.relkind() == 'r' || table.relkind() == 'p' || table.relkind() == 'f') {
-                lock.lock();
-                try {
-                    resolved = table;
-                } finally {
-                    lock.unlock();
-                }
+                remember(table);
                 return new TargetTable(table.quoted(), read.get().table().columns());
             }
         }
@@ -360,12 +365,7 @@ public final class PostgresTarget implements Target {
                 throw catalog.lacking(table, "INSERT");
             }
             List<Column> columns = catalog.columns(table.oid());
-            lock.lock();
-            try {
-                resolved = table;
-            } finally {
-                lock.unlock();
-            }
+            remember(table);
             return new TargetTable(table.quoted(), columns);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "cannot describe " + name.quoted());
@@ -413,17 +413,16 @@ public final class PostgresTarget implements Target {
         }
     }
 
-    /**
-     * Counts and hashes the target's rows over {@code columns} (in mapped order, as the source's digest lists them),
-     * with {@code predicate} when given, under {@link DigestQuery#SETTINGS} so values render as on the source.
-     */
+    /** Counts and hashes the rows where they are ({@link DigestQuery#ofTable}); {@link #rows()} lists them. */
     @Override
-    public java.util.Optional<Digest> digest(List<Column> columns, java.util.Optional<String> predicate,
-                                             Digest.Level level) throws ConnectorException {
-        requireNonNull(columns, "columns is null");
-        requireNonNull(predicate, "predicate is null");
-        requireNonNull(level, "level is null");
-        return java.util.Optional.of(DigestQuery.ofTable(connections, describe(), columns, predicate, level));
+    public Optional<Digest> digest(List<Column> columns, Optional<String> predicate, Digest.Level level)
+            throws ConnectorException {
+        return Optional.of(DigestQuery.ofTable(connections, describe(), columns, predicate, level));
+    }
+
+    @Override
+    public Optional<TargetRows> rows() {
+        return Optional.of(new PostgresTargetRows(connections, describe()));
     }
 
     @Override
