@@ -22,6 +22,8 @@ public enum RunnerCode implements ErrorCode {
     RUN071("a change feed's recorded position moved under this run: another run applied its changes"),
     RUN072("a change feed did not apply: a stream of its copy did not finish"),
     VERIFY001("verify found the target differs from the source's snapshot"),
+    COMPARE001("compare needs digests a stream's source or target cannot compute"),
+    COMPARE002("compare --stream names no stream of the spec"),
     PLAN001("the stream's source reads its own target table"),
     PLAN002("a resumed partition cannot be rebuilt by its source"),
     PLAN003("a joined run (--join) on a stream that would share one process's snapshot, or keeps no ledger"),

@@ -15,6 +15,7 @@ import java.io.PrintWriter;
         subcommands = {
                 RunCommand.class,
                 PlanCommand.class,
+                CompareCommand.class,
                 ServeCommand.class,
                 StatusCommand.class,
                 RejectsCommand.class,

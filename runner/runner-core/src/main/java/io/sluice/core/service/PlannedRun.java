@@ -47,6 +47,11 @@ public final class PlannedRun implements AutoCloseable {
         return plan.plan();
     }
 
+    /** The plan with the connector objects it runs against. */
+    BoundPlan bound() {
+        return plan;
+    }
+
     /** The streams that will read one snapshot of their source together ({@link io.sluice.core.plan.SnapshotSharing}). */
     public List<SnapshotSharing.Group> sharedSnapshots() {
         return SnapshotSharing.of(plan);

@@ -2,6 +2,8 @@ package io.sluice.core.service;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
+import io.sluice.core.compare.CompareReport;
+import io.sluice.core.compare.Comparer;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Severity;
@@ -20,6 +22,7 @@ import io.sluice.spi.error.ErrorKind;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -102,6 +105,20 @@ public final class Sluice {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /**
+     * {@code sluice compare}: plans the spec as a run reading every row would ({@code --full-refresh}: an incremental
+     * stream's target holds them all), writes nothing, and compares each stream's target with its source now.
+     *
+     * @param stream         one stream (a pattern's stream: all its tables), or empty for all
+     * @param maxDifferences how many differences each stream lists; all are counted
+     */
+    public CompareReport compare(PipelineSpec spec, Optional<String> stream, int maxDifferences) {
+        requireNonNull(spec, "spec is null");
+        try (PlannedRun planned = plan(spec, new PlanOptions(false, true))) {
+            return new Comparer(planned.bound(), maxDifferences).compare(stream);
         }
     }
 

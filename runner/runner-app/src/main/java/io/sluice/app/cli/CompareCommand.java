@@ -1,0 +1,60 @@
+package io.sluice.app.cli;
+
+import io.sluice.app.output.CompareOutput;
+import io.sluice.core.compare.CompareReport;
+import io.sluice.core.service.Sluice;
+import io.sluice.core.spec.PipelineSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code sluice compare SPEC}: is each stream's target what the spec promises from its source now? Exit 0 when
+ * every stream is equal, 5 when rows differ (each listed, up to {@code --max-differences}). Writes nothing.
+ */
+@Command(name = "compare", description = "Compare each stream's target with what the spec makes of its source now "
+        + "(renames, column rules, filter, casts applied), and list the rows that differ. Exit 0: equal; 5: "
+        + "different. Writes nothing.")
+final class CompareCommand implements Callable<Integer> {
+    enum Format { TEXT, JSON }
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Parameters(index = "0", paramLabel = "SPEC", description = "The spec file.")
+    Path specFile;
+
+    @CommandLine.Option(names = "--stream", paramLabel = "NAME", description = "Only this stream (a table "
+            + "pattern's stream: all its tables).")
+    String stream;
+
+    @CommandLine.Option(names = "--format", defaultValue = "text", description = "text or json.")
+    Format format;
+
+    @CommandLine.Option(names = "--max-differences", paramLabel = "N", defaultValue = "1000",
+            description = "How many differing rows each stream lists (all are counted). Default: ${DEFAULT-VALUE}.")
+    int maxDifferences;
+
+    @CommandLine.Mixin
+    StateOptions state = new StateOptions();
+
+    @Override
+    public Integer call() {
+        if (maxDifferences < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-differences must be 0 or more, not "
+                    + maxDifferences);
+        }
+        Sluice sluice = state.sluice();
+        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
+        Terminal terminal = Terminal.forSecrets(pipeline.secrets());
+        CompareReport report = sluice.compare(pipeline, Optional.ofNullable(stream), maxDifferences);
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(terminal.redact(format == Format.JSON ? CompareOutput.json(report) : CompareOutput.text(report)));
+        out.flush();
+        return report.equal() ? ExitCodes.OK : ExitCodes.VERIFICATION;
+    }
+}

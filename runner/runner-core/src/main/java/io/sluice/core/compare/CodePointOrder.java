@@ -1,0 +1,42 @@
+package io.sluice.core.compare;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The order rows are listed in ({@link io.sluice.spi.HashedRows}): key texts compared by Unicode code point,
+ * which is the byte order of their UTF-8 (PostgreSQL's {@code COLLATE "C"}); {@link String#compareTo} differs from it
+ * beyond the Basic Multilingual Plane.
+ */
+final class CodePointOrder {
+    static final Comparator<List<String>> KEYS = CodePointOrder::compare;
+
+    private CodePointOrder() {
+    }
+
+    static int compare(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            int c = compare(a.get(i), b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
+    static int compare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+}
