@@ -24,6 +24,7 @@ public enum RunnerCode implements ErrorCode {
     VERIFY001("verify found the target differs from the source's snapshot"),
     COMPARE001("compare needs digests a stream's source or target cannot compute"),
     COMPARE002("compare --stream names no stream of the spec"),
+    COMPARE003("a compare was interrupted while it waited for its digests"),
     PLAN001("the stream's source reads its own target table"),
     PLAN002("a resumed partition cannot be rebuilt by its source"),
     PLAN003("a joined run (--join) on a stream that would share one process's snapshot, or keeps no ledger"),

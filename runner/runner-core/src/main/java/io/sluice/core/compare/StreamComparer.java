@@ -18,6 +18,7 @@ import io.sluice.spi.error.ErrorKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Future;
 
 import static java.util.Objects.requireNonNull;
 
@@ -52,25 +53,13 @@ final class StreamComparer {
                     : List.of();
             Differences differences = new Differences(maxDifferences,
                     key.isEmpty() ? List.of("row") : key.stream().map(names::get).toList(), names);
-            Digest targetTotal = targetDigest(Optional.empty());
-            Digest sourceTotal = Digest.zero(Digest.Level.CHECKSUM);
-            List<PartitionPlan> differing = new ArrayList<>();
             boolean perPartition = perPartition();
-            Digest targetSum = Digest.zero(Digest.Level.CHECKSUM);
-            for (PartitionPlan partition : plan.allPartitions()) {
-                Digest source = session.digest(binding.partition(partition), binding.projection(),
-                        Digest.Level.CHECKSUM).orElseThrow(() -> cannot("the source", "a checksum digest"));
-                sourceTotal = sourceTotal.plus(source);
-                if (perPartition) {
-                    Digest target = targetDigest(partition.portablePredicate());
-                    targetSum = targetSum.plus(target);
-                    if (!source.equals(target)) {
-                        differing.add(partition);
-                    }
-                }
-            }
+            Totals totals = digests(session, perPartition);
+            Digest sourceTotal = totals.source();
+            Digest targetTotal = totals.target();
+            List<PartitionPlan> differing = totals.differing();
             // Rows of the target no partition selects (e.g. ones the stream's filter leaves out) make it whole.
-            boolean whole = !perPartition || !targetSum.equals(targetTotal);
+            boolean whole = !perPartition || !totals.targetSelected().equals(targetTotal);
             int partitions = plan.allPartitions().size();
             String method = whole ? (partitions == 1 ? "1 partition" : partitions + " partitions")
                     + " by digest against the whole target" : partitions + " partition(s) by digest, "
@@ -106,6 +95,51 @@ final class StreamComparer {
         }
     }
 
+    /**
+     * @param targetSelected what the partitions' predicates select of the target (when compared per partition)
+     * @param differing      the partitions whose digests differ (when compared per partition)
+     */
+    private record Totals(Digest source, Digest target, Digest targetSelected, List<PartitionPlan> differing) {
+    }
+
+    /** Every digest the comparison needs, {@link Digests} at the stream's degree on each server. */
+    private Totals digests(SourceSession session, boolean perPartition) throws ConnectorException {
+        try (Digests digests = new Digests(plan.degree())) {
+            // Per partition, the whole target is only counted (hashing it again would double the target's work):
+            // when the partitions select every row, their digests add up to the whole one.
+            Future<Digest> whole = digests.target(() -> perPartition ? targetDigest(Optional.empty(),
+                    Digest.Level.COUNT) : targetDigest(Optional.empty()));
+            List<Future<Digest>> sources = new ArrayList<>();
+            List<Future<Digest>> targets = new ArrayList<>();
+            for (PartitionPlan partition : plan.allPartitions()) {
+                sources.add(digests.source(() -> session.digest(binding.partition(partition), binding.projection(),
+                        Digest.Level.CHECKSUM).orElseThrow(() -> cannot("the source", "a checksum digest"))));
+                if (perPartition) {
+                    targets.add(digests.target(() -> targetDigest(partition.portablePredicate())));
+                }
+            }
+            Digest source = Digest.zero(Digest.Level.CHECKSUM);
+            Digest selected = Digest.zero(Digest.Level.CHECKSUM);
+            List<PartitionPlan> differing = new ArrayList<>();
+            for (int i = 0; i < sources.size(); i++) {
+                Digest s = digests.await(sources.get(i));
+                source = source.plus(s);
+                if (perPartition) {
+                    Digest t = digests.await(targets.get(i));
+                    selected = selected.plus(t);
+                    if (!s.equals(t)) {
+                        differing.add(plan.allPartitions().get(i));
+                    }
+                }
+            }
+            Digest target = digests.await(whole);
+            if (perPartition) {
+                target = target.rows() == selected.rows() ? selected : targetDigest(Optional.empty());
+            }
+            return new Totals(source, target, selected, differing);
+        }
+    }
+
     private HashedRows merged(SourceSession session, SourceRows rows, List<Integer> key, List<HashedRows> opened)
             throws ConnectorException {
         try {
@@ -126,8 +160,13 @@ final class StreamComparer {
     }
 
     private Digest targetDigest(Optional<String> predicate) throws ConnectorException {
-        return binding.target().digest(plan.targetColumns(), predicate, Digest.Level.CHECKSUM)
-                .orElseThrow(() -> cannot("the target", "a checksum digest"));
+        return targetDigest(predicate, Digest.Level.CHECKSUM);
+    }
+
+    private Digest targetDigest(Optional<String> predicate, Digest.Level level) throws ConnectorException {
+        return binding.target().digest(plan.targetColumns(), predicate, level)
+                .orElseThrow(() -> cannot("the target", "a " + level.name().toLowerCase(java.util.Locale.ROOT)
+                        + " digest"));
     }
 
     /** The target's primary key as positions among the compared columns; empty when one is not copied. */
