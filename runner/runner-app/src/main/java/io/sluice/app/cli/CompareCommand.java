@@ -49,7 +49,14 @@ final class CompareCommand implements Callable<Integer> {
                     + maxDifferences);
         }
         Sluice sluice = state.sluice();
-        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, spec.commandLine().getErr());
+        PrintWriter err = spec.commandLine().getErr();
+        // Nothing to roll back: a compare only reads. The servers end its statements as its connections close.
+        RunCommand.onInterrupt(() -> {
+            err.println("compare interrupted; nothing was written (exit " + ExitCodes.INTERRUPTED + ")");
+            err.flush();
+            System.exit(ExitCodes.INTERRUPTED);
+        });
+        PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
         CompareReport report = sluice.compare(pipeline, Optional.ofNullable(stream), maxDifferences);
         PrintWriter out = spec.commandLine().getOut();

@@ -238,8 +238,8 @@ final class RunCommand implements Callable<Integer> {
         err.flush();
     }
 
-    /** Ctrl-C and SIGTERM cancel in-flight copies (rolled back) and end the run with exit 130. */
-    private static void onInterrupt(Runnable action) {
+    /** Ctrl-C and SIGTERM cancel in-flight copies (rolled back) and end the run with exit 130; compare uses it too. */
+    static void onInterrupt(Runnable action) {
         for (String name : List.of("INT", "TERM")) {
             try {
                 Signal.handle(new Signal(name), signal -> action.run());

@@ -110,6 +110,51 @@ class CompareTest {
     }
 
     @Test
+    void writesDuringTheCompareShowNoPhantomDifferences() throws Exception {
+        LedgerFixture f = new LedgerFixture(dir, "cmpbusy", 1);
+        // The note column goes through a function that waits while the test holds an advisory lock: the compare
+        // then stands inside its source snapshot while the test changes the source.
+        f.sql(f.source, "CREATE TABLE events (id bigint PRIMARY KEY, note text)",
+                "INSERT INTO events SELECT g, 'n ' || g FROM generate_series(1, 5000) g", "ANALYZE events",
+                "CREATE FUNCTION gate(t text) RETURNS text LANGUAGE plpgsql AS "
+                        + "$$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); "
+                        + "RETURN t; END $$");
+        f.sql(f.target, "CREATE TABLE events (id bigint PRIMARY KEY, note text)");
+        Path spec = spec(f, "cmp-busy", "events", "events", "", "distribution: { method: range, key: id }",
+                "batch-size: 1000", "columns:",
+                "  note: { expression: \"gate(note)\" }");
+        run(spec);
+        try (java.sql.Connection gate = f.pg.connect(f.source); java.sql.Statement s = gate.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(4242)");
+            Path log = dir.resolve("busy.log");
+            Process compare = LedgerFixture.startSluice(log, "compare", spec.toString());
+            LedgerFixture.waitUntil(compare, log, () -> f.scalar(f.source, "SELECT count(*) FROM pg_locks WHERE "
+                    + "locktype = 'advisory' AND NOT granted") > 0);
+            f.sql(f.source, "INSERT INTO events VALUES (5001, 'during')", "UPDATE events SET note = 'x' WHERE id = 10",
+                    "DELETE FROM events WHERE id = 20");
+            s.execute("SELECT pg_advisory_unlock(4242)");
+            assertTrue(compare.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, compare.exitValue(), "equal in the snapshot it read:\n" + Files.readString(log));
+        }
+        assertEquals(List.of("changed id=10 [note]", "extra id=20 []", "missing id=5001 []"),
+                listed(compareJson(spec, 5)), "the next compare sees the changes");
+
+        // SIGTERM while it waits: it ends at once with 130, and its statements end with its connections.
+        try (java.sql.Connection gate = f.pg.connect(f.source); java.sql.Statement s = gate.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(4242)");
+            Path log = dir.resolve("term.log");
+            Process compare = LedgerFixture.startSluice(log, "compare", spec.toString());
+            LedgerFixture.waitUntil(compare, log, () -> f.scalar(f.source, "SELECT count(*) FROM pg_locks WHERE "
+                    + "locktype = 'advisory' AND NOT granted") > 0);
+            compare.destroy();
+            assertTrue(compare.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "ended promptly");
+            String out = Files.readString(log);
+            assertEquals(130, compare.exitValue(), out);
+            assertTrue(out.contains("compare interrupted; nothing was written"), out);
+        }
+    }
+
+    @Test
     void aStreamTheSpecDoesNotHaveIsRefused() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "cmpnone", 1);
         f.sql(f.source, "CREATE TABLE t (id int PRIMARY KEY)");
