@@ -7,12 +7,18 @@ import java.util.List;
 /**
  * A source session's ability to list a partition's rows for {@code sluice compare}, in the session's snapshot, each
  * value rendered as the target stores it (as its digest renders it), computed where the data lives.
+ * {@code keyColumns} are positions in the projection of the key's columns, in key order; empty for a table without a
+ * key (each row's key is then the text of the whole row).
  */
 public interface SourceRows {
-    /**
-     * @param keyColumns positions in the projection of the key's columns, in key order; empty for a table without a
-     *                   key (each row's key is then the text of the whole row)
-     */
-    HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns)
+    /** The partition's rows in {@code buckets} ({@link Buckets#ALL}: every row), ordered as {@link HashedRows} says. */
+    HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns, Buckets buckets)
             throws ConnectorException;
+
+    /**
+     * The CHECKSUM digest of the partition's rows in each of {@code count} buckets (index: bucket), in one pass: they
+     * add up to the partition's digest, and only the buckets whose digests differ need listing.
+     */
+    List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
+                               int count) throws ConnectorException;
 }

@@ -5,15 +5,20 @@ import io.sluice.spi.error.ConnectorException;
 import java.util.List;
 import java.util.Optional;
 
-/** A target's ability to list its table's rows for {@code sluice compare}, rendered as its digest renders them. */
+/**
+ * A target's ability to list its table's rows for {@code sluice compare}, rendered as its digest renders them.
+ * {@code predicate}: a partition's {@link SourcePartition#portablePredicate()}, when given; {@code keyColumns}:
+ * positions in {@code columns} of the key's columns, empty when the whole row is the key.
+ */
 public interface TargetRows {
     /** The names of the target table's primary key columns in key order; empty when it has none. */
     List<String> primaryKey() throws ConnectorException;
 
-    /**
-     * @param predicate  a partition's {@link io.sluice.spi.SourcePartition#portablePredicate()}, when given
-     * @param keyColumns positions in {@code columns} of the key's columns; empty: the whole row is the key
-     */
-    HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns)
+    /** The rows in {@code buckets}, ordered as {@link HashedRows} says. */
+    HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, Buckets buckets)
+            throws ConnectorException;
+
+    /** As {@link SourceRows#bucketDigests}, over the rows {@code predicate} selects. */
+    List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, int count)
             throws ConnectorException;
 }

@@ -48,6 +48,13 @@ class CompareTest {
         assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), listed(stream));
         assertTrue(stream.get("compared").asString().contains("2 listed row by row"), stream.toString());
 
+        // One partition of 20,000 rows: its rows are digested by bucket first, and only the differing buckets listed.
+        Path whole = spec(f, "cmp-plain-one", "orders", "orders", "", "distribution: { method: range, key: id }",
+                "batch-size: 100000", "target: { connection: dst, table: orders }");
+        JsonNode bucketed = compareJson(whole, 5);
+        assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), listed(bucketed));
+        assertTrue(bucketed.get("compared").asString().contains("(1 by bucket)"), bucketed.toString());
+
         // --max-differences caps the list, not the count.
         CliRun capped = CliRun.of("compare", spec.toString(), "--format", "json", "--max-differences", "1");
         assertEquals(5, capped.exitCode(), capped.all());

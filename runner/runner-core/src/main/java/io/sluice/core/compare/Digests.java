@@ -2,7 +2,6 @@ package io.sluice.core.compare;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
-import io.sluice.spi.Digest;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -19,9 +18,9 @@ import java.util.concurrent.Semaphore;
  * Each digest on a virtual thread of its own; those past the degree wait for a slot.
  */
 final class Digests implements AutoCloseable {
-    /** A digest that may fail as a connector fails. */
-    interface Work {
-        Digest compute() throws ConnectorException;
+    /** A digest (or digests) that may fail as a connector fails. */
+    interface Work<T> {
+        T compute() throws ConnectorException;
     }
 
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -34,16 +33,16 @@ final class Digests implements AutoCloseable {
         this.targetSlots = new Semaphore(slots);
     }
 
-    Future<Digest> source(Work work) {
+    <T> Future<T> source(Work<T> work) {
         return threads.submit(limited(sourceSlots, work));
     }
 
-    Future<Digest> target(Work work) {
+    <T> Future<T> target(Work<T> work) {
         return threads.submit(limited(targetSlots, work));
     }
 
     /** The digest, or the connector's failure as it was thrown. */
-    Digest await(Future<Digest> digest) throws ConnectorException {
+    <T> T await(Future<T> digest) throws ConnectorException {
         try {
             return digest.get();
         } catch (InterruptedException e) {
@@ -60,7 +59,7 @@ final class Digests implements AutoCloseable {
         }
     }
 
-    private static Callable<Digest> limited(Semaphore slots, Work work) {
+    private static <T> Callable<T> limited(Semaphore slots, Work<T> work) {
         return () -> {
             slots.acquire();
             try {

@@ -5,6 +5,7 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.spi.Buckets;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Digest;
@@ -32,6 +33,10 @@ import static java.util.Objects.requireNonNull;
 final class StreamComparer {
     /** A stream compared whole lists every partition at once (a connection each); above this, it says so instead. */
     static final int MAX_LISTED_AT_ONCE = 32;
+    /** Differing rows up to this many are listed at once; above, by bucket. */
+    static final long LISTED_WHOLE_UP_TO_ROWS = 10_000;
+    static final long ROWS_PER_BUCKET = 1_000;
+    static final int MAX_BUCKETS = 65_536;
 
     private final StreamPlan plan;
     private final StreamBinding binding;
@@ -57,14 +62,13 @@ final class StreamComparer {
             Totals totals = digests(session, perPartition);
             Digest sourceTotal = totals.source();
             Digest targetTotal = totals.target();
-            List<PartitionPlan> differing = totals.differing();
             // Rows of the target no partition selects (e.g. ones the stream's filter leaves out) make it whole.
             boolean whole = !perPartition || !totals.targetSelected().equals(targetTotal);
             int partitions = plan.allPartitions().size();
             String method = whole ? (partitions == 1 ? "1 partition" : partitions + " partitions")
                     + " by digest against the whole target" : partitions + " partition(s) by digest, "
-                    + differing.size() + " listed row by row";
-            if (whole && sourceTotal.equals(targetTotal) || !whole && differing.isEmpty()) {
+                    + totals.differing().size() + " listed row by row";
+            if (whole && sourceTotal.equals(targetTotal) || !whole && totals.differing().isEmpty()) {
                 return report(sourceTotal, targetTotal, method, differences, Optional.empty());
             }
             if (sourceRows.isEmpty() || targetRows.isEmpty()) {
@@ -76,22 +80,16 @@ final class StreamComparer {
                         + "listing " + partitions + " partitions against the whole target would take a connection "
                         + "each (at most " + MAX_LISTED_AT_ONCE + "): compare with fewer partitions (batch-size)"));
             }
+            Listing listing = new Listing(sourceRows.get(), targetRows.get(), key, differences);
             if (whole) {
-                List<HashedRows> listings = new ArrayList<>();
-                try (HashedRows merged = merged(session, sourceRows.get(), key, listings);
-                     HashedRows target = targetRows.get().list(columns, Optional.empty(), key)) {
-                    RowMerge.merge(merged, target, differences);
-                }
+                listing.list(plan.allPartitions(), Optional.empty(), Math.max(sourceTotal.rows(), targetTotal.rows()));
             } else {
-                for (PartitionPlan partition : differing) {
-                    try (HashedRows source = sourceRows.get().list(binding.partition(partition),
-                            binding.projection(), key);
-                         HashedRows target = targetRows.get().list(columns, partition.portablePredicate(), key)) {
-                        RowMerge.merge(source, target, differences);
-                    }
+                for (Differing d : totals.differing()) {
+                    listing.list(List.of(d.partition()), d.partition().portablePredicate(), d.rows());
                 }
             }
-            return report(sourceTotal, targetTotal, method, differences, Optional.empty());
+            return report(sourceTotal, targetTotal, method + (listing.bucketed == 0 ? ""
+                    : " (" + listing.bucketed + " by bucket)"), differences, Optional.empty());
         }
     }
 
@@ -99,7 +97,11 @@ final class StreamComparer {
      * @param targetSelected what the partitions' predicates select of the target (when compared per partition)
      * @param differing      the partitions whose digests differ (when compared per partition)
      */
-    private record Totals(Digest source, Digest target, Digest targetSelected, List<PartitionPlan> differing) {
+    private record Totals(Digest source, Digest target, Digest targetSelected, List<Differing> differing) {
+    }
+
+    /** A partition whose digests differ, with the larger of its two row counts. */
+    private record Differing(PartitionPlan partition, long rows) {
     }
 
     /** Every digest the comparison needs, {@link Digests} at the stream's degree on each server. */
@@ -120,7 +122,7 @@ final class StreamComparer {
             }
             Digest source = Digest.zero(Digest.Level.CHECKSUM);
             Digest selected = Digest.zero(Digest.Level.CHECKSUM);
-            List<PartitionPlan> differing = new ArrayList<>();
+            List<Differing> differing = new ArrayList<>();
             for (int i = 0; i < sources.size(); i++) {
                 Digest s = digests.await(sources.get(i));
                 source = source.plus(s);
@@ -128,7 +130,7 @@ final class StreamComparer {
                     Digest t = digests.await(targets.get(i));
                     selected = selected.plus(t);
                     if (!s.equals(t)) {
-                        differing.add(plan.allPartitions().get(i));
+                        differing.add(new Differing(plan.allPartitions().get(i), Math.max(s.rows(), t.rows())));
                     }
                 }
             }
@@ -140,16 +142,80 @@ final class StreamComparer {
         }
     }
 
-    private HashedRows merged(SourceSession session, SourceRows rows, List<Integer> key, List<HashedRows> opened)
-            throws ConnectorException {
-        try {
-            for (PartitionPlan partition : plan.allPartitions()) {
-                opened.add(rows.list(binding.partition(partition), binding.projection(), key));
+    /**
+     * Lists and merges the rows behind differing digests. Above {@link #LISTED_WHOLE_UP_TO_ROWS} rows, both sides
+     * first digest the rows by bucket of their key's hash (about {@link #ROWS_PER_BUCKET} rows each) in one pass, and
+     * only the buckets whose digests differ are listed: a changed row in a million lists about a thousand.
+     */
+    private final class Listing {
+        private final SourceRows sourceRows;
+        private final TargetRows targetRows;
+        private final List<Integer> key;
+        private final Differences differences;
+        /** How many listings went by bucket. */
+        private int bucketed;
+
+        Listing(SourceRows sourceRows, TargetRows targetRows, List<Integer> key, Differences differences) {
+            this.sourceRows = sourceRows;
+            this.targetRows = targetRows;
+            this.key = key;
+            this.differences = differences;
+        }
+
+        /** Compares the rows of {@code partitions} (source) with the target's rows {@code predicate} selects. */
+        void list(List<PartitionPlan> partitions, Optional<String> predicate, long rows) throws ConnectorException {
+            Buckets buckets = buckets(partitions, predicate, rows);
+            List<HashedRows> opened = new ArrayList<>();
+            try {
+                for (PartitionPlan partition : partitions) {
+                    opened.add(sourceRows.list(binding.partition(partition), binding.projection(), key, buckets));
+                }
+                HashedRows source = opened.size() == 1 ? opened.getFirst() : new MergedRows(opened);
+                opened.clear(); // closed with source now
+                try (source; HashedRows target = targetRows.list(plan.targetColumns(), predicate, key, buckets)) {
+                    RowMerge.merge(source, target, differences);
+                }
+            } finally {
+                opened.forEach(HashedRows::close);
             }
-            return new MergedRows(opened);
-        } catch (ConnectorException | RuntimeException e) {
-            opened.forEach(HashedRows::close);
-            throw e;
+        }
+
+        private Buckets buckets(List<PartitionPlan> partitions, Optional<String> predicate, long rows)
+                throws ConnectorException {
+            if (rows <= LISTED_WHOLE_UP_TO_ROWS) {
+                return Buckets.ALL;
+            }
+            int count = (int) Math.min(MAX_BUCKETS, rows / ROWS_PER_BUCKET);
+            try (Digests digests = new Digests(plan.degree())) {
+                Future<List<Digest>> target = digests.target(() -> targetRows.bucketDigests(plan.targetColumns(),
+                        predicate, key, count));
+                List<Future<List<Digest>>> sources = new ArrayList<>();
+                for (PartitionPlan partition : partitions) {
+                    sources.add(digests.source(() -> sourceRows.bucketDigests(binding.partition(partition),
+                            binding.projection(), key, count)));
+                }
+                List<Digest> source = new ArrayList<>(java.util.Collections.nCopies(count,
+                        Digest.zero(Digest.Level.CHECKSUM)));
+                for (Future<List<Digest>> part : sources) {
+                    List<Digest> digestsOfPart = digests.await(part);
+                    for (int b = 0; b < count; b++) {
+                        source.set(b, source.get(b).plus(digestsOfPart.get(b)));
+                    }
+                }
+                List<Digest> targets = digests.await(target);
+                java.util.Set<Integer> chosen = new java.util.TreeSet<>();
+                for (int b = 0; b < count; b++) {
+                    if (!source.get(b).equals(targets.get(b))) {
+                        chosen.add(b);
+                    }
+                }
+                // Most buckets differ (e.g. an empty target): listing all costs less than naming each.
+                if (chosen.size() > count / 2) {
+                    return Buckets.ALL;
+                }
+                bucketed++;
+                return new Buckets(count, chosen);
+            }
         }
     }
 

@@ -2,7 +2,10 @@ package io.sluice.connector.postgres.read;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.Buckets;
+import io.sluice.spi.Digest;
 import io.sluice.spi.HashedRow;
+import io.sluice.spi.SourceRows;
 import io.sluice.spi.HashedRows;
 import io.sluice.spi.error.ConnectorException;
 
@@ -25,22 +28,65 @@ public final class HashedRowsQuery {
     private HashedRowsQuery() {
     }
 
-    /** The select list and ORDER BY over {@code expressions}, {@code keyColumns} naming the key's positions. */
-    static String selectList(List<String> expressions, List<Integer> keyColumns) {
-        List<String> select = new ArrayList<>(keys(expressions, keyColumns));
-        expressions.forEach(e -> select.add("hashtextextended((" + e + ")::text, 0)"));
+    /**
+     * The inner select list over {@code expressions}: the key texts {@code k1..}, the column hashes {@code h1..}, the
+     * row's digest hash {@code d} (as {@link DigestQuery} sums it) and its bucket {@code b} among {@code buckets}.
+     */
+    static String innerList(List<String> expressions, List<Integer> keyColumns, int buckets) {
+        List<String> keys = keys(expressions, keyColumns);
+        List<String> select = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            select.add(keys.get(i) + " AS k" + (i + 1));
+        }
+        for (int i = 0; i < expressions.size(); i++) {
+            select.add("hashtextextended((" + expressions.get(i) + ")::text, 0) AS h" + (i + 1));
+        }
+        String row = "ROW(" + String.join(", ", expressions) + ")::text";
+        String keyRow = keyColumns.isEmpty() ? row
+                : "ROW(" + String.join(", ", keyColumns.stream().map(expressions::get).toList()) + ")::text";
+        select.add("hashtextextended(" + row + ", 0) AS d");
+        select.add("mod(hashtextextended(" + keyRow + ", 1) & 9223372036854775807, " + buckets + ") AS b");
         return String.join(", ", select);
     }
 
-    static String orderBy(List<String> expressions, List<Integer> keyColumns) {
-        return " ORDER BY " + String.join(", ", keys(expressions, keyColumns).stream()
-                .map(k -> k + " COLLATE \"C\"").toList());
+    /** The listing over {@code inner} (a query of {@link #innerList}): the rows of the chosen buckets, in order. */
+    static String listing(String inner, int keyCount, int columnCount, Buckets buckets) {
+        List<String> out = new ArrayList<>();
+        List<String> order = new ArrayList<>();
+        for (int i = 1; i <= keyCount; i++) {
+            out.add("k" + i);
+            order.add("k" + i + " COLLATE \"C\"");
+        }
+        for (int i = 1; i <= columnCount; i++) {
+            out.add("h" + i);
+        }
+        return "SELECT " + String.join(", ", out) + " FROM (" + inner + ") AS r"
+                + (buckets.all() ? "" : " WHERE b IN (" + String.join(", ", buckets.chosen().stream()
+                .map(String::valueOf).toList()) + ")") + " ORDER BY " + String.join(", ", order);
+    }
+
+    /** Each bucket's count and checksum over {@code inner} (a query of {@link #innerList}), in one pass. */
+    static String bucketDigests(String inner) {
+        return "SELECT b, count(*), coalesce(sum(d), 0)::text FROM (" + inner + ") AS r GROUP BY b";
     }
 
     /** The key's texts: each key column's, or the whole row's for a table without a key. */
     private static List<String> keys(List<String> expressions, List<Integer> keyColumns) {
         return keyColumns.isEmpty() ? List.of("ROW(" + String.join(", ", expressions) + ")::text")
                 : keyColumns.stream().map(i -> "(" + expressions.get(i) + ")::text").toList();
+    }
+
+    /** Runs {@code sql} (of {@link #bucketDigests}) on {@code connection}: {@code count} digests, empty ones zero. */
+    static List<Digest> readBucketDigests(Connection connection, String sql, int count) throws SQLException {
+        List<Digest> digests = new ArrayList<>(java.util.Collections.nCopies(count,
+                Digest.zero(Digest.Level.CHECKSUM)));
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                digests.set(rs.getInt(1), new Digest(rs.getLong(2), java.util.Optional.of(
+                        new java.math.BigInteger(rs.getString(3)))));
+            }
+        }
+        return digests;
     }
 
     /**
@@ -116,10 +162,8 @@ public final class HashedRowsQuery {
 
     /** Lists {@code table}'s rows over {@code columns} (quoted names), with {@code predicate} when given. */
     public static HashedRows ofTable(PostgresConnections connections, String table, List<String> columns,
-                                     java.util.Optional<String> predicate, List<Integer> keyColumns)
+                                     java.util.Optional<String> predicate, List<Integer> keyColumns, Buckets buckets)
             throws ConnectorException {
-        String sql = "SELECT " + selectList(columns, keyColumns) + " FROM " + table
-                + predicate.map(p -> " WHERE (" + p + ")").orElse("") + orderBy(columns, keyColumns);
         String what = "the rows of " + table;
         Connection connection = connections.open(what);
         try {
@@ -128,7 +172,28 @@ public final class HashedRowsQuery {
             PostgresConnections.closeQuietly(connection);
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing " + what);
         }
-        return open(connections, connection, sql, keyColumns.isEmpty() ? 1 : keyColumns.size(), columns.size(),
-                what);
+        int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
+        return open(connections, connection, listing(tableQuery(table, columns, predicate, keyColumns,
+                buckets.count()), keyCount, columns.size(), buckets), keyCount, columns.size(), what);
+    }
+
+    /** {@link SourceRows#bucketDigests} of {@code table}'s rows, on a connection of its own. */
+    public static List<Digest> bucketsOfTable(PostgresConnections connections, String table, List<String> columns,
+                                              java.util.Optional<String> predicate, List<Integer> keyColumns,
+                                              int count) throws ConnectorException {
+        String what = "the bucket digests of " + table;
+        try (Connection connection = connections.open(what)) {
+            DigestQuery.prepare(connection);
+            return readBucketDigests(connection, bucketDigests(tableQuery(table, columns, predicate, keyColumns,
+                    count)), count);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
+        }
+    }
+
+    private static String tableQuery(String table, List<String> columns, java.util.Optional<String> predicate,
+                                     List<Integer> keyColumns, int buckets) {
+        return "SELECT " + innerList(columns, keyColumns, buckets) + " FROM " + table
+                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
     }
 }

@@ -7,8 +7,10 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
+import io.sluice.spi.Buckets;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.Digest;
+import io.sluice.spi.HashedRows;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.SourcePartition;
@@ -174,8 +176,7 @@ public final class PostgresSourceSession implements SourceSession {
         if (!(partition instanceof PgPartition pg)) {
             throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
         }
-        List<String> expressions = projection instanceof PostgresProjection p ? p.digestExpressions()
-                : projection.expressions();
+        List<String> expressions = digestExpressions(projection);
         String what = "the digest of " + description + " partition " + partition.id();
         Connection connection = connections.open(what);
         try {
@@ -210,25 +211,58 @@ public final class PostgresSourceSession implements SourceSession {
     /** A partition's rows listed by key in the session's snapshot, values as {@link #digest} takes them. */
     @Override
     public Optional<SourceRows> rows() {
-        return Optional.of((partition, projection, keyColumns) -> {
-            if (!(partition instanceof PgPartition pg)) {
-                throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        return Optional.of(new SourceRows() {
+            @Override
+            public HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
+                                   Buckets buckets) throws ConnectorException {
+                List<String> expressions = digestExpressions(projection);
+                int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
+                String what = "the rows of " + description + " partition " + partition.id();
+                Connection connection = snapshotConnection(what);
+                return HashedRowsQuery.open(connections, connection, HashedRowsQuery.listing(inner(partition,
+                        expressions, keyColumns, buckets.count()), keyCount, expressions.size(), buckets), keyCount,
+                        expressions.size(), what);
             }
-            List<String> expressions = projection instanceof PostgresProjection p ? p.digestExpressions()
-                    : projection.expressions();
-            String what = description + " partition " + partition.id();
-            Connection connection = connections.open("the rows of " + what);
-            try {
-                inSnapshot(connection);
-            } catch (SQLException e) {
-                PostgresConnections.closeQuietly(connection);
-                throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing the rows of " + what);
+
+            @Override
+            public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection,
+                                              List<Integer> keyColumns, int count) throws ConnectorException {
+                String what = "the bucket digests of " + description + " partition " + partition.id();
+                Connection connection = snapshotConnection(what);
+                try {
+                    return HashedRowsQuery.readBucketDigests(connection, HashedRowsQuery.bucketDigests(inner(
+                            partition, digestExpressions(projection), keyColumns, count)), count);
+                } catch (SQLException e) {
+                    throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
+                } finally {
+                    PostgresConnections.closeQuietly(connection);
+                }
             }
-            String sql = pg.select(HashedRowsQuery.selectList(expressions, keyColumns))
-                    + HashedRowsQuery.orderBy(expressions, keyColumns);
-            return HashedRowsQuery.open(connections, connection, sql, keyColumns.isEmpty() ? 1 : keyColumns.size(),
-                    expressions.size(), "the rows of " + what);
         });
+    }
+
+    private static List<String> digestExpressions(SourceProjection projection) {
+        return projection instanceof PostgresProjection p ? p.digestExpressions() : projection.expressions();
+    }
+
+    private static String inner(SourcePartition partition, List<String> expressions, List<Integer> keyColumns,
+                                int buckets) {
+        if (!(partition instanceof PgPartition pg)) {
+            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
+        }
+        return pg.select(HashedRowsQuery.innerList(expressions, keyColumns, buckets));
+    }
+
+    /** A connection of its own in the session's snapshot ({@link #inSnapshot}); the caller closes it. */
+    private Connection snapshotConnection(String what) throws ConnectorException {
+        Connection connection = connections.open(what);
+        try {
+            inSnapshot(connection);
+            return connection;
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(connection);
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "reading " + what);
+        }
     }
 
     @Override

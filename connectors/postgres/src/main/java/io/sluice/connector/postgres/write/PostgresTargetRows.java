@@ -4,7 +4,9 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.read.HashedRowsQuery;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.Buckets;
 import io.sluice.spi.Column;
+import io.sluice.spi.Digest;
 import io.sluice.spi.HashedRows;
 import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
@@ -47,9 +49,18 @@ record PostgresTargetRows(PostgresConnections connections, String table) impleme
     }
 
     @Override
-    public HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns)
-            throws ConnectorException {
-        return HashedRowsQuery.ofTable(connections, table, columns.stream().map(c -> SqlQuote.identifier(c.name()))
-                .toList(), predicate, keyColumns);
+    public HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
+                           Buckets buckets) throws ConnectorException {
+        return HashedRowsQuery.ofTable(connections, table, quoted(columns), predicate, keyColumns, buckets);
+    }
+
+    @Override
+    public List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
+                                      int count) throws ConnectorException {
+        return HashedRowsQuery.bucketsOfTable(connections, table, quoted(columns), predicate, keyColumns, count);
+    }
+
+    private static List<String> quoted(List<Column> columns) {
+        return columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
     }
 }
