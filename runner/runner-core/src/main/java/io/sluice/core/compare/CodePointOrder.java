@@ -1,6 +1,5 @@
 package io.sluice.core.compare;
 
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -9,8 +8,6 @@ import java.util.List;
  * beyond the Basic Multilingual Plane.
  */
 final class CodePointOrder {
-    static final Comparator<List<String>> KEYS = CodePointOrder::compare;
-
     private CodePointOrder() {
     }
 

@@ -178,9 +178,8 @@ public final class PostgresSourceSession implements SourceSession {
         }
         List<String> expressions = digestExpressions(projection);
         String what = "the digest of " + description + " partition " + partition.id();
-        Connection connection = connections.open(what);
+        Connection connection = snapshotConnection(what);
         try {
-            inSnapshot(connection);
             Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
             connection.commit();
             return Optional.of(digest);
