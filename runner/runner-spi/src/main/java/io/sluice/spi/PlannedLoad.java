@@ -72,6 +72,16 @@ public interface PlannedLoad {
     }
 
     /**
+     * {@link #finish(LoadMarks)}, calling {@code check} once the loaded rows are complete: before they go live where
+     * the load holds them back (a replace's swap), else after the last step (the default). A check that throws ends
+     * the finish there.
+     */
+    default void finish(LoadMarks marks, LoadedRowsCheck check) throws ConnectorException {
+        finish(marks);
+        check.check(Optional.empty());
+    }
+
+    /**
      * Runs after the stream failed (a partition or {@link #finish} failed, not a crash or an interruption): puts back
      * what {@link #begin} took away that a failed load must not leave behind (indexes it dropped), recording that in
      * {@code marks}. A crash leaves this to the next run's {@link #begin}.

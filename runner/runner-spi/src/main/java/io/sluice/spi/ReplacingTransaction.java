@@ -15,6 +15,15 @@ public interface ReplacingTransaction extends PartitionWriters {
     /** Commits the emptying and every partition whose writer committed. */
     void commit() throws ConnectorException;
 
+    /**
+     * {@link #commit()}, calling {@code check} first with the rows as the transaction sees them where the target can
+     * list them there; a check that throws leaves the transaction to roll back. The default checks after the commit.
+     */
+    default void commit(LoadedRowsCheck check) throws ConnectorException {
+        commit();
+        check.check(java.util.Optional.empty());
+    }
+
     /** Rolls back unless committed, so the target keeps the rows it had. Never throws. */
     @Override
     void close();

@@ -23,12 +23,15 @@ import static java.util.Objects.requireNonNull;
  *        thread's carrier and must run on platform threads
  * @param incrementalModes how the sources can load a stream incrementally; the core refuses {@code incremental:} in
  *        any other way
+ * @param comparesRows whether a session computes checksum digests and lists its rows ({@link SourceSession#rows()}),
+ *        which {@code sluice compare} and {@code verify: compare} need; the core refuses them otherwise
  */
 public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
                                  Set<DistributionMethod> rowsPerPartitionMethods,
                                  boolean sharesSnapshot,
                                  Source.ThreadModel readerThreads,
-                                 Set<IncrementalMode> incrementalModes) {
+                                 Set<IncrementalMode> incrementalModes,
+                                 boolean comparesRows) {
     public SourceCapabilities {
         requireNonNull(distributionMethods, "distributionMethods is null");
         requireNonNull(rowsPerPartitionMethods, "rowsPerPartitionMethods is null");
@@ -42,17 +45,24 @@ public record SourceCapabilities(Set<DistributionMethod> distributionMethods,
         }
     }
 
+    /** Sources that compare no rows. */
+    public SourceCapabilities(Set<DistributionMethod> distributionMethods,
+                              Set<DistributionMethod> rowsPerPartitionMethods, boolean sharesSnapshot,
+                              Source.ThreadModel readerThreads, Set<IncrementalMode> incrementalModes) {
+        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, incrementalModes, false);
+    }
+
     /** Sources that load nothing incrementally. */
     public SourceCapabilities(Set<DistributionMethod> distributionMethods,
                               Set<DistributionMethod> rowsPerPartitionMethods, boolean sharesSnapshot,
                               Source.ThreadModel readerThreads) {
-        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, Set.of());
+        this(distributionMethods, rowsPerPartitionMethods, sharesSnapshot, readerThreads, Set.of(), false);
     }
 
     /** Sources with no snapshot to share, whose readers run on virtual threads. */
     public SourceCapabilities(Set<DistributionMethod> distributionMethods,
                               Set<DistributionMethod> rowsPerPartitionMethods) {
-        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL, Set.of());
+        this(distributionMethods, rowsPerPartitionMethods, false, Source.ThreadModel.VIRTUAL, Set.of(), false);
     }
 
     /** Sources that read everything in one go: method {@code none} only. */

@@ -22,10 +22,12 @@ import static java.util.Objects.requireNonNull;
  *        {@code ignore-new} ask nothing of a target that the core cannot do, so every target has them
  * @param setsAsideRows            whether its writers take {@code rejects:} ({@link PartitionWriter#reject}, and rows
  *        its server refuses set aside instead of failing the partition)
+ * @param comparesRows             whether its targets list their rows ({@link Target#rows()}), which
+ *        {@code sluice compare} and {@code verify: compare} need
  */
 public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
                                  boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges,
-                                 boolean setsAsideRows) {
+                                 boolean setsAsideRows, boolean comparesRows) {
     /** The policies every target takes: columns as they are, or new source columns left unread. */
     public static final Set<LoadRequest.SchemaChanges> KEEPS_ITS_SHAPE = Set.of(LoadRequest.SchemaChanges.FAIL,
             LoadRequest.SchemaChanges.IGNORE_NEW);
@@ -44,6 +46,13 @@ public record TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexe
     public TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
                               boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges) {
         this(loadModes, rebuildsIndexes, replacesInOneTransaction, joinedRuns, schemaChanges, false);
+    }
+
+    /** Capabilities of a target that compares no rows. */
+    public TargetCapabilities(Set<LoadMode> loadModes, boolean rebuildsIndexes, boolean replacesInOneTransaction,
+                              boolean joinedRuns, Set<LoadRequest.SchemaChanges> schemaChanges,
+                              boolean setsAsideRows) {
+        this(loadModes, rebuildsIndexes, replacesInOneTransaction, joinedRuns, schemaChanges, setsAsideRows, false);
     }
 
     public TargetCapabilities {

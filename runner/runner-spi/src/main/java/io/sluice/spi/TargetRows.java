@@ -11,6 +11,9 @@ import java.util.Optional;
  * positions in {@code columns} of the key's columns, empty when the whole row is the key.
  */
 public interface TargetRows {
+    /** The rows' count and checksum over {@code columns}, those {@code predicate} selects when given. */
+    Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level) throws ConnectorException;
+
     /** The names of the target table's primary key columns in key order; empty when it has none. */
     List<String> primaryKey() throws ConnectorException;
 

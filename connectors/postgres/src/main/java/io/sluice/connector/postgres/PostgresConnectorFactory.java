@@ -88,10 +88,12 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             true, // an exported snapshot that every reader imports (PostgresSourceSession)
             Source.ThreadModel.VIRTUAL,
             // incremental windows: each partition's condition and checkpoint keep to the run's window
-            Set.of(IncrementalMode.CURSOR));
+            Set.of(IncrementalMode.CURSOR),
+            true); // checksum digests and hashed row lists (HashedRowsQuery)
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(
-            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class), true);
+            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class), true,
+            true);
 
     @Override
     public SourceCapabilities sourceCapabilities() {

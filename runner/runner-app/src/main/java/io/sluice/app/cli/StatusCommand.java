@@ -8,6 +8,7 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.plan.IncrementalWindow;
+import io.sluice.core.run.report.Verification;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
@@ -80,6 +81,10 @@ final class StatusCommand implements Callable<Integer> {
                         + after) + " up to " + upTo + (run.stream().state() == LedgerStream.State.DONE
                         ? " (the high-water mark the next run starts from, unless a later run moved it)"
                         : " (not done: the mark does not move)")));
+            }
+            String compared = run.marks().get(Verification.COMPARE_MARK);
+            if (compared != null) {
+                out.println(terminal.redact("    verify compare: " + compared));
             }
             String leftBehind = run.marks().getOrDefault(Ledger.TARGET_MARKS + LoadMarks.LEFT_BEHIND, "");
             if (!leftBehind.isEmpty()) {

@@ -56,6 +56,8 @@ public final class PlanJson {
                 window.put("up-to", w.upTo());
             });
             s.put("target-transactions", stream.oneTransaction() ? "stream" : "partition");
+            s.put("verify", stream.spec().verify().name().toLowerCase(Locale.ROOT));
+            stream.verification().ifPresent(v -> s.put("verify-when", v));
             s.put("copy-format", stream.projection().format().name().toLowerCase(Locale.ROOT));
             ArrayNode notes = s.putArray("notes");
             stream.projection().notes().forEach(notes::add);

@@ -104,6 +104,7 @@ public final class PlanText {
                     + (w.after().isEmpty() ? " or NULL (no earlier run done: from the start)"
                     : " (a row whose " + w.cursor() + " is NULL is read only by a first run or --full-refresh)")));
             out.println("  target txns: " + stream.transactions());
+            stream.verification().ifPresent(v -> out.println("  verify:      " + v));
             out.println("  copy format: " + stream.projection().format().name().toLowerCase(java.util.Locale.ROOT));
             for (String note : stream.projection().notes()) {
                 out.println("  note:        " + note);

@@ -10,6 +10,7 @@ import io.sluice.core.run.report.PartitionReport;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.run.report.Verification;
+import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ChangeApplier;
 import io.sluice.spi.ChangeBatch;
 import io.sluice.spi.ColumnPair;
@@ -210,6 +211,8 @@ public final class TimelineRecorder implements RunListener {
         return lines;
     }
 
+    static final int SHOWN_MISMATCHES = 20;
+
     static String verification(Verification v) {
         return switch (v.status()) {
             case NOT_REQUESTED -> "not requested (every partition: rows read = rows written)";
@@ -217,8 +220,15 @@ public final class TimelineRecorder implements RunListener {
                     + (v.detail().isEmpty() ? "" : ": " + v.detail());
             case SKIPPED -> "skipped: " + v.detail();
             case FAILED -> "FAILED (" + v.mode().name().toLowerCase(Locale.ROOT) + ", per " + v.scope() + "): "
-                    + String.join("; ", v.mismatches());
+                    + (v.mode() == VerifyMode.COMPARE ? v.detail() + ": " : "") + shown(v.mismatches());
         };
+    }
+
+    /** The first {@link #SHOWN_MISMATCHES} mismatches; the summary JSON has them all. */
+    private static String shown(List<String> mismatches) {
+        return mismatches.size() <= SHOWN_MISMATCHES ? String.join("; ", mismatches)
+                : String.join("; ", mismatches.subList(0, SHOWN_MISMATCHES)) + "; and "
+                + (mismatches.size() - SHOWN_MISMATCHES) + " more (--summary-json lists them)";
     }
 
     private List<MutableAttempt> attemptsOf(StreamPlan stream, int index) {

@@ -170,6 +170,14 @@ class CompareTest {
         CliRun run = CliRun.of("compare", spec.toString(), "--stream", "nope");
         assertEquals(3, run.exitCode(), run.all());
         assertTrue(run.err().contains("COMPARE002") && run.err().contains("name one of: t"), run.all());
+
+        // A target table the run would create but never did: said so, with the fix, not as a server error.
+        Path unloaded = spec(f, "cmp-unloaded", "t", "not_loaded", "",
+                "target: { connection: dst, table: not_loaded, create: if-missing }");
+        CliRun missing = CliRun.of("compare", unloaded.toString());
+        assertEquals(4, missing.exitCode(), missing.all());
+        assertTrue(missing.err().contains("the target table \"not_loaded\" does not exist")
+                && missing.err().contains("load the stream first (sluice run)"), missing.all());
     }
 
     @Test

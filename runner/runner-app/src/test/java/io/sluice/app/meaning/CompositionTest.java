@@ -69,7 +69,9 @@ class CompositionTest {
         REJECTS("rejects: { table: public.t_rejects }"),
         INDEXES("indexes: rebuild"),
         /** The source schema's other objects too: a view over the table, a function it calls, a publication. */
-        OBJECTS;
+        OBJECTS,
+        /** Every loaded row compared with the run's source snapshot before the load goes live. */
+        VERIFY("verify: compare");
 
         /** Stream lines; one starting {@code columns: } is a rule, merged with the other options' rules. */
         final List<String> lines;
@@ -134,6 +136,16 @@ class CompositionTest {
         if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.MASK)
                 || options.contains(Option.REJECTS))) {
             return Optional.of(new Refusal("RUN070", 3));
+        }
+        if (options.contains(Option.VERIFY) && options.contains(Option.REJECTS)) {
+            return Optional.of(new Refusal("SPEC033", 3)); // rows set aside differ by design
+        }
+        if (options.contains(Option.VERIFY) && (path == Way.APPEND || path == Way.CHANGES)) {
+            // the target keeps rows the source never had (the change path's first copy appends, the default)
+            return Optional.of(new Refusal("SPEC028", 3));
+        }
+        if (options.contains(Option.VERIFY) && path == Way.INCREMENTAL) {
+            return Optional.of(new Refusal("SPEC027", 3)); // a run loads a part; the target holds the whole
         }
         if (path == Way.JOIN && options.contains(Option.INDEXES)) {
             return Optional.of(new Refusal("PLAN003", 3)); // steps after the last partition, not shared yet

@@ -4,6 +4,9 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.StreamPlan;
+import io.sluice.core.plan.StreamBinding;
+import io.sluice.spi.SourceSession;
+import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -29,6 +32,15 @@ public final class Comparer {
             throw new IllegalArgumentException("maxDifferences must not be negative: " + maxDifferences);
         }
         this.maxDifferences = maxDifferences;
+    }
+
+    /**
+     * {@code verify: compare}: a load's rows ({@code target}, before they go live where the load holds them back)
+     * against the source as the run's {@code session} reads it (the run's snapshot).
+     */
+    public static StreamCompareReport loaded(StreamPlan plan, StreamBinding binding, SourceSession session,
+                                             TargetRows target, int maxDifferences) throws ConnectorException {
+        return new StreamComparer(plan, binding, maxDifferences).compare(session, target);
     }
 
     /** @param stream a stream's name (a pattern's stream: all its tables), or empty for every stream */

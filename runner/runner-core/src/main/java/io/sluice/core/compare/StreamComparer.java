@@ -48,49 +48,54 @@ final class StreamComparer {
         this.maxDifferences = maxDifferences;
     }
 
+    /** The stream's target table against its source, read in a session of its own. */
     StreamCompareReport compare() throws ConnectorException {
+        TargetRows targetRows = binding.target().rows().orElseThrow(() -> cannot("the target", "row lists"));
+        try (SourceSession session = binding.source().openSession(plan.spec().consistency())) {
+            return compare(session, targetRows);
+        }
+    }
+
+    /** {@code target}'s rows (a load's, before they go live) against the source as {@code session} reads it. */
+    StreamCompareReport compare(SourceSession session, TargetRows target) throws ConnectorException {
         List<Column> columns = plan.targetColumns();
         List<String> names = columns.stream().map(Column::name).toList();
-        try (SourceSession session = binding.source().openSession(plan.spec().consistency())) {
-            Optional<SourceRows> sourceRows = session.rows();
-            Optional<TargetRows> targetRows = binding.target().rows();
-            List<Integer> key = targetRows.isPresent() ? keyPositions(targetRows.get().primaryKey(), names)
-                    : List.of();
-            Differences differences = new Differences(maxDifferences,
-                    key.isEmpty() ? List.of("row") : key.stream().map(names::get).toList(), names);
-            boolean perPartition = perPartition();
-            Totals totals = digests(session, perPartition);
-            Digest sourceTotal = totals.source();
-            Digest targetTotal = totals.target();
-            // Rows of the target no partition selects (e.g. ones the stream's filter leaves out) make it whole.
-            boolean whole = !perPartition || !totals.targetSelected().equals(targetTotal);
-            int partitions = plan.allPartitions().size();
-            String method = whole ? (partitions == 1 ? "1 partition" : partitions + " partitions")
-                    + " by digest against the whole target" : partitions + " partition(s) by digest, "
-                    + totals.differing().size() + " listed row by row";
-            if (whole && sourceTotal.equals(targetTotal) || !whole && totals.differing().isEmpty()) {
-                return report(sourceTotal, targetTotal, method, differences, Optional.empty());
-            }
-            if (sourceRows.isEmpty() || targetRows.isEmpty()) {
-                return report(sourceTotal, targetTotal, method, differences, Optional.of((sourceRows.isEmpty()
-                        ? "the source" : "the target") + " cannot list its rows; the digests differ"));
-            }
-            if (whole && partitions > MAX_LISTED_AT_ONCE) {
-                return report(sourceTotal, targetTotal, method, differences, Optional.of("the digests differ; "
-                        + "listing " + partitions + " partitions against the whole target would take a connection "
-                        + "each (at most " + MAX_LISTED_AT_ONCE + "): compare with fewer partitions (batch-size)"));
-            }
-            Listing listing = new Listing(sourceRows.get(), targetRows.get(), key, differences);
-            if (whole) {
-                listing.list(plan.allPartitions(), Optional.empty(), Math.max(sourceTotal.rows(), targetTotal.rows()));
-            } else {
-                for (Differing d : totals.differing()) {
-                    listing.list(List.of(d.partition()), d.partition().portablePredicate(), d.rows());
-                }
-            }
-            return report(sourceTotal, targetTotal, method + (listing.bucketed == 0 ? ""
-                    : " (" + listing.bucketed + " by bucket)"), differences, Optional.empty());
+        Optional<SourceRows> sourceRows = session.rows();
+        List<Integer> key = keyPositions(target.primaryKey(), names);
+        Differences differences = new Differences(maxDifferences,
+                key.isEmpty() ? List.of("row") : key.stream().map(names::get).toList(), names);
+        boolean perPartition = perPartition();
+        Totals totals = digests(session, target, perPartition);
+        Digest sourceTotal = totals.source();
+        Digest targetTotal = totals.target();
+        // Rows of the target no partition selects (e.g. ones the stream's filter leaves out) make it whole.
+        boolean whole = !perPartition || !totals.targetSelected().equals(targetTotal);
+        int partitions = plan.allPartitions().size();
+        String method = whole ? (partitions == 1 ? "1 partition" : partitions + " partitions")
+                + " by digest against the whole target" : partitions + " partition(s) by digest, "
+                + totals.differing().size() + " listed row by row";
+        if (whole && sourceTotal.equals(targetTotal) || !whole && totals.differing().isEmpty()) {
+            return report(sourceTotal, targetTotal, method, differences, Optional.empty());
         }
+        if (sourceRows.isEmpty()) {
+            return report(sourceTotal, targetTotal, method, differences, Optional.of("the source cannot list its "
+                    + "rows; the digests differ"));
+        }
+        if (whole && partitions > MAX_LISTED_AT_ONCE) {
+            return report(sourceTotal, targetTotal, method, differences, Optional.of("the digests differ; "
+                    + "listing " + partitions + " partitions against the whole target would take a connection "
+                    + "each (at most " + MAX_LISTED_AT_ONCE + "): compare with fewer partitions (batch-size)"));
+        }
+        Listing listing = new Listing(sourceRows.get(), target, key, differences);
+        if (whole) {
+            listing.list(plan.allPartitions(), Optional.empty(), Math.max(sourceTotal.rows(), targetTotal.rows()));
+        } else {
+            for (Differing d : totals.differing()) {
+                listing.list(List.of(d.partition()), d.partition().portablePredicate(), d.rows());
+            }
+        }
+        return report(sourceTotal, targetTotal, method + (listing.bucketed == 0 ? ""
+                : " (" + listing.bucketed + " by bucket)"), differences, Optional.empty());
     }
 
     /**
@@ -105,19 +110,21 @@ final class StreamComparer {
     }
 
     /** Every digest the comparison needs, {@link Digests} at the stream's degree on each server. */
-    private Totals digests(SourceSession session, boolean perPartition) throws ConnectorException {
+    private Totals digests(SourceSession session, TargetRows targetRows, boolean perPartition)
+            throws ConnectorException {
         try (Digests digests = new Digests(plan.degree())) {
             // Per partition, the whole target is only counted (hashing it again would double the target's work):
             // when the partitions select every row, their digests add up to the whole one.
-            Future<Digest> whole = digests.target(() -> perPartition ? targetDigest(Optional.empty(),
-                    Digest.Level.COUNT) : targetDigest(Optional.empty()));
+            Future<Digest> whole = digests.target(() -> targetRows.digest(plan.targetColumns(), Optional.empty(),
+                    perPartition ? Digest.Level.COUNT : Digest.Level.CHECKSUM));
             List<Future<Digest>> sources = new ArrayList<>();
             List<Future<Digest>> targets = new ArrayList<>();
             for (PartitionPlan partition : plan.allPartitions()) {
                 sources.add(digests.source(() -> session.digest(binding.partition(partition), binding.projection(),
                         Digest.Level.CHECKSUM).orElseThrow(() -> cannot("the source", "a checksum digest"))));
                 if (perPartition) {
-                    targets.add(digests.target(() -> targetDigest(partition.portablePredicate())));
+                    targets.add(digests.target(() -> targetRows.digest(plan.targetColumns(),
+                            partition.portablePredicate(), Digest.Level.CHECKSUM)));
                 }
             }
             Digest source = Digest.zero(Digest.Level.CHECKSUM);
@@ -136,7 +143,8 @@ final class StreamComparer {
             }
             Digest target = digests.await(whole);
             if (perPartition) {
-                target = target.rows() == selected.rows() ? selected : targetDigest(Optional.empty());
+                target = target.rows() == selected.rows() ? selected
+                        : targetRows.digest(plan.targetColumns(), Optional.empty(), Digest.Level.CHECKSUM);
             }
             return new Totals(source, target, selected, differing);
         }
@@ -223,16 +231,6 @@ final class StreamComparer {
                                        Optional<String> unlisted) {
         return new StreamCompareReport(plan.name(), plan.source(), plan.targetTable(), source.rows(), target.rows(),
                 method, differences.count(), differences.listed(), unlisted);
-    }
-
-    private Digest targetDigest(Optional<String> predicate) throws ConnectorException {
-        return targetDigest(predicate, Digest.Level.CHECKSUM);
-    }
-
-    private Digest targetDigest(Optional<String> predicate, Digest.Level level) throws ConnectorException {
-        return binding.target().digest(plan.targetColumns(), predicate, level)
-                .orElseThrow(() -> cannot("the target", "a " + level.name().toLowerCase(java.util.Locale.ROOT)
-                        + " digest"));
     }
 
     /** The target's primary key as positions among the compared columns; empty when one is not copied. */

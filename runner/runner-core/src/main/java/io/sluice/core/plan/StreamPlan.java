@@ -3,6 +3,7 @@ package io.sluice.core.plan;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
+import io.sluice.spi.LoadMode;
 import io.sluice.spi.LoadPlan;
 import io.sluice.spi.RowWindow;
 
@@ -125,6 +126,20 @@ public record StreamPlan(
     /** How the target's transactions are cut, for people. */
     public String transactions() {
         return spec.load().transactions(oneTransaction);
+    }
+
+    /** What {@code verify:} compares and when, for people; empty with {@code verify: none}. */
+    public Optional<String> verification() {
+        return switch (spec.verify()) {
+            case NONE -> Optional.empty();
+            case COUNT, CHECKSUM -> Optional.of(spec.verify().name().toLowerCase(java.util.Locale.ROOT) + " per "
+                    + "partition (or the stream's totals) once the load is done");
+            case COMPARE -> Optional.of("compare, row by row against the run's snapshot of the source, "
+                    + (spec.load().mode() == LoadMode.REPLACE
+                    ? "on the new table before the swap (a difference leaves the old table live)"
+                    : oneTransaction ? "in the load's transaction before its commit (a difference rolls it back)"
+                    : "after the load's last step (the rows are live by then)"));
+        };
     }
 
     public List<Column> targetColumns() {

@@ -2,6 +2,7 @@ package io.sluice.core.run;
 
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.run.report.PartitionReport;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.ReplacingLoads;
 import io.sluice.spi.ReplacingTransaction;
@@ -25,8 +26,11 @@ import static java.util.Objects.requireNonNull;
 final class OneTransactionLoad implements Runnable {
     private final StreamWork work;
     private final SourceSession session;
+    /** Looks at the loaded rows before the commit ({@code verify: compare}). */
+    private final LoadedRowsCheck check;
 
-    OneTransactionLoad(StreamWork work, SourceSession session) {
+    OneTransactionLoad(StreamWork work, SourceSession session, LoadedRowsCheck check) {
+        this.check = requireNonNull(check, "check is null");
         this.work = requireNonNull(work, "work is null");
         this.session = requireNonNull(session, "session is null");
     }
@@ -82,7 +86,7 @@ final class OneTransactionLoad implements Runnable {
                 }
                 current = null;
                 committing = true;
-                transaction.commit();
+                transaction.commit(check);
             }
             return copied;
         }

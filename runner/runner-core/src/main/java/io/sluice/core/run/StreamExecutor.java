@@ -12,7 +12,9 @@ import io.sluice.core.run.report.PartitionReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.run.report.Verification;
 import io.sluice.core.spec.StreamHooks;
+import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.Digest;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.LockWaits;
 import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.SharedClaims;
@@ -80,6 +82,7 @@ final class StreamExecutor {
         work.progress.startStream(plan.name(), plan.partitions().size(), plan.estimatedBytes());
         Verification verification = Verification.notRequested();
         Verifier verifier = new Verifier(plan, binding);
+        LoadedCompare compare = new LoadedCompare(plan, binding, verifier);
         try {
             LockWaits waits = lockWaits();
             binding.source().waitForLocks(waits);
@@ -100,7 +103,7 @@ final class StreamExecutor {
                 hook("before", plan.spec().hooks().before(), marks); // pre-data, e.g. a schema the load creates into
                 binding.load().begin(marks); // creates what the target lacks before it is emptied
                 try {
-                    verification = load(session, marks, verifier);
+                    verification = load(session, marks, verifier, compare);
                     if (work.firstError().isEmpty() && !work.interrupted()) {
                         hook("after", plan.spec().hooks().after(), marks);
                         acrossStreams.hooksFinished();
@@ -112,6 +115,12 @@ final class StreamExecutor {
             }
         } catch (Throwable e) {
             failed(e);
+        }
+        if (verification.status() == Verification.Status.NOT_REQUESTED && compare.result().isPresent()) {
+            verification = compare.result().get(); // it failed the load before it could return it
+        }
+        if (verification.mode() == VerifyMode.COMPARE && verification.status() != Verification.Status.SKIPPED) {
+            work.ledger.recordCompare(verification.outcome());
         }
         List<PartitionReport> reports = work.reports();
         long rows = reports.stream().filter(r -> r.state() == PartitionReport.State.DONE)
@@ -131,22 +140,28 @@ final class StreamExecutor {
     }
 
     /** Empties the target once, runs the workers, finishes the load, verifies; failures go to {@link #failed}. */
-    private Verification load(SourceSession session, LoadMarks marks, Verifier verifier) throws Exception {
+    private Verification load(SourceSession session, LoadMarks marks, Verifier verifier, LoadedCompare compare)
+            throws Exception {
         work.ledger.prepareTarget(binding.load());
         Optional<Digest> baseline = verifier.baseline();
         work.listener.streamStarted(plan, session.snapshotMode());
         Optional<LedgerFeed> joined = joinedFeed();
+        LoadedRowsCheck check = compare.on(session, () -> verifiesHere(joined));
         try {
-            runWorkers(session, joined);
+            runWorkers(session, joined, check);
             requireEveryPartitionDone(joined);
             if (work.firstError().isEmpty() && !work.interrupted()) {
-                // Index builds, sequences, deletes and the swap: only once every partition is done.
-                binding.load().finish(marks);
+                // Index builds, sequences, deletes and the swap (verify: compare before it): once every partition
+                // is done.
+                binding.load().finish(marks, check);
                 deletedRows = plan.spec().load().deleteMissing() ? deletedRows(marks) : 0; // only a delete deletes
                 acrossStreams.loadFinished();
             }
         } finally {
             joined.ifPresent(LedgerFeed::close);
+        }
+        if (verifier.compares()) {
+            return compare.result().orElse(Verification.notRequested());
         }
         if (!verifier.requested() || work.firstError().isPresent() || work.interrupted() || !verifiesHere(joined)) {
             return Verification.notRequested();
@@ -254,7 +269,8 @@ final class StreamExecutor {
         return ledger.markFirst(work.ledger.key(), "verified-by", work.ledger.join().orElseThrow().holder());
     }
 
-    private void runWorkers(SourceSession session, Optional<LedgerFeed> joined) throws InterruptedException {
+    private void runWorkers(SourceSession session, Optional<LedgerFeed> joined, LoadedRowsCheck check)
+            throws InterruptedException {
         int workers = plan.workers(joined.isPresent());
         PartitionFeed feed = joined.isPresent() ? joined.get()
                 : PartitionFeed.of(new ConcurrentLinkedQueue<>(plan.partitions()));
@@ -262,7 +278,7 @@ final class StreamExecutor {
             // One worker runs on the stream's own thread, which would only wait for it: a virtual thread of its own
             // cost a start, a join and a park and unpark on every round trip of its reader and writer (1,000 small
             // tables one after another: about a second of wall time and 0.8 s of CPU).
-            failSafe(plan.oneTransaction() ? new OneTransactionLoad(work, session)
+            failSafe(plan.oneTransaction() ? new OneTransactionLoad(work, session, check)
                     : new PartitionWorker(work, session, feed), "sluice-" + plan.name() + "-0");
             return;
         }
@@ -271,7 +287,7 @@ final class StreamExecutor {
                 : Thread.ofVirtual().name("sluice-" + plan.name() + "-", 0).factory();
         List<Thread> running = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
-            Runnable worker = plan.oneTransaction() ? new OneTransactionLoad(work, session)
+            Runnable worker = plan.oneTransaction() ? new OneTransactionLoad(work, session, check)
                     : new PartitionWorker(work, session, feed);
             Thread thread = threads.newThread(() -> failSafe(worker, Thread.currentThread().getName()));
             running.add(thread);

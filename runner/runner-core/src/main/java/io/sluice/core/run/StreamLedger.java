@@ -11,6 +11,7 @@ import io.sluice.core.run.context.Join;
 import io.sluice.core.run.context.RunIdentity;
 import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.StreamReport;
+import io.sluice.core.run.report.Verification;
 import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
@@ -307,6 +308,18 @@ final class StreamLedger {
             ledger.get().finishStream(key, recorded, error.map(e -> run.redactor().redact(e.getMessage())));
         } catch (ConnectorException | RuntimeException e) {
             listener.ledgerProblem(plan, "could not record the end of the stream in the ledger: " + e.getMessage());
+        }
+    }
+
+    /** {@code verify: compare}'s outcome, kept as the run's {@link Verification#COMPARE_MARK} for {@code sluice status}. */
+    void recordCompare(String outcome) {
+        if (ledger.isEmpty()) {
+            return;
+        }
+        try {
+            ledger.get().mark(key, Verification.COMPARE_MARK, run.redactor().redact(outcome));
+        } catch (ConnectorException | RuntimeException e) {
+            listener.ledgerProblem(plan, "could not record the compare's outcome in the ledger: " + e.getMessage());
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.sluice.core.run;
 
+import io.sluice.core.compare.Comparer;
+import io.sluice.core.compare.Difference;
+import io.sluice.core.compare.StreamCompareReport;
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
@@ -8,6 +11,7 @@ import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Digest;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 
 import java.util.ArrayList;
@@ -24,6 +28,9 @@ import static java.util.Objects.requireNonNull;
  * after minus before for an appending stream.
  */
 final class Verifier {
+    /** Differences a {@code verify: compare} lists (all are counted). */
+    static final int LISTED = 1_000;
+
     private final StreamPlan plan;
     private final StreamBinding binding;
     private final Digest.Level level;
@@ -36,6 +43,38 @@ final class Verifier {
 
     boolean requested() {
         return plan.spec().verify() != VerifyMode.NONE;
+    }
+
+    /** Whether the load is verified by {@link #compare} as it finishes ({@link LoadedCompare}), not after it. */
+    boolean compares() {
+        return plan.spec().verify() == VerifyMode.COMPARE;
+    }
+
+    /**
+     * {@code verify: compare}: the loaded {@code rows} (where they wait to go live, or the target's table) against
+     * the source as the run's {@code session} reads it; each differing row a mismatch line.
+     */
+    Verification compare(SourceSession session, TargetRows rows) throws ConnectorException {
+        StreamCompareReport report = Comparer.loaded(plan, binding, session, rows, LISTED);
+        String counts = report.sourceRows() + " rows in the source's snapshot, " + report.targetRows() + " loaded";
+        if (report.equal()) {
+            return new Verification(VerifyMode.COMPARE, Verification.Status.PASSED, "row", counts + ", equal ("
+                    + report.method() + ")", List.of());
+        }
+        String detail = report.unlisted().map(why -> "differences it cannot list (" + why + ")")
+                .orElse(report.differences() + " differing row(s)") + "; " + counts;
+        return new Verification(VerifyMode.COMPARE, Verification.Status.FAILED, "row", detail,
+                report.listed().stream().map(Verifier::line).toList());
+    }
+
+    private static String line(Difference difference) {
+        String key = difference.key().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", ", "(", ")"));
+        return switch (difference.kind()) {
+            case MISSING -> key + " missing from the target";
+            case EXTRA -> key + " extra in the target";
+            case CHANGED -> key + " changed: " + String.join(", ", difference.columns());
+        };
     }
 
     /** The target's digest before the copy, needed to verify an appending stream; zero otherwise. */

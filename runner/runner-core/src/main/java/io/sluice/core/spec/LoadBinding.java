@@ -68,8 +68,19 @@ final class LoadBinding {
                     + "target cannot be compared with the source", "set 'verify: none', or 'delete-missing: true' "
                     + "when the stream reads the whole source");
         }
+        if (mode == LoadMode.APPEND && verify == VerifyMode.COMPARE) {
+            values.findings().error(SpecCode.SPEC028, modeAt, "'verify: compare' with 'load-mode: append' " + where
+                    + ": an append keeps the target's earlier rows, so its rows cannot be compared with the source's",
+                    "use 'verify: checksum' (it compares what the run added), or a load mode that leaves the target "
+                            + "as the source: truncate, replace, or merge with delete-missing");
+        }
         if (target.isPresent()) {
             TargetCapabilities can = target.get().targetCapabilities();
+            if (verify == VerifyMode.COMPARE && !can.comparesRows()) {
+                values.findings().error(SpecCode.SPEC029, modeAt, "'verify: compare' " + where + ": the "
+                        + target.get().name() + " target cannot list its rows to compare them", "use 'verify: "
+                        + "checksum' or 'verify: count'");
+            }
             if (!can.supports(mode)) {
                 values.findings().error(SpecCode.SPEC029, modeAt, "'load-mode: " + spelled + "' " + where + ": the "
                         + target.get().name() + " target cannot load that way", "use one of: " + String.join(", ",

@@ -291,6 +291,12 @@ final class SpecBinder {
                 where);
         RetrySpec retry = retry(merged.retry(), where);
         VerifyMode verify = merged.verify().orElse(SpecKeys.DEFAULT_VERIFY);
+        if (verify == VerifyMode.COMPARE && sourceFactory.isPresent()
+                && !sourceFactory.get().sourceCapabilities().comparesRows()) {
+            values.findings().error(SpecCode.SPEC029, m.position(), "'verify: compare' " + where + ": the "
+                    + sourceFactory.get().name() + " source cannot compute the checksum digests and row lists a "
+                    + "compare needs", "use 'verify: count' (or 'checksum' between PostgreSQL servers)");
+        }
         Optional<IncrementalSpec> incremental = incrementals.bind(m, sourceFactory, verify, where);
         LoadSpec load = loads.bind(merged, ledgerOn, incremental, verify, target.flatMap(BoundEndpoint::factory),
                 m.position(), where);

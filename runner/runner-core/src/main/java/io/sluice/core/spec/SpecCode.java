@@ -70,11 +70,13 @@ public enum SpecCode {
     SPEC028("bad-load-settings", "A key that goes with one load mode on a stream of another (`merge-key`, "
             + "`on-duplicate`, `delete-missing` with merge; `keep-previous` with replace), `delete-missing` with "
             + "`incremental`, `replace`, `indexes: rebuild` or `delete-missing` with `ledger: off`, or `verify` on a "
-            + "merge that keeps other rows.", "Set the load mode the key belongs to or remove the key; keep the "
+            + "merge that keeps other rows, or `verify: compare` on an append.", "Set the load mode the key belongs to or remove the key; keep the "
             + "ledger on for loads with steps after the last partition."),
     SPEC029("unsupported-load", "The target's connector cannot load the way the stream asks: a `load-mode`, or "
-            + "`indexes: rebuild`, that its declared target capabilities do not list (`sluice connectors` shows them).",
-            "Use a load mode the message lists, or `indexes: keep`; or load into a connector that can."),
+            + "`indexes: rebuild`, that its declared target capabilities do not list (`sluice connectors` shows them); "
+            + "or `verify: compare` between connectors that cannot list rows to compare.",
+            "Use a load mode the message lists, or `indexes: keep`, or another `verify`; or load into a connector "
+                    + "that can."),
     SPEC030("bad-column-rule", "A `columns:` rule that cannot be applied as written: an unknown key, `exclude` with "
             + "other keys, both `expression` and `mask`, two rules for one column (names equal ignoring case), two "
             + "columns onto one target column, or `mask: hash` without a `mask-key` of 16 characters or more "

@@ -200,7 +200,8 @@ public final class SpecSchemaGenerator {
                 "snapshot: all partitions read one source snapshot; none: each reads what is committed."));
         props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class),
                 SpecKeys.spelling(SpecKeys.DEFAULT_VERIFY),
-                "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL)."));
+                "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL); "
+                        + "compare: every row against the run's source snapshot before the load goes live."));
         props.putObject(SpecKeys.RETRY).put("$ref", "#/$defs/retry");
         props.putObject(SpecKeys.LOCK_TIMEOUT).put("$ref", "#/$defs/duration")
                 .put("description", "Longest wait for a lock another session holds (the target table, the "

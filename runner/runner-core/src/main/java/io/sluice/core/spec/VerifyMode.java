@@ -6,5 +6,10 @@ public enum VerifyMode {
     /** After the load, count rows per partition on both sides. */
     COUNT,
     /** After the load, an order-independent hash per partition on both sides (PostgreSQL to PostgreSQL). */
-    CHECKSUM
+    CHECKSUM,
+    /**
+     * After the load, before it goes live (a replace's swap, a one-transaction truncate's commit): {@code sluice
+     * compare} of the loaded rows with the source's snapshot, every differing row named.
+     */
+    COMPARE
 }

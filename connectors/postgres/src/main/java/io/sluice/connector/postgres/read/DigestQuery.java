@@ -43,6 +43,22 @@ public final class DigestQuery {
         }
     }
 
+    /** {@link #SETTINGS} for the rest of the open transaction on {@code connection} only (SET LOCAL). */
+    static void prepareLocal(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            for (String setting : SETTINGS) {
+                s.execute("SET LOCAL " + setting.substring("SET ".length()));
+            }
+        }
+    }
+
+    /** The digest query of {@code table} (quoted) over {@code columns}, with {@code predicate} when given. */
+    static String tableSql(String table, List<Column> columns, Optional<String> predicate, Digest.Level level) {
+        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
+        return "SELECT " + selectList(references, level) + " FROM " + table
+                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
+    }
+
     /** The select list of a digest over {@code expressions}, one value per column in the same order on both sides. */
     static String selectList(List<String> expressions, Digest.Level level) {
         String count = "count(*)";
@@ -69,9 +85,7 @@ public final class DigestQuery {
      */
     public static Digest ofTable(PostgresConnections connections, String table, List<Column> columns,
                           Optional<String> predicate, Digest.Level level) throws ConnectorException {
-        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
-        String sql = "SELECT " + selectList(references, level) + " FROM " + table
-                + predicate.map(p -> " WHERE (" + p + ")").orElse("");
+        String sql = tableSql(table, columns, predicate, level);
         String what = "the digest of " + table;
         try (Connection connection = connections.open(what)) {
             prepare(connection);

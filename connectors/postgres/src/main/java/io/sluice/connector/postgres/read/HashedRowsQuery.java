@@ -101,7 +101,7 @@ public final class HashedRowsQuery {
             statement = connection.createStatement();
             statement.setFetchSize(FETCH_ROWS);
             ResultSet rows = statement.executeQuery(sql);
-            return new Cursor(connections, connection, statement, rows, keyCount, columnCount, what);
+            return new Cursor(connections, connection, statement, rows, keyCount, columnCount, what, false);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing " + what);
@@ -116,9 +116,12 @@ public final class HashedRowsQuery {
         private final int keyCount;
         private final int columnCount;
         private final String what;
+        /** The connection is an open load's, which goes on after the listing. */
+        private final boolean borrowed;
 
         Cursor(PostgresConnections connections, Connection connection, Statement statement, ResultSet rows,
-               int keyCount, int columnCount, String what) {
+               int keyCount, int columnCount, String what, boolean borrowed) {
+            this.borrowed = borrowed;
             this.connections = connections;
             this.connection = connection;
             this.statement = statement;
@@ -151,6 +154,15 @@ public final class HashedRowsQuery {
 
         @Override
         public void close() {
+            if (borrowed) {
+                // no cancel: on a connection that goes on, a late cancel request could hit its next statement
+                try {
+                    statement.close();
+                } catch (SQLException ignored) {
+                    // the load's commit or rollback says what became of its transaction
+                }
+                return;
+            }
             try {
                 statement.cancel(); // a cursor closed early must not make the server send the rest
             } catch (SQLException ignored) {
@@ -189,6 +201,32 @@ public final class HashedRowsQuery {
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
         }
+    }
+
+    /** {@link #ofTable} on an open transaction's {@code connection}, which stays open after the listing. */
+    static HashedRows ofTableOn(PostgresConnections connections, Connection connection, String table,
+                                List<String> columns, java.util.Optional<String> predicate, List<Integer> keyColumns,
+                                Buckets buckets) throws ConnectorException {
+        String what = "the rows of " + table;
+        int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
+        String sql = listing(tableQuery(table, columns, predicate, keyColumns, buckets.count()), keyCount,
+                columns.size(), buckets);
+        try {
+            Statement statement = connection.createStatement();
+            statement.setFetchSize(FETCH_ROWS);
+            return new Cursor(connections, connection, statement, statement.executeQuery(sql), keyCount,
+                    columns.size(), what, true);
+        } catch (SQLException e) {
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing " + what);
+        }
+    }
+
+    /** {@link #bucketsOfTable} on an open transaction's {@code connection}. */
+    static List<Digest> bucketsOfTableOn(Connection connection, String table, List<String> columns,
+                                         java.util.Optional<String> predicate, List<Integer> keyColumns, int count)
+            throws SQLException {
+        return readBucketDigests(connection, bucketDigests(tableQuery(table, columns, predicate, keyColumns, count)),
+                count);
     }
 
     private static String tableQuery(String table, List<String> columns, java.util.Optional<String> predicate,

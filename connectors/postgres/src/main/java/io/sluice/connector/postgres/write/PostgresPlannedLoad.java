@@ -31,6 +31,7 @@ import io.sluice.spi.ReplacingTransaction;
 import io.sluice.spi.SharedClaims;
 import io.sluice.spi.TargetClaim;
 import io.sluice.spi.TargetHooks;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
@@ -155,7 +156,12 @@ final class PostgresPlannedLoad implements PlannedLoad {
 
     @Override
     public void finish(LoadMarks marks) throws ConnectorException {
-        load.finish(requireNonNull(marks, "marks is null"));
+        load.finish(requireNonNull(marks, "marks is null"), LoadedRowsCheck.NONE);
+    }
+
+    @Override
+    public void finish(LoadMarks marks, LoadedRowsCheck check) throws ConnectorException {
+        load.finish(requireNonNull(marks, "marks is null"), requireNonNull(check, "check is null"));
     }
 
     @Override
@@ -270,7 +276,7 @@ final class PostgresPlannedLoad implements PlannedLoad {
         return ReplacingLoad.begin(connections, emptied, target.ledger(), first, rejects.isPresent()
                         ? writeStatement(columns, format) : replacingWriteStatement(columns, format),
                 writeStatement(columns, format), "COPY into " + target.describe(), target.locks(),
-                load::beforeCommit, rejects, expectedBytes < KEEP_EMPTY_BELOW_BYTES);
+                load::beforeCommit, rejects, expectedBytes < KEEP_EMPTY_BELOW_BYTES, name.quoted());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.copy.RejectsTable;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.read.DigestQuery;
+import io.sluice.connector.postgres.read.TableRows;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.LeftoverSessions;
 import io.sluice.connector.postgres.session.PostgresConnections;
@@ -422,7 +423,7 @@ public final class PostgresTarget implements Target {
 
     @Override
     public Optional<TargetRows> rows() {
-        return Optional.of(new PostgresTargetRows(connections, describe()));
+        return Optional.of(TableRows.of(connections, describe()));
     }
 
     @Override

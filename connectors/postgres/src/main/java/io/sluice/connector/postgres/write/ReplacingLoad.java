@@ -4,6 +4,7 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.copy.CopyInWriter;
 import io.sluice.connector.postgres.copy.RejectsTable;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
+import io.sluice.connector.postgres.read.TableRows;
 import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
@@ -11,6 +12,7 @@ import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.spi.PartitionWriter;
 import io.sluice.spi.ReplacingTransaction;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
@@ -38,10 +40,16 @@ public final class ReplacingLoad implements ReplacingTransaction {
     private final boolean truncated;
     private final BeforeCommit beforeCommit;
     private final Optional<RejectsTable> rejects;
+    /** The table written (quoted), and the one whose primary key lists its rows until it has one itself. */
+    private final String table;
+    private final String keyTable;
     private boolean committed;
 
     private ReplacingLoad(ConnectionSlot slot, String copySql, String what, PostgresLedgerStore ledger,
-                          boolean truncated, BeforeCommit beforeCommit, Optional<RejectsTable> rejects) {
+                          boolean truncated, BeforeCommit beforeCommit, Optional<RejectsTable> rejects,
+                          String table, String keyTable) {
+        this.table = requireNonNull(table, "table is null");
+        this.keyTable = requireNonNull(keyTable, "keyTable is null");
         this.beforeCommit = requireNonNull(beforeCommit, "beforeCommit is null");
         this.rejects = requireNonNull(rejects, "rejects is null");
         this.slot = requireNonNull(slot, "slot is null");
@@ -67,7 +75,7 @@ public final class ReplacingLoad implements ReplacingTransaction {
     static ReplacingLoad begin(PostgresConnections connections, QualifiedName table, PostgresLedgerStore ledger,
                                Optional<LedgerWork<Boolean>> first, String copySql, String plainCopySql,
                                String what, TableLocks locks, BeforeCommit beforeCommit,
-                               Optional<RejectsTable> rejects, boolean mayKeepEmpty)
+                               Optional<RejectsTable> rejects, boolean mayKeepEmpty, String keyTable)
             throws ConnectorException {
         requireNonNull(first, "first is null");
         // A writer's kept session: the load's ledger reads are prepared there already.
@@ -78,7 +86,8 @@ public final class ReplacingLoad implements ReplacingTransaction {
             // FREEZE needs the TRUNCATE in this transaction; an empty table kept as it is takes a plain COPY.
             boolean freezes = truncated && Truncation.empty(connection, table, locks, mayKeepEmpty);
             return new ReplacingLoad(ConnectionSlot.holding(connections, connection, PostgresConnections.Use.WRITER),
-                    freezes ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects);
+                    freezes ? copySql : plainCopySql, what, ledger, truncated, beforeCommit, rejects, table.quoted(),
+                    keyTable);
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);
             throw Truncation.failure(connections, table, e);
@@ -104,11 +113,20 @@ public final class ReplacingLoad implements ReplacingTransaction {
 
     @Override
     public void commit() throws ConnectorException {
+        commit(LoadedRowsCheck.NONE);
+    }
+
+    /** The stream's checks, then {@code check} on the table as this transaction sees it, then the commit. */
+    @Override
+    public void commit(LoadedRowsCheck check) throws ConnectorException {
         Connection connection = slot.idle().orElseThrow(() -> new ConnectorException(ErrorKind.FAILED, PG212,
                 what + ": cannot commit: the load's transaction was rolled back after an earlier failure, or a "
                         + "writer is still open", null));
         try {
             beforeCommit.run(connection);
+            if (check != LoadedRowsCheck.NONE) {
+                check.check(Optional.of(TableRows.inTransaction(slot.connections(), connection, table, keyTable)));
+            }
             connection.commit();
             committed = true;
         } catch (SQLException e) {

@@ -17,12 +17,21 @@ import static java.util.Objects.requireNonNull;
 public record Verification(VerifyMode mode, Status status, String scope, String detail, List<String> mismatches) {
     public enum Status { NOT_REQUESTED, PASSED, FAILED, SKIPPED }
 
+    /** The ledger mark of a stream's run that keeps its {@code verify: compare} outcome ({@link #outcome()}). */
+    public static final String COMPARE_MARK = "verify-compare";
+
     public Verification {
         requireNonNull(mode, "mode is null");
         requireNonNull(status, "status is null");
         requireNonNull(scope, "scope is null");
         requireNonNull(detail, "detail is null");
         mismatches = List.copyOf(requireNonNull(mismatches, "mismatches is null"));
+    }
+
+    /** One line for people: the status and what was found. */
+    public String outcome() {
+        return status.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? ""
+                : ": " + detail);
     }
 
     public static Verification notRequested() {

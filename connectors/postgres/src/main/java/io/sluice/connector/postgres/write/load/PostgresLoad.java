@@ -21,6 +21,7 @@ import io.sluice.spi.LoadPlan;
 import io.sluice.spi.LoadRequest;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LoadMarks;
 
@@ -283,9 +284,10 @@ public final class PostgresLoad {
     }
 
     /** After the last partition: each step's finish (indexes, keys, deletes, sequences, the swap); each once. */
-    public void finish(LoadMarks marks) throws ConnectorException {
+    /** The steps' finish; {@code check} sees the loaded rows before a replace's swap, else after the steps. */
+    public void finish(LoadMarks marks, LoadedRowsCheck check) throws ConnectorException {
         if (alone) {
-            finishSteps(marks);
+            finishSteps(marks, check);
             return;
         }
         // The processes of a joined run reach this together: one finishes while the others wait on its session lock
@@ -297,7 +299,7 @@ public final class PostgresLoad {
                 p.setString(1, "sluice finish " + table.quoted());
                 p.execute();
             }
-            finishSteps(marks);
+            finishSteps(marks, check);
         } catch (SQLException e) {
             throw table.connections().errors().translate(e, PostgresErrors.Phase.DESCRIBE, "waiting for another "
                     + "process of the run to finish " + table.quoted());
@@ -306,14 +308,22 @@ public final class PostgresLoad {
         }
     }
 
-    private void finishSteps(LoadMarks marks) throws ConnectorException {
+    private void finishSteps(LoadMarks marks, LoadedRowsCheck check) throws ConnectorException {
         Map<String, String> done = table.read(marks);
         for (LoadStep step : steps) {
-            step.finish(marks, done);
+            if (step instanceof ShadowSwap swap) {
+                swap.finish(marks, done, check); // before its swap
+            } else {
+                step.finish(marks, done);
+            }
         }
         List<LoadCheck> checks = table.request().checks();
-        if (replace.isPresent() || checks.isEmpty()) {
+        if (replace.isPresent()) {
             return; // a replace checks its new table before the swap
+        }
+        check.check(Optional.empty());
+        if (checks.isEmpty()) {
+            return;
         }
         java.util.Map<String, Long> before = checkedBeforeCommit;
         table.inTransaction("checking " + table.quoted(), (c, tx) -> CheckRun.mark(before != null ? before

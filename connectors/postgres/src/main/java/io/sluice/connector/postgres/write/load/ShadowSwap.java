@@ -13,6 +13,8 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
+import io.sluice.connector.postgres.read.TableRows;
+import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
@@ -208,7 +210,16 @@ public final class ShadowSwap implements LoadStep {
     /** After the last partition: the shadow completed (indexes, keys, statistics, sequences), then the swap. */
     @Override
     public void finish(LoadMarks marks, Map<String, String> done) throws ConnectorException {
+        finish(marks, done, LoadedRowsCheck.NONE);
+    }
+
+    /**
+     * Completes the shadow, has {@code check} look at it (a failure leaves the old table live, as it was), then swaps
+     * it in; once swapped (a resumed run), {@code check} looks at the table under its own name.
+     */
+    void finish(LoadMarks marks, Map<String, String> done, LoadedRowsCheck check) throws ConnectorException {
         if (done.containsKey(SWAPPED)) {
+            check.check(Optional.empty());
             return;
         }
         PostgresConnections connections = table.connections();
@@ -259,6 +270,7 @@ public final class ShadowSwap implements LoadStep {
             CheckRun.mark(CheckRun.evaluate(c, table.request().checks(), shadow, "on the new table before the swap",
                     "the old table stays live, as it was"), marks, tx);
         });
+        check.check(Optional.of(TableRows.staged(connections, shadow, table.quoted())));
         swap(marks, indexesNow);
     }
 
