@@ -10,7 +10,21 @@ import java.util.Optional;
  * {@code predicate}: a partition's {@link SourcePartition#portablePredicate()}, when given; {@code keyColumns}:
  * positions in {@code columns} of the key's columns, empty when the whole row is the key.
  */
-public interface TargetRows {
+public interface TargetRows extends AutoCloseable {
+    /**
+     * These rows as of one moment: every later statement of the returned rows reads one snapshot, taken now, until
+     * it is closed, so writes meanwhile show no phantom differences. A target that cannot pin returns itself (each
+     * statement then sees the table as of its own start).
+     */
+    default TargetRows pinned() throws ConnectorException {
+        return this;
+    }
+
+    /** Ends what {@link #pinned} holds; nothing for rows that hold nothing. Never throws. */
+    @Override
+    default void close() {
+    }
+
     /** The rows' count and checksum over {@code columns}, those {@code predicate} selects when given. */
     Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level) throws ConnectorException;
 

@@ -48,11 +48,15 @@ final class StreamComparer {
         this.maxDifferences = maxDifferences;
     }
 
-    /** The stream's target table against its source, read in a session of its own. */
+    /**
+     * The stream's target table against its source, read in a session of its own; the target pinned first, as of one
+     * moment, so writes to either side during the compare show no phantom differences.
+     */
     StreamCompareReport compare() throws ConnectorException {
-        TargetRows targetRows = binding.target().rows().orElseThrow(() -> cannot("the target", "row lists"));
-        try (SourceSession session = binding.source().openSession(plan.spec().consistency())) {
-            return compare(session, targetRows);
+        TargetRows rows = binding.target().rows().orElseThrow(() -> cannot("the target", "row lists"));
+        try (TargetRows target = rows.pinned();
+             SourceSession session = binding.source().openSession(plan.spec().consistency())) {
+            return compare(session, target);
         }
     }
 

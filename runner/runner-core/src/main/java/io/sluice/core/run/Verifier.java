@@ -55,7 +55,10 @@ final class Verifier {
      * the source as the run's {@code session} reads it; each differing row a mismatch line.
      */
     Verification compare(SourceSession session, TargetRows rows) throws ConnectorException {
-        StreamCompareReport report = Comparer.loaded(plan, binding, session, rows, LISTED);
+        StreamCompareReport report;
+        try (TargetRows pinned = rows.pinned()) { // a live table (rows loaded as they went) may have other writers
+            report = Comparer.loaded(plan, binding, session, pinned, LISTED);
+        }
         String counts = report.sourceRows() + " rows in the source's snapshot, " + report.targetRows() + " loaded";
         if (report.equal()) {
             return new Verification(VerifyMode.COMPARE, Verification.Status.PASSED, "row", counts + ", equal ("

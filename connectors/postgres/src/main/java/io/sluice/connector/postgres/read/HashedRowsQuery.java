@@ -172,45 +172,21 @@ public final class HashedRowsQuery {
         }
     }
 
-    /** Lists {@code table}'s rows over {@code columns} (quoted names), with {@code predicate} when given. */
-    public static HashedRows ofTable(PostgresConnections connections, String table, List<String> columns,
-                                     java.util.Optional<String> predicate, List<Integer> keyColumns, Buckets buckets)
-            throws ConnectorException {
-        String what = "the rows of " + table;
-        Connection connection = connections.open(what);
-        try {
-            DigestQuery.prepare(connection);
-        } catch (SQLException e) {
-            PostgresConnections.closeQuietly(connection);
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing " + what);
-        }
+    /** The listing of {@code table}'s rows over {@code columns} (quoted names), with {@code predicate} when given. */
+    static String tableListing(String table, List<String> columns, java.util.Optional<String> predicate,
+                               List<Integer> keyColumns, Buckets buckets) {
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
-        return open(connections, connection, listing(tableQuery(table, columns, predicate, keyColumns,
-                buckets.count()), keyCount, columns.size(), buckets), keyCount, columns.size(), what);
+        return listing(tableQuery(table, columns, predicate, keyColumns, buckets.count()), keyCount, columns.size(),
+                buckets);
     }
 
-    /** {@link SourceRows#bucketDigests} of {@code table}'s rows, on a connection of its own. */
-    public static List<Digest> bucketsOfTable(PostgresConnections connections, String table, List<String> columns,
-                                              java.util.Optional<String> predicate, List<Integer> keyColumns,
-                                              int count) throws ConnectorException {
-        String what = "the bucket digests of " + table;
-        try (Connection connection = connections.open(what)) {
-            DigestQuery.prepare(connection);
-            return readBucketDigests(connection, bucketDigests(tableQuery(table, columns, predicate, keyColumns,
-                    count)), count);
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
-        }
-    }
-
-    /** {@link #ofTable} on an open transaction's {@code connection}, which stays open after the listing. */
+    /** {@link #tableListing} run on an open transaction's {@code connection}, which stays open after the listing. */
     static HashedRows ofTableOn(PostgresConnections connections, Connection connection, String table,
                                 List<String> columns, java.util.Optional<String> predicate, List<Integer> keyColumns,
                                 Buckets buckets) throws ConnectorException {
         String what = "the rows of " + table;
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
-        String sql = listing(tableQuery(table, columns, predicate, keyColumns, buckets.count()), keyCount,
-                columns.size(), buckets);
+        String sql = tableListing(table, columns, predicate, keyColumns, buckets);
         try {
             Statement statement = connection.createStatement();
             statement.setFetchSize(FETCH_ROWS);
@@ -221,7 +197,7 @@ public final class HashedRowsQuery {
         }
     }
 
-    /** {@link #bucketsOfTable} on an open transaction's {@code connection}. */
+    /** {@link SourceRows#bucketDigests} of {@code table}'s rows, on {@code connection}. */
     static List<Digest> bucketsOfTableOn(Connection connection, String table, List<String> columns,
                                          java.util.Optional<String> predicate, List<Integer> keyColumns, int count)
             throws SQLException {

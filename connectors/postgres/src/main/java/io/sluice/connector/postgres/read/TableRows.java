@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,31 +25,42 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A target table's rows for {@code sluice compare} and {@code verify: compare}: digests, rows listed, and the primary
- * key they are listed by. Read on connections of their own, or, for a load not yet committed, on the load's own
- * connection in its transaction ({@link #inTransaction}), one query after another.
+ * key they are listed by. Read on connections of their own (in one exported snapshot once {@link #pinned}), or, for a
+ * load not yet committed, on the load's own connection in its transaction ({@link #inTransaction}), one query after
+ * another.
  *
  * @param table    the table read (quoted)
  * @param keyTable the table whose primary key lists the rows when {@code table} has none yet (a shadow before its
  *                 swap takes the key of the table it replaces)
  * @param borrowed the open transaction's connection, when the rows are read there
+ * @param pin      the snapshot every statement reads in, and the transaction that holds it
  */
 public record TableRows(PostgresConnections connections, String table, String keyTable,
-                        Optional<Connection> borrowed) implements TargetRows {
+                        Optional<Connection> borrowed, Optional<Pin> pin) implements TargetRows {
+    /** An exported snapshot ({@code pg_export_snapshot()}) and the transaction that keeps it valid. */
+    public record Pin(Connection holder, String snapshot) {
+        public Pin {
+            requireNonNull(holder, "holder is null");
+            requireNonNull(snapshot, "snapshot is null");
+        }
+    }
+
     public TableRows {
         requireNonNull(connections, "connections is null");
         requireNonNull(table, "table is null");
         requireNonNull(keyTable, "keyTable is null");
         requireNonNull(borrowed, "borrowed is null");
+        requireNonNull(pin, "pin is null");
     }
 
     /** The rows of {@code table} as committed. */
     public static TableRows of(PostgresConnections connections, String table) {
-        return new TableRows(connections, table, table, Optional.empty());
+        return new TableRows(connections, table, table, Optional.empty(), Optional.empty());
     }
 
     /** The rows of a new table that will replace {@code live}, keyed as {@code live} is until it has a key itself. */
     public static TableRows staged(PostgresConnections connections, String table, String live) {
-        return new TableRows(connections, table, live, Optional.empty());
+        return new TableRows(connections, table, live, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -58,7 +70,34 @@ public record TableRows(PostgresConnections connections, String table, String ke
     public static TableRows inTransaction(PostgresConnections connections, Connection connection, String table,
                                           String keyTable) throws SQLException {
         DigestQuery.prepareLocal(connection);
-        return new TableRows(connections, table, keyTable, Optional.of(connection));
+        return new TableRows(connections, table, keyTable, Optional.of(connection), Optional.empty());
+    }
+
+    /** The rows in a snapshot exported now, which a read-only transaction holds until {@link #close}. */
+    @Override
+    public TargetRows pinned() throws ConnectorException {
+        if (borrowed.isPresent() || pin.isPresent()) {
+            return this; // one transaction already
+        }
+        Connection holder = connections.open("holding a snapshot of " + table);
+        try {
+            holder.setAutoCommit(false);
+            holder.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            holder.setReadOnly(true);
+            try (Statement s = holder.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_export_snapshot()")) {
+                rs.next();
+                return new TableRows(connections, table, keyTable, borrowed, Optional.of(new Pin(holder,
+                        rs.getString(1))));
+            }
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(holder);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "exporting a snapshot of " + table);
+        }
+    }
+
+    @Override
+    public void close() {
+        pin.ifPresent(p -> PostgresConnections.closeQuietly(p.holder()));
     }
 
     @Override
@@ -72,15 +111,18 @@ public record TableRows(PostgresConnections connections, String table, String ke
     }
 
     private boolean exists() throws ConnectorException {
-        try (Connection c = connections.open("looking up " + table);
-             PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+        String what = "looking up " + table;
+        Connection c = open(what);
+        try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
             s.setString(1, table);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return rs.getBoolean(1);
             }
         } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "looking up " + table);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, what);
+        } finally {
+            release(c);
         }
     }
 
@@ -88,7 +130,7 @@ public record TableRows(PostgresConnections connections, String table, String ke
         String sql = "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
                 + "AND a.attnum = ANY (i.indkey) WHERE i.indrelid = to_regclass(?) AND i.indisprimary "
                 + "ORDER BY array_position(i.indkey::int2[], a.attnum)";
-        Connection c = borrowed.isPresent() ? borrowed.get() : connections.open("the primary key of " + relation);
+        Connection c = open("the primary key of " + relation);
         try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, relation);
             List<String> names = new ArrayList<>();
@@ -102,45 +144,82 @@ public record TableRows(PostgresConnections connections, String table, String ke
             throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, "reading the primary key of "
                     + relation);
         } finally {
-            if (borrowed.isEmpty()) {
-                PostgresConnections.closeQuietly(c);
-            }
+            release(c);
         }
     }
 
     @Override
     public Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level)
             throws ConnectorException {
-        if (borrowed.isEmpty()) {
-            return DigestQuery.ofTable(connections, table, columns, predicate, level);
-        }
+        String what = "the digest of " + table;
+        Connection c = open(what);
         try {
-            return DigestQuery.run(borrowed.get(), DigestQuery.tableSql(table, columns, predicate, level), level);
+            return DigestQuery.run(c, DigestQuery.tableSql(table, columns, predicate, level), level);
         } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing the digest of " + table);
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
+                    + predicate.map(p -> " where " + p).orElse(""));
+        } finally {
+            release(c);
         }
     }
 
     @Override
     public HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
                            Buckets buckets) throws ConnectorException {
-        return borrowed.isEmpty() ? HashedRowsQuery.ofTable(connections, table, quoted(columns), predicate, keyColumns,
-                buckets) : HashedRowsQuery.ofTableOn(connections, borrowed.get(), table, quoted(columns), predicate,
-                keyColumns, buckets);
+        if (borrowed.isPresent()) {
+            return HashedRowsQuery.ofTableOn(connections, borrowed.get(), table, quoted(columns), predicate,
+                    keyColumns, buckets);
+        }
+        String what = "the rows of " + table;
+        int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
+        // The listing closes the connection when it is closed.
+        return HashedRowsQuery.open(connections, open(what), HashedRowsQuery.tableListing(table, quoted(columns),
+                predicate, keyColumns, buckets), keyCount, columns.size(), what);
     }
 
     @Override
     public List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
                                       int count) throws ConnectorException {
-        if (borrowed.isEmpty()) {
-            return HashedRowsQuery.bucketsOfTable(connections, table, quoted(columns), predicate, keyColumns, count);
-        }
+        String what = "the bucket digests of " + table;
+        Connection c = open(what);
         try {
-            return HashedRowsQuery.bucketsOfTableOn(borrowed.get(), table, quoted(columns), predicate, keyColumns,
-                    count);
+            return HashedRowsQuery.bucketsOfTableOn(c, table, quoted(columns), predicate, keyColumns, count);
         } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing the bucket digests of "
-                    + table);
+            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
+        } finally {
+            release(c);
+        }
+    }
+
+    /**
+     * The connection a statement runs on: the borrowed one, or one of its own under the digest settings, in the pinned
+     * snapshot when there is one; {@link #release} gives it back.
+     */
+    private Connection open(String what) throws ConnectorException {
+        if (borrowed.isPresent()) {
+            return borrowed.get();
+        }
+        Connection c = connections.open(what);
+        try {
+            DigestQuery.prepare(c);
+            if (pin.isPresent()) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                c.setReadOnly(true);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET TRANSACTION SNAPSHOT " + SqlQuote.literal(pin.get().snapshot()));
+                }
+            }
+            return c;
+        } catch (SQLException e) {
+            PostgresConnections.closeQuietly(c);
+            throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, what);
+        }
+    }
+
+    private void release(Connection c) {
+        if (borrowed.isEmpty()) {
+            PostgresConnections.closeQuietly(c);
         }
     }
 
