@@ -2,14 +2,18 @@ package io.sluice.app.cli;
 
 import io.sluice.app.output.CompareOutput;
 import io.sluice.core.compare.CompareReport;
+import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
+import io.sluice.spi.ledger.ChangeFeedRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /**
@@ -58,10 +62,29 @@ final class CompareCommand implements Callable<Integer> {
         });
         PipelineSpec pipeline = SpecFiles.load(sluice, specFile, err);
         Terminal terminal = Terminal.forSecrets(pipeline.secrets());
+        List<CompareOutput.Following> following = following(sluice, pipeline);
         CompareReport report = sluice.compare(pipeline, Optional.ofNullable(stream), maxDifferences);
         PrintWriter out = spec.commandLine().getOut();
-        out.println(terminal.redact(format == Format.JSON ? CompareOutput.json(report) : CompareOutput.text(report)));
+        out.println(terminal.redact(format == Format.JSON ? CompareOutput.json(report, following)
+                : CompareOutput.text(report, following)));
         out.flush();
         return report.equal() ? ExitCodes.OK : ExitCodes.VERIFICATION;
+    }
+
+    /**
+     * The change feeds the compared streams follow, as they are before the compare begins: the source is compared as
+     * it is now, the target holds it as of what was applied, and the distance between the two is said.
+     */
+    private List<CompareOutput.Following> following(Sluice sluice, PipelineSpec pipeline) {
+        try (RunStatus status = sluice.status(pipeline)) {
+            return status.feeds().stream()
+                    .filter(f -> f.state().isPresent() && !f.streams().isEmpty()
+                            && (stream == null || f.streams().contains(stream)))
+                    .map(f -> new CompareOutput.Following(f.feed(), f.streams(), f.record()
+                            .filter(r -> r.state() == ChangeFeedRecord.State.APPLYING).map(ChangeFeedRecord::position),
+                            f.state().get().exists() ? OptionalLong.of(f.state().get().behindBytes())
+                                    : OptionalLong.empty()))
+                    .toList();
+        }
     }
 }

@@ -115,6 +115,33 @@ class ChangesTest {
         });
     }
 
+    /** {@code sluice compare} of a stream that follows changes says how far the applied changes are behind. */
+    @Test
+    void compareSaysHowFarTheTargetsAppliedChangesAreBehindTheSource() throws Exception {
+        Databases db = databases("chg_compare", 300);
+        Path spec = spec(db, "sluice_compare");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+        assertTrue(equal.out().contains("changes sluice_compare (shop): applied up to "), equal.out());
+
+        // A change the target has not applied yet: a difference, and the feed says the source is ahead.
+        sql(db.source(), "UPDATE orders SET customer = 'moved' WHERE id = 7");
+        CliRun behind = CliRun.of("compare", spec.toString(), "--format", "json");
+        assertEquals(5, behind.exitCode(), behind.all());
+        tools.jackson.databind.JsonNode root = tools.jackson.databind.json.JsonMapper.builder().build()
+                .readTree(behind.out());
+        tools.jackson.databind.JsonNode feed = root.get("changeFeeds").get(0);
+        assertEquals("sluice_compare", feed.get("feed").asString(), root.toString());
+        assertTrue(feed.get("behindBytes").asLong() > 0, root.toString());
+        assertTrue(behind.out().contains("\"id\" : \"7\""), behind.out());
+
+        CliRun applied = CliRun.of("run", spec.toString());
+        assertEquals(0, applied.exitCode(), applied.all());
+        assertEquals(0, CliRun.of("compare", spec.toString()).exitCode(), "equal once applied");
+    }
+
     @Test
     void theCopyAndTheChangesMeetExactlyWhileAWriterWrites() throws Exception {
         Databases db = databases("chg_exact", 60_000);
