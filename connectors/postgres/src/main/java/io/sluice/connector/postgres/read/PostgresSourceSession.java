@@ -178,7 +178,7 @@ public final class PostgresSourceSession implements SourceSession {
         }
         List<String> expressions = digestExpressions(projection);
         String what = "the digest of " + description + " partition " + partition.id();
-        Connection connection = snapshotConnection(what);
+        Connection connection = snapshotConnection(what, pg);
         try {
             Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
             connection.commit();
@@ -217,7 +217,7 @@ public final class PostgresSourceSession implements SourceSession {
                 List<String> expressions = digestExpressions(projection);
                 int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
                 String what = "the rows of " + description + " partition " + partition.id();
-                Connection connection = snapshotConnection(what);
+                Connection connection = snapshotConnection(what, partition);
                 return HashedRowsQuery.open(connections, connection, HashedRowsQuery.listing(inner(partition,
                         expressions, keyColumns, buckets.count()), keyCount, expressions.size(), buckets), keyCount,
                         expressions.size(), what);
@@ -227,7 +227,7 @@ public final class PostgresSourceSession implements SourceSession {
             public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection,
                                               List<Integer> keyColumns, int count) throws ConnectorException {
                 String what = "the bucket digests of " + description + " partition " + partition.id();
-                Connection connection = snapshotConnection(what);
+                Connection connection = snapshotConnection(what, partition);
                 try {
                     return HashedRowsQuery.readBucketDigests(connection, HashedRowsQuery.bucketDigests(inner(
                             partition, digestExpressions(projection), keyColumns, count)), count);
@@ -252,11 +252,17 @@ public final class PostgresSourceSession implements SourceSession {
         return pg.select(HashedRowsQuery.innerList(expressions, keyColumns, buckets));
     }
 
-    /** A connection of its own in the session's snapshot ({@link #inSnapshot}); the caller closes it. */
-    private Connection snapshotConnection(String what) throws ConnectorException {
+    /**
+     * A connection of its own in the session's snapshot ({@link #inSnapshot}) to read {@code partition}, its scans
+     * narrowed to the partition's predicate ({@link DigestQuery#narrowScans}); the caller closes it.
+     */
+    private Connection snapshotConnection(String what, SourcePartition partition) throws ConnectorException {
         Connection connection = connections.open(what);
         try {
             inSnapshot(connection);
+            if (partition instanceof PgPartition pg && pg.where().isPresent()) {
+                DigestQuery.narrowScans(connection);
+            }
             return connection;
         } catch (SQLException e) {
             PostgresConnections.closeQuietly(connection);

@@ -152,7 +152,7 @@ public record TableRows(PostgresConnections connections, String table, String ke
     public Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level)
             throws ConnectorException {
         String what = "the digest of " + table;
-        Connection c = open(what);
+        Connection c = open(what, predicate);
         try {
             return DigestQuery.run(c, DigestQuery.tableSql(table, columns, predicate, level), level);
         } catch (SQLException e) {
@@ -173,7 +173,7 @@ public record TableRows(PostgresConnections connections, String table, String ke
         String what = "the rows of " + table;
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
         // The listing closes the connection when it is closed.
-        return HashedRowsQuery.open(connections, open(what), HashedRowsQuery.tableListing(table, quoted(columns),
+        return HashedRowsQuery.open(connections, open(what, predicate), HashedRowsQuery.tableListing(table, quoted(columns),
                 predicate, keyColumns, buckets), keyCount, columns.size(), what);
     }
 
@@ -181,7 +181,7 @@ public record TableRows(PostgresConnections connections, String table, String ke
     public List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
                                       int count) throws ConnectorException {
         String what = "the bucket digests of " + table;
-        Connection c = open(what);
+        Connection c = open(what, predicate);
         try {
             return HashedRowsQuery.bucketsOfTableOn(c, table, quoted(columns), predicate, keyColumns, count);
         } catch (SQLException e) {
@@ -189,6 +189,20 @@ public record TableRows(PostgresConnections connections, String table, String ke
         } finally {
             release(c);
         }
+    }
+
+    /** {@link #open(String)} for a statement that reads one partition: its scans narrowed to the predicate. */
+    private Connection open(String what, Optional<String> predicate) throws ConnectorException {
+        Connection c = open(what);
+        if (predicate.isPresent() && borrowed.isEmpty()) { // a load's transaction goes on with other statements
+            try {
+                DigestQuery.narrowScans(c);
+            } catch (SQLException e) {
+                release(c);
+                throw connections.errors().translate(e, PostgresErrors.Phase.DESCRIBE, what);
+            }
+        }
+        return c;
     }
 
     /**
