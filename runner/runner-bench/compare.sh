@@ -8,7 +8,7 @@
 #             hashtextextended(ROW(...)::text, 0), what compare's digests compute), the wall time until both end;
 #   equal:    ./sluice compare on the equal tables (range on id, batch-size ROWS/8, DEGREE), exit 0 expected;
 #   changed:  one row's note changed on the target, ./sluice compare, exit 5 and that key expected; changed back.
-# --lineitem SCALE: TPC-H lineitem at that scale factor instead (DuckDB's dbgen, cached under .ci/cache/bench-compare;
+# --lineitem SCALE: TPC-H lineitem at that scale factor instead (lineitem-csv.sh: DuckDB's dbgen, cached;
 # SF 10 is 60 M rows), keyed (l_orderkey, l_linenumber), range on l_orderkey; the changed row's l_comment.
 # With pgcopydb (0.12 or later) on the PATH, also `pgcopydb compare data` on the same tables (it says equal or not per table).
 # Whole commands timed (JVM start included). Prints each run and the medians with ratios against the floor.
@@ -35,22 +35,7 @@ for db in sluice_cmp_src sluice_cmp_dst; do
   psql_ -d "$db" -c "CREATE SCHEMA bench"
 done
 if [ -n "$lineitem" ]; then
-  cache="$root/.ci/cache/bench-compare"
-  mkdir -p "$cache"
-  csv="$cache/lineitem-sf$lineitem.csv"
-  if [ ! -f "$csv" ]; then
-    bash "$root/.ci/provision-duckdb-extensions.sh" tpch >&2
-    python="$(bash "$root/runner/runner-bench/provision-duckdb-python.sh" "$cache/python")"
-    echo "compare: generating lineitem SF $lineitem with DuckDB's dbgen (once)" >&2
-    "$python" - "$root/.ci/cache/duckdb-extensions" "$lineitem" "$csv" <<'PY'
-import sys, duckdb
-con = duckdb.connect(config={"extension_directory": sys.argv[1], "autoinstall_known_extensions": False})
-con.execute("LOAD tpch")
-con.execute(f"CALL dbgen(sf = {sys.argv[2]})")
-con.execute(f"COPY lineitem TO '{sys.argv[3]}.tmp' (FORMAT csv, HEADER false, DELIMITER '|')")
-PY
-    mv "$csv.tmp" "$csv"
-  fi
+  csv="$(bash "$root/runner/runner-bench/lineitem-csv.sh" "$lineitem")"
   table=bench.lineitem key=l_orderkey
   columns="l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
     l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment"

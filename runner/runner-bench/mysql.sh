@@ -40,20 +40,7 @@ at() { psql_ -At "$@"; }
 # --- setup (untimed) ---------------------------------------------------------------------------------------------
 cache="$root/.ci/cache/bench-mysql"
 mkdir -p "$cache"
-csv="$cache/lineitem-sf$scale.csv"
-if [ ! -f "$csv" ]; then
-  bash "$root/.ci/provision-duckdb-extensions.sh" tpch >&2
-  python="$(bash "$root/runner/runner-bench/provision-duckdb-python.sh" "$cache/python")"
-  echo "mysql: generating lineitem SF $scale with DuckDB's dbgen (once)" >&2
-  "$python" - "$root/.ci/cache/duckdb-extensions" "$scale" "$csv" <<'PY'
-import sys, duckdb
-con = duckdb.connect(config={"extension_directory": sys.argv[1], "autoinstall_known_extensions": False})
-con.execute("LOAD tpch")
-con.execute(f"CALL dbgen(sf = {sys.argv[2]})")
-con.execute(f"COPY lineitem TO '{sys.argv[3]}.tmp' (FORMAT csv, HEADER false, DELIMITER '|')")
-PY
-  mv "$csv.tmp" "$csv"
-fi
+csv="$(bash "$root/runner/runner-bench/lineitem-csv.sh" "$scale")"
 bash "$root/.ci/provision-duckdb-extensions.sh" mysql_scanner postgres_scanner >&2
 python="$(bash "$root/runner/runner-bench/provision-duckdb-python.sh" "$cache/python")"
 
