@@ -82,6 +82,11 @@ public record PgPartition(String id, String relation, String fromClause, Optiona
         return Optional.of(out.toString());
     }
 
+    /** Whether the stream reads a query (its relation a parenthesized SELECT), not a table. */
+    boolean readsQuery() {
+        return relation.startsWith("(");
+    }
+
     /** How a checkpoint names the stream's relation: a table by its quoted name, a query by a hash of its text. */
     static String relationLabel(String relation) {
         if (!relation.startsWith("(")) {

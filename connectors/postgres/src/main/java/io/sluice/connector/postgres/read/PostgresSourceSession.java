@@ -254,13 +254,14 @@ public final class PostgresSourceSession implements SourceSession {
 
     /**
      * A connection of its own in the session's snapshot ({@link #inSnapshot}) to read {@code partition}, its scans
-     * narrowed to the partition's predicate ({@link DigestQuery#narrowScans}); the caller closes it.
+     * narrowed to the partition's predicate when it reads a table, not a query ({@link DigestQuery#narrowScans}); the
+     * caller closes it.
      */
     private Connection snapshotConnection(String what, SourcePartition partition) throws ConnectorException {
         Connection connection = connections.open(what);
         try {
             inSnapshot(connection);
-            if (partition instanceof PgPartition pg && pg.where().isPresent()) {
+            if (partition instanceof PgPartition pg && pg.where().isPresent() && !pg.readsQuery()) {
                 DigestQuery.narrowScans(connection);
             }
             return connection;
