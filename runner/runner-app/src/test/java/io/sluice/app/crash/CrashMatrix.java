@@ -280,11 +280,6 @@ abstract class CrashMatrix {
         /** Stops the run (SIGSTOP) at the moment: it cannot move on between the look and the failure. */
         private void stopAt(Process child, Path log) throws Exception {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            // Until the run has recorded its stream it has changed nothing a moment looks at: it starts and plans
-            // at full speed (stopped at every look, a JVM's start took three times as long).
-            while (System.nanoTime() < deadline && child.isAlive() && !recorded()) {
-                Thread.sleep(3); // polling for a state, not timing anything
-            }
             while (System.nanoTime() < deadline) {
                 if (!child.isAlive()) {
                     throw new AssertionError("the run ended before the moment " + moment + " (exit "
@@ -338,15 +333,6 @@ abstract class CrashMatrix {
                 }
             } catch (SQLException notYet) {
                 // no ledger yet
-            }
-        }
-
-        /** Whether the run has recorded its stream in the ledger (before it empties or writes anything). */
-        private boolean recorded() {
-            try {
-                return check("SELECT count(*) FROM sluice.run_streams WHERE run_id = '" + runId + "'") > 0;
-            } catch (SQLException notYet) {
-                return false; // the ledger does not exist yet
             }
         }
 
