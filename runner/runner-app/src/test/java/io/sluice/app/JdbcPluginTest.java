@@ -74,6 +74,7 @@ class JdbcPluginTest {
                     target: { connection: pg, table: public.orders, create: if-missing }
                     distribution: { method: range, key: id }
                     degree: 2
+                    columns: { customer: { rename: buyer } }
                 """.formatted(h2, pg.jdbcUrl(target), pg.user()));
 
         Run missing = sluice(null, "run", spec.toString());
@@ -85,12 +86,12 @@ class JdbcPluginTest {
         assertEquals(0, run.exit(), run.output());
         assertEquals("5000 12502500 3125625.00 2500 2024-01-01 00:01:00.123456", query(target, "SELECT count(*) || ' ' "
                 + "|| sum(id) || ' ' || sum(total) || ' ' || count(*) FILTER (WHERE paid) || ' ' || min(at) FROM orders"));
-        assertEquals("id bigint, customer character varying(20), total numeric(12,2), placed date, "
+        assertEquals("id bigint, buyer character varying(20), total numeric(12,2), placed date, "
                 + "at timestamp without time zone, paid boolean, weight double precision, note text, blob bytea",
                 query(target, "SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY "
                         + "attnum) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attnum > 0"));
-        assertEquals("\\x00ff 2024-01-03 nn", query(target, "SELECT blob::text || ' ' || placed || ' ' || note FROM "
-                + "orders WHERE id = 2"));
+        assertEquals("\\x00ff 2024-01-03 nn c2", query(target, "SELECT blob::text || ' ' || placed || ' ' || note "
+                + "|| ' ' || buyer FROM orders WHERE id = 2"));
         Run connectors = sluice(PLUGINS, "connectors");
         assertTrue(connectors.output().contains("jdbc") && connectors.output().contains("mysql"), connectors.output());
         assertFalse(run.output().contains("Exception"), run.output());

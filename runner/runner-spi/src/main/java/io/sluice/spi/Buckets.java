@@ -6,9 +6,9 @@ import java.util.TreeSet;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Which rows a compare asks for, by bucket: a row's bucket is the 64-bit hash of its key's text ({@code ROW(key
- * columns)::text}, or of the whole row's text without a key) modulo {@code count}, the same on every server, so both
- * sides put a row in the same bucket. {@link #ALL} is every row.
+ * Which rows a compare asks for, by bucket: a row's bucket is the {@link RowHash} of its key's text (of the whole
+ * row's text without a key) modulo {@code count}, the same on every server, so both sides put a row in the same
+ * bucket. {@link #ALL} is every row.
  *
  * @param chosen the buckets wanted, each in {@code [0, count)}
  */

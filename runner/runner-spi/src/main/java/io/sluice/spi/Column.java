@@ -79,6 +79,16 @@ public record Column(String name, String typeName, int pgTypeOid, boolean nullab
         return new Column(newName, typeName, pgTypeOid, nullable, Generation.NONE, java.util.Optional.of(sql));
     }
 
+    /**
+     * The source column this one reads under another name (a {@code rename} rule, whose expression is that column's
+     * name in SQL's double quotes, as {@link #readAs} is given it); empty for a column read as itself or computed.
+     * Lets a source that computes no expressions still honour renames.
+     */
+    public java.util.Optional<String> renamedFrom() {
+        return expression.filter(e -> e.matches("\"(?:[^\"]|\"\")*\""))
+                .map(e -> e.substring(1, e.length() - 1).replace("\"\"", "\""));
+    }
+
     /** Whether the column is computed by an expression (STORED or VIRTUAL). */
     public boolean isGenerated() {
         return generation.isComputed();

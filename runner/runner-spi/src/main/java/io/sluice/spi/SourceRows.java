@@ -11,14 +11,20 @@ import java.util.List;
  * key (each row's key is then the text of the whole row).
  */
 public interface SourceRows {
+    /** The hashes these rows can be compared by, at least one. */
+    java.util.Set<RowHash> hashes();
+
+    /** The partition's count and CHECKSUM, by {@code hash}. */
+    Digest digest(SourcePartition partition, SourceProjection projection, RowHash hash) throws ConnectorException;
+
     /** The partition's rows in {@code buckets} ({@link Buckets#ALL}: every row), ordered as {@link HashedRows} says. */
-    HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns, Buckets buckets)
-            throws ConnectorException;
+    HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns, Buckets buckets,
+                    RowHash hash) throws ConnectorException;
 
     /**
      * The CHECKSUM digest of the partition's rows in each of {@code count} buckets (index: bucket), in one pass: they
      * add up to the partition's digest, and only the buckets whose digests differ need listing.
      */
     List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
-                               int count) throws ConnectorException;
+                               int count, RowHash hash) throws ConnectorException;
 }

@@ -25,17 +25,23 @@ public interface TargetRows extends AutoCloseable {
     default void close() {
     }
 
-    /** The rows' count and checksum over {@code columns}, those {@code predicate} selects when given. */
-    Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level) throws ConnectorException;
+    /** The hashes these rows can be compared by, at least one. */
+    java.util.Set<RowHash> hashes();
+
+    /**
+     * The rows' count and checksum over {@code columns} by {@code hash}, those {@code predicate} selects when given.
+     */
+    Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level, RowHash hash)
+            throws ConnectorException;
 
     /** The names of the target table's primary key columns in key order; empty when it has none. */
     List<String> primaryKey() throws ConnectorException;
 
     /** The rows in {@code buckets}, ordered as {@link HashedRows} says. */
-    HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, Buckets buckets)
-            throws ConnectorException;
+    HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, Buckets buckets,
+                    RowHash hash) throws ConnectorException;
 
     /** As {@link SourceRows#bucketDigests}, over the rows {@code predicate} selects. */
-    List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, int count)
-            throws ConnectorException;
+    List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns, int count,
+                               RowHash hash) throws ConnectorException;
 }

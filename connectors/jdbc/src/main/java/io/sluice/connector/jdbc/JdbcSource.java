@@ -110,7 +110,7 @@ final class JdbcSource implements Source {
 
     @Override
     public Column postgresColumn(Column column) throws ConnectorException {
-        JdbcType type = type(column.name());
+        JdbcType type = type(column.renamedFrom().orElse(column.name()));
         return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
                 Column.Generation.NONE);
     }
@@ -120,11 +120,11 @@ final class JdbcSource implements Source {
         List<JdbcEncoder> encoders = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
         for (ColumnPair pair : pairs) {
-            if (pair.source().expression().isPresent()) {
+            if (pair.source().expression().isPresent() && pair.source().renamedFrom().isEmpty()) {
                 throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe()
                         + " cannot compute columns from expressions", "compute it in a query: source");
             }
-            String name = pair.source().name();
+            String name = pair.source().renamedFrom().orElse(pair.source().name());
             encoders.add(JdbcEncoder.plan(encoders.size() + 1, name, type(name), pair.target()));
             expressions.add(quoted(sqlNames.get(name)));
         }

@@ -25,7 +25,7 @@ public final class MySqlConnectorFactory implements ConnectorFactory {
     static final SourceCapabilities SOURCE_CAPABILITIES = new SourceCapabilities(EnumSet.of(DistributionMethod.NONE,
             DistributionMethod.RANGE, DistributionMethod.NTILE, DistributionMethod.MODULO,
             DistributionMethod.DATA_DRIVEN), Set.of(DistributionMethod.RANGE, DistributionMethod.NTILE), true,
-            Source.ThreadModel.VIRTUAL);
+            Source.ThreadModel.VIRTUAL, Set.of(), true);
 
     @Override
     public String name() {

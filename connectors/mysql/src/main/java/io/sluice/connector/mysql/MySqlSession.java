@@ -4,6 +4,7 @@ import io.sluice.spi.Consistency;
 import io.sluice.spi.PartitionReader;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceRows;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -150,6 +151,29 @@ final class MySqlSession implements SourceSession {
             return new MySqlPartitionReader(settings.connect(), true, sql, (MySqlSource.MySqlProjection) projection,
                     settings, partition.predicate(), (c, usable) -> { });
         }
+        Connection c = borrow(true);
+        return new MySqlPartitionReader(c, false, sql, (MySqlSource.MySqlProjection) projection, settings,
+                partition.predicate(), this::handBack);
+    }
+
+    /**
+     * A connection of the snapshot, waiting for one a reader hands back ({@code wait}), or failing with MY204 when
+     * every one is held (a compare's listings, which keep theirs until closed); without a snapshot, a new one.
+     */
+    Connection borrow(boolean wait) throws ConnectorException {
+        if (snapshot == null) {
+            return settings.connect();
+        }
+        if (!wait) {
+            Connection c = snapshot.poll();
+            if (c == null) {
+                throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY204, source.describe() + ": compare "
+                        + "lists more partitions at once than the snapshot's " + all.size() + " connections",
+                        "compare with a higher degree (one connection per partition listed), or with fewer "
+                                + "partitions (batch-size), or with consistency: none");
+            }
+            return c;
+        }
         Connection c = null;
         try {
             // As many as the degree: a reader waits only when the runner runs more, or one is being handed back.
@@ -166,17 +190,24 @@ final class MySqlSession implements SourceSession {
             throw new ConnectorException(ErrorKind.FAILED, MySqlCode.MY105, "interrupted while waiting for a "
                     + "snapshot connection", "nothing to fix: the run is stopping");
         }
-        return new MySqlPartitionReader(c, false, sql, (MySqlSource.MySqlProjection) projection, settings,
-                partition.predicate(), this::handBack);
+        return c;
     }
 
-    private void handBack(Connection c, boolean usable) {
-        if (usable) {
+    /** Gives back what {@link #borrow} gave: to the snapshot when {@code usable}, else closed. */
+    void handBack(Connection c, boolean usable) {
+        if (snapshot == null) {
+            closeQuietly(c);
+        } else if (usable) {
             snapshot.add(c);
         } else {
             closeQuietly(c);
             alive.decrementAndGet();
         }
+    }
+
+    @Override
+    public java.util.Optional<SourceRows> rows() {
+        return java.util.Optional.of(new MySqlRows(this, source, settings));
     }
 
     @Override

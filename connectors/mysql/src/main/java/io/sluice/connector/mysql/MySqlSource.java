@@ -170,25 +170,32 @@ final class MySqlSource implements Source {
 
     @Override
     public Column postgresColumn(Column column) throws ConnectorException {
-        MySqlType type = type(column.name());
+        MySqlType type = type(sourceName(column));
         return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
                 Column.Generation.NONE);
+    }
+
+    /** The source column {@code column} reads: its own, or the one a {@code rename} rule reads. */
+    private static String sourceName(Column column) {
+        return column.renamedFrom().orElse(column.name());
     }
 
     @Override
     public SourceProjection project(List<ColumnPair> pairs) throws ConnectorException {
         List<ValueEncoder> encoders = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
+        List<MySqlType> types = new ArrayList<>();
         for (ColumnPair pair : pairs) {
-            if (pair.source().expression().isPresent()) {
+            String name = sourceName(pair.source());
+            if (pair.source().expression().isPresent() && pair.source().renamedFrom().isEmpty()) {
                 throw new ConnectorException(ErrorKind.INVALID_SPEC, SpiCode.SPI009, describe()
                         + " cannot compute columns from expressions", "compute it in a query: source");
             }
-            String name = pair.source().name();
             encoders.add(ValueEncoder.plan(encoders.size() + 1, name, type(name), pair.target()));
             expressions.add(quote(name));
+            types.add(type(name));
         }
-        return new MySqlProjection(encoders, expressions);
+        return new MySqlProjection(encoders, expressions, types, pairs.stream().map(ColumnPair::target).toList());
     }
 
     @Override
@@ -470,16 +477,27 @@ final class MySqlSource implements Source {
         }
     }
 
-    /** Each column's encoder, and the column list the reader selects. */
-    record MySqlProjection(List<ValueEncoder> encoders, List<String> expressions) implements SourceProjection {
+    /** Each column's encoder, the column list the reader selects, each column's type and its target column. */
+    record MySqlProjection(List<ValueEncoder> encoders, List<String> expressions, List<MySqlType> types,
+                           List<Column> targets) implements SourceProjection {
         MySqlProjection {
             encoders = List.copyOf(encoders);
             expressions = List.copyOf(expressions);
+            types = List.copyOf(types);
+            targets = List.copyOf(targets);
         }
 
         @Override
         public CopyFormat format() {
             return CopyFormat.BINARY;
+        }
+
+        /** MY203 for the first column whose values compare cannot print as the target does. */
+        @Override
+        public void requireComparable() throws ConnectorException {
+            for (int i = 0; i < expressions.size(); i++) {
+                CompareText.of(expressions.get(i), types.get(i), targets.get(i));
+            }
         }
     }
 }

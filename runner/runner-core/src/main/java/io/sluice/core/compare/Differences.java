@@ -12,6 +12,8 @@ final class Differences {
     private final int limit;
     private final List<String> keyNames;
     private final List<String> columnNames;
+    /** Keys are {@link PortableRowText}s, shown decoded. */
+    private final boolean portableRows;
     private final List<Difference> listed = new ArrayList<>();
     private long count;
 
@@ -19,7 +21,8 @@ final class Differences {
      * @param keyNames    the target names of the key's columns ({@code row} for a table without a key)
      * @param columnNames the target names of the compared columns, in the rows' order
      */
-    Differences(int limit, List<String> keyNames, List<String> columnNames) {
+    Differences(int limit, List<String> keyNames, List<String> columnNames, boolean portableRows) {
+        this.portableRows = portableRows;
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative: " + limit);
         }
@@ -47,7 +50,7 @@ final class Differences {
         for (long i = 0; i < times && listed.size() < limit; i++) {
             Map<String, String> named = new LinkedHashMap<>();
             for (int k = 0; k < keyNames.size(); k++) {
-                named.put(keyNames.get(k), key.get(k));
+                named.put(keyNames.get(k), portableRows ? PortableRowText.display(key.get(k)) : key.get(k));
             }
             listed.add(new Difference(named, kind, columns));
         }

@@ -11,6 +11,7 @@ import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Digest;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.HashedRows;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
@@ -62,14 +63,17 @@ final class StreamComparer {
 
     /** {@code target}'s rows (a load's, before they go live) against the source as {@code session} reads it. */
     StreamCompareReport compare(SourceSession session, TargetRows target) throws ConnectorException {
+        binding.projection().requireComparable();
         List<Column> columns = plan.targetColumns();
         List<String> names = columns.stream().map(Column::name).toList();
-        Optional<SourceRows> sourceRows = session.rows();
+        SourceRows sourceRows = session.rows().orElseThrow(() -> cannot("the source", "row digests"));
+        RowHash hash = hash(sourceRows, target);
         List<Integer> key = keyPositions(target.primaryKey(), names);
         Differences differences = new Differences(maxDifferences,
-                key.isEmpty() ? List.of("row") : key.stream().map(names::get).toList(), names);
+                key.isEmpty() ? List.of("row") : key.stream().map(names::get).toList(), names,
+                key.isEmpty() && hash == RowHash.PORTABLE);
         boolean perPartition = perPartition();
-        Totals totals = digests(session, target, perPartition);
+        Totals totals = digests(sourceRows, target, perPartition, hash);
         Digest sourceTotal = totals.source();
         Digest targetTotal = totals.target();
         // Rows of the target no partition selects (e.g. ones the stream's filter leaves out) make it whole.
@@ -81,16 +85,12 @@ final class StreamComparer {
         if (whole && sourceTotal.equals(targetTotal) || !whole && totals.differing().isEmpty()) {
             return report(sourceTotal, targetTotal, method, differences, Optional.empty());
         }
-        if (sourceRows.isEmpty()) {
-            return report(sourceTotal, targetTotal, method, differences, Optional.of("the source cannot list its "
-                    + "rows; the digests differ"));
-        }
         if (whole && partitions > MAX_LISTED_AT_ONCE) {
             return report(sourceTotal, targetTotal, method, differences, Optional.of("the digests differ; "
                     + "listing " + partitions + " partitions against the whole target would take a connection "
                     + "each (at most " + MAX_LISTED_AT_ONCE + "): compare with fewer partitions (batch-size)"));
         }
-        Listing listing = new Listing(sourceRows.get(), target, key, differences);
+        Listing listing = new Listing(sourceRows, target, key, differences, hash);
         if (whole) {
             listing.list(plan.allPartitions(), Optional.empty(), Math.max(sourceTotal.rows(), targetTotal.rows()));
         } else {
@@ -114,21 +114,21 @@ final class StreamComparer {
     }
 
     /** Every digest the comparison needs, {@link Digests} at the stream's degree on each server. */
-    private Totals digests(SourceSession session, TargetRows targetRows, boolean perPartition)
+    private Totals digests(SourceRows sourceRows, TargetRows targetRows, boolean perPartition, RowHash hash)
             throws ConnectorException {
         try (Digests digests = new Digests(plan.degree())) {
             // Per partition, the whole target is only counted (hashing it again would double the target's work):
             // when the partitions select every row, their digests add up to the whole one.
             Future<Digest> whole = digests.target(() -> targetRows.digest(plan.targetColumns(), Optional.empty(),
-                    perPartition ? Digest.Level.COUNT : Digest.Level.CHECKSUM));
+                    perPartition ? Digest.Level.COUNT : Digest.Level.CHECKSUM, hash));
             List<Future<Digest>> sources = new ArrayList<>();
             List<Future<Digest>> targets = new ArrayList<>();
             for (PartitionPlan partition : plan.allPartitions()) {
-                sources.add(digests.source(() -> session.digest(binding.partition(partition), binding.projection(),
-                        Digest.Level.CHECKSUM).orElseThrow(() -> cannot("the source", "a checksum digest"))));
+                sources.add(digests.source(() -> sourceRows.digest(binding.partition(partition),
+                        binding.projection(), hash)));
                 if (perPartition) {
                     targets.add(digests.target(() -> targetRows.digest(plan.targetColumns(),
-                            partition.portablePredicate(), Digest.Level.CHECKSUM)));
+                            partition.portablePredicate(), Digest.Level.CHECKSUM, hash)));
                 }
             }
             Digest source = Digest.zero(Digest.Level.CHECKSUM);
@@ -148,7 +148,7 @@ final class StreamComparer {
             Digest target = digests.await(whole);
             if (perPartition) {
                 target = target.rows() == selected.rows() ? selected
-                        : targetRows.digest(plan.targetColumns(), Optional.empty(), Digest.Level.CHECKSUM);
+                        : targetRows.digest(plan.targetColumns(), Optional.empty(), Digest.Level.CHECKSUM, hash);
             }
             return new Totals(source, target, selected, differing);
         }
@@ -164,10 +164,13 @@ final class StreamComparer {
         private final TargetRows targetRows;
         private final List<Integer> key;
         private final Differences differences;
+        private final RowHash hash;
         /** How many listings went by bucket. */
         private int bucketed;
 
-        Listing(SourceRows sourceRows, TargetRows targetRows, List<Integer> key, Differences differences) {
+        Listing(SourceRows sourceRows, TargetRows targetRows, List<Integer> key, Differences differences,
+                RowHash hash) {
+            this.hash = hash;
             this.sourceRows = sourceRows;
             this.targetRows = targetRows;
             this.key = key;
@@ -180,11 +183,13 @@ final class StreamComparer {
             List<HashedRows> opened = new ArrayList<>();
             try {
                 for (PartitionPlan partition : partitions) {
-                    opened.add(sourceRows.list(binding.partition(partition), binding.projection(), key, buckets));
+                    opened.add(sourceRows.list(binding.partition(partition), binding.projection(), key, buckets,
+                            hash));
                 }
                 HashedRows source = opened.size() == 1 ? opened.getFirst() : new MergedRows(opened);
                 opened.clear(); // closed with source now
-                try (source; HashedRows target = targetRows.list(plan.targetColumns(), predicate, key, buckets)) {
+                try (source; HashedRows target = targetRows.list(plan.targetColumns(), predicate, key, buckets,
+                        hash)) {
                     RowMerge.merge(source, target, differences);
                 }
             } finally {
@@ -200,11 +205,11 @@ final class StreamComparer {
             int count = (int) Math.min(MAX_BUCKETS, rows / ROWS_PER_BUCKET);
             try (Digests digests = new Digests(plan.degree())) {
                 Future<List<Digest>> target = digests.target(() -> targetRows.bucketDigests(plan.targetColumns(),
-                        predicate, key, count));
+                        predicate, key, count, hash));
                 List<Future<List<Digest>>> sources = new ArrayList<>();
                 for (PartitionPlan partition : partitions) {
                     sources.add(digests.source(() -> sourceRows.bucketDigests(binding.partition(partition),
-                            binding.projection(), key, count)));
+                            binding.projection(), key, count, hash)));
                 }
                 List<Digest> source = new ArrayList<>(java.util.Collections.nCopies(count,
                         Digest.zero(Digest.Level.CHECKSUM)));
@@ -235,6 +240,19 @@ final class StreamComparer {
                                        Optional<String> unlisted) {
         return new StreamCompareReport(plan.name(), plan.source(), plan.targetTable(), source.rows(), target.rows(),
                 method, differences.count(), differences.listed(), unlisted);
+    }
+
+    /** The first hash both sides offer, in {@link RowHash}'s order of preference. */
+    private RowHash hash(SourceRows source, TargetRows target) {
+        for (RowHash hash : RowHash.values()) {
+            if (source.hashes().contains(hash) && target.hashes().contains(hash)) {
+                return hash;
+            }
+        }
+        throw new SluiceException(ErrorKind.PREFLIGHT, RunnerCode.COMPARE001, "stream '" + plan.name() + "': the "
+                + "source (" + plan.source() + ") hashes rows by " + source.hashes() + ", the target ("
+                + plan.targetTable() + ") by " + target.hashes() + ": no way in common", "compare streams between "
+                + "connectors that share a row hash (docs/operations.md, \"Proving a migration\")");
     }
 
     /** The target's primary key as positions among the compared columns; empty when one is not copied. */

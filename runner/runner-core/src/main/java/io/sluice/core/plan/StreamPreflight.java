@@ -3,6 +3,7 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.StreamSpec;
+import io.sluice.core.spec.VerifyMode;
 import io.sluice.spi.Column;
 import io.sluice.spi.Consistency;
 import io.sluice.spi.LoadPlan;
@@ -171,6 +172,9 @@ public final class StreamPreflight {
             ColumnMappingPlan mapping = ColumnMapper.plan(stream.name(), sourceColumns, load.table().columns(),
                     stream.columnMapping(), stream.load().schemaChanges(), table, c -> typeCreatedFor(read, c));
             SourceProjection projection = source.project(mapping.copied());
+            if (stream.verify() == VerifyMode.COMPARE) {
+                projection.requireComparable();
+            }
             return Optional.of(new Checked(source, sourceColumns, target, planned, reads, writes, mapping,
                     projection));
         } catch (ConnectorException | RuntimeException e) {

@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.Digest;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.error.ConnectorException;
 
 import java.math.BigInteger;
@@ -18,7 +19,7 @@ import java.util.Optional;
 
 /**
  * The SQL of a {@link Digest}: {@code count(*)} and, for CHECKSUM, the sum of a 64-bit hash of each row's text
- * ({@code hashtextextended(ROW(...)::text, 0)}), computed on the server so no row travels. Both sides must render
+ * ({@link RowHashSql#row}), computed on the server so no row travels. Both sides must render
  * a value as the same text, so digest connections fix every setting that changes output: time zone, date and
  * interval style, float digits, bytea format and the currency locale.
  */
@@ -71,20 +72,20 @@ public final class DigestQuery {
     }
 
     /** The digest query of {@code table} (quoted) over {@code columns}, with {@code predicate} when given. */
-    static String tableSql(String table, List<Column> columns, Optional<String> predicate, Digest.Level level) {
+    static String tableSql(String table, List<Column> columns, Optional<String> predicate, Digest.Level level,
+                           RowHash hash) {
         List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
-        return "SELECT " + selectList(references, level) + " FROM " + table
+        return "SELECT " + selectList(references, level, hash) + " FROM " + table
                 + predicate.map(p -> " WHERE (" + p + ")").orElse("");
     }
 
     /** The select list of a digest over {@code expressions}, one value per column in the same order on both sides. */
-    static String selectList(List<String> expressions, Digest.Level level) {
+    static String selectList(List<String> expressions, Digest.Level level, RowHash hash) {
         String count = "count(*)";
         if (level == Digest.Level.COUNT) {
             return count + ", NULL::numeric";
         }
-        return count + ", coalesce(sum(hashtextextended(ROW(" + String.join(", ", expressions)
-                + ")::text, 0)), 0)::text";
+        return count + ", coalesce(sum(" + RowHashSql.row(hash, expressions) + "), 0)::text";
     }
 
     static Digest run(Connection connection, String sql, Digest.Level level) throws SQLException {
@@ -103,7 +104,7 @@ public final class DigestQuery {
      */
     public static Digest ofTable(PostgresConnections connections, String table, List<Column> columns,
                           Optional<String> predicate, Digest.Level level) throws ConnectorException {
-        String sql = tableSql(table, columns, predicate, level);
+        String sql = tableSql(table, columns, predicate, level, RowHash.POSTGRES);
         String what = "the digest of " + table;
         try (Connection connection = connections.open(what)) {
             prepare(connection);

@@ -7,6 +7,7 @@ import io.sluice.spi.Digest;
 import io.sluice.spi.HashedRow;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.HashedRows;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
@@ -18,7 +19,7 @@ import java.util.List;
 
 /**
  * The SQL and the cursor of {@code sluice compare}'s row listing: each key value's text (or the whole row's text for
- * a table without a key), then a {@code hashtextextended} of each value's text, as {@link DigestQuery} renders them
+ * a table without a key), then a {@link RowHashSql#value} of each value's text, as {@link DigestQuery} renders them
  * under its settings; ordered by the key texts in {@code COLLATE "C"} (code point order on UTF-8), the order both
  * sides agree on whatever their collations. Read through a cursor, a batch at a time.
  */
@@ -32,20 +33,18 @@ public final class HashedRowsQuery {
      * The inner select list over {@code expressions}: the key texts {@code k1..}, the column hashes {@code h1..}, the
      * row's digest hash {@code d} (as {@link DigestQuery} sums it) and its bucket {@code b} among {@code buckets}.
      */
-    static String innerList(List<String> expressions, List<Integer> keyColumns, int buckets) {
-        List<String> keys = keys(expressions, keyColumns);
+    static String innerList(List<String> expressions, List<Integer> keyColumns, int buckets, RowHash hash) {
+        List<String> keys = keys(expressions, keyColumns, hash);
         List<String> select = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             select.add(keys.get(i) + " AS k" + (i + 1));
         }
         for (int i = 0; i < expressions.size(); i++) {
-            select.add("hashtextextended((" + expressions.get(i) + ")::text, 0) AS h" + (i + 1));
+            select.add(RowHashSql.value(hash, expressions.get(i)) + " AS h" + (i + 1));
         }
-        String row = "ROW(" + String.join(", ", expressions) + ")::text";
-        String keyRow = keyColumns.isEmpty() ? row
-                : "ROW(" + String.join(", ", keyColumns.stream().map(expressions::get).toList()) + ")::text";
-        select.add("hashtextextended(" + row + ", 0) AS d");
-        select.add("mod(hashtextextended(" + keyRow + ", 1) & 9223372036854775807, " + buckets + ") AS b");
+        select.add(RowHashSql.row(hash, expressions) + " AS d");
+        select.add(RowHashSql.bucket(hash, keyColumns.isEmpty() ? expressions
+                : keyColumns.stream().map(expressions::get).toList(), buckets) + " AS b");
         return String.join(", ", select);
     }
 
@@ -71,8 +70,8 @@ public final class HashedRowsQuery {
     }
 
     /** The key's texts: each key column's, or the whole row's for a table without a key. */
-    private static List<String> keys(List<String> expressions, List<Integer> keyColumns) {
-        return keyColumns.isEmpty() ? List.of("ROW(" + String.join(", ", expressions) + ")::text")
+    private static List<String> keys(List<String> expressions, List<Integer> keyColumns, RowHash hash) {
+        return keyColumns.isEmpty() ? List.of(RowHashSql.wholeRow(hash, expressions))
                 : keyColumns.stream().map(i -> "(" + expressions.get(i) + ")::text").toList();
     }
 
@@ -174,19 +173,19 @@ public final class HashedRowsQuery {
 
     /** The listing of {@code table}'s rows over {@code columns} (quoted names), with {@code predicate} when given. */
     static String tableListing(String table, List<String> columns, java.util.Optional<String> predicate,
-                               List<Integer> keyColumns, Buckets buckets) {
+                               List<Integer> keyColumns, Buckets buckets, RowHash hash) {
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
-        return listing(tableQuery(table, columns, predicate, keyColumns, buckets.count()), keyCount, columns.size(),
-                buckets);
+        return listing(tableQuery(table, columns, predicate, keyColumns, buckets.count(), hash), keyCount,
+                columns.size(), buckets);
     }
 
     /** {@link #tableListing} run on an open transaction's {@code connection}, which stays open after the listing. */
     static HashedRows ofTableOn(PostgresConnections connections, Connection connection, String table,
                                 List<String> columns, java.util.Optional<String> predicate, List<Integer> keyColumns,
-                                Buckets buckets) throws ConnectorException {
+                                Buckets buckets, RowHash hash) throws ConnectorException {
         String what = "the rows of " + table;
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
-        String sql = tableListing(table, columns, predicate, keyColumns, buckets);
+        String sql = tableListing(table, columns, predicate, keyColumns, buckets, hash);
         try {
             Statement statement = connection.createStatement();
             statement.setFetchSize(FETCH_ROWS);
@@ -199,15 +198,15 @@ public final class HashedRowsQuery {
 
     /** {@link SourceRows#bucketDigests} of {@code table}'s rows, on {@code connection}. */
     static List<Digest> bucketsOfTableOn(Connection connection, String table, List<String> columns,
-                                         java.util.Optional<String> predicate, List<Integer> keyColumns, int count)
-            throws SQLException {
-        return readBucketDigests(connection, bucketDigests(tableQuery(table, columns, predicate, keyColumns, count)),
-                count);
+                                         java.util.Optional<String> predicate, List<Integer> keyColumns, int count,
+                                         RowHash hash) throws SQLException {
+        return readBucketDigests(connection, bucketDigests(tableQuery(table, columns, predicate, keyColumns, count,
+                hash)), count);
     }
 
     private static String tableQuery(String table, List<String> columns, java.util.Optional<String> predicate,
-                                     List<Integer> keyColumns, int buckets) {
-        return "SELECT " + innerList(columns, keyColumns, buckets) + " FROM " + table
+                                     List<Integer> keyColumns, int buckets, RowHash hash) {
+        return "SELECT " + innerList(columns, keyColumns, buckets, hash) + " FROM " + table
                 + predicate.map(p -> " WHERE (" + p + ")").orElse("");
     }
 }

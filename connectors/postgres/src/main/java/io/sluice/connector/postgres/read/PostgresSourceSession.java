@@ -16,6 +16,7 @@ import io.sluice.spi.PartitionReaders;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -173,16 +174,18 @@ public final class PostgresSourceSession implements SourceSession {
     public Optional<Digest> digest(SourcePartition partition, SourceProjection projection, Digest.Level level)
             throws ConnectorException {
         requireNonNull(level, "level is null");
-        if (!(partition instanceof PgPartition pg)) {
-            throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
-        }
-        List<String> expressions = digestExpressions(projection);
+        return Optional.of(digest(partition, projection, level, RowHash.POSTGRES));
+    }
+
+    private Digest digest(SourcePartition partition, SourceProjection projection, Digest.Level level, RowHash hash)
+            throws ConnectorException {
         String what = "the digest of " + description + " partition " + partition.id();
-        Connection connection = snapshotConnection(what, pg);
+        Connection connection = snapshotConnection(what, partition);
         try {
-            Digest digest = DigestQuery.run(connection, pg.select(DigestQuery.selectList(expressions, level)), level);
+            Digest digest = DigestQuery.run(connection, select(partition, DigestQuery.selectList(
+                    digestExpressions(projection), level, hash)), level);
             connection.commit();
-            return Optional.of(digest);
+            return digest;
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
         } finally {
@@ -212,25 +215,37 @@ public final class PostgresSourceSession implements SourceSession {
     public Optional<SourceRows> rows() {
         return Optional.of(new SourceRows() {
             @Override
+            public java.util.Set<RowHash> hashes() {
+                return java.util.EnumSet.allOf(RowHash.class);
+            }
+
+            @Override
+            public Digest digest(SourcePartition partition, SourceProjection projection, RowHash hash)
+                    throws ConnectorException {
+                return PostgresSourceSession.this.digest(partition, projection, Digest.Level.CHECKSUM, hash);
+            }
+
+            @Override
             public HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
-                                   Buckets buckets) throws ConnectorException {
+                                   Buckets buckets, RowHash hash) throws ConnectorException {
                 List<String> expressions = digestExpressions(projection);
                 int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
                 String what = "the rows of " + description + " partition " + partition.id();
                 Connection connection = snapshotConnection(what, partition);
                 return HashedRowsQuery.open(connections, connection, HashedRowsQuery.listing(inner(partition,
-                        expressions, keyColumns, buckets.count()), keyCount, expressions.size(), buckets), keyCount,
+                        expressions, keyColumns, buckets.count(), hash), keyCount, expressions.size(), buckets), keyCount,
                         expressions.size(), what);
             }
 
             @Override
             public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection,
-                                              List<Integer> keyColumns, int count) throws ConnectorException {
+                                              List<Integer> keyColumns, int count, RowHash hash)
+                    throws ConnectorException {
                 String what = "the bucket digests of " + description + " partition " + partition.id();
                 Connection connection = snapshotConnection(what, partition);
                 try {
                     return HashedRowsQuery.readBucketDigests(connection, HashedRowsQuery.bucketDigests(inner(
-                            partition, digestExpressions(projection), keyColumns, count)), count);
+                            partition, digestExpressions(projection), keyColumns, count, hash)), count);
                 } catch (SQLException e) {
                     throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
                 } finally {
@@ -245,11 +260,15 @@ public final class PostgresSourceSession implements SourceSession {
     }
 
     private static String inner(SourcePartition partition, List<String> expressions, List<Integer> keyColumns,
-                                int buckets) {
+                                int buckets, RowHash hash) {
+        return select(partition, HashedRowsQuery.innerList(expressions, keyColumns, buckets, hash));
+    }
+
+    private static String select(SourcePartition partition, String selectList) {
         if (!(partition instanceof PgPartition pg)) {
             throw new IllegalArgumentException("not a partition of a PostgreSQL source: " + partition.id());
         }
-        return pg.select(HashedRowsQuery.innerList(expressions, keyColumns, buckets));
+        return pg.select(selectList);
     }
 
     /**

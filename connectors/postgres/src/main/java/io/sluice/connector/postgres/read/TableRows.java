@@ -8,6 +8,7 @@ import io.sluice.spi.Buckets;
 import io.sluice.spi.Column;
 import io.sluice.spi.Digest;
 import io.sluice.spi.HashedRows;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -149,12 +150,17 @@ public record TableRows(PostgresConnections connections, String table, String ke
     }
 
     @Override
-    public Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level)
+    public java.util.Set<RowHash> hashes() {
+        return java.util.EnumSet.allOf(RowHash.class);
+    }
+
+    @Override
+    public Digest digest(List<Column> columns, Optional<String> predicate, Digest.Level level, RowHash hash)
             throws ConnectorException {
         String what = "the digest of " + table;
         Connection c = open(what, predicate);
         try {
-            return DigestQuery.run(c, DigestQuery.tableSql(table, columns, predicate, level), level);
+            return DigestQuery.run(c, DigestQuery.tableSql(table, columns, predicate, level, hash), level);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
                     + predicate.map(p -> " where " + p).orElse(""));
@@ -165,25 +171,26 @@ public record TableRows(PostgresConnections connections, String table, String ke
 
     @Override
     public HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
-                           Buckets buckets) throws ConnectorException {
+                           Buckets buckets, RowHash hash) throws ConnectorException {
         if (borrowed.isPresent()) {
             return HashedRowsQuery.ofTableOn(connections, borrowed.get(), table, quoted(columns), predicate,
-                    keyColumns, buckets);
+                    keyColumns, buckets, hash);
         }
         String what = "the rows of " + table;
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
         // The listing closes the connection when it is closed.
-        return HashedRowsQuery.open(connections, open(what, predicate), HashedRowsQuery.tableListing(table, quoted(columns),
-                predicate, keyColumns, buckets), keyCount, columns.size(), what);
+        return HashedRowsQuery.open(connections, open(what, predicate), HashedRowsQuery.tableListing(table,
+                quoted(columns), predicate, keyColumns, buckets, hash), keyCount, columns.size(), what);
     }
 
     @Override
     public List<Digest> bucketDigests(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
-                                      int count) throws ConnectorException {
+                                      int count, RowHash hash) throws ConnectorException {
         String what = "the bucket digests of " + table;
         Connection c = open(what, predicate);
         try {
-            return HashedRowsQuery.bucketsOfTableOn(c, table, quoted(columns), predicate, keyColumns, count);
+            return HashedRowsQuery.bucketsOfTableOn(c, table, quoted(columns), predicate, keyColumns, count,
+                    hash);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
         } finally {

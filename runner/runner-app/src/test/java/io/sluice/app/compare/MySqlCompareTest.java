@@ -1,0 +1,216 @@
+package io.sluice.app.compare;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingMariaDb;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code sluice compare} from a real MariaDB into a real PostgreSQL: both servers hash the same text of each value
+ * (MariaDB printing its values as PostgreSQL prints the loaded ones), so a loaded table of every comparable type is
+ * equal, and each planted difference is named by its key; a column whose text the servers print apart is refused.
+ */
+class MySqlCompareTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static TestingMariaDb my;
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        my = TestingMariaDb.start();
+        pg = TestingPostgres.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) {
+            pg.close();
+        }
+        if (my != null) {
+            my.close();
+        }
+    }
+
+    @Test
+    void everyComparableTypeIsEqualAfterARunAndEachPlantedDifferenceIsNamed() throws Exception {
+        String source = my.createDatabase("cmp_types");
+        String target = pg.createDatabase("cmp_my_types");
+        my(source, "CREATE TABLE types (id INT PRIMARY KEY, ti TINYINT, b TINYINT(1), su SMALLINT UNSIGNED, "
+                + "bu BIGINT UNSIGNED, d DECIMAL(20,6), bt BIT(10), dt DATE, dtm DATETIME(6), dt0 DATETIME, "
+                + "ts TIMESTAMP(3) NULL, tm TIME(6), tm0 TIME, yr YEAR, c CHAR(5), vc VARCHAR(20), tx TEXT, "
+                + "l1 VARCHAR(10) CHARACTER SET latin1, bn BINARY(4), bl BLOB, en ENUM('a','b c'), st SET('x','y'), "
+                + "g GEOMETRY)",
+                "INSERT INTO types VALUES (1, -128, 1, 65535, 18446744073709551615, -99999999999999.999999, "
+                        + "b'1000000001', '1000-01-01', '1000-01-01 00:00:00.000001', '2024-02-29 23:59:59', "
+                        + "'1970-01-01 00:00:01.000', '-838:59:59.000000', '00:00:00', 1901, 'ab', 'héllo', "
+                        + "'日本語 😀, \"q\"', 'café', 0x00010203, 0x00ff, 'b c', 'x,y', ST_GeomFromText('POINT(1 2)'))",
+                "INSERT INTO types VALUES (2, 127, 0, 0, 0, 0.5, b'0000000001', '9999-12-31', "
+                        + "'9999-12-31 23:59:59.999999', '2000-01-01 00:00:00', '2038-01-19 03:14:07.5', "
+                        + "'838:59:59.5', '100:00:01', 2155, 'abcde', '', '', '', 0x00000000, '', 'a', '', "
+                        + "ST_GeomFromText('LINESTRING(0 0, 1 1)'))",
+                "INSERT INTO types (id) VALUES (3)");
+        // Enough rows to digest by bucket, in two partitions read in one snapshot.
+        my(source, "SET SESSION max_recursive_iterations = 100000", "INSERT INTO types (id, vc, dtm) WITH RECURSIVE s (n) AS (SELECT 10 UNION ALL SELECT n + 1 FROM s "
+                + "WHERE n < 20009) SELECT n, CONCAT('v', n), TIMESTAMPADD(SECOND, n, '2024-01-01 00:00:00.25') "
+                + "FROM s");
+        Path spec = spec(source, target, "types", "distribution: { method: range, key: id }", "degree: 2",
+                "columns:", "  vc: { rename: v_c }");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        // A created table has no key yet (compared as a multiset): keyed, each difference is named by its key.
+        pg(target, "ALTER TABLE types ADD PRIMARY KEY (id)");
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+        assertTrue(equal.out().contains("result:      equal"), equal.out());
+
+        pg(target, "UPDATE types SET dtm = dtm + interval '1 microsecond' WHERE id = 2",
+                "UPDATE types SET tm = interval '-838:59:58' WHERE id = 1",
+                "UPDATE types SET v_c = 'v edited' WHERE id = 4321",
+                "DELETE FROM types WHERE id = 17000",
+                "INSERT INTO types (id) VALUES (-5)");
+        JsonNode stream = compareJson(spec, 5);
+        assertEquals(20_003, stream.get("sourceRows").asLong());
+        assertEquals(List.of("changed id=1 [tm]", "changed id=2 [dtm]", "changed id=4321 [v_c]", "extra id=-5 []",
+                "missing id=17000 []"), listed(stream));
+    }
+
+    @Test
+    void aTableWithoutAKeyIsComparedAsAMultiset() throws Exception {
+        String source = my.createDatabase("cmp_nokey");
+        String target = pg.createDatabase("cmp_my_nokey");
+        my(source, "CREATE TABLE readings (sensor INT, at DATETIME(3), note VARCHAR(10))",
+                "INSERT INTO readings VALUES (1, '2024-01-01 10:00:00.5', 'a'), (1, '2024-01-01 10:00:00.5', 'a'), "
+                        + "(2, NULL, NULL), (3, '2024-01-02 00:00:00', '')");
+        Path spec = spec(source, target, "readings");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        assertEquals(0, CliRun.of("compare", spec.toString()).exitCode());
+        pg(target, "DELETE FROM readings WHERE ctid = (SELECT min(ctid) FROM readings WHERE sensor = 1)");
+        JsonNode stream = compareJson(spec, 5);
+        assertEquals(1, stream.get("differenceCount").asLong(), stream.toString());
+        assertEquals(List.of("missing row=(1,2024-01-01 10:00:00.5,a) []"), listed(stream));
+    }
+
+    @Test
+    void aColumnWhoseTextTheServersPrintApartIsRefusedNamingIt() throws Exception {
+        String source = my.createDatabase("cmp_float");
+        String target = pg.createDatabase("cmp_my_float");
+        my(source, "CREATE TABLE m (id INT PRIMARY KEY, v DOUBLE)", "INSERT INTO m VALUES (1, 0.1)");
+        Path spec = spec(source, target, "m");
+        assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
+        CliRun refused = CliRun.of("compare", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.err().contains("MY203") && refused.err().contains("`v`")
+                && refused.err().contains("double"), refused.err());
+        assertFalse(refused.all().contains(TestingMariaDb.PASSWORD), refused.all());
+    }
+
+    @Test
+    void verifyCompareChecksTheLoadAndAColumnItCannotPrintIsRefusedAtPlan() throws Exception {
+        String source = my.createDatabase("cmp_verify");
+        String target = pg.createDatabase("cmp_my_verify");
+        my(source, "CREATE TABLE k (id INT PRIMARY KEY, v VARCHAR(10), at DATETIME(3), amount DOUBLE)",
+                "INSERT INTO k VALUES (1, 'a', '2024-01-01 10:00:00.5', 0.1), (2, NULL, NULL, NULL), "
+                        + "(3, 'c', '2024-01-02 00:00:00', 1e20)");
+        pg(target, "CREATE TABLE k (id int PRIMARY KEY, v varchar(10), at timestamp(3))",
+                "INSERT INTO k VALUES (9, 'old', NULL)");
+        Path summary = dir.resolve("verified.json");
+        Path spec = spec(source, target, "k", "load-mode: truncate", "verify: compare", "columns:",
+                "  amount: { exclude: true }");
+        CliRun run = CliRun.of("run", spec.toString(), "--summary-json", summary.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        JsonNode verification = JSON.readTree(Files.readString(summary)).get("streams").get(0).get("verification");
+        assertEquals("passed", verification.get("status").asString(), verification.toString());
+        assertTrue(verification.get("detail").asString().startsWith("3 rows in the source's snapshot, 3 loaded, "
+                + "equal"), verification.toString());
+
+        // With the double column copied, the check could not print it: refused at plan, the target untouched.
+        pg(target, "TRUNCATE k", "ALTER TABLE k ADD COLUMN amount float8", "INSERT INTO k VALUES (9, 'old', NULL, NULL)");
+        Path floats = spec(source, target, "k", "load-mode: truncate", "verify: compare");
+        CliRun plan = CliRun.of("plan", floats.toString());
+        assertEquals(4, plan.exitCode(), plan.all());
+        assertTrue(plan.all().contains("MY203") && plan.all().contains("`amount`"), plan.all());
+        CliRun refused = CliRun.of("run", floats.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        try (Connection c = pg.connect(target); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT string_agg(id || ':' || v, ',') FROM k")) {
+            rs.next();
+            assertEquals("9:old", rs.getString(1), "nothing written");
+        }
+    }
+
+    private static void my(String database, String... statements) throws Exception {
+        try (Connection c = my.connect(database); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    private static void pg(String database, String... statements) throws Exception {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    private Path spec(String source, String target, String table, String... extra) throws Exception {
+        Path password = dir.resolve("my-password");
+        Files.writeString(password, TestingMariaDb.PASSWORD);
+        Path spec = dir.resolve(table + ".yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: cmp-mysql-%s
+                connections:
+                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: %s
+                    source: { connection: my, table: %s }
+                    target: { connection: pg, table: public.%s, create: if-missing }
+                """.formatted(table, my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user(), table,
+                table, table) + String.join("", Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+        return spec;
+    }
+
+    private static JsonNode compareJson(Path spec, int exitCode) throws Exception {
+        CliRun run = CliRun.of("compare", spec.toString(), "--format", "json");
+        assertEquals(exitCode, run.exitCode(), run.all());
+        return JSON.readTree(run.out()).get("streams").get(0);
+    }
+
+    /** Each listed difference as {@code kind key [columns]}, sorted. */
+    private static List<String> listed(JsonNode stream) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode d : stream.get("differences")) {
+            List<String> key = new ArrayList<>();
+            d.get("key").properties().forEach(e -> key.add(e.getKey() + "=" + e.getValue().asString()));
+            List<String> columns = new ArrayList<>();
+            d.get("columns").forEach(c -> columns.add(c.asString()));
+            out.add(d.get("kind").asString() + " " + String.join(", ", key) + " " + columns);
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+}
