@@ -92,6 +92,11 @@ class JdbcPluginTest {
                         + "attnum) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attnum > 0"));
         assertEquals("\\x00ff 2024-01-03 nn c2", query(target, "SELECT blob::text || ' ' || placed || ' ' || note "
                 + "|| ' ' || buyer FROM orders WHERE id = 2"));
+        // A JDBC source computes no row hash: compare says so, naming the side, instead of comparing anything.
+        Run compare = sluice(PLUGINS, "compare", spec.toString());
+        assertEquals(4, compare.exit(), compare.output());
+        assertTrue(compare.output().contains("COMPARE001") && compare.output().contains("the source"),
+                compare.output());
         Run connectors = sluice(PLUGINS, "connectors");
         assertTrue(connectors.output().contains("jdbc") && connectors.output().contains("mysql"), connectors.output());
         assertFalse(run.output().contains("Exception"), run.output());

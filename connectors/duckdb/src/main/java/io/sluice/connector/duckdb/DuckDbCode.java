@@ -42,6 +42,7 @@ public enum DuckDbCode implements ErrorCode {
     DUCK122("a file changed between the plan and its read, or during the read"),
     // types and values
     DUCK201("a DuckDB column's type cannot be loaded into its target column's type"),
+    DUCK202("compare cannot print a column's values as the target prints them (floating point, nested, intervals)"),
     DUCK300("DuckDB cannot read the data: a corrupt or truncated file, or a conversion error"),
     DUCK301("a text value is too long for its target column"),
     DUCK302("a value is out of range for its target column (integer width, numeric digits)"),

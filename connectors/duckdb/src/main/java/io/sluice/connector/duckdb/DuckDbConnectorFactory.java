@@ -64,7 +64,9 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
             // DuckDB calls are JNI and pin a virtual thread's carrier (a sleeper stalled 2.2 s next to a query).
             Source.ThreadModel.PLATFORM,
             // a files: source's plan is one partition per file, versioned by its size and modification time
-            Set.of(IncrementalMode.NEW_FILES));
+            Set.of(IncrementalMode.NEW_FILES),
+            // sluice compare: values printed as PostgreSQL prints them, hashed by RowHash.PORTABLE
+            true);
 
     @Override
     public SourceCapabilities sourceCapabilities() {

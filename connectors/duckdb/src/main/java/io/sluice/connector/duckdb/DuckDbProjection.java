@@ -1,7 +1,9 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.ColumnPair;
 import io.sluice.spi.CopyFormat;
 import io.sluice.spi.SourceProjection;
+import io.sluice.spi.error.ConnectorException;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,12 +21,12 @@ final class DuckDbProjection implements SourceProjection {
     private final List<String> planNotes;
     /** columns: rules: the select list that computes, renames and masks the columns before they are converted. */
     private final java.util.Optional<String> shaping;
+    /** The column pairs, for compare's texts. */
+    private final List<ColumnPair> pairs;
 
-    DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes) {
-        this(conversions, planNotes, java.util.Optional.empty());
-    }
-
-    DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes, java.util.Optional<String> shaping) {
+    DuckDbProjection(List<ColumnConversion> conversions, List<String> planNotes, java.util.Optional<String> shaping,
+                     List<ColumnPair> pairs) {
+        this.pairs = List.copyOf(requireNonNull(pairs, "pairs is null"));
         this.conversions = List.copyOf(requireNonNull(conversions, "conversions is null"));
         this.planNotes = requireNonNull(planNotes, "planNotes is null");
         this.shaping = requireNonNull(shaping, "shaping is null");
@@ -44,9 +46,27 @@ final class DuckDbProjection implements SourceProjection {
                 first = false;
             }
         }
-        String from = shaping.map(select -> "SELECT " + select + " FROM (" + relation + ") AS sluice_r")
-                .orElse(relation);
-        return sql.append(" FROM (").append(from).append(") AS sluice_q").toString();
+        return sql.append(" FROM (").append(shaped(relation)).append(") AS sluice_q").toString();
+    }
+
+    /** {@code relation} with the columns: rules applied: each column under its stream name. */
+    String shaped(String relation) {
+        return shaping.map(select -> "SELECT " + select + " FROM (" + relation + ") AS sluice_r").orElse(relation);
+    }
+
+    /** Each column's value as PostgreSQL prints the loaded one ({@link CompareText}), over {@link #shaped}. */
+    List<String> compareTexts() throws ConnectorException {
+        List<String> texts = new ArrayList<>();
+        for (ColumnPair pair : pairs) {
+            texts.add(CompareText.of(pair.source(), pair.target()));
+        }
+        return texts;
+    }
+
+    /** DUCK202 for the first column whose values compare cannot print as the target does. */
+    @Override
+    public void requireComparable() throws ConnectorException {
+        compareTexts();
     }
 
     @Override

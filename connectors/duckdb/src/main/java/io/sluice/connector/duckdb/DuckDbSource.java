@@ -11,6 +11,7 @@ import io.sluice.spi.PlanRequest;
 import io.sluice.spi.Source;
 import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
+import io.sluice.spi.SourceRows;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -88,7 +89,7 @@ final class DuckDbSource implements Source, ComputedColumns {
             conversions.add(Conversions.plan(plain, pair.target()));
         }
         return new DuckDbProjection(conversions, planNotes, shaped ? Optional.of(String.join(", ", shaping))
-                : Optional.empty());
+                : Optional.empty(), pairs);
     }
 
     @Override
@@ -146,6 +147,11 @@ final class DuckDbSource implements Source, ComputedColumns {
             } catch (SQLException e) {
                 throw DuckDbErrors.translate(e, DuckDbErrors.Phase.READ, partition.predicate(), database.redactor());
             }
+        }
+
+        @Override
+        public Optional<SourceRows> rows() {
+            return Optional.of(new DuckDbRows(database));
         }
 
         @Override

@@ -189,27 +189,6 @@ class CompareTest {
                 && missing.err().contains("load the stream first (sluice run)"), missing.all());
     }
 
-    @Test
-    void aSourceThatCannotComputeAChecksumIsRefusedNamingIt() throws Exception {
-        LedgerFixture f = new LedgerFixture(dir, "cmpduck", 1);
-        f.sql(f.target, "CREATE TABLE t (id int PRIMARY KEY)");
-        Path spec = dir.resolve("duck.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: cmp-duck
-                connections:
-                  lake: { type: duckdb }
-                  dst: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: t
-                    source: { connection: lake, query: "select 1::integer as id" }
-                    target: { connection: dst, table: t }
-                """.formatted(f.pg.jdbcUrl(f.target), f.pg.user()));
-        CliRun run = CliRun.of("compare", spec.toString());
-        assertEquals(4, run.exitCode(), run.all());
-        assertTrue(run.err().contains("COMPARE001") && run.err().contains("the source"), run.all());
-    }
-
     private static JsonNode compareJson(Path spec, int exitCode) throws Exception {
         CliRun run = CliRun.of("compare", spec.toString(), "--format", "json");
         assertEquals(exitCode, run.exitCode(), run.all());

@@ -116,24 +116,24 @@ class VerifyCompareTest {
         assertTrue(appended.all().contains("SPEC028") && appended.all().contains("'verify: compare' with "
                 + "'load-mode: append'"), appended.all());
 
-        Path duck = dir.resolve("vc-duck.yaml");
-        Files.writeString(duck, """
+        Path jdbc = dir.resolve("vc-jdbc.yaml");
+        Files.writeString(jdbc, """
                 version: 1
-                name: vc-duck
+                name: vc-jdbc
                 connections:
-                  lake: { type: duckdb }
+                  h2: { type: jdbc, url: "jdbc:h2:mem:shop" }
                   dst: { type: postgres, url: "%s", user: "%s" }
                 streams:
                   - name: t
-                    source: { connection: lake, query: "select 1::integer as id" }
+                    source: { connection: h2, table: t }
                     target: { connection: dst, table: t }
                     load-mode: truncate
                     verify: compare
                 """.formatted(f.pg.jdbcUrl(f.target), f.pg.user()));
-        CliRun ducked = CliRun.of("lint", duck.toString());
-        assertEquals(3, ducked.exitCode(), ducked.all());
-        assertTrue(ducked.all().contains("SPEC029") && ducked.all().contains("the duckdb source cannot compute"),
-                ducked.all());
+        CliRun refused = CliRun.of("lint", jdbc.toString());
+        assertEquals(3, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("SPEC029") && refused.all().contains("the jdbc source cannot compute"),
+                refused.all());
     }
 
     private static List<String> strings(JsonNode array) {

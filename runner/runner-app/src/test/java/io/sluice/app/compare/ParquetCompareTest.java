@@ -1,0 +1,169 @@
+package io.sluice.app.compare;
+
+import io.sluice.app.CliRun;
+import io.sluice.testkit.TestingPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code sluice compare} from Parquet files (read by DuckDB) into a real PostgreSQL: DuckDB prints each value as
+ * PostgreSQL prints the loaded one, both hash the same text; the spec's renames, masks and filter are compared as the
+ * copy applied them; each planted difference is named by its key; a column the two print apart is refused, at plan
+ * for {@code verify: compare}.
+ */
+class ParquetCompareTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Path ORDERS = Path.of("../../examples/data").toAbsolutePath().normalize();
+    private static TestingPostgres pg;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        pg = TestingPostgres.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @Test
+    void parquetFilesAreEqualAfterARunAndEachPlantedDifferenceIsNamed() throws Exception {
+        String target = pg.createDatabase("cmp_parquet");
+        Path spec = spec(target, "orders", "files: \"" + ORDERS + "/orders-*.parquet\"",
+                "create: if-missing", "columns:", "  o_clerk: { rename: clerk }", "  o_comment: { mask: redact }");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        sql(target, "ALTER TABLE orders ADD PRIMARY KEY (o_orderkey)");
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+        assertTrue(equal.out().contains("result:      equal"), equal.out());
+
+        long status = Long.parseLong(scalar(target, "SELECT count(*) FROM orders"));
+        String some = scalar(target, "SELECT min(o_orderkey) FROM orders");
+        String other = scalar(target, "SELECT max(o_orderkey) FROM orders");
+        sql(target, "UPDATE orders SET clerk = 'Clerk#edited' WHERE o_orderkey = " + some,
+                "UPDATE orders SET o_totalprice = o_totalprice + 0.01 WHERE o_orderkey = " + other,
+                "DELETE FROM orders WHERE o_orderkey = (SELECT min(o_orderkey) FROM orders WHERE o_orderkey > " + some
+                        + ")",
+                "INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus) VALUES (-1, 1, 'O')");
+        JsonNode stream = compareJson(spec, 5);
+        assertEquals(status, stream.get("sourceRows").asLong());
+        List<String> listed = listed(stream);
+        assertEquals(4, listed.size(), listed.toString());
+        assertTrue(listed.contains("changed o_orderkey=" + some + " [clerk]")
+                && listed.contains("changed o_orderkey=" + other + " [o_totalprice]")
+                && listed.contains("extra o_orderkey=-1 []")
+                && listed.stream().anyMatch(d -> d.startsWith("missing o_orderkey=")), listed.toString());
+    }
+
+    @Test
+    void aColumnTheTwoPrintApartIsRefusedAndVerifyCompareRefusesItAtPlan() throws Exception {
+        String target = pg.createDatabase("cmp_duck_double");
+        sql(target, "CREATE TABLE m (id int PRIMARY KEY, v float8, at timestamptz, d numeric(12,2), u uuid, b bytea)");
+        Path spec = spec(target, "m", "query: \"select i::integer as id, i / 3.0 as v, "
+                + "timestamptz '2024-01-01 10:00:00.25+02' + i * interval '1 second' as at, "
+                + "(i * 1.25)::decimal(12,2) as d, ('00000000-0000-0000-0000-00000000000' || (i % 10))::uuid as u, "
+                + "'\\\\x00ff'::blob as b from range(1, 2001) t(i)\"", "load-mode: truncate");
+        CliRun loaded = CliRun.of("run", spec.toString());
+        assertEquals(0, loaded.exitCode(), loaded.all());
+        CliRun refused = CliRun.of("compare", spec.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.err().contains("DUCK202") && refused.err().contains("column v")
+                && refused.err().contains("DOUBLE"), refused.err());
+
+        // Without the double: the instants, decimals, UUIDs and bytes compare equal, as verify: compare checks.
+        Path summary = dir.resolve("summary.json");
+        sql(target, "ALTER TABLE m DROP COLUMN v");
+        Path verified = spec(target, "m", "query: \"select i::integer as id, "
+                + "timestamptz '2024-01-01 10:00:00.25+02' + i * interval '1 second' as at, "
+                + "(i * 1.25)::decimal(12,2) as d, ('00000000-0000-0000-0000-00000000000' || (i % 10))::uuid as u, "
+                + "'\\\\x00ff'::blob as b from range(1, 2001) t(i)\"", "load-mode: truncate", "verify: compare");
+        CliRun run = CliRun.of("run", verified.toString(), "--summary-json", summary.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        JsonNode verification = JSON.readTree(Files.readString(summary)).get("streams").get(0).get("verification");
+        assertEquals("passed", verification.get("status").asString(), verification.toString());
+
+        sql(target, "CREATE TABLE f (id int PRIMARY KEY, v float8)");
+        Path floats = spec(target, "f", "query: \"select i::integer as id, i / 3.0 as v from range(1, 11) t(i)\"",
+                "load-mode: truncate", "verify: compare");
+        CliRun plan = CliRun.of("plan", floats.toString());
+        assertEquals(4, plan.exitCode(), plan.all());
+        assertTrue(plan.all().contains("DUCK202") && plan.all().contains("column v"), plan.all());
+        assertEquals(4, CliRun.of("run", floats.toString()).exitCode());
+        assertEquals("0", scalar(target, "SELECT count(*) FROM f"), "nothing written");
+    }
+
+    private Path spec(String target, String table, String source, String... extra) throws Exception {
+        Path spec = dir.resolve(table + ".yaml");
+        boolean create = Arrays.asList(extra).contains("create: if-missing");
+        Files.writeString(spec, """
+                version: 1
+                name: cmp-parquet-%s
+                connections:
+                  lake: { type: duckdb }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: %s
+                    source: { connection: lake, %s }
+                    target: { connection: pg, table: public.%s%s }
+                """.formatted(table, pg.jdbcUrl(target), pg.user(), table, source, table,
+                create ? ", create: if-missing" : "") + String.join("", Arrays.stream(extra)
+                .filter(l -> !l.equals("create: if-missing")).map(l -> "    " + l + "\n").toList()));
+        return spec;
+    }
+
+    private static void sql(String database, String... statements) throws Exception {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    private static String scalar(String database, String query) throws Exception {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static JsonNode compareJson(Path spec, int exitCode) throws Exception {
+        CliRun run = CliRun.of("compare", spec.toString(), "--format", "json");
+        assertEquals(exitCode, run.exitCode(), run.all());
+        return JSON.readTree(run.out()).get("streams").get(0);
+    }
+
+    /** Each listed difference as {@code kind key [columns]}. */
+    private static List<String> listed(JsonNode stream) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode d : stream.get("differences")) {
+            List<String> key = new ArrayList<>();
+            d.get("key").properties().forEach(e -> key.add(e.getKey() + "=" + e.getValue().asString()));
+            List<String> columns = new ArrayList<>();
+            d.get("columns").forEach(c -> columns.add(c.asString()));
+            out.add(d.get("kind").asString() + " " + String.join(", ", key) + " " + columns);
+        }
+        return out;
+    }
+}
