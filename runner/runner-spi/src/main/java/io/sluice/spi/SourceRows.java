@@ -17,9 +17,13 @@ public interface SourceRows {
     /** The partition's count and CHECKSUM, by {@code hash}. */
     Digest digest(SourcePartition partition, SourceProjection projection, RowHash hash) throws ConnectorException;
 
-    /** The partition's rows in {@code buckets} ({@link Buckets#ALL}: every row), ordered as {@link HashedRows} says. */
-    HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns, Buckets buckets,
-                    RowHash hash) throws ConnectorException;
+    /**
+     * The rows of {@code partitions} (disjoint; one, or every partition of a stream whose target cannot select one
+     * partition's rows) in {@code buckets} ({@link Buckets#ALL}: every row), together, ordered as {@link HashedRows}
+     * says. One listing at a time per session: a source reading in one snapshot may hold a connection for it.
+     */
+    HashedRows list(List<SourcePartition> partitions, SourceProjection projection, List<Integer> keyColumns,
+                    Buckets buckets, RowHash hash) throws ConnectorException;
 
     /**
      * The CHECKSUM digest of the partition's rows in each of {@code count} buckets (index: bucket), in one pass: they

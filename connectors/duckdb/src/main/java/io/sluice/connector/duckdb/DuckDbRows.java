@@ -63,7 +63,7 @@ final class DuckDbRows implements SourceRows {
     public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
                                       int count, RowHash hash) throws ConnectorException {
         DuckDbPartition p = (DuckDbPartition) partition;
-        String sql = "SELECT b, count(*), coalesce(sum(d), 0)::VARCHAR FROM (" + inner(p, projection,
+        String sql = "SELECT b, count(*), coalesce(sum(d), 0)::VARCHAR FROM (" + inner(p.relation(), projection,
                 texts(projection, hash), keyColumns, count) + ") AS r GROUP BY b";
         List<Digest> digests = new ArrayList<>(Collections.nCopies(count, Digest.zero(Digest.Level.CHECKSUM)));
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
@@ -78,9 +78,12 @@ final class DuckDbRows implements SourceRows {
     }
 
     @Override
-    public HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
+    public HashedRows list(List<SourcePartition> partitions, SourceProjection projection, List<Integer> keyColumns,
                            Buckets buckets, RowHash hash) throws ConnectorException {
-        DuckDbPartition p = (DuckDbPartition) partition;
+        DuckDbPartition p = (DuckDbPartition) partitions.getFirst(); // names the read in errors
+        // One statement over every partition, sorted by DuckDB.
+        String relation = partitions.size() == 1 ? p.relation() : String.join(" UNION ALL ", partitions.stream()
+                .map(part -> "SELECT * FROM (" + ((DuckDbPartition) part).relation() + ")").toList());
         List<String> texts = texts(projection, hash);
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
         List<String> out = new ArrayList<>();
@@ -92,7 +95,7 @@ final class DuckDbRows implements SourceRows {
         for (int i = 1; i <= texts.size(); i++) {
             out.add("h" + i);
         }
-        String sql = "SELECT " + String.join(", ", out) + " FROM (" + inner(p, projection, texts, keyColumns,
+        String sql = "SELECT " + String.join(", ", out) + " FROM (" + inner(relation, projection, texts, keyColumns,
                 buckets.count()) + ") AS r" + (buckets.all() ? "" : " WHERE b IN (" + String.join(", ",
                 buckets.chosen().stream().map(String::valueOf).toList()) + ")") + " ORDER BY "
                 + String.join(", ", order);
@@ -114,7 +117,7 @@ final class DuckDbRows implements SourceRows {
     }
 
     /** Key texts k1.., value hashes h1.., the row's hash d and its bucket b. */
-    private static String inner(DuckDbPartition partition, SourceProjection projection, List<String> texts,
+    private static String inner(String relation, SourceProjection projection, List<String> texts,
                                 List<Integer> keyColumns, int buckets) {
         List<String> keys = keyColumns.isEmpty() ? texts : keyColumns.stream().map(texts::get).toList();
         List<String> select = new ArrayList<>();
@@ -131,7 +134,7 @@ final class DuckDbRows implements SourceRows {
         select.add(md5Bits(rowText(texts)) + " AS d");
         select.add("(" + md5Bits(rowText(keys)) + ") % " + buckets + " AS b");
         return "SELECT " + String.join(", ", select) + " FROM (" + ((DuckDbProjection) projection)
-                .shaped(partition.relation()) + ") AS sluice_q";
+                .shaped(relation) + ") AS sluice_q";
     }
 
     /** Each value as {@code <characters>:<text>} or {@code N}, joined by commas (never NULL). */

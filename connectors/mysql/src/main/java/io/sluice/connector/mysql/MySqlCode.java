@@ -26,7 +26,7 @@ public enum MySqlCode implements ErrorCode {
     MY201("a column's type cannot be loaded into its target column's type"),
     MY202("a column's MySQL type has no PostgreSQL counterpart Sluice carries"),
     MY203("compare cannot print a column's values as the target prints them (floating point, JSON)"),
-    MY204("compare would list more partitions at once than the snapshot has connections"),
+    MY204("a compare's listing found every connection of the snapshot in use"),
     MY301("a zero or invalid date (0000-00-00, a zero month or day), which PostgreSQL cannot hold"),
     MY302("a value is out of range for its target column"),
     MY303("a text value holds a NUL character, which PostgreSQL text cannot hold");

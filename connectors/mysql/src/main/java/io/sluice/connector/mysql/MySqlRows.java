@@ -70,7 +70,7 @@ final class MySqlRows implements SourceRows {
     @Override
     public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
                                       int count, RowHash hash) throws ConnectorException {
-        String sql = "SELECT b, COUNT(*), CAST(COALESCE(SUM(d), 0) AS CHAR) FROM (" + inner(partition,
+        String sql = "SELECT b, COUNT(*), CAST(COALESCE(SUM(d), 0) AS CHAR) FROM (" + inner(partition.predicate(),
                 texts(projection, hash), keyColumns, count) + ") AS r GROUP BY b";
         List<Digest> digests = new ArrayList<>(Collections.nCopies(count, Digest.zero(Digest.Level.CHECKSUM)));
         Connection c = session.borrow(true);
@@ -90,20 +90,24 @@ final class MySqlRows implements SourceRows {
     }
 
     @Override
-    public HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
+    public HashedRows list(List<SourcePartition> partitions, SourceProjection projection, List<Integer> keyColumns,
                            Buckets buckets, RowHash hash) throws ConnectorException {
+        // One statement over every partition (one connection of the snapshot), ordered by the server.
+        String predicate = partitions.size() == 1 ? partitions.getFirst().predicate() : "(" + String.join(") OR (",
+                partitions.stream().map(SourcePartition::predicate).toList()) + ")";
         List<String> texts = texts(projection, hash);
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
         List<String> out = new ArrayList<>();
         List<String> order = new ArrayList<>();
         for (int i = 1; i <= keyCount; i++) {
             out.add("k" + i);
-            order.add("k" + i + " COLLATE utf8mb4_bin"); // code point order, as PostgreSQL's COLLATE "C"
+            // UTF-8 bytes, no padding: code point order, as PostgreSQL's COLLATE "C" (utf8mb4_bin pads with spaces)
+            order.add("CAST(k" + i + " AS BINARY)");
         }
         for (int i = 1; i <= texts.size(); i++) {
             out.add("h" + i);
         }
-        String sql = "SELECT " + String.join(", ", out) + " FROM (" + inner(partition, texts, keyColumns,
+        String sql = "SELECT " + String.join(", ", out) + " FROM (" + inner(predicate, texts, keyColumns,
                 buckets.count()) + ") AS r" + (buckets.all() ? "" : " WHERE b IN (" + String.join(", ",
                 buckets.chosen().stream().map(String::valueOf).toList()) + ")") + " ORDER BY "
                 + String.join(", ", order);
@@ -112,11 +116,11 @@ final class MySqlRows implements SourceRows {
         try {
             Statement s = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             s.setFetchSize(MySqlSource.FETCH_ROWS);
-            return new Cursor(c, s, s.executeQuery(sql), keyCount, texts.size(), partition.predicate());
+            return new Cursor(c, s, s.executeQuery(sql), keyCount, texts.size(), predicate);
         } catch (SQLException e) {
             session.handBack(c, false);
-            throw MySqlErrors.translate(e, "cannot list the rows of " + source.describe() + " "
-                    + partition.predicate(), settings.redactor());
+            throw MySqlErrors.translate(e, "cannot list the rows of " + source.describe() + " " + predicate,
+                    settings.redactor());
         }
     }
 
@@ -134,7 +138,7 @@ final class MySqlRows implements SourceRows {
     }
 
     /** Key texts k1.., value hashes h1.., the row's hash d and its bucket b. */
-    private String inner(SourcePartition partition, List<String> texts, List<Integer> keyColumns, int buckets) {
+    private String inner(String predicate, List<String> texts, List<Integer> keyColumns, int buckets) {
         List<String> keys = keyColumns.isEmpty() ? texts : keyColumns.stream().map(texts::get).toList();
         List<String> select = new ArrayList<>();
         if (keyColumns.isEmpty()) {
@@ -149,8 +153,7 @@ final class MySqlRows implements SourceRows {
         }
         select.add(md5Bits(rowText(texts)) + " AS d");
         select.add("MOD(" + md5Bits(rowText(keys)) + ", " + buckets + ") AS b");
-        return "SELECT " + String.join(", ", select) + " FROM " + source.relation() + " WHERE "
-                + partition.predicate();
+        return "SELECT " + String.join(", ", select) + " FROM " + source.relation() + " WHERE " + predicate;
     }
 
     /** Each value as {@code <characters>:<text>} or {@code N}, joined by commas (never NULL). */

@@ -158,7 +158,8 @@ final class MySqlSession implements SourceSession {
 
     /**
      * A connection of the snapshot, waiting for one a reader hands back ({@code wait}), or failing with MY204 when
-     * every one is held (a compare's listings, which keep theirs until closed); without a snapshot, a new one.
+     * every one is held (a listing keeps its own until closed: it must not wait on itself); without a snapshot, a
+     * new one.
      */
     Connection borrow(boolean wait) throws ConnectorException {
         if (snapshot == null) {
@@ -167,10 +168,9 @@ final class MySqlSession implements SourceSession {
         if (!wait) {
             Connection c = snapshot.poll();
             if (c == null) {
-                throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY204, source.describe() + ": compare "
-                        + "lists more partitions at once than the snapshot's " + all.size() + " connections",
-                        "compare with a higher degree (one connection per partition listed), or with fewer "
-                                + "partitions (batch-size), or with consistency: none");
+                throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY204, source.describe() + ": every "
+                        + "one of the snapshot's " + all.size() + " connections is in use, and a listing would hold "
+                        + "one more", "compare with a higher degree, or with consistency: none");
             }
             return c;
         }

@@ -51,7 +51,8 @@ class ParquetCompareTest {
     void parquetFilesAreEqualAfterARunAndEachPlantedDifferenceIsNamed() throws Exception {
         String target = pg.createDatabase("cmp_parquet");
         Path spec = spec(target, "orders", "files: \"" + ORDERS + "/orders-*.parquet\"",
-                "create: if-missing", "columns:", "  o_clerk: { rename: clerk }", "  o_comment: { mask: redact }");
+                "create: if-missing", "columns:", "  o_clerk: { rename: clerk }", "  o_comment: { mask: redact }",
+                "  o_orderpriority: { expression: \"lower(o_orderpriority)\" }", "  o_shippriority: { exclude: true }");
         CliRun run = CliRun.of("run", spec.toString());
         assertEquals(0, run.exitCode(), run.all());
         sql(target, "ALTER TABLE orders ADD PRIMARY KEY (o_orderkey)");

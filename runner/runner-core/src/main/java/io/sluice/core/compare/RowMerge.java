@@ -1,5 +1,7 @@
 package io.sluice.core.compare;
 
+import io.sluice.toolkit.compare.CodePointOrder;
+
 import io.sluice.spi.HashedRow;
 import io.sluice.spi.HashedRows;
 import io.sluice.spi.error.ConnectorException;

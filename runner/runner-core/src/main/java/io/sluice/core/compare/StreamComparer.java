@@ -9,6 +9,7 @@ import io.sluice.spi.Buckets;
 import io.sluice.spi.Column;
 import io.sluice.spi.ColumnPair;
 import io.sluice.spi.Digest;
+import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.HashedRows;
 import io.sluice.spi.RowHash;
@@ -180,20 +181,13 @@ final class StreamComparer {
         /** Compares the rows of {@code partitions} (source) with the target's rows {@code predicate} selects. */
         void list(List<PartitionPlan> partitions, Optional<String> predicate, long rows) throws ConnectorException {
             Buckets buckets = buckets(partitions, predicate, rows);
-            List<HashedRows> opened = new ArrayList<>();
-            try {
-                for (PartitionPlan partition : partitions) {
-                    opened.add(sourceRows.list(binding.partition(partition), binding.projection(), key, buckets,
-                            hash));
-                }
-                HashedRows source = opened.size() == 1 ? opened.getFirst() : new MergedRows(opened);
-                opened.clear(); // closed with source now
-                try (source; HashedRows target = targetRows.list(plan.targetColumns(), predicate, key, buckets,
-                        hash)) {
-                    RowMerge.merge(source, target, differences);
-                }
-            } finally {
-                opened.forEach(HashedRows::close);
+            List<SourcePartition> read = new ArrayList<>();
+            for (PartitionPlan partition : partitions) {
+                read.add(binding.partition(partition));
+            }
+            try (HashedRows source = sourceRows.list(read, binding.projection(), key, buckets, hash);
+                 HashedRows target = targetRows.list(plan.targetColumns(), predicate, key, buckets, hash)) {
+                RowMerge.merge(source, target, differences);
             }
         }
 

@@ -19,6 +19,7 @@ import io.sluice.spi.SourceSession;
 import io.sluice.spi.RowHash;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.toolkit.compare.MergedRows;
 import io.sluice.spi.error.ErrorKind;
 
 import java.sql.Connection;
@@ -225,9 +226,25 @@ public final class PostgresSourceSession implements SourceSession {
                 return PostgresSourceSession.this.digest(partition, projection, Digest.Level.CHECKSUM, hash);
             }
 
+            /** Each partition on a connection of its own in the snapshot, merged. */
             @Override
-            public HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
-                                   Buckets buckets, RowHash hash) throws ConnectorException {
+            public HashedRows list(List<SourcePartition> partitions, SourceProjection projection,
+                                   List<Integer> keyColumns, Buckets buckets, RowHash hash) throws ConnectorException {
+                List<HashedRows> opened = new java.util.ArrayList<>();
+                try {
+                    for (SourcePartition partition : partitions) {
+                        opened.add(list(partition, projection, keyColumns, buckets, hash));
+                    }
+                    HashedRows rows = opened.size() == 1 ? opened.getFirst() : new MergedRows(opened);
+                    opened.clear(); // closed with rows now
+                    return rows;
+                } finally {
+                    opened.forEach(HashedRows::close);
+                }
+            }
+
+            private HashedRows list(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
+                                    Buckets buckets, RowHash hash) throws ConnectorException {
                 List<String> expressions = digestExpressions(projection);
                 int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
                 String what = "the rows of " + description + " partition " + partition.id();

@@ -1,4 +1,4 @@
-package io.sluice.core.compare;
+package io.sluice.toolkit.compare;
 
 import java.util.List;
 
@@ -7,11 +7,11 @@ import java.util.List;
  * which is the byte order of their UTF-8 (PostgreSQL's {@code COLLATE "C"}); {@link String#compareTo} differs from it
  * beyond the Basic Multilingual Plane.
  */
-final class CodePointOrder {
+public final class CodePointOrder {
     private CodePointOrder() {
     }
 
-    static int compare(List<String> a, List<String> b) {
+    public static int compare(List<String> a, List<String> b) {
         int n = Math.min(a.size(), b.size());
         for (int i = 0; i < n; i++) {
             int c = compare(a.get(i), b.get(i));
@@ -22,7 +22,7 @@ final class CodePointOrder {
         return Integer.compare(a.size(), b.size());
     }
 
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

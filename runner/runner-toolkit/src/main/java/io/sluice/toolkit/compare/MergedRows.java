@@ -1,4 +1,4 @@
-package io.sluice.core.compare;
+package io.sluice.toolkit.compare;
 
 import io.sluice.spi.HashedRow;
 import io.sluice.spi.HashedRows;
@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
  * Several listings of disjoint partitions as one, in the common order (a k-way merge): the whole source of a stream
  * whose partitions the target cannot select by themselves.
  */
-final class MergedRows implements HashedRows {
+public final class MergedRows implements HashedRows {
     private record Head(HashedRow row, HashedRows from) {
     }
 
@@ -19,7 +19,7 @@ final class MergedRows implements HashedRows {
     private final PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> CodePointOrder.compare(a.row().key(),
             b.row().key()));
 
-    MergedRows(List<HashedRows> all) throws ConnectorException {
+    public MergedRows(List<HashedRows> all) throws ConnectorException {
         this.all = List.copyOf(all);
         for (HashedRows rows : this.all) {
             HashedRow first = rows.next();
