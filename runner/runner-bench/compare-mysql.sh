@@ -97,7 +97,8 @@ for run in $(seq 1 "$runs"); do
   grep -q "l_orderkey=$top" "$work/changed.log" && [ "$code" = 5 ] \
     || { echo "compare-mysql: the changed row was not named (exit $code)" >&2; cat "$work/changed.log" >&2; exit 1; }
   orig="$(my -N bench -e "SELECT l_comment FROM lineitem WHERE l_orderkey = $top AND l_linenumber = 1")"
-  psql_ -d sluice_cmp_my -v v="$orig" -c "UPDATE lineitem SET l_comment = :'v' WHERE l_orderkey = $top AND l_linenumber = 1"
+  echo "UPDATE lineitem SET l_comment = :'v' WHERE l_orderkey = $top AND l_linenumber = 1" \
+    | psql_ -d sluice_cmp_my -v v="$orig"
   tail -n +1 "$work/results.txt" | tail -4 | tr '\n' ' '; echo
 done
 
