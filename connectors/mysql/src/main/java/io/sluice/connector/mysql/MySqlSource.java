@@ -252,7 +252,7 @@ final class MySqlSource implements Source {
     private List<SourcePartition> plan0(PlanRequest request) throws ConnectorException {
         DistributionMethod method = request.distribution().method();
         if (method == DistributionMethod.NONE) {
-            return List.of(new MySqlPartition("all", "TRUE", estimatedRows()));
+            return List.of(new MySqlPartition("all", "TRUE", estimatedRows(), Optional.of("TRUE")));
         }
         String key = keyColumn(request.distribution().key().orElseThrow(() -> new ConnectorException(
                 ErrorKind.INVALID_SPEC, MySqlCode.MY110, describe() + ": distribution " + method.name().toLowerCase(
@@ -277,7 +277,8 @@ final class MySqlSource implements Source {
         long rows = estimatedRows();
         if (request.distribution().method() == DistributionMethod.MODULO) {
             return KeyRanges.modulo(k, request.degree()).stream()
-                    .map(b -> (SourcePartition) new MySqlPartition(b.id(), b.predicate(), rows / request.degree()))
+                    .map(b -> (SourcePartition) new MySqlPartition(b.id(), b.predicate(), rows / request.degree(),
+                            Optional.empty()))
                     .toList();
         }
         BigInteger min;
@@ -287,7 +288,7 @@ final class MySqlSource implements Source {
                      + relation())) {
             rs.next();
             if (rs.getString(1) == null) {
-                return List.of(new MySqlPartition("all", "TRUE", 0));
+                return List.of(new MySqlPartition("all", "TRUE", 0, Optional.of("TRUE")));
             }
             min = new BigInteger(rs.getString(1));
             max = new BigInteger(rs.getString(2));
@@ -297,7 +298,9 @@ final class MySqlSource implements Source {
         long wanted = partitionsWanted(request, rows);
         List<SourcePartition> partitions = new ArrayList<>();
         for (KeyRanges.Range range : KeyRanges.split(min, max, wanted)) {
-            partitions.add(new MySqlPartition(range.id(), range.predicate(k), rows / Math.max(1, wanted)));
+            // The same range in PostgreSQL's quoting selects the partition's rows on the target (compare).
+            partitions.add(new MySqlPartition(range.id(), range.predicate(k), rows / Math.max(1, wanted),
+                    Optional.of(range.predicate("\"" + key.replace("\"", "\"\"") + "\""))));
         }
         return partitions;
     }
@@ -347,7 +350,8 @@ final class MySqlSource implements Source {
         List<SourcePartition> partitions = new ArrayList<>();
         for (int i = 0; i < buckets.size(); i++) {
             long estimate = i < counts.size() ? counts.get(i) : rows / buckets.size();
-            partitions.add(new MySqlPartition(buckets.get(i).id(), buckets.get(i).predicate(), estimate));
+            partitions.add(new MySqlPartition(buckets.get(i).id(), buckets.get(i).predicate(), estimate,
+                    Optional.empty()));
         }
         return partitions;
     }
@@ -444,7 +448,8 @@ final class MySqlSource implements Source {
     @Override
     public Optional<SourcePartition> restore(String checkpoint) {
         requireNonNull(checkpoint, "checkpoint is null");
-        return KeyRanges.restore(checkpoint).map(b -> new MySqlPartition(b.id(), b.predicate(), 0));
+        return KeyRanges.restore(checkpoint).map(b -> new MySqlPartition(b.id(), b.predicate(), 0,
+                Optional.empty()));
     }
 
     @Override
@@ -459,11 +464,18 @@ final class MySqlSource implements Source {
         return MySqlSession.open(this, settings, consistency, degree);
     }
 
-    /** A partition: its predicate over the key, what it restores from. */
-    record MySqlPartition(String id, String predicate, long estimatedRows) implements SourcePartition {
+    /**
+     * A partition: its predicate over the key, what it restores from.
+     *
+     * @param portablePredicate the predicate as PostgreSQL reads it over a target whose columns keep their names
+     *                          (a key range), so compare can select the partition's rows on the target
+     */
+    record MySqlPartition(String id, String predicate, long estimatedRows, Optional<String> portablePredicate)
+            implements SourcePartition {
         MySqlPartition {
             requireNonNull(id, "id is null");
             requireNonNull(predicate, "predicate is null");
+            requireNonNull(portablePredicate, "portablePredicate is null");
         }
 
         @Override

@@ -95,6 +95,25 @@ class MySqlCompareTest {
     }
 
     @Test
+    void aKeyRangeIsSelectedOnTheTargetSoOnlyTheDifferingPartitionIsListed() throws Exception {
+        String source = my.createDatabase("cmp_ranges");
+        String target = pg.createDatabase("cmp_my_ranges");
+        my(source, "SET SESSION max_recursive_iterations = 100000",
+                "CREATE TABLE notes (id BIGINT PRIMARY KEY, note VARCHAR(30))",
+                "INSERT INTO notes WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 6000) "
+                        + "SELECT n, CONCAT('note ', n) FROM s");
+        Path spec = spec(source, target, "notes", "distribution: { method: range, key: id }", "degree: 2",
+                "batch-size: 1000");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        pg(target, "ALTER TABLE notes ADD PRIMARY KEY (id)", "UPDATE notes SET note = 'edited' WHERE id = 4321");
+        JsonNode stream = compareJson(spec, 5);
+        assertEquals(List.of("changed id=4321 [note]"), listed(stream));
+        assertTrue(stream.get("compared").asString().contains("partition(s) by digest, 1 listed row by row"),
+                stream.toString());
+    }
+
+    @Test
     void aKeyOfSeveralTextColumnsIsOrderedAlikeOnBothServers() throws Exception {
         String source = my.createDatabase("cmp_textkey");
         String target = pg.createDatabase("cmp_my_textkey");
