@@ -110,8 +110,10 @@ for run in $(seq 1 "$runs"); do
 
   if command -v pgcopydb >/dev/null && pgcopydb help 2>&1 | grep -q "compare"; then
     t0=$(now)
+    # as a user runs it: defaults, a work folder of its own each time; on the equal tables it must say so (exit 0)
     pgcopydb compare data --source "postgres://$role@$host:$port/sluice_cmp_src" \
-      --target "postgres://$role@$host:$port/sluice_cmp_dst" --dir "$work/pgcopydb" >/dev/null 2>&1
+      --target "postgres://$role@$host:$port/sluice_cmp_dst" --dir "$work/pgcopydb-$run" > "$work/pgcopydb.out" 2>&1 \
+      || { tail -20 "$work/pgcopydb.out" >&2; echo "compare: pgcopydb compare data failed" >&2; exit 1; }
     t1=$(now); pgc+=("$(echo "$t1 - $t0" | bc)")
   fi
   echo "run $run: floor ${floor[-1]} s, compare equal ${equal[-1]} s, one changed row ${changed[-1]} s${pgc[*]:+, pgcopydb compare data ${pgc[-1]} s}"
