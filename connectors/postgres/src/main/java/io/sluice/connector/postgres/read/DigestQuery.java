@@ -1,13 +1,10 @@
 package io.sluice.connector.postgres.read;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
-import io.sluice.connector.postgres.session.PostgresConnections;
-import io.sluice.connector.postgres.session.PostgresErrors;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.Digest;
 import io.sluice.spi.RowHash;
-import io.sluice.spi.error.ConnectorException;
 
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -95,23 +92,6 @@ public final class DigestQuery {
             String checksum = rs.getString(2);
             return new Digest(rows, level == Digest.Level.CHECKSUM ? Optional.of(new BigInteger(checksum))
                     : Optional.empty());
-        }
-    }
-
-    /**
-     * Counts and hashes the rows of {@code table} (quoted) over {@code columns} (in mapped order, as the source's
-     * digest lists them), with {@code predicate} when given, on a connection of its own under {@link #SETTINGS}.
-     */
-    public static Digest ofTable(PostgresConnections connections, String table, List<Column> columns,
-                          Optional<String> predicate, Digest.Level level) throws ConnectorException {
-        String sql = tableSql(table, columns, predicate, level, RowHash.POSTGRES);
-        String what = "the digest of " + table;
-        try (Connection connection = connections.open(what)) {
-            prepare(connection);
-            return run(connection, sql, level);
-        } catch (SQLException e) {
-            throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what
-                    + predicate.map(p -> " where " + p).orElse(""));
         }
     }
 }

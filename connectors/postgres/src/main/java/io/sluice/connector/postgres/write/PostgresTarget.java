@@ -6,7 +6,6 @@ import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.copy.RejectsTable;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
-import io.sluice.connector.postgres.read.DigestQuery;
 import io.sluice.connector.postgres.read.TableRows;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.LeftoverSessions;
@@ -40,6 +39,7 @@ import io.sluice.spi.StoredRejects;
 import io.sluice.spi.TableDefinition;
 import io.sluice.spi.Target;
 import io.sluice.spi.TargetTable;
+import io.sluice.spi.RowHash;
 import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
@@ -414,11 +414,11 @@ public final class PostgresTarget implements Target {
         }
     }
 
-    /** Counts and hashes the rows where they are ({@link DigestQuery#ofTable}); {@link #rows()} lists them. */
+    /** Counts and hashes the rows where they are, as compare's digests do ({@link TableRows#digest}). */
     @Override
     public Optional<Digest> digest(List<Column> columns, Optional<String> predicate, Digest.Level level)
             throws ConnectorException {
-        return Optional.of(DigestQuery.ofTable(connections, describe(), columns, predicate, level));
+        return Optional.of(TableRows.of(connections, describe()).digest(columns, predicate, level, RowHash.POSTGRES));
     }
 
     @Override
