@@ -168,8 +168,10 @@ class JoinedRunTest {
             processes.add(start(spec, runId, dir.resolve("p" + i + ".log")));
         }
         waitFor(f, processes.getFirst(), runId, 1);
-        // Pause a process while one of its transactions is open in the target (a COPY's uncommitted rows, or a ledger
-        // transaction holding partition rows locked): the state a stuck pod leaves.
+        // Pause a process while its COPY into the target is open (uncommitted rows, the partition's ledger row
+        // locked): the state a stuck pod leaves. Caught by the COPY's lock on the table, not by any transaction of
+        // the process: one paused inside a stream-level ledger transaction (the end of a stream) makes the other
+        // wait its lock-timeout and fail naming the holder (PG420), which is that case's own behaviour.
         Process paused = null;
         while (paused == null) {
             for (Process candidate : processes) {
@@ -178,7 +180,8 @@ class JoinedRunTest {
                 }
                 signal(candidate, "STOP");
                 boolean writing = f.scalar(f.target, "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON "
-                        + "a.pid = l.pid WHERE l.locktype = 'transactionid' AND a.application_name LIKE '"
+                        + "a.pid = l.pid WHERE l.locktype = 'relation' AND l.relation = 'items'::regclass "
+                        + "AND l.mode = 'RowExclusiveLock' AND a.state = 'active' AND a.application_name LIKE '"
                         + TargetOwnership.runToken(runId) + candidate.pid() + "@%'") > 0;
                 if (writing) {
                     paused = candidate;
