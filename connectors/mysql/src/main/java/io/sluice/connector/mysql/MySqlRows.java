@@ -9,6 +9,8 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.toolkit.compare.PortableHashSql;
+import io.sluice.toolkit.compare.ResultSetRows;
 
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -16,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -25,12 +26,41 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A MySQL/MariaDB session's rows for {@code sluice compare}, hashed by {@link RowHash#PORTABLE} where they live: each
- * value's text as the target prints it ({@link CompareText}), a row as its values' {@code <characters>:<text>} or
- * {@code N} joined by commas, the first 15 hex digits of its MD5 as a number. Read in the session's snapshot, on one
- * of its connections (or one of its own without a snapshot).
+ * A MySQL/MariaDB session's rows for {@code sluice compare}, hashed by {@link RowHash#PORTABLE} where they live, each
+ * value's text as the target prints it ({@link CompareText}). Read in the session's snapshot, on one of its
+ * connections (or one of its own without a snapshot).
  */
 final class MySqlRows implements SourceRows {
+    /** MySQL's spelling of the portable hash. */
+    static final PortableHashSql.Dialect DIALECT = new PortableHashSql.Dialect() {
+        @Override
+        public String rowText(List<String> texts) {
+            return "CONCAT(" + String.join(", ',', ", texts.stream().map(t -> "COALESCE(CONCAT(CHAR_LENGTH(" + t
+                    + "), ':', " + t + "), 'N')").toList()) + ")";
+        }
+
+        @Override
+        public String md5Bits(String text) {
+            return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 15), 16, 10) AS UNSIGNED)";
+        }
+
+        @Override
+        public String modulo(String number, int count) {
+            return "MOD(" + number + ", " + count + ")";
+        }
+
+        @Override
+        public String asText(String number) {
+            return "CAST(" + number + " AS CHAR)";
+        }
+
+        /** UTF-8 bytes, no padding (utf8mb4_bin pads with spaces: 'a' would sort after 'a' and a tab). */
+        @Override
+        public String codePointOrder(String text) {
+            return "CAST(" + text + " AS BINARY)";
+        }
+    };
+
     private final MySqlSession session;
     private final MySqlSource source;
     private final MySqlSettings settings;
@@ -49,10 +79,7 @@ final class MySqlRows implements SourceRows {
     @Override
     public Digest digest(SourcePartition partition, SourceProjection projection, RowHash hash)
             throws ConnectorException {
-        List<String> texts = texts(projection, hash);
-        String sql = "SELECT COUNT(*), CAST(COALESCE(SUM(" + md5Bits(rowText(texts)) + "), 0) AS CHAR) FROM "
-                + source.relation() + " WHERE " + partition.predicate();
-        String what = "the digest of " + source.describe() + " " + partition.predicate();
+        String sql = PortableHashSql.digest(DIALECT, texts(projection, hash), from(partition.predicate()));
         Connection c = session.borrow(true);
         boolean usable = false;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
@@ -61,7 +88,8 @@ final class MySqlRows implements SourceRows {
             usable = true;
             return digest;
         } catch (SQLException e) {
-            throw MySqlErrors.translate(e, "cannot compute " + what, settings.redactor());
+            throw MySqlErrors.translate(e, "cannot compute the digest of " + source.describe() + " "
+                    + partition.predicate(), settings.redactor());
         } finally {
             session.handBack(c, usable);
         }
@@ -70,15 +98,12 @@ final class MySqlRows implements SourceRows {
     @Override
     public List<Digest> bucketDigests(SourcePartition partition, SourceProjection projection, List<Integer> keyColumns,
                                       int count, RowHash hash) throws ConnectorException {
-        String sql = "SELECT b, COUNT(*), CAST(COALESCE(SUM(d), 0) AS CHAR) FROM (" + inner(partition.predicate(),
-                texts(projection, hash), keyColumns, count) + ") AS r GROUP BY b";
-        List<Digest> digests = new ArrayList<>(Collections.nCopies(count, Digest.zero(Digest.Level.CHECKSUM)));
+        String sql = PortableHashSql.bucketDigests(DIALECT, PortableHashSql.inner(DIALECT, texts(projection, hash),
+                keyColumns, count, from(partition.predicate())));
         Connection c = session.borrow(true);
         boolean usable = false;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                digests.set(rs.getInt(1), new Digest(rs.getLong(2), Optional.of(new BigInteger(rs.getString(3)))));
-            }
+            List<Digest> digests = ResultSetRows.bucketDigests(rs, count);
             usable = true;
             return digests;
         } catch (SQLException e) {
@@ -89,28 +114,16 @@ final class MySqlRows implements SourceRows {
         }
     }
 
+    /** One statement over every partition (one connection of the snapshot), ordered by the server. */
     @Override
     public HashedRows list(List<SourcePartition> partitions, SourceProjection projection, List<Integer> keyColumns,
                            Buckets buckets, RowHash hash) throws ConnectorException {
-        // One statement over every partition (one connection of the snapshot), ordered by the server.
         String predicate = partitions.size() == 1 ? partitions.getFirst().predicate() : "(" + String.join(") OR (",
                 partitions.stream().map(SourcePartition::predicate).toList()) + ")";
         List<String> texts = texts(projection, hash);
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
-        List<String> out = new ArrayList<>();
-        List<String> order = new ArrayList<>();
-        for (int i = 1; i <= keyCount; i++) {
-            out.add("k" + i);
-            // UTF-8 bytes, no padding: code point order, as PostgreSQL's COLLATE "C" (utf8mb4_bin pads with spaces)
-            order.add("CAST(k" + i + " AS BINARY)");
-        }
-        for (int i = 1; i <= texts.size(); i++) {
-            out.add("h" + i);
-        }
-        String sql = "SELECT " + String.join(", ", out) + " FROM (" + inner(predicate, texts, keyColumns,
-                buckets.count()) + ") AS r" + (buckets.all() ? "" : " WHERE b IN (" + String.join(", ",
-                buckets.chosen().stream().map(String::valueOf).toList()) + ")") + " ORDER BY "
-                + String.join(", ", order);
+        String sql = PortableHashSql.listing(DIALECT, PortableHashSql.inner(DIALECT, texts, keyColumns,
+                buckets.count(), from(predicate)), keyCount, texts.size(), buckets);
         // A listing holds its connection until it is closed: never wait for one another listing holds.
         Connection c = session.borrow(false);
         try {
@@ -124,8 +137,12 @@ final class MySqlRows implements SourceRows {
         }
     }
 
+    private String from(String predicate) {
+        return source.relation() + " WHERE " + predicate;
+    }
+
     /** The values' texts, by the projection's columns; MY203 for a column whose text the servers print apart. */
-    private List<String> texts(SourceProjection projection, RowHash hash) throws ConnectorException {
+    private static List<String> texts(SourceProjection projection, RowHash hash) throws ConnectorException {
         if (hash != RowHash.PORTABLE) {
             throw new IllegalArgumentException("MySQL hashes rows by PORTABLE only, not " + hash);
         }
@@ -135,36 +152,6 @@ final class MySqlRows implements SourceRows {
             texts.add(CompareText.of(p.expressions().get(i), p.types().get(i), p.targets().get(i)));
         }
         return texts;
-    }
-
-    /** Key texts k1.., value hashes h1.., the row's hash d and its bucket b. */
-    private String inner(String predicate, List<String> texts, List<Integer> keyColumns, int buckets) {
-        List<String> keys = keyColumns.isEmpty() ? texts : keyColumns.stream().map(texts::get).toList();
-        List<String> select = new ArrayList<>();
-        if (keyColumns.isEmpty()) {
-            select.add(rowText(texts) + " AS k1");
-        } else {
-            for (int i = 0; i < keys.size(); i++) {
-                select.add(keys.get(i) + " AS k" + (i + 1));
-            }
-        }
-        for (int i = 0; i < texts.size(); i++) {
-            select.add(md5Bits(texts.get(i)) + " AS h" + (i + 1));
-        }
-        select.add(md5Bits(rowText(texts)) + " AS d");
-        select.add("MOD(" + md5Bits(rowText(keys)) + ", " + buckets + ") AS b");
-        return "SELECT " + String.join(", ", select) + " FROM " + source.relation() + " WHERE " + predicate;
-    }
-
-    /** Each value as {@code <characters>:<text>} or {@code N}, joined by commas (never NULL). */
-    private static String rowText(List<String> texts) {
-        return "CONCAT(" + String.join(", ',', ", texts.stream().map(t -> "COALESCE(CONCAT(CHAR_LENGTH(" + t
-                + "), ':', " + t + "), 'N')").toList()) + ")";
-    }
-
-    /** The first 15 hex digits of the text's MD5 as an unsigned number; NULL for NULL. */
-    private static String md5Bits(String text) {
-        return "CAST(CONV(SUBSTRING(MD5(" + text + "), 1, 15), 16, 10) AS UNSIGNED)";
     }
 
     private final class Cursor implements HashedRows {
@@ -193,16 +180,7 @@ final class MySqlRows implements SourceRows {
                     done = true;
                     return null;
                 }
-                List<String> key = new ArrayList<>(keyCount);
-                for (int i = 1; i <= keyCount; i++) {
-                    key.add(rows.getString(i));
-                }
-                List<Long> hashes = new ArrayList<>(columnCount);
-                for (int i = keyCount + 1; i <= keyCount + columnCount; i++) {
-                    long hash = rows.getLong(i);
-                    hashes.add(rows.wasNull() ? null : hash);
-                }
-                return new HashedRow(key, hashes);
+                return ResultSetRows.row(rows, keyCount, columnCount);
             } catch (SQLException e) {
                 throw MySqlErrors.translate(e, "cannot list the rows of " + source.describe() + " " + predicate,
                         settings.redactor());

@@ -9,6 +9,7 @@ import io.sluice.spi.SourceRows;
 import io.sluice.spi.HashedRows;
 import io.sluice.spi.RowHash;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.toolkit.compare.ResultSetRows;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -77,15 +78,9 @@ public final class HashedRowsQuery {
 
     /** Runs {@code sql} (of {@link #bucketDigests}) on {@code connection}: {@code count} digests, empty ones zero. */
     static List<Digest> readBucketDigests(Connection connection, String sql, int count) throws SQLException {
-        List<Digest> digests = new ArrayList<>(java.util.Collections.nCopies(count,
-                Digest.zero(Digest.Level.CHECKSUM)));
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                digests.set(rs.getInt(1), new Digest(rs.getLong(2), java.util.Optional.of(
-                        new java.math.BigInteger(rs.getString(3)))));
-            }
+            return ResultSetRows.bucketDigests(rs, count);
         }
-        return digests;
     }
 
     /**
@@ -136,16 +131,7 @@ public final class HashedRowsQuery {
                 if (!rows.next()) {
                     return null;
                 }
-                List<String> key = new ArrayList<>(keyCount);
-                for (int i = 1; i <= keyCount; i++) {
-                    key.add(rows.getString(i));
-                }
-                List<Long> hashes = new ArrayList<>(columnCount);
-                for (int i = keyCount + 1; i <= keyCount + columnCount; i++) {
-                    long hash = rows.getLong(i);
-                    hashes.add(rows.wasNull() ? null : hash);
-                }
-                return new HashedRow(key, hashes);
+                return ResultSetRows.row(rows, keyCount, columnCount);
             } catch (SQLException e) {
                 throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "listing " + what);
             }
