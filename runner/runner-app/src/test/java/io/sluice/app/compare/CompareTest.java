@@ -9,7 +9,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,17 +41,17 @@ class CompareTest {
 
         f.sql(f.target, "UPDATE orders SET note = 'edited by hand' WHERE id = 4321",
                 "DELETE FROM orders WHERE id = 17000", "INSERT INTO orders VALUES (-5, 1, 'not in the source', NULL)");
-        JsonNode stream = compareJson(spec, 5);
+        JsonNode stream = CompareJson.firstStream(spec, 5);
         assertEquals(20_000, stream.get("sourceRows").asLong());
         assertEquals(20_000, stream.get("targetRows").asLong());
-        assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), listed(stream));
+        assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), CompareJson.listed(stream));
         assertTrue(stream.get("compared").asString().contains("2 listed row by row"), stream.toString());
 
         // One partition of 20,000 rows: its rows are digested by bucket first, and only the differing buckets listed.
         Path whole = spec(f, "cmp-plain-one", "orders", "orders", "", "distribution: { method: range, key: id }",
                 "batch-size: 100000", "target: { connection: dst, table: orders }");
-        JsonNode bucketed = compareJson(whole, 5);
-        assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), listed(bucketed));
+        JsonNode bucketed = CompareJson.firstStream(whole, 5);
+        assertEquals(List.of("changed id=4321 [note]", "extra id=-5 []", "missing id=17000 []"), CompareJson.listed(bucketed));
         assertTrue(bucketed.get("compared").asString().contains("(1 by bucket)"), bucketed.toString());
 
         // --max-differences caps the list, not the count.
@@ -83,8 +82,8 @@ class CompareTest {
         // leaves out is extra, a copied value changed is named by its target column.
         f.sql(f.target, "UPDATE contacts SET amount = amount + 1 WHERE id = 10",
                 "INSERT INTO contacts VALUES (3, 'user3@example.com', '*****', 3, 'eu')");
-        JsonNode stream = compareJson(spec, 5);
-        assertEquals(List.of("changed id=10 [amount]", "extra id=3 []"), listed(stream));
+        JsonNode stream = CompareJson.firstStream(spec, 5);
+        assertEquals(List.of("changed id=10 [amount]", "extra id=3 []"), CompareJson.listed(stream));
         assertEquals(2_000, stream.get("sourceRows").asLong(), "the filter's rows");
     }
 
@@ -108,12 +107,12 @@ class CompareTest {
         f.sql(f.target, "UPDATE pairs SET label = 'changed' WHERE country = 'c3' AND code = 'Ä10'",
                 "DELETE FROM pairs WHERE country = 'c0' AND code = 'Ä7'");
         assertEquals(List.of("changed country=c3, code=Ä10 [label]", "missing country=c0, code=Ä7 []"),
-                listed(compareJson(pairs, 5)));
+                CompareJson.listed(CompareJson.firstStream(pairs, 5)));
 
         // Without a key: rows are counted by their whole value; one of three equal rows gone is one missing row.
         f.sql(f.target, "DELETE FROM readings WHERE ctid = (SELECT min(ctid) FROM readings WHERE sensor = 1 AND "
                 + "value = 0.5)", "INSERT INTO readings VALUES (9, 9.25)");
-        assertEquals(List.of("extra row=(9,9.25) []", "missing row=(1,0.5) []"), listed(compareJson(readings, 5)));
+        assertEquals(List.of("extra row=(9,9.25) []", "missing row=(1,0.5) []"), CompareJson.listed(CompareJson.firstStream(readings, 5)));
     }
 
     @Test
@@ -151,7 +150,7 @@ class CompareTest {
                     "only the difference there was when it began, both sides as of one moment:\n" + out);
         }
         assertEquals(List.of("changed id=10 [note]", "changed id=30 [note]", "changed id=31 [note]", "extra id=20 []",
-                "missing id=32 []", "missing id=5001 []"), listed(compareJson(spec, 5)),
+                "missing id=32 []", "missing id=5001 []"), CompareJson.listed(CompareJson.firstStream(spec, 5)),
                 "the next compare sees the changes");
         f.sql(f.target, "UPDATE events SET note = 'n 30' WHERE id = 30");
 
@@ -187,26 +186,6 @@ class CompareTest {
         assertEquals(4, missing.exitCode(), missing.all());
         assertTrue(missing.err().contains("the target table \"not_loaded\" does not exist")
                 && missing.err().contains("load the stream first (sluice run)"), missing.all());
-    }
-
-    private static JsonNode compareJson(Path spec, int exitCode) throws Exception {
-        CliRun run = CliRun.of("compare", spec.toString(), "--format", "json");
-        assertEquals(exitCode, run.exitCode(), run.all());
-        return JSON.readTree(run.out()).get("streams").get(0);
-    }
-
-    /** Each listed difference as {@code kind key [columns]}, sorted (partitions are compared in any order). */
-    private static List<String> listed(JsonNode stream) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode d : stream.get("differences")) {
-            List<String> key = new ArrayList<>();
-            d.get("key").properties().forEach(e -> key.add(e.getKey() + "=" + e.getValue().asString()));
-            List<String> columns = new ArrayList<>();
-            d.get("columns").forEach(c -> columns.add(c.asString()));
-            out.add(d.get("kind").asString() + " " + String.join(", ", key) + " " + columns);
-        }
-        java.util.Collections.sort(out);
-        return out;
     }
 
     private static void run(Path spec) {

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -68,9 +67,9 @@ class ParquetCompareTest {
                 "DELETE FROM orders WHERE o_orderkey = (SELECT min(o_orderkey) FROM orders WHERE o_orderkey > " + some
                         + ")",
                 "INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus) VALUES (-1, 1, 'O')");
-        JsonNode stream = compareJson(spec, 5);
+        JsonNode stream = CompareJson.firstStream(spec, 5);
         assertEquals(status, stream.get("sourceRows").asLong());
-        List<String> listed = listed(stream);
+        List<String> listed = CompareJson.listed(stream);
         assertEquals(4, listed.size(), listed.toString());
         assertTrue(listed.contains("changed o_orderkey=" + some + " [clerk]")
                 && listed.contains("changed o_orderkey=" + other + " [o_totalprice]")
@@ -149,22 +148,4 @@ class ParquetCompareTest {
         }
     }
 
-    private static JsonNode compareJson(Path spec, int exitCode) throws Exception {
-        CliRun run = CliRun.of("compare", spec.toString(), "--format", "json");
-        assertEquals(exitCode, run.exitCode(), run.all());
-        return JSON.readTree(run.out()).get("streams").get(0);
-    }
-
-    /** Each listed difference as {@code kind key [columns]}. */
-    private static List<String> listed(JsonNode stream) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode d : stream.get("differences")) {
-            List<String> key = new ArrayList<>();
-            d.get("key").properties().forEach(e -> key.add(e.getKey() + "=" + e.getValue().asString()));
-            List<String> columns = new ArrayList<>();
-            d.get("columns").forEach(c -> columns.add(c.asString()));
-            out.add(d.get("kind").asString() + " " + String.join(", ", key) + " " + columns);
-        }
-        return out;
-    }
 }
