@@ -1,6 +1,7 @@
 package io.sluice.app.compare;
 
 import io.sluice.app.CliRun;
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.testkit.TestingMariaDb;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -201,6 +203,92 @@ class MySqlCompareTest {
              java.sql.ResultSet rs = s.executeQuery("SELECT string_agg(id || ':' || v, ',') FROM k")) {
             rs.next();
             assertEquals("9:old", rs.getString(1), "nothing written");
+        }
+    }
+
+    @Test
+    void writesDuringTheCompareShowNoPhantomDifferencesAndSigtermEndsItPromptly() throws Exception {
+        String source = my.createDatabase("cmp_busy");
+        String target = pg.createDatabase("cmp_my_busy");
+        // The note goes through a function that waits while the test holds a named lock: the compare then stands
+        // inside its source snapshot while the test changes both sides.
+        my(source, "SET SESSION max_recursive_iterations = 100000",
+                "CREATE TABLE events (id BIGINT PRIMARY KEY, note VARCHAR(30))",
+                "INSERT INTO events WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 5000) "
+                        + "SELECT n, CONCAT('n ', n) FROM s",
+                "CREATE FUNCTION gate(t VARCHAR(30)) RETURNS VARCHAR(30) NOT DETERMINISTIC NO SQL "
+                        + "BEGIN DO GET_LOCK('sluice_gate', 300); DO RELEASE_LOCK('sluice_gate'); RETURN t; END");
+        pg(target, "CREATE TABLE events (id bigint PRIMARY KEY, note varchar(30))");
+        Path password = dir.resolve("my-password");
+        Files.writeString(password, TestingMariaDb.PASSWORD);
+        Path spec = dir.resolve("busy.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: cmp-mysql-busy
+                connections:
+                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
+                  pg: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: events
+                    source: { connection: my, query: "SELECT id, gate(note) AS note FROM events" }
+                    target: { connection: pg, table: public.events }
+                """.formatted(my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user()));
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        // One real difference, planted before the compare begins.
+        pg(target, "UPDATE events SET note = 'planted' WHERE id = 30");
+        try (Connection gate = my.connect(source); Statement s = gate.createStatement()) {
+            s.execute("DO GET_LOCK('sluice_gate', 10)");
+            Path log = dir.resolve("busy.log");
+            Process compare = LedgerFixture.startSluice(log, "compare", spec.toString());
+            LedgerFixture.waitUntil(compare, log, () -> waitingAtTheGate(source) > 0);
+            my(source, "INSERT INTO events VALUES (5001, 'during')", "UPDATE events SET note = 'x' WHERE id = 10",
+                    "DELETE FROM events WHERE id = 20");
+            pg(target, "UPDATE events SET note = 'during' WHERE id = 31", "DELETE FROM events WHERE id = 32");
+            s.execute("DO RELEASE_LOCK('sluice_gate')");
+            assertTrue(compare.waitFor(120, TimeUnit.SECONDS));
+            String out = Files.readString(log);
+            assertEquals(5, compare.exitValue(), out);
+            assertTrue(out.contains("changed id=30") && out.contains("1 row(s) differ"),
+                    "only the difference there was when it began, both sides as of one moment:\n" + out);
+        }
+        assertEquals(List.of("changed id=10 [note]", "changed id=30 [note]", "changed id=31 [note]",
+                "extra id=20 []", "missing id=32 []", "missing id=5001 []"),
+                CompareJson.listed(CompareJson.firstStream(spec, 5)), "the next compare sees the changes");
+
+        // SIGTERM while it waits: it ends at once with 130, and nothing is written.
+        String before = pgScalar(target, "SELECT md5(string_agg(id || ':' || note, ',' ORDER BY id)) FROM events");
+        try (Connection gate = my.connect(source); Statement s = gate.createStatement()) {
+            s.execute("DO GET_LOCK('sluice_gate', 10)");
+            Path log = dir.resolve("term.log");
+            Process compare = LedgerFixture.startSluice(log, "compare", spec.toString());
+            LedgerFixture.waitUntil(compare, log, () -> waitingAtTheGate(source) > 0);
+            compare.destroy();
+            assertTrue(compare.waitFor(30, TimeUnit.SECONDS), "ended promptly");
+            String out = Files.readString(log);
+            assertEquals(130, compare.exitValue(), out);
+            assertTrue(out.contains("compare interrupted; nothing was written"), out);
+            s.execute("DO RELEASE_LOCK('sluice_gate')");
+        }
+        assertEquals(before, pgScalar(target, "SELECT md5(string_agg(id || ':' || note, ',' ORDER BY id)) "
+                + "FROM events"), "nothing written");
+    }
+
+    /** Statements of the compare waiting for the test's named lock. */
+    private static long waitingAtTheGate(String database) throws Exception {
+        try (Connection c = my.connect(database); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.PROCESSLIST "
+                     + "WHERE STATE = 'User lock'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static String pgScalar(String database, String query) throws Exception {
+        try (Connection c = pg.connect(database); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

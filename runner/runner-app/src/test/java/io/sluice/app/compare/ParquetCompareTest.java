@@ -1,6 +1,7 @@
 package io.sluice.app.compare;
 
 import io.sluice.app.CliRun;
+import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,10 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,6 +78,60 @@ class ParquetCompareTest {
                 && listed.contains("changed o_orderkey=" + other + " [o_totalprice]")
                 && listed.contains("extra o_orderkey=-1 []")
                 && listed.stream().anyMatch(d -> d.startsWith("missing o_orderkey=")), listed.toString());
+    }
+
+    @Test
+    void aKeyOfSeveralTextColumnsFilesWithoutAKeyAndSigtermWhileItWaits() throws Exception {
+        String target = pg.createDatabase("cmp_parquet_keys");
+        Path pairs = dir.resolve("pairs.parquet");
+        Path readings = dir.resolve("readings.parquet");
+        // Keys that sort apart by collation (accents, case, CJK, a trailing space, a tab): both sides must walk
+        // them in one order, by code point, or a listed range shows phantom missing and extra rows.
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            s.execute("COPY (SELECT 'c' || (i % 7) AS country, ['Ä', 'a', 'Z', '日', 'é'][i % 5 + 1] || i AS code, "
+                    + "'l ' || i AS label FROM range(1, 3001) t(i) UNION ALL SELECT * FROM (VALUES ('x', 'a', 'plain'), "
+                    + "('x', 'a' || chr(9), 'tab'), ('x', 'a ', 'space'), ('x', 'A', 'upper'))) TO '" + pairs
+                    + "' (FORMAT parquet)");
+            s.execute("COPY (SELECT * FROM (VALUES (1, TIMESTAMP '2024-01-01 10:00:00.5', 'a'), "
+                    + "(1, TIMESTAMP '2024-01-01 10:00:00.5', 'a'), (2, NULL, NULL), (3, TIMESTAMP '2024-01-02', ''))"
+                    + " t(sensor, taken, note)) TO '" + readings + "' (FORMAT parquet)");
+        }
+        Path keyed = spec(target, "pairs", "files: \"" + pairs + "\"", "create: if-missing");
+        assertEquals(0, CliRun.of("run", keyed.toString()).exitCode());
+        sql(target, "ALTER TABLE pairs ADD PRIMARY KEY (country, code)");
+        CliRun equal = CliRun.of("compare", keyed.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+        sql(target, "UPDATE pairs SET label = 'changed' WHERE country = 'c3' AND code = 'Ä10'",
+                "DELETE FROM pairs WHERE country = 'x' AND code = 'a '",
+                "INSERT INTO pairs VALUES ('x', 'a' || chr(10), 'newline')");
+        assertEquals(List.of("changed country=c3, code=Ä10 [label]", "extra country=x, code=a\n []",
+                "missing country=x, code=a  []"), CompareJson.listed(CompareJson.firstStream(keyed, 5)));
+
+        // Without a key: rows are counted by their whole value; one of two equal rows gone is one missing row.
+        Path keyless = spec(target, "readings", "files: \"" + readings + "\"", "create: if-missing");
+        assertEquals(0, CliRun.of("run", keyless.toString()).exitCode());
+        assertEquals(0, CliRun.of("compare", keyless.toString()).exitCode());
+        sql(target, "DELETE FROM readings WHERE ctid = (SELECT min(ctid) FROM readings WHERE sensor = 1)");
+        JsonNode stream = CompareJson.firstStream(keyless, 5);
+        assertEquals(4, stream.get("sourceRows").asLong(), stream.toString());
+        assertEquals(List.of("missing row=(1,2024-01-01 10:00:00.5,a) []"), CompareJson.listed(stream));
+
+        // SIGTERM while the target's read waits for a lock: it ends at once with 130, having written nothing.
+        try (Connection lock = pg.connect(target); Statement s = lock.createStatement()) {
+            lock.setAutoCommit(false);
+            s.execute("LOCK TABLE pairs IN ACCESS EXCLUSIVE MODE");
+            Path log = dir.resolve("term.log");
+            Process compare = LedgerFixture.startSluice(log, "compare", keyed.toString());
+            LedgerFixture.waitUntil(compare, log, () -> Long.parseLong(scalar(target,
+                    "SELECT count(*) FROM pg_locks WHERE relation = 'pairs'::regclass AND NOT granted")) > 0);
+            compare.destroy();
+            assertTrue(compare.waitFor(30, TimeUnit.SECONDS), "ended promptly");
+            String out = Files.readString(log);
+            assertEquals(130, compare.exitValue(), out);
+            assertTrue(out.contains("compare interrupted; nothing was written"), out);
+            lock.rollback();
+        }
+        assertEquals("3004", scalar(target, "SELECT count(*) FROM pairs"), "nothing written");
     }
 
     @Test
