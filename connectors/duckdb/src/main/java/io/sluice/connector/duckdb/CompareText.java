@@ -3,13 +3,15 @@ package io.sluice.connector.duckdb;
 import io.sluice.spi.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.compare.FloatText;
 
 /**
  * A column's value as the text PostgreSQL prints for it once loaded (under the digest settings: UTC, ISO dates, hex
  * bytea), computed by DuckDB so {@code sluice compare} hashes the same text on both sides
  * ({@link io.sluice.spi.RowHash#PORTABLE}). DuckDB already prints integers, decimals (with their scale), booleans,
  * dates, timestamps and times (fraction without trailing zeros) and UUIDs as PostgreSQL does; bytes and instants are
- * spelled out. A pair whose text the two print apart (floating point, nested and JSON values, intervals, nanosecond
+ * spelled out; floats print their shortest digits, as PostgreSQL prints them ({@link FloatText}). A pair whose
+ * text the two print apart (nested and JSON values, a double into {@code real}, intervals, nanosecond
  * times, a type changed on the way) is refused with DUCK202, naming the column.
  */
 final class CompareText {
@@ -39,17 +41,29 @@ final class CompareText {
                     ? "make_timestamp(epoch_us(" + v + "))::VARCHAR || '+00'" : null;
             case TIME -> pg.base() == PgType.Base.TIME && keepsMicroseconds(pg, type) ? v + "::VARCHAR" : null;
             case UUID -> pg.base() == PgType.Base.UUID ? v + "::VARCHAR" : null;
-            case FLOAT, DOUBLE, TIME_NS, TIME_TZ, TIMESTAMP_NS, INTERVAL, JSON, LIST, ARRAY, STRUCT, MAP, OTHER ->
+            // the shortest digits of the type the target stores, laid out as PostgreSQL lays them
+            case FLOAT -> pg.base() == PgType.Base.FLOAT4 ? floating(v, v, FloatText.Precision.REAL)
+                    : pg.base() == PgType.Base.FLOAT8 ? floating(v, v + "::DOUBLE", FloatText.Precision.DOUBLE) : null;
+            case DOUBLE -> pg.base() == PgType.Base.FLOAT8 ? floating(v, v, FloatText.Precision.DOUBLE) : null;
+            case TIME_NS, TIME_TZ, TIMESTAMP_NS, INTERVAL, JSON, LIST, ARRAY, STRUCT, MAP, OTHER ->
                     null;
         };
         if (text == null) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, DuckDbCode.DUCK202, "column " + source.name()
                     + ": compare cannot yet print its " + type.sql() + " values loaded into " + target.typeName()
                     + " as PostgreSQL prints them, so it cannot compare them", "compare streams whose columns are "
-                    + "integers, decimals, text, bytes, dates, timestamps, times and UUIDs into their created types "
+                    + "integers, decimals, floats, text, bytes, dates, timestamps, times and UUIDs into their created "
+                    + "types "
                     + "(docs/duckdb.md, \"Comparing\"); exclude the column, or check the stream with verify: count");
         }
         return text;
+    }
+
+    /** {@code v} printed as {@code stored} (the type the target keeps) prints, NaN and the infinities spelled out. */
+    private static String floating(String v, String stored, FloatText.Precision precision) {
+        return "CASE WHEN isnan(" + v + ") THEN 'NaN' WHEN isinf(" + v + ") THEN CASE WHEN " + v + " > 0 THEN "
+                + "'Infinity' ELSE '-Infinity' END ELSE " + FloatText.of(FloatText.POSTGRES_STRINGS, v,
+                "CAST(abs(" + stored + ") AS VARCHAR)", precision) + " END";
     }
 
     private static boolean isInteger(PgType pg) {

@@ -3,16 +3,51 @@ package io.sluice.connector.mysql;
 import io.sluice.spi.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.compare.FloatText;
 import io.sluice.toolkit.copy.PgTypes;
 
 /**
  * A column's value as the text PostgreSQL prints for it once loaded (under the digest settings: UTC, ISO dates, hex
  * bytea), computed by MySQL/MariaDB so {@code sluice compare} hashes the same text on both sides
  * ({@link io.sluice.spi.RowHash#PORTABLE}). One expression per pair of source type and target type the copy carries;
- * a pair whose text the two servers print differently (floating point, JSON, a value the target reads from the
- * server's own text) is refused with MY203, naming the column, before anything is compared.
+ * a pair whose text the two servers print differently (single-precision FLOAT, JSON, a value the target reads from the
+ * server's own text) is refused with MY203, naming the column, before anything is compared. A DOUBLE prints its
+ * shortest digits, as PostgreSQL prints them ({@link FloatText}); a FLOAT prints only 6 digits here, too few.
  */
 final class CompareText {
+    private static final FloatText.Strings STRINGS = new FloatText.Strings() {
+        @Override
+        public String before(String text, char mark) {
+            return "SUBSTRING_INDEX(" + text + ", '" + mark + "', 1)";
+        }
+
+        @Override
+        public String after(String text, char mark) {
+            return "(CASE WHEN LOCATE('" + mark + "', " + text + ") > 0 THEN SUBSTRING(" + text + ", LOCATE('" + mark
+                    + "', " + text + ") + 1) ELSE '' END)";
+        }
+
+        @Override
+        public String trimLeadingZeros(String text) {
+            return "TRIM(LEADING '0' FROM " + text + ")";
+        }
+
+        @Override
+        public String trimTrailingZeros(String text) {
+            return "TRIM(TRAILING '0' FROM " + text + ")";
+        }
+
+        @Override
+        public String toInteger(String text) {
+            return "CAST(" + text + " AS SIGNED)";
+        }
+
+        @Override
+        public String toText(String integer) {
+            return "CAST(" + integer + " AS CHAR)";
+        }
+    };
+
     private CompareText() {
     }
 
@@ -42,15 +77,18 @@ final class CompareText {
                     : oid == PgTypes.TIMESTAMP ? timestamp(column, "") : null;
             case TIME -> oid == PgTypes.INTERVAL ? trimmedFraction("TIME_FORMAT(" + column + ", '%H:%i:%s.%f')")
                     : null;
-            case FLOAT4, FLOAT8, JSON -> null;
+            // its shortest digits, as PostgreSQL prints double precision; a FLOAT prints only 6 digits here
+            case FLOAT8 -> oid == PgTypes.FLOAT8 ? FloatText.of(STRINGS, column, "CAST(ABS(" + column + ") AS CHAR)",
+                    FloatText.Precision.DOUBLE) : null;
+            case FLOAT4, JSON -> null;
         };
         if (text == null) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, MySqlCode.MY203, "column " + column + ": compare "
                     + "cannot yet print its " + type.declared() + " values loaded into " + target.typeName()
                     + " as PostgreSQL prints them, so it cannot compare them",
-                    "compare streams whose columns are integers, decimals, text, binary, bits, dates and times "
-                            + "(docs/mysql.md, \"Comparing\"); check floating point and JSON columns with "
-                            + "verify: count");
+                    "compare streams whose columns are integers, decimals, doubles, text, binary, bits, dates "
+                            + "and times (docs/mysql.md, \"Comparing\"); exclude the column, or check FLOAT and JSON "
+                            + "columns with verify: count");
         }
         return text;
     }

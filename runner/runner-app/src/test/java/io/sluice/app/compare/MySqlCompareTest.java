@@ -159,16 +159,36 @@ class MySqlCompareTest {
     }
 
     @Test
-    void aColumnWhoseTextTheServersPrintApartIsRefusedNamingIt() throws Exception {
+    void doublesCompareAsPostgresPrintsThemAndASingleFloatIsRefusedNamingIt() throws Exception {
         String source = my.createDatabase("cmp_float");
         String target = pg.createDatabase("cmp_my_float");
-        my(source, "CREATE TABLE m (id INT PRIMARY KEY, v DOUBLE)", "INSERT INTO m VALUES (1, 0.1)");
-        Path spec = spec(source, target, "m");
+        // Doubles each server prints its own way (1e20 and 1e+20, 0.000015 and 1.5e-05), the extremes, integers past
+        // 2^53 whose shortest text sits on a rounding bound (PostgreSQL prints more digits there), and many more.
+        my(source, "SET SESSION max_recursive_iterations = 100000",
+                "CREATE TABLE m (id INT PRIMARY KEY, v DOUBLE, f FLOAT)",
+                "INSERT INTO m VALUES (1, 0.1, 0.1), (2, 1e20, 1), (3, 0.000015, 2), (4, 1.7976931348623157e308, 3), "
+                        + "(5, 5e-324, 4), (6, 2.191999533145689e16, 5), (7, 3.49373e20, 6), (8, -123.456, 7), "
+                        + "(9, 0, 8), (10, NULL, NULL), (11, 100000000000000, 9), (12, 1e15, 10)",
+                "INSERT INTO m WITH RECURSIVE s (n) AS (SELECT 100 UNION ALL SELECT n + 1 FROM s WHERE n < 3000) "
+                        + "SELECT n, (RAND(n) - 0.5) * POW(10, n % 60 - 30), n FROM s");
+        Path spec = spec(source, target, "m", "columns:", "  f: { exclude: true }");
         assertEquals(0, CliRun.of("run", spec.toString()).exitCode());
-        CliRun refused = CliRun.of("compare", spec.toString());
+        pg(target, "ALTER TABLE m ADD PRIMARY KEY (id)");
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+
+        // The next double after 0.1, and a sign: each named.
+        pg(target, "UPDATE m SET v = 0.10000000000000002 WHERE id = 1", "UPDATE m SET v = -v WHERE id = 500");
+        assertEquals(List.of("changed id=1 [v]", "changed id=500 [v]"),
+                CompareJson.listed(CompareJson.firstStream(spec, 5)));
+
+        // A FLOAT prints 6 digits on MariaDB, fewer than PostgreSQL's real keeps: refused, naming it.
+        pg(target, "ALTER TABLE m ADD COLUMN f real");
+        Path floats = spec(source, target, "m");
+        CliRun refused = CliRun.of("compare", floats.toString());
         assertEquals(4, refused.exitCode(), refused.all());
-        assertTrue(refused.err().contains("MY203") && refused.err().contains("`v`")
-                && refused.err().contains("double"), refused.err());
+        assertTrue(refused.err().contains("MY203") && refused.err().contains("`f`")
+                && refused.err().contains("float"), refused.err());
         assertFalse(refused.all().contains(TestingMariaDb.PASSWORD), refused.all());
     }
 
@@ -176,7 +196,7 @@ class MySqlCompareTest {
     void verifyCompareChecksTheLoadAndAColumnItCannotPrintIsRefusedAtPlan() throws Exception {
         String source = my.createDatabase("cmp_verify");
         String target = pg.createDatabase("cmp_my_verify");
-        my(source, "CREATE TABLE k (id INT PRIMARY KEY, v VARCHAR(10), at DATETIME(3), amount DOUBLE)",
+        my(source, "CREATE TABLE k (id INT PRIMARY KEY, v VARCHAR(10), at DATETIME(3), amount FLOAT)",
                 "INSERT INTO k VALUES (1, 'a', '2024-01-01 10:00:00.5', 0.1), (2, NULL, NULL, NULL), "
                         + "(3, 'c', '2024-01-02 00:00:00', 1e20)");
         pg(target, "CREATE TABLE k (id int PRIMARY KEY, v varchar(10), at timestamp(3))",
@@ -191,8 +211,8 @@ class MySqlCompareTest {
         assertTrue(verification.get("detail").asString().startsWith("3 rows in the source's snapshot, 3 loaded, "
                 + "equal"), verification.toString());
 
-        // With the double column copied, the check could not print it: refused at plan, the target untouched.
-        pg(target, "TRUNCATE k", "ALTER TABLE k ADD COLUMN amount float8", "INSERT INTO k VALUES (9, 'old', NULL, NULL)");
+        // With the FLOAT column copied, the check could not print it: refused at plan, the target untouched.
+        pg(target, "TRUNCATE k", "ALTER TABLE k ADD COLUMN amount real", "INSERT INTO k VALUES (9, 'old', NULL, NULL)");
         Path floats = spec(source, target, "k", "load-mode: truncate", "verify: compare");
         CliRun plan = CliRun.of("plan", floats.toString());
         assertEquals(4, plan.exitCode(), plan.all());

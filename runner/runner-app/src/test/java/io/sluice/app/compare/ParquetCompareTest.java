@@ -135,10 +135,34 @@ class ParquetCompareTest {
     }
 
     @Test
+    void floatsCompareAsPostgresPrintsThemAndOneStepIsSeen() throws Exception {
+        String target = pg.createDatabase("cmp_duck_floats");
+        sql(target, "CREATE TABLE fl (id int PRIMARY KEY, d float8, r real, w float8)");
+        // NaN, the infinities, a negative zero, the extremes, integers past 2^53 whose shortest text sits on a
+        // rounding bound, and thousands spread over sixty powers of ten; reals and reals widened into float8.
+        Path spec = spec(target, "fl", "query: \"select i::integer as id, case i when 1 then 'nan'::double "
+                + "when 2 then 'inf'::double when 3 then '-inf'::double when 4 then 0.1::double "
+                + "when 5 then 1e20::double when 6 then 5e-324::double when 7 then 2.191999533145689e16::double "
+                + "when 8 then '-0.0'::double when 9 then 1.7976931348623157e308::double when 10 then null "
+                + "else ((hash(i) % 1000000)::double - 500000) / 7 * pow(10, (i % 60) - 30) end as d, "
+                + "case i when 1 then 'nan'::float when 2 then 'inf'::float else ((hash(i) % 100000)::float / 7) end "
+                + "as r, (i / 3)::float as w from range(1, 3001) t(i)\"", "load-mode: truncate");
+        CliRun run = CliRun.of("run", spec.toString());
+        assertEquals(0, run.exitCode(), run.all());
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+
+        // The next double after 0.1 and a real turned NaN: each named.
+        sql(target, "UPDATE fl SET d = 0.10000000000000002 WHERE id = 4", "UPDATE fl SET r = 'NaN' WHERE id = 10");
+        assertEquals(List.of("changed id=10 [r]", "changed id=4 [d]"),
+                CompareJson.listed(CompareJson.firstStream(spec, 5)));
+    }
+
+    @Test
     void aColumnTheTwoPrintApartIsRefusedAndVerifyCompareRefusesItAtPlan() throws Exception {
-        String target = pg.createDatabase("cmp_duck_double");
-        sql(target, "CREATE TABLE m (id int PRIMARY KEY, v float8, at timestamptz, d numeric(12,2), u uuid, b bytea)");
-        Path spec = spec(target, "m", "query: \"select i::integer as id, i / 3.0 as v, "
+        String target = pg.createDatabase("cmp_duck_interval");
+        sql(target, "CREATE TABLE m (id int PRIMARY KEY, v interval, at timestamptz, d numeric(12,2), u uuid, b bytea)");
+        Path spec = spec(target, "m", "query: \"select i::integer as id, to_seconds(i::bigint) as v, "
                 + "timestamptz '2024-01-01 10:00:00.25+02' + i * interval '1 second' as at, "
                 + "(i * 1.25)::decimal(12,2) as d, ('00000000-0000-0000-0000-00000000000' || (i % 10))::uuid as u, "
                 + "'\\\\x00ff'::blob as b from range(1, 2001) t(i)\"", "load-mode: truncate");
@@ -147,9 +171,9 @@ class ParquetCompareTest {
         CliRun refused = CliRun.of("compare", spec.toString());
         assertEquals(4, refused.exitCode(), refused.all());
         assertTrue(refused.err().contains("DUCK202") && refused.err().contains("column v")
-                && refused.err().contains("DOUBLE"), refused.err());
+                && refused.err().contains("INTERVAL"), refused.err());
 
-        // Without the double: the instants, decimals, UUIDs and bytes compare equal, as verify: compare checks.
+        // Without the interval: the instants, decimals, UUIDs and bytes compare equal, as verify: compare checks.
         Path summary = dir.resolve("summary.json");
         sql(target, "ALTER TABLE m DROP COLUMN v");
         Path verified = spec(target, "m", "query: \"select i::integer as id, "
@@ -161,8 +185,9 @@ class ParquetCompareTest {
         JsonNode verification = JSON.readTree(Files.readString(summary)).get("streams").get(0).get("verification");
         assertEquals("passed", verification.get("status").asString(), verification.toString());
 
-        sql(target, "CREATE TABLE f (id int PRIMARY KEY, v float8)");
-        Path floats = spec(target, "f", "query: \"select i::integer as id, i / 3.0 as v from range(1, 11) t(i)\"",
+        sql(target, "CREATE TABLE f (id int PRIMARY KEY, v interval)");
+        Path floats = spec(target, "f", "query: \"select i::integer as id, to_seconds(i::bigint) as v "
+                + "from range(1, 11) t(i)\"",
                 "load-mode: truncate", "verify: compare");
         CliRun plan = CliRun.of("plan", floats.toString());
         assertEquals(4, plan.exitCode(), plan.all());

@@ -1,6 +1,5 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.connector.postgres.catalog.SqlQuote;
 
 import io.sluice.spi.Column;
 import io.sluice.spi.Digest;
@@ -71,8 +70,7 @@ public final class DigestQuery {
     /** The digest query of {@code table} (quoted) over {@code columns}, with {@code predicate} when given. */
     static String tableSql(String table, List<Column> columns, Optional<String> predicate, Digest.Level level,
                            RowHash hash) {
-        List<String> references = columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
-        return "SELECT " + selectList(references, level, hash) + " FROM " + table
+        return "SELECT " + selectList(ValueText.of(columns, hash), level, hash) + " FROM " + table
                 + predicate.map(p -> " WHERE (" + p + ")").orElse("");
     }
 

@@ -173,14 +173,14 @@ public record TableRows(PostgresConnections connections, String table, String ke
     public HashedRows list(List<Column> columns, Optional<String> predicate, List<Integer> keyColumns,
                            Buckets buckets, RowHash hash) throws ConnectorException {
         if (borrowed.isPresent()) {
-            return HashedRowsQuery.ofTableOn(connections, borrowed.get(), table, quoted(columns), predicate,
+            return HashedRowsQuery.ofTableOn(connections, borrowed.get(), table, ValueText.of(columns, hash), predicate,
                     keyColumns, buckets, hash);
         }
         String what = "the rows of " + table;
         int keyCount = keyColumns.isEmpty() ? 1 : keyColumns.size();
         // The listing closes the connection when it is closed.
         return HashedRowsQuery.open(connections, open(what, predicate), HashedRowsQuery.tableListing(table,
-                quoted(columns), predicate, keyColumns, buckets, hash), keyCount, columns.size(), what);
+                ValueText.of(columns, hash), predicate, keyColumns, buckets, hash), keyCount, columns.size(), what);
     }
 
     @Override
@@ -189,7 +189,7 @@ public record TableRows(PostgresConnections connections, String table, String ke
         String what = "the bucket digests of " + table;
         Connection c = open(what, predicate);
         try {
-            return HashedRowsQuery.bucketsOfTableOn(c, table, quoted(columns), predicate, keyColumns, count,
+            return HashedRowsQuery.bucketsOfTableOn(c, table, ValueText.of(columns, hash), predicate, keyColumns, count,
                     hash);
         } catch (SQLException e) {
             throw connections.errors().translate(e, PostgresErrors.Phase.COPY, "computing " + what);
@@ -243,9 +243,5 @@ public record TableRows(PostgresConnections connections, String table, String ke
         if (borrowed.isEmpty()) {
             PostgresConnections.closeQuietly(c);
         }
-    }
-
-    private static List<String> quoted(List<Column> columns) {
-        return columns.stream().map(c -> SqlQuote.identifier(c.name())).toList();
     }
 }
