@@ -151,6 +151,8 @@ abstract class CrashMatrix {
         private final String target;
         private final String runId;
         private final List<Connection> holds = new ArrayList<>();
+        /** The connection the looks at the target run on while the run is stopped, kept open between them. */
+        private Connection looks;
 
         Case(Mode mode, Failure failure, Moment moment, Recovery recovery) {
             this.mode = mode;
@@ -179,6 +181,7 @@ abstract class CrashMatrix {
                 Path log = dir.resolve(target + ".log");
                 Process child = LedgerFixture.startSluice(log, "run", spec.toString(), "--run-id", runId);
                 stopAt(child, log);
+                closeLooks();
                 inflict(child);
                 releaseHolds();
                 assertTrue(child.waitFor(180, TimeUnit.SECONDS), "the run ended after the failure");
@@ -196,6 +199,7 @@ abstract class CrashMatrix {
                 recover(spec);
                 assertComplete(indexesBefore, "after " + recovery);
             } finally {
+                closeLooks();
                 releaseHolds();
                 drop(sourceServer, source);
                 drop(targetServer, target);
@@ -307,12 +311,28 @@ abstract class CrashMatrix {
          * holds would wait forever), so a look that would wait counts as "not there yet".
          */
         private long check(String query) throws SQLException {
-            try (Connection c = targetServer.connect(target); Statement s = c.createStatement()) {
-                s.execute("SET lock_timeout = '100ms'");
-                try (ResultSet rs = s.executeQuery(query)) {
-                    rs.next();
-                    return rs.getLong(1);
+            // One connection for every look: a connection of its own per look took longer than the run was let go
+            // between two looks, and reaching a moment took seconds.
+            if (looks == null) {
+                looks = targetServer.connect(target);
+                try (Statement s = looks.createStatement()) {
+                    s.execute("SET lock_timeout = '100ms'");
                 }
+            }
+            try (Statement s = looks.createStatement(); ResultSet rs = s.executeQuery(query)) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        private void closeLooks() {
+            if (looks != null) {
+                try {
+                    looks.close();
+                } catch (SQLException ignored) {
+                    // a connection to a server that went down is closed already
+                }
+                looks = null;
             }
         }
 
@@ -497,11 +517,7 @@ abstract class CrashMatrix {
     }
 
     private static void signal(Process process, String signal) throws Exception {
-        if (!process.isAlive()) {
-            return;
-        }
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-        kill.waitFor(10, TimeUnit.SECONDS);
+        io.sluice.app.Signals.send(process, signal);
     }
 
     private static void drop(TestingPostgres server, String database) {

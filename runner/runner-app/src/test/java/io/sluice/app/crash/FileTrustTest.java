@@ -293,8 +293,7 @@ class FileTrustTest {
     }
 
     private static void signal(Process process, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS), "kill -" + signal);
+        io.sluice.app.Signals.send(process, signal);
     }
 
     private Path s3Spec(LedgerFixture f, io.sluice.testkit.TestingS3 s3, String endpoint, String bucket,

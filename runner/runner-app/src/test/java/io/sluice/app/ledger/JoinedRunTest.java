@@ -69,9 +69,7 @@ class JoinedRunTest {
     }
 
     private static void signal(Process process, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0 || !process.isAlive(),
-                "kill -" + signal + " " + process.pid());
+        io.sluice.app.Signals.send(process, signal);
     }
 
     /**

@@ -201,8 +201,7 @@ class LoadModeTrustTest {
     }
 
     private static void signal(Process process, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS), "kill -" + signal);
+        io.sluice.app.Signals.send(process, signal);
     }
 
     private static String strings(LedgerFixture f, String query) throws Exception {

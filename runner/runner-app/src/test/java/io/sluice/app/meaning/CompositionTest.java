@@ -527,10 +527,7 @@ class CompositionTest {
     }
 
     private static void signal(Process process, String signal) throws Exception {
-        if (process.isAlive()) {
-            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor(10,
-                    TimeUnit.SECONDS);
-        }
+        io.sluice.app.Signals.send(process, signal);
     }
 
     private static void sql(String database, String... statements) throws SQLException {
