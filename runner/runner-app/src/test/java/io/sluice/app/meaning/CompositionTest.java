@@ -407,22 +407,26 @@ class CompositionTest {
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             boolean killed = false;
-            while (child.isAlive() && System.nanoTime() < deadline) {
-                signal(child, "STOP");
-                long done;
-                try {
-                    done = Long.parseLong(text(target, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = "
-                            + "'k1' AND state = 'done'"));
-                } catch (SQLException notYet) {
-                    done = 0;
+            // one connection for every look: one per look took longer than the run was let go between two
+            try (Connection looks = pg.connect(target); Statement s = looks.createStatement()) {
+                while (child.isAlive() && System.nanoTime() < deadline) {
+                    signal(child, "STOP");
+                    long done;
+                    try (ResultSet rs = s.executeQuery("SELECT count(*) FROM sluice.run_partitions WHERE run_id = "
+                            + "'k1' AND state = 'done'")) {
+                        rs.next();
+                        done = rs.getLong(1);
+                    } catch (SQLException notYet) {
+                        done = 0;
+                    }
+                    if (done >= 1) {
+                        child.destroyForcibly();
+                        killed = true;
+                        break;
+                    }
+                    signal(child, "CONT");
+                    Thread.sleep(3); // polling for a state, not timing anything
                 }
-                if (done >= 1) {
-                    child.destroyForcibly();
-                    killed = true;
-                    break;
-                }
-                signal(child, "CONT");
-                Thread.sleep(3); // polling for a state, not timing anything
             }
             assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child ended");
             if (!killed) {
