@@ -59,11 +59,15 @@ final class CompareText {
         return text;
     }
 
-    /** {@code v} printed as {@code stored} (the type the target keeps) prints, NaN and the infinities spelled out. */
+    /**
+     * {@code v} printed as {@code stored} (the type the target keeps) prints, NaN and the infinities spelled out. The
+     * text is printed once and taken apart in a lambda: spelled out at each use, it took twice as long.
+     */
     private static String floating(String v, String stored, FloatText.Precision precision) {
         return "CASE WHEN isnan(" + v + ") THEN 'NaN' WHEN isinf(" + v + ") THEN CASE WHEN " + v + " > 0 THEN "
-                + "'Infinity' ELSE '-Infinity' END ELSE " + FloatText.of(FloatText.POSTGRES_STRINGS, v,
-                "CAST(abs(" + stored + ") AS VARCHAR)", precision) + " END";
+                + "'Infinity' ELSE '-Infinity' END ELSE list_transform([CAST(abs(" + stored + ") AS VARCHAR)], "
+                + "lambda sluice_float_text: " + FloatText.of(FloatText.POSTGRES_STRINGS, v, "sluice_float_text",
+                precision) + ")[1] END";
     }
 
     private static boolean isInteger(PgType pg) {

@@ -22,12 +22,6 @@ final class CompareText {
         }
 
         @Override
-        public String after(String text, char mark) {
-            return "(CASE WHEN LOCATE('" + mark + "', " + text + ") > 0 THEN SUBSTRING(" + text + ", LOCATE('" + mark
-                    + "', " + text + ") + 1) ELSE '' END)";
-        }
-
-        @Override
         public String trimLeadingZeros(String text) {
             return "TRIM(LEADING '0' FROM " + text + ")";
         }
@@ -43,8 +37,8 @@ final class CompareText {
         }
 
         @Override
-        public String toText(String integer) {
-            return "CAST(" + integer + " AS CHAR)";
+        public String toText(String number) {
+            return "CAST(" + number + " AS CHAR)";
         }
     };
 

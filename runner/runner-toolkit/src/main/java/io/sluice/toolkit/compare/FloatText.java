@@ -4,13 +4,13 @@ package io.sluice.toolkit.compare;
  * One text of a binary floating-point value that PostgreSQL, MySQL/MariaDB and DuckDB all compute in SQL, from each
  * engine's own shortest round-trip text, so {@link io.sluice.spi.RowHash#PORTABLE} hashes a float alike on both sides.
  * The engines print the same shortest digits but place the point and spell the exponent their own ways
- * ({@code 1e+20}, {@code 1e20}, {@code 1000000000000000.0}, {@code 0.000015}): the digits and the decimal exponent are
- * taken from the text and laid out as PostgreSQL lays them, positional while the exponent is from -4 to 14, otherwise
- * {@code d.ddde+XX}. So a double below 2^53 prints exactly PostgreSQL's own text. Past 2^53 a shortest text can fall
- * exactly on a rounding bound, where PostgreSQL's printer (Ryu without its bounds) prints more digits than the others;
- * and a {@code real} exactly between two shortest texts prints apart too: there the digits are rounded to the type's
- * precision (15 digits, or 6 for every {@code real}) on every side, and noise below it is not seen. Zero is
- * {@code 0}: MariaDB keeps no negative zero. NaN and the infinities are the caller's to spell.
+ * ({@code 1e+20}, {@code 1e20}, {@code 1000000000000000.0}, {@code 0.000015}): each side takes the significant digits
+ * and the power of ten from its own text and writes {@code 0.<digits>e<power>} ({@code 0.15e-4}, {@code 0.1e21}), the
+ * text taken apart with few references to it (each one is computed again per row). Past 2^53 a shortest text can
+ * fall exactly on a rounding bound, where PostgreSQL's printer (Ryu without its bounds) prints more digits than the
+ * others, and a {@code real} exactly between two shortest texts prints apart too: there the digits are rounded to the
+ * type's precision (15 digits past 2^53, 6 for every {@code real}) on every side, and noise below it is not seen.
+ * Zero is {@code 0}: MariaDB keeps no negative zero. NaN and the infinities are the caller's to spell.
  */
 public final class FloatText {
     /** The precision a float is compared at, by the type its target column stores. */
@@ -34,9 +34,6 @@ public final class FloatText {
         /** {@code text} up to the first {@code mark}, all of it without one. */
         String before(String text, char mark);
 
-        /** {@code text} after the first {@code mark}, empty without one. */
-        String after(String text, char mark);
-
         /** {@code text} without its leading zeros. */
         String trimLeadingZeros(String text);
 
@@ -46,8 +43,8 @@ public final class FloatText {
         /** A signed integer's text ({@code +20}, {@code -5}) as an integer. */
         String toInteger(String text);
 
-        /** An integer as its decimal text. */
-        String toText(String integer);
+        /** A number as its text. */
+        String toText(String number);
     }
 
     /** The string functions as PostgreSQL spells them, and DuckDB alike. */
@@ -55,12 +52,6 @@ public final class FloatText {
         @Override
         public String before(String text, char mark) {
             return "split_part(" + text + ", '" + mark + "', 1)";
-        }
-
-        @Override
-        public String after(String text, char mark) {
-            return "(CASE WHEN strpos(" + text + ", '" + mark + "') > 0 THEN substr(" + text + ", strpos(" + text
-                    + ", '" + mark + "') + 1) ELSE '' END)";
         }
 
         @Override
@@ -79,8 +70,8 @@ public final class FloatText {
         }
 
         @Override
-        public String toText(String integer) {
-            return "CAST(" + integer + " AS varchar)";
+        public String toText(String number) {
+            return "CAST(" + number + " AS varchar)";
         }
     };
 
@@ -93,36 +84,21 @@ public final class FloatText {
      */
     public static String of(Strings s, String value, String shortestAbs, Precision precision) {
         String mantissa = s.before(shortestAbs, 'e');
-        String exponent = "(CASE WHEN " + shortestAbs + " LIKE '%e%' THEN " + s.toInteger(s.after(shortestAbs, 'e'))
-                + " ELSE 0 END)";
-        String whole = s.before(mantissa, '.');
-        String all = "CONCAT(" + whole + ", " + s.after(mantissa, '.') + ")";
-        String significant = s.trimLeadingZeros(all);
-        String d = s.trimTrailingZeros(significant);
-        // the power of ten of the first significant digit
-        String e = "(LENGTH(" + whole + ") - (LENGTH(" + all + ") - LENGTH(" + significant + ")) - 1 + " + exponent
-                + ")";
-        String positional = "CASE WHEN " + e + " < 0 THEN CONCAT('0.', REPEAT('0', -" + e + " - 1), " + d + ")"
-                + " WHEN LENGTH(" + d + ") <= " + e + " + 1 THEN CONCAT(" + d + ", REPEAT('0', " + e + " + 1 - LENGTH("
-                + d + ")))"
-                + " ELSE CONCAT(LEFT(" + d + ", " + e + " + 1), '.', SUBSTRING(" + d + ", " + e + " + 2)) END";
-
-        // 0.ddd rounded half up to the precision: 1 when it carries into the next power of ten
-        String rounded = "ROUND(CAST(CONCAT('0.', " + d + ") AS DECIMAL(18,17)), " + precision.digits + ")";
-        String roundedDigits = "CASE WHEN " + rounded + " >= 1 THEN '1' ELSE " + s.trimTrailingZeros(
-                "SUBSTRING(CONCAT(" + rounded + "), 3)") + " END";
-        String roundedExponent = "(" + e + " + CASE WHEN " + rounded + " >= 1 THEN 1 ELSE 0 END)";
-        String roundedText = scientific(s, roundedDigits, roundedExponent);
+        String exponent = "CASE WHEN LENGTH(" + mantissa + ") = LENGTH(" + shortestAbs + ") THEN 0 ELSE "
+                + s.toInteger("SUBSTR(" + shortestAbs + ", LENGTH(" + mantissa + ") + 2)") + " END";
+        String allDigits = "REPLACE(" + mantissa + ", '.', '')";
+        String digits = s.trimTrailingZeros(s.trimLeadingZeros(allDigits));
+        // the power of ten just above the first significant digit: the value is 0.<digits> times ten to it
+        String power = "LENGTH(" + s.before(mantissa, '.') + ") - (LENGTH(" + allDigits + ") - LENGTH("
+                + s.trimLeadingZeros(allDigits) + ")) + " + exponent;
+        String fraction = "CONCAT('0.', " + digits + ")";
+        String rounded = s.trimTrailingZeros(s.toText("ROUND(CAST(" + fraction + " AS DECIMAL(18,17)), "
+                + precision.digits + ")"));
+        // 0.99..9 rounds up to 1: written 0.1 at the next power, as a text that was 1e23 already is
+        String roundedText = "CASE WHEN " + rounded + " = '1.' THEN CONCAT('0.1e', " + s.toText("(" + power
+                + ") + 1") + ") ELSE CONCAT(" + rounded + ", 'e', " + s.toText(power) + ") END";
         return "CASE WHEN " + value + " IS NULL THEN NULL WHEN " + value + " = 0 THEN '0' ELSE CONCAT(CASE WHEN "
                 + value + " < 0 THEN '-' ELSE '' END, CASE WHEN ABS(" + value + ") >= " + precision.roundedFrom
-                + " THEN " + roundedText + " WHEN " + e + " BETWEEN -4 AND " + (precision.digits - 1)
-                + " THEN " + positional + " ELSE " + scientific(s, d, e) + " END) END";
-    }
-
-    /** {@code d.ddde+XX} of the digits {@code d}, the first at the power of ten {@code e}. */
-    private static String scientific(Strings s, String d, String e) {
-        return "CONCAT(LEFT(" + d + ", 1), CASE WHEN LENGTH(" + d + ") > 1 THEN CONCAT('.', SUBSTRING(" + d + ", 2))"
-                + " ELSE '' END, 'e', CASE WHEN " + e + " < 0 THEN '-' ELSE '+' END, CASE WHEN ABS(" + e + ") < 10 "
-                + "THEN '0' ELSE '' END, " + s.toText("ABS(" + e + ")") + ")";
+                + " THEN " + roundedText + " ELSE CONCAT(" + fraction + ", 'e', " + s.toText(power) + ") END) END";
     }
 }
