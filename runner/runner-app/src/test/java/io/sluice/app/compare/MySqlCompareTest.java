@@ -147,6 +147,14 @@ class MySqlCompareTest {
         pg(target, "INSERT INTO notes VALUES (3, 'NOTE 3', 6)", "UPDATE notes SET twice = 0 WHERE id = 5");
         assertEquals(List.of("changed id=5 [twice]", "extra id=3 []"),
                 CompareJson.listed(CompareJson.firstStream(spec, 5)));
+
+        // A mask MySQL cannot compute: refused as the copy refuses it, before anything is read.
+        Path masked = dir.resolve("masked.yaml");
+        Files.writeString(masked, Files.readString(spec) + "    columns:\n      shout: { mask: redact }\n");
+        CliRun refused = CliRun.of("compare", masked.toString());
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.err().contains("SPI009") && refused.err().contains("cannot compute columns"),
+                refused.err());
     }
 
     @Test
