@@ -92,7 +92,8 @@ final class RunCommand implements Callable<Integer> {
     boolean restartChanges;
 
     @CommandLine.Option(names = "--progress-interval", paramLabel = "SECONDS", defaultValue = "5",
-            description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}).")
+            description = "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE}; env: "
+                    + "SLUICE_PROGRESS_INTERVAL).")
     int progressSeconds;
 
     @CommandLine.Mixin

@@ -75,7 +75,8 @@ final class RunOutputOptions {
 
     @CommandLine.Option(names = "--verbose",
             description = "A line for every table as it starts and ends, also in a run of more than 20 tables (which "
-                    + "otherwise prints a line per failed or slow table and a run line every tenth of the tables).")
+                    + "otherwise prints a line per failed or slow table and a run line every tenth of the tables). "
+                    + "Env: SLUICE_VERBOSE=true.")
     boolean verbose;
 
     @CommandLine.Option(names = "--summary-json", paramLabel = "PATH",
@@ -99,7 +100,8 @@ final class RunOutputOptions {
     }
 
     @CommandLine.Option(names = "--log-format", paramLabel = "FORMAT",
-            description = "text (default, for people) or json (one JSON object per line on stderr).")
+            description = "text (default, for people) or json (one JSON object per line on stderr). Env: "
+                    + "SLUICE_LOG_FORMAT.")
     void logFormat(LogFormat format) {
         logFormat = format;
         if (format == LogFormat.JSON && jsonLog == null) {
@@ -113,7 +115,7 @@ final class RunOutputOptions {
 
     @CommandLine.Option(names = "--metrics-push", paramLabel = "URL",
             description = "Push the run's metrics to this Prometheus Pushgateway (http://host:9091) while it runs "
-                    + "and when it ends.")
+                    + "and when it ends. Env: SLUICE_METRICS_PUSH.")
     void metricsPush(String url) {
         try {
             metricsPush = PushgatewayPublisher.address(url);
@@ -123,7 +125,8 @@ final class RunOutputOptions {
     }
 
     @CommandLine.Option(names = "--metrics-push-interval", paramLabel = "SECONDS", defaultValue = "10",
-            description = "Seconds between pushes during the run (default: ${DEFAULT-VALUE}).")
+            description = "Seconds between pushes during the run (default: ${DEFAULT-VALUE}; env: "
+                    + "SLUICE_METRICS_PUSH_INTERVAL).")
     int metricsPushSeconds;
 
     /** Extra listeners for this run, e.g. a JSON log writer or a metrics pusher. */

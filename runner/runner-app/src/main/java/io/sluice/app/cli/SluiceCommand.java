@@ -22,6 +22,7 @@ import java.io.PrintWriter;
                 LintCommand.class,
                 ConnectorsCommand.class,
                 VersionCommand.class,
+                CompletionCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -31,7 +32,14 @@ import java.io.PrintWriter;
                 "  3    invalid spec",
                 "  4    preflight failure (cannot connect, authentication, missing table or column)",
                 "  5    verification mismatch",
-                "  130  interrupted"})
+                "  6    done, but an output file (--summary-json, --junit-xml, --report) failed",
+                "  130  interrupted",
+                "",
+                "Environment:",
+                "  SLUICE_STATE_DIR, SLUICE_LOG_FORMAT, SLUICE_VERBOSE, SLUICE_METRICS_PUSH,",
+                "  SLUICE_METRICS_PUSH_INTERVAL, SLUICE_PROGRESS_INTERVAL",
+                "       defaults of those options (an option given wins)",
+                "  SLUICE_HOME  the state folder without --state-dir or SLUICE_STATE_DIR"})
 public final class SluiceCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -41,6 +49,7 @@ public final class SluiceCommand implements Runnable {
         line.setExitCodeExceptionMapper(SluiceCommand::exitCodeOf);
         line.setExecutionExceptionHandler(SluiceCommand::handle);
         line.setCaseInsensitiveEnumValuesAllowed(true);
+        line.setDefaultValueProvider(new EnvironmentDefaults(System.getenv()));
         // Every command answers --help, not just the root (lint --help must not ask for a PATH).
         for (CommandLine sub : line.getSubcommands().values()) {
             if (sub.getCommandSpec().optionsMap().get("--help") == null) {

@@ -6,11 +6,14 @@ import picocli.CommandLine;
 
 import java.nio.file.Path;
 
-/** Where Sluice keeps local state (an embedded server's data): {@code --state-dir}, $SLUICE_HOME, or ./.sluice. */
+/**
+ * Where Sluice keeps local state (an embedded server's data): {@code --state-dir} (or $SLUICE_STATE_DIR, through
+ * {@link EnvironmentDefaults}), $SLUICE_HOME, or ./.sluice.
+ */
 final class StateOptions {
     @CommandLine.Option(names = "--state-dir", paramLabel = "DIR",
             description = "Folder for local state such as the embedded PostgreSQL's data "
-                    + "(default: $SLUICE_HOME or ./.sluice).")
+                    + "(default: $SLUICE_STATE_DIR, $SLUICE_HOME or ./.sluice).")
     Path stateDirectory;
 
     Path resolve() {
