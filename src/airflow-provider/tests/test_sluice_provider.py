@@ -140,10 +140,17 @@ def test_joined_maps_one_run_over_several_tasks_each_with_join_and_the_same_run_
 
 def test_the_hook_refuses_a_connection_type_sluice_cannot_use_and_a_prefix_that_is_no_variable(monkeypatch):
     monkeypatch.setenv("AIRFLOW_CONN_MAILER", "smtp://user:pw@mail:25")
-    with pytest.raises(ValueError, match="postgres, sluice .* or aws"):
+    with pytest.raises(ValueError, match="postgres, mysql, sluice .* or aws"):
         SluiceHook.environment({"DST": "mailer"})
     with pytest.raises(ValueError, match="not an environment variable name"):
         SluiceHook.environment({"dst-db": "warehouse"})
+
+
+def test_a_mysql_connection_gives_a_mariadb_jdbc_url_and_its_default_port(monkeypatch):
+    monkeypatch.setenv("AIRFLOW_CONN_SHOP", "mysql://loader:my-pw@shop-db/shop")
+    env = SluiceHook.environment({"SHOP": "shop"})
+    assert env == {"SHOP_URL": "jdbc:mariadb://shop-db:3306/shop", "SHOP_HOST": "shop-db", "SHOP_PORT": "3306",
+                   "SHOP_DATABASE": "shop", "SHOP_USER": "loader", "SHOP_PASSWORD": "my-pw"}
 
 
 def test_a_sluice_connection_gives_its_own_jdbc_url(monkeypatch):

@@ -19,6 +19,9 @@ variable            value
 ``<P>_PASSWORD``    password
 ==================  ==========================================================
 
+From a ``mysql`` (or ``mariadb``) connection, the same variables, the URL being
+``jdbc:mariadb://host:port/schema`` (port 3306 when empty; or extra ``jdbc_url``), for a ``type: mysql`` source.
+
 From an ``aws`` connection (an S3 source read through DuckDB): ``<P>_KEY_ID`` (login), ``<P>_SECRET`` (password),
 ``<P>_SESSION_TOKEN``, ``<P>_REGION`` and ``<P>_ENDPOINT`` (extras ``aws_session_token``, ``region_name``,
 ``endpoint_url`` without its scheme). Unset fields are left out, so a spec's ``${VAR:-default}`` applies.
@@ -86,10 +89,12 @@ class SluiceHook(BaseHook):
                 "REGION": extra.get("region_name"),
                 "ENDPOINT": re.sub(r"^https?://", "", endpoint) or None,
             }
-        elif kind in ("postgres", "postgresql", "sluice"):
-            port = conn.port or 5432
+        elif kind in ("postgres", "postgresql", "sluice", "mysql", "mariadb"):
+            mysql = kind in ("mysql", "mariadb")
+            port = conn.port or (3306 if mysql else 5432)
+            scheme = "mariadb" if mysql else "postgresql"
             url = extra.get("jdbc_url") or (
-                f"jdbc:postgresql://{conn.host}:{port}/{conn.schema or ''}" if conn.host else None)
+                f"jdbc:{scheme}://{conn.host}:{port}/{conn.schema or ''}" if conn.host else None)
             values = {
                 "URL": url,
                 "HOST": conn.host,
@@ -100,5 +105,5 @@ class SluiceHook(BaseHook):
             }
         else:
             raise ValueError(f"connection {conn.conn_id!r} is of type {conn.conn_type!r}; Sluice takes postgres, "
-                             "sluice (a JDBC URL) or aws connections")
+                             "mysql, sluice (a JDBC URL) or aws connections")
         return {f"{prefix}_{key}": str(value) for key, value in values.items() if value not in (None, "")}
