@@ -7,6 +7,8 @@
 #   plugins/                        connector jars a user adds (see plugins/README.md)
 #   examples/                       the quickstarts, runnable on the embedded PostgreSQL
 #   sbom/bom.json                   the CycloneDX bill of materials of lib/
+#   share/man/man1/                 man pages of sluice and each command (sluice man-pages)
+#   share/completions/              sluice.bash (also for zsh) and sluice.fish (sluice completion)
 #   LICENSE, NOTICE, CHANGELOG.md, README.md
 # Usage: stage.sh VERSION APP_JAR BOM OUT_DIR
 set -euo pipefail
@@ -34,6 +36,12 @@ for platform in linux_amd64 linux_arm64; do
 done
 mkdir -p "$home/duckdb-extensions"
 cp -R "$cache/." "$home/duckdb-extensions/"
+
+# Man pages and completion scripts, made by the application itself from its command line.
+mkdir -p "$home/share/man/man1" "$home/share/completions"
+"$JAVA_HOME/bin/java" -jar "$app_jar" man-pages "$home/share/man/man1"
+"$JAVA_HOME/bin/java" -jar "$app_jar" completion bash > "$home/share/completions/sluice.bash"
+"$JAVA_HOME/bin/java" -jar "$app_jar" completion fish > "$home/share/completions/sluice.fish"
 
 cp "$root/LICENSE" "$root/NOTICE" "$root/CHANGELOG.md" "$home/"
 cp "$bom" "$home/sbom/bom.json"

@@ -52,7 +52,9 @@ class DistributionTest {
     void theArchiveHoldsTheLauncherTheAppTheExtensionsAndItsBillOfMaterials() throws Exception {
         for (String file : List.of("bin/sluice", "bin/sluice.cmd", "lib/app/sluice.jar", "lib/launch.sh",
                 "lib/find-jdk.sh", "plugins/README.md", "LICENSE", "NOTICE", "CHANGELOG.md", "README.md",
-                "sbom/bom.json", "examples/quickstart.yaml", "examples/sluice-spec-v1.schema.json")) {
+                "sbom/bom.json", "examples/quickstart.yaml", "examples/sluice-spec-v1.schema.json",
+                "share/man/man1/sluice.1", "share/man/man1/sluice-run.1", "share/man/man1/sluice-compare.1",
+                "share/completions/sluice.bash", "share/completions/sluice.fish")) {
             assertTrue(Files.isRegularFile(sluiceHome.resolve(file)), file);
         }
         for (String platform : List.of("linux_amd64", "linux_arm64")) {
@@ -62,6 +64,8 @@ class DistributionTest {
                 assertTrue(Files.size(file) > 1_000_000, file.toString());
             }
         }
+        assertTrue(Files.readString(sluiceHome.resolve("share/man/man1/sluice-run.1")).startsWith(".TH SLUICE-RUN 1"));
+        assertTrue(Files.readString(sluiceHome.resolve("share/completions/sluice.bash")).contains("_complete_sluice"));
         Set<PosixFilePermission> launcher = Files.getPosixFilePermissions(sluiceHome.resolve("bin/sluice"));
         assertTrue(launcher.contains(PosixFilePermission.OTHERS_EXECUTE), launcher.toString());
         try (Stream<Path> jars = Files.list(sluiceHome.resolve("lib/app/lib"))) {

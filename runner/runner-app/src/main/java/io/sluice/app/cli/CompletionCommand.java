@@ -43,10 +43,16 @@ final class CompletionCommand implements Runnable {
                 + name + ".fish");
         lines.add("complete -c " + name + " -f");
         for (Map.Entry<String, CommandLine> sub : root.getSubcommands().entrySet()) {
+            if (sub.getValue().getCommandSpec().usageMessage().hidden()) {
+                continue;
+            }
             lines.add("complete -c " + name + " -n __fish_use_subcommand -a " + sub.getKey() + " -d "
                     + quoted(first(sub.getValue().getCommandSpec().usageMessage().description())));
         }
         for (Map.Entry<String, CommandLine> sub : root.getSubcommands().entrySet()) {
+            if (sub.getValue().getCommandSpec().usageMessage().hidden()) {
+                continue;
+            }
             for (OptionSpec option : sub.getValue().getCommandSpec().options()) {
                 if (option.hidden() || !option.longestName().startsWith("--")) {
                     continue;

@@ -23,6 +23,7 @@ import java.io.PrintWriter;
                 ConnectorsCommand.class,
                 VersionCommand.class,
                 CompletionCommand.class,
+                ManPagesCommand.class,
                 CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {

@@ -51,6 +51,7 @@ class ShellTest {
                 fish.out());
         // a quote inside a description is escaped, not ending the word
         assertTrue(fish.out().contains("stream\\'s target"), fish.out());
+        assertFalse(fish.out().contains("man-pages"), "a build step's hidden command is not offered");
         CliRun unknown = CliRun.of("completion", "tcsh");
         assertEquals(2, unknown.exitCode(), unknown.all());
     }
@@ -89,6 +90,16 @@ class ShellTest {
             assertTrue(help.out().contains(EnvironmentDefaults.variable(option)), option + ":\n" + help.out());
         }
         assertTrue(CliRun.of("run", "--help").out().contains("SLUICE_LOG_FORMAT"));
+    }
+
+    @Test
+    void manPagesForTheRootAndEachCommand() throws Exception {
+        CliRun pages = CliRun.of("man-pages", dir.toString());
+        assertEquals(0, pages.exitCode(), pages.all());
+        String run = Files.readString(dir.resolve("sluice-run.1"));
+        assertTrue(run.startsWith(".TH SLUICE-RUN 1") && run.contains(".B \\-\\-resume") && run.contains("130"), run);
+        assertTrue(Files.readString(dir.resolve("sluice.1")).contains(".BR sluice\\-compare (1)"));
+        assertFalse(Files.exists(dir.resolve("sluice-man-pages.1")));
     }
 
     /** What bash's completion offers for the words typed so far (the last one being completed). */
