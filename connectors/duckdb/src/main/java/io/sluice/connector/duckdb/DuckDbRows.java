@@ -9,6 +9,7 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.compare.PortableHashSql;
 import io.sluice.toolkit.compare.ResultSetRows;
 import org.duckdb.DuckDBConnection;
@@ -81,7 +82,9 @@ final class DuckDbRows implements SourceRows {
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
-            return new Digest(rs.getLong(1), Optional.of(new BigInteger(rs.getString(2))));
+            Digest digest = new Digest(rs.getLong(1), Optional.of(new BigInteger(rs.getString(2))));
+            requireVersions(connection, List.of(partition));
+            return digest;
         } catch (SQLException e) {
             throw DuckDbErrors.translate(e, DuckDbErrors.Phase.READ, p.where(), database.redactor());
         }
@@ -95,7 +98,9 @@ final class DuckDbRows implements SourceRows {
                 keyColumns, count, from(projection, p.relation())));
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
              Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            return ResultSetRows.bucketDigests(rs, count);
+            List<Digest> digests = ResultSetRows.bucketDigests(rs, count);
+            requireVersions(connection, List.of(partition));
+            return digests;
         } catch (SQLException e) {
             throw DuckDbErrors.translate(e, DuckDbErrors.Phase.READ, p.where(), database.redactor());
         }
@@ -115,7 +120,7 @@ final class DuckDbRows implements SourceRows {
         DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(sql));
         try {
             Statement s = connection.createStatement();
-            return new Cursor(connection, s.executeQuery(sql), keyCount, texts.size(), p);
+            return new Cursor(connection, s.executeQuery(sql), keyCount, texts.size(), p, partitions);
         } catch (SQLException e) {
             closeQuietly(connection);
             throw DuckDbErrors.translate(e, DuckDbErrors.Phase.READ, p.where(), database.redactor());
@@ -134,6 +139,30 @@ final class DuckDbRows implements SourceRows {
         return ((DuckDbProjection) projection).compareTexts();
     }
 
+    /**
+     * Files have no snapshot: one rewritten while a compare reads it (its digest, then its differing rows) would show
+     * differences that are not there. Each statement is checked, once it has read everything, to have read the
+     * version of each file the compare planned; a file changed since fails the compare, saying so (DUCK122).
+     */
+    private void requireVersions(DuckDBConnection connection, List<SourcePartition> partitions)
+            throws ConnectorException {
+        for (SourcePartition planned : partitions) {
+            DuckDbPartition partition = (DuckDbPartition) planned;
+            if (partition.version().isEmpty() || partition.file().isEmpty()) {
+                continue;
+            }
+            String file = partition.file().get();
+            Optional<String> now = FileVersion.of(connection, file);
+            if (!now.equals(partition.version())) {
+                throw new ConnectorException(ErrorKind.DATA, DuckDbCode.DUCK122, "file " + database.redactor()
+                        .redact(file) + " changed while it was compared: version " + partition.version().get()
+                        + " when the compare began, " + now.orElse("gone") + " now; no difference is reported from "
+                        + "two versions of it", "compare again once the files stay put: a compare reads each file "
+                        + "more than once (its digest, then the rows of a part that differs)");
+            }
+        }
+    }
+
     private static void closeQuietly(DuckDBConnection connection) {
         try {
             connection.close();
@@ -148,19 +177,23 @@ final class DuckDbRows implements SourceRows {
         private final int keyCount;
         private final int columnCount;
         private final DuckDbPartition partition;
+        private final List<SourcePartition> partitions;
 
-        Cursor(DuckDBConnection connection, ResultSet rows, int keyCount, int columnCount, DuckDbPartition partition) {
+        Cursor(DuckDBConnection connection, ResultSet rows, int keyCount, int columnCount, DuckDbPartition partition,
+               List<SourcePartition> partitions) {
             this.connection = connection;
             this.rows = rows;
             this.keyCount = keyCount;
             this.columnCount = columnCount;
             this.partition = partition;
+            this.partitions = List.copyOf(partitions);
         }
 
         @Override
         public HashedRow next() throws ConnectorException {
             try {
                 if (!rows.next()) {
+                    requireVersions(connection, partitions);
                     return null;
                 }
                 return ResultSetRows.row(rows, keyCount, columnCount);

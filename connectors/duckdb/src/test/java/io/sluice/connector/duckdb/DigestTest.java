@@ -20,7 +20,10 @@ import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** verify: count on a DuckDB source: per-partition counts computed by DuckDB add up to the files' rows. */
+/**
+ * verify: count on a DuckDB source: per-partition counts computed by DuckDB add up to the files' rows; a compare's
+ * statements refuse a file rewritten since the compare planned it.
+ */
 class DigestTest {
     private static final Path EXAMPLES = Path.of("../../examples").toAbsolutePath().normalize();
 
@@ -45,6 +48,45 @@ class DigestTest {
                 assertTrue(session.digest(partitions.getFirst(), projection, Digest.Level.CHECKSUM).isEmpty());
             }
             assertEquals(15000, total);
+        }
+    }
+
+    @Test
+    void aFileRewrittenSinceThePlanFailsTheCompareInsteadOfShowingDifferences(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        java.nio.file.Files.copy(EXAMPLES.resolve("data/orders-0.parquet"), dir.resolve("orders.parquet"));
+        try (Connector connector = DuckDbFixtures.connector(dir, Map.of())) {
+            Source source = connector.sources().orElseThrow()
+                    .open(DuckDbFixtures.source(Map.of("files", "orders.parquet")));
+            List<io.sluice.spi.ColumnPair> pairs = new java.util.ArrayList<>();
+            for (io.sluice.spi.Column c : source.columns()) {
+                pairs.add(new io.sluice.spi.ColumnPair(c, source.postgresColumn(c)));
+            }
+            SourceProjection projection = source.project(pairs);
+            List<SourcePartition> partitions = source.plan(new PlanRequest(new Distribution(
+                    DistributionMethod.NONE, Optional.empty(), Optional.empty()), 1, 1000));
+            try (SourceSession session = source.openSession(Consistency.NONE)) {
+                io.sluice.spi.SourceRows rows = session.rows().orElseThrow();
+                assertEquals(3750, rows.digest(partitions.getFirst(), projection, io.sluice.spi.RowHash.PORTABLE)
+                        .rows());
+                java.nio.file.Files.copy(EXAMPLES.resolve("data/orders-1.parquet"), dir.resolve("orders.parquet"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                io.sluice.spi.error.ConnectorException digest = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.sluice.spi.error.ConnectorException.class, () -> rows.digest(partitions.getFirst(),
+                                projection, io.sluice.spi.RowHash.PORTABLE));
+                assertEquals("DUCK122", digest.code(), digest.getMessage());
+                assertTrue(digest.getMessage().contains("changed while it was compared"), digest.getMessage());
+                try (io.sluice.spi.HashedRows listed = rows.list(partitions, projection, List.of(0),
+                        io.sluice.spi.Buckets.ALL, io.sluice.spi.RowHash.PORTABLE)) {
+                    io.sluice.spi.error.ConnectorException listing = org.junit.jupiter.api.Assertions.assertThrows(
+                            io.sluice.spi.error.ConnectorException.class, () -> {
+                                while (listed.next() != null) {
+                                    // read to the end: the check comes once every row was read
+                                }
+                            });
+                    assertEquals("DUCK122", listing.code(), listing.getMessage());
+                }
+            }
         }
     }
 }
