@@ -123,20 +123,8 @@ class MySqlCompareTest {
                 "INSERT INTO notes WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000) "
                         + "SELECT n, CONCAT('note ', n) FROM s");
         pg(target, "CREATE TABLE notes (id bigint PRIMARY KEY, shout varchar(30), twice bigint)");
-        Path password = dir.resolve("my-password");
-        Files.writeString(password, TestingMariaDb.PASSWORD);
-        Path spec = dir.resolve("query.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: cmp-mysql-query
-                connections:
-                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
-                  pg: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: notes
-                    source: { connection: my, query: "SELECT id, UPPER(note) AS shout, id * 2 AS twice FROM notes WHERE id %% 3 <> 0" }
-                    target: { connection: pg, table: public.notes }
-                """.formatted(my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user()));
+        Path spec = querySpec(source, target, "notes",
+                "SELECT id, UPPER(note) AS shout, id * 2 AS twice FROM notes WHERE id % 3 <> 0");
         CliRun run = CliRun.of("run", spec.toString());
         assertEquals(0, run.exitCode(), run.all());
         CliRun equal = CliRun.of("compare", spec.toString());
@@ -282,20 +270,7 @@ class MySqlCompareTest {
                 "CREATE FUNCTION gate(t VARCHAR(30)) RETURNS VARCHAR(30) NOT DETERMINISTIC NO SQL "
                         + "BEGIN DO GET_LOCK('sluice_gate', 300); DO RELEASE_LOCK('sluice_gate'); RETURN t; END");
         pg(target, "CREATE TABLE events (id bigint PRIMARY KEY, note varchar(30))");
-        Path password = dir.resolve("my-password");
-        Files.writeString(password, TestingMariaDb.PASSWORD);
-        Path spec = dir.resolve("busy.yaml");
-        Files.writeString(spec, """
-                version: 1
-                name: cmp-mysql-busy
-                connections:
-                  my: { type: mysql, url: "%s", user: %s, password: "${file:%s}" }
-                  pg: { type: postgres, url: "%s", user: "%s" }
-                streams:
-                  - name: events
-                    source: { connection: my, query: "SELECT id, gate(note) AS note FROM events" }
-                    target: { connection: pg, table: public.events }
-                """.formatted(my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user()));
+        Path spec = querySpec(source, target, "events", "SELECT id, gate(note) AS note FROM events");
         CliRun run = CliRun.of("run", spec.toString());
         assertEquals(0, run.exitCode(), run.all());
         // One real difference, planted before the compare begins.
@@ -372,6 +347,16 @@ class MySqlCompareTest {
     }
 
     private Path spec(String source, String target, String table, String... extra) throws Exception {
+        return write(source, target, table, "table: " + table, ", create: if-missing", extra);
+    }
+
+    /** A stream named {@code table} reading {@code query} into the existing {@code public.<table>}. */
+    private Path querySpec(String source, String target, String table, String query) throws Exception {
+        return write(source, target, table, "query: \"" + query + "\"", "");
+    }
+
+    private Path write(String source, String target, String table, String read, String targetOptions,
+                       String... extra) throws Exception {
         Path password = dir.resolve("my-password");
         Files.writeString(password, TestingMariaDb.PASSWORD);
         Path spec = dir.resolve(table + ".yaml");
@@ -383,10 +368,11 @@ class MySqlCompareTest {
                   pg: { type: postgres, url: "%s", user: "%s" }
                 streams:
                   - name: %s
-                    source: { connection: my, table: %s }
-                    target: { connection: pg, table: public.%s, create: if-missing }
+                    source: { connection: my, %s }
+                    target: { connection: pg, table: public.%s%s }
                 """.formatted(table, my.jdbcUrl(source), my.user(), password, pg.jdbcUrl(target), pg.user(), table,
-                table, table) + String.join("", Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
+                read, table, targetOptions)
+                + String.join("", Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
         return spec;
     }
 
