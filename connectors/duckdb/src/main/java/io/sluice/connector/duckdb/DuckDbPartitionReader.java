@@ -142,16 +142,12 @@ final class DuckDbPartitionReader implements PartitionReader {
      * then load again.
      */
     private void requireVersion(java.sql.Connection connection, String when) throws ConnectorException {
-        if (partition.version().isEmpty() || partition.file().isEmpty()) {
-            return;
-        }
-        String file = partition.file().get();
-        Optional<String> now = FileVersion.of(connection, file);
-        if (!now.equals(partition.version())) {
-            throw new ConnectorException(ErrorKind.DATA, DuckDbCode.DUCK122, "file " + file + " changed " + when
-                    + ": the run planned version " + partition.version().get() + ", the file is "
-                    + now.orElse("gone") + " now; its rows were not committed", "start a fresh run (not --resume): "
-                    + "it plans the file as it is then, and a new-files stream records that version");
+        Optional<String> now = FileVersion.changedSince(connection, partition);
+        if (now.isPresent()) {
+            throw new ConnectorException(ErrorKind.DATA, DuckDbCode.DUCK122, "file " + partition.file().orElseThrow()
+                    + " changed " + when + ": the run planned version " + partition.version().orElseThrow()
+                    + ", the file is " + now.get() + " now; its rows were not committed", "start a fresh run (not "
+                    + "--resume): it plans the file as it is then, and a new-files stream records that version");
         }
     }
 

@@ -148,16 +148,12 @@ final class DuckDbRows implements SourceRows {
             throws ConnectorException {
         for (SourcePartition planned : partitions) {
             DuckDbPartition partition = (DuckDbPartition) planned;
-            if (partition.version().isEmpty() || partition.file().isEmpty()) {
-                continue;
-            }
-            String file = partition.file().get();
-            Optional<String> now = FileVersion.of(connection, file);
-            if (!now.equals(partition.version())) {
+            Optional<String> now = FileVersion.changedSince(connection, partition);
+            if (now.isPresent()) {
                 throw new ConnectorException(ErrorKind.DATA, DuckDbCode.DUCK122, "file " + database.redactor()
-                        .redact(file) + " changed while it was compared: version " + partition.version().get()
-                        + " when the compare began, " + now.orElse("gone") + " now; no difference is reported from "
-                        + "two versions of it", "compare again once the files stay put: a compare reads each file "
+                        .redact(partition.file().orElseThrow()) + " changed while it was compared: version "
+                        + partition.version().orElseThrow() + " when the compare began, " + now.get()
+                        + " now; no difference is reported from two versions of it", "compare again once the files stay put: a compare reads each file "
                         + "more than once (its digest, then the rows of a part that differs)");
             }
         }

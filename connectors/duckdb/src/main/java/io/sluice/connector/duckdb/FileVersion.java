@@ -42,4 +42,16 @@ final class FileVersion {
             return Optional.empty();
         }
     }
+
+    /**
+     * What the file of a partition planned as one version of it is now, when that is another version ("gone" when it
+     * is not there); empty while it is the planned one, or when the partition is not one file's.
+     */
+    static Optional<String> changedSince(Connection connection, DuckDbPartition partition) {
+        if (partition.version().isEmpty() || partition.file().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> now = of(connection, partition.file().get());
+        return now.equals(partition.version()) ? Optional.empty() : Optional.of(now.orElse("gone"));
+    }
 }
