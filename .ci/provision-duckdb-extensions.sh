@@ -2,7 +2,7 @@
 # Lays out the DuckDB extensions the tests load offline, from the PyPI wheels duckdb-extension-<name>==1.5.5:
 #   .ci/cache/duckdb-extensions/v1.5.5/<platform>/<name>.duckdb_extension
 # Idempotent: extensions already in place are not fetched again. Runs from any working directory.
-# Usage: bash .ci/provision-duckdb-extensions.sh [extension-name ...]   (default: httpfs tpch postgres_scanner)
+# Usage: bash .ci/provision-duckdb-extensions.sh [extension-name ...]   (default: httpfs tpch postgres_scanner iceberg avro delta)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,7 +38,7 @@ PYTHON=""   # looked up on first fetch only: a provisioned cache needs no Python
 
 extensions=("$@")
 if [[ ${#extensions[@]} -eq 0 ]]; then
-  extensions=(httpfs tpch postgres_scanner)
+  extensions=(httpfs tpch postgres_scanner iceberg avro delta)
 fi
 
 mkdir -p "$OUT" "$WHEELS"

@@ -10,9 +10,10 @@ import static java.util.Objects.requireNonNull;
  */
 public enum DuckDbCode implements ErrorCode {
     // the spec: found by lint or when the source is opened
-    DUCK001("a source has both query and files, or neither"),
+    DUCK001("a source sets none, or more than one, of query, files, iceberg and delta"),
     DUCK002("format is set on a query source"),
     DUCK003("the format of files cannot be told from their extension"),
+    DUCK004("version is set on a source that is not an Iceberg or Delta table"),
     // planning
     DUCK010("distribution ctid on a DuckDB source"),
     DUCK011("distribution data-driven without a values-query, or a method without its key"),
@@ -21,6 +22,8 @@ public enum DuckDbCode implements ErrorCode {
     DUCK014("distribution range on a key that is not a number, date or timestamp"),
     DUCK015("a distribution key is neither a column of the query nor an expression over its columns"),
     DUCK016("the files of one glob disagree: a column only some files have, or a type the first file's cannot hold"),
+    DUCK017("the version asked for is not in the Iceberg or Delta table's history"),
+    DUCK018("the iceberg: or delta: location holds no table metadata (no metadata file, no _delta_log)"),
     // DuckDB's own errors, translated from its message
     DUCK101("no file matches the path or glob"),
     DUCK102("the object store denied access (HTTP 403, wrong credentials)"),
@@ -40,6 +43,7 @@ public enum DuckDbCode implements ErrorCode {
     DUCK120("the DuckDB reader failed unexpectedly (an unchecked error of the chunk API)"),
     DUCK121("a read was cancelled"),
     DUCK122("a file changed between the plan and its read, or during the read"),
+    DUCK123("a resumed partition's table version has other columns than the version a fresh plan reads"),
     // types and values
     DUCK201("a DuckDB column's type cannot be loaded into its target column's type"),
     DUCK202("compare cannot print a column's values as the target prints them (floating point, nested, intervals)"),

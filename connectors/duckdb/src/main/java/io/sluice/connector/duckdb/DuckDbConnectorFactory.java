@@ -5,6 +5,7 @@ import io.sluice.spi.Connector;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.IncrementalMode;
+import io.sluice.spi.Option;
 import io.sluice.spi.OptionSchema;
 import io.sluice.spi.Options;
 import io.sluice.spi.Problem;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Set;
 
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK001;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK002;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK004;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK011;
 
 public final class DuckDbConnectorFactory implements ConnectorFactory {
@@ -29,7 +32,7 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
 
     @Override
     public String description() {
-        return "DuckDB source: any DuckDB query, or Parquet/CSV/JSON files, local or on S3";
+        return "DuckDB source: any DuckDB query, Parquet/CSV/JSON files, or Iceberg and Delta tables, local or on S3";
     }
 
     @Override
@@ -79,13 +82,28 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
             return List.of();
         }
         Options options = stream.options();
-        boolean query = options.isSet(DuckDbOptions.QUERY);
-        boolean files = options.isSet(DuckDbOptions.FILES);
+        List<String> set = new ArrayList<>();
+        for (Option<String> option : SourceRelation.WHAT) {
+            if (options.isSet(option)) {
+                set.add(option.key());
+            }
+        }
         List<Problem> problems = new ArrayList<>();
-        if (query == files) {
-            problems.add(Problem.error(DUCK001, query ? "files" : "query",
-                    "a duckdb source needs exactly one of query or files",
-                    "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet"));
+        if (set.size() != 1) {
+            problems.add(Problem.error(DUCK001, set.isEmpty() ? "query" : set.get(set.size() - 1),
+                    "a duckdb source needs exactly one of query, files, iceberg or delta"
+                            + (set.isEmpty() ? "" : "; it sets " + String.join(" and ", set)),
+                    "set query: to DuckDB SQL, files: to a glob such as data/*.parquet, or iceberg:/delta: to a "
+                            + "table's folder"));
+        }
+        boolean table = set.contains(DuckDbOptions.ICEBERG.key()) || set.contains(DuckDbOptions.DELTA.key());
+        if (options.isSet(DuckDbOptions.VERSION) && !table) {
+            problems.add(Problem.error(DUCK004, DuckDbOptions.VERSION.key(), "version applies to iceberg: and "
+                    + "delta: tables", "remove version, or read a table with iceberg: or delta:"));
+        }
+        if (table && options.isSet(DuckDbOptions.FORMAT)) {
+            problems.add(Problem.error(DUCK002, DuckDbOptions.FORMAT.key(), "format applies to files:, not to a "
+                    + "table", "remove format: the table says its own"));
         }
         // A method outside sourceCapabilities() (ctid) is the core's SPEC016 in lint; DUCK010 is the planner's.
         if (stream.distribution().method() == DistributionMethod.DATA_DRIVEN

@@ -41,10 +41,20 @@ final class DuckDbOptions {
             .describedAs("A glob, local or s3://; one partition per file.");
     static final Option<String> FORMAT = Option.string("format").oneOf("parquet", "csv", "json")
             .describedAs("Format of files: (default from the extension).");
+    static final Option<String> ICEBERG = Option.string("iceberg").naming()
+            .describedAs("An Apache Iceberg table, local or s3://: its folder (the newest metadata file, or the one "
+                    + "metadata/version-hint.text names) or one metadata/<name>.metadata.json; one partition per data "
+                    + "file, read at the snapshot the plan pins.");
+    static final Option<String> DELTA = Option.string("delta").naming()
+            .describedAs("A Delta Lake table's folder (the one holding _delta_log), local or s3://; one partition per "
+                    + "data file, read at the version the plan pins.");
+    static final Option<Long> VERSION = Option.integer("version")
+            .describedAs("With iceberg: or delta:, the table version to load: an Iceberg snapshot id or a Delta "
+                    + "version number (default: the newest when the run plans).");
 
     static final OptionSchema CONNECTION = OptionSchema.of(DATABASE, THREADS, MEMORY_LIMIT,
             EXTERNAL_FILE_CACHE, EXTENSION_DIRECTORY, S3);
-    static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT);
+    static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT, ICEBERG, DELTA, VERSION);
 
     private DuckDbOptions() {
     }

@@ -51,7 +51,8 @@ final class DuckDbPlanner {
         Distribution distribution = request.distribution();
         int n = request.degree();
         return switch (distribution.method()) {
-            case NONE -> relation.isFiles() ? perFile(connection, relation.glob().orElseThrow(), relation::forFile)
+            case NONE -> relation.pin().isPresent() ? tableFiles(connection, relation.pin().get())
+                    : relation.isFiles() ? perFile(connection, relation.glob().orElseThrow(), relation::forFile)
                     : List.of(new DuckDbPartition("all", "the whole query", relation.query(), Optional.empty(), -1, -1,
                             false));
             case DATA_DRIVEN -> dataDriven(connection, distribution);
@@ -64,6 +65,44 @@ final class DuckDbPlanner {
                     "ctid distribution is PostgreSQL's; a DuckDB source has no ctid",
                     "use data-driven (per file), range, ntile or modulo");
         };
+    }
+
+    /**
+     * One partition per data file of the pinned table version, each read through the table's own scan filtered on
+     * the file (DuckDB then opens only that file, and applies the format's deletes to it): the rows per file are
+     * counted the same way, so each count is exact and a shorter read fails its partition.
+     */
+    private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin) throws SQLException {
+        List<DuckDbPartition> partitions = new ArrayList<>();
+        long rows = 0;
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT filename, count(*) FROM " + pin.scan()
+                     + " GROUP BY filename ORDER BY filename")) {
+            while (rs.next()) {
+                String file = rs.getString(1);
+                long count = rs.getLong(2);
+                rows += count;
+                long bytes = -1;
+                String local = file.startsWith("file://") ? file.substring("file://".length()) : file;
+                if (!local.contains("://")) {
+                    try {
+                        bytes = Files.size(Path.of(local));
+                    } catch (IOException | RuntimeException e) {
+                        bytes = -1; // only an estimate for scheduling
+                    }
+                }
+                partitions.add(new DuckDbPartition("file:" + pin.table().relative(file), "file " + file,
+                        pin.forFile(file), Optional.of(file), count, bytes, true, Optional.empty(), Optional.of(pin)));
+            }
+        }
+        notes.add(pin.describe() + ": " + partitions.size() + " data file(s) with rows, " + rows + " rows after "
+                + "deletes; one partition per data file, each read through the table's scan (deletes applied)"
+                + pin.table().deleteSummary(connection, pin).map(d -> "; " + d).orElse(""));
+        if (partitions.isEmpty()) {
+            partitions.add(new DuckDbPartition("all", "the whole table", pin.query(), Optional.empty(), 0, -1,
+                    false));
+        }
+        return partitions;
     }
 
     private interface FileQuery {

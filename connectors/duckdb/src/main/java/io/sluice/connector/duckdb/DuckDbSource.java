@@ -27,28 +27,65 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static java.util.Objects.requireNonNull;
 
-/** A DuckDB query or file glob as the source of a stream. */
+/** A DuckDB query, file glob or Iceberg/Delta table as the source of a stream. */
 final class DuckDbSource implements Source, ComputedColumns {
     private final DuckDbDatabase database;
-    private final SourceRelation relation;
+    private final SourceRelation declared;
+    /** The relation every read runs: the declared one, or a table's pinned to the version the plan found. */
+    private volatile SourceRelation resolved;
     /** Planning decisions shown in the projection's notes (plan() runs after project()). */
     private final List<String> planNotes = new CopyOnWriteArrayList<>();
     private volatile List<Column> columns;
 
     DuckDbSource(DuckDbDatabase database, SourceRelation relation) {
         this.database = requireNonNull(database, "database is null");
-        this.relation = requireNonNull(relation, "relation is null");
+        this.declared = requireNonNull(relation, "relation is null");
+        this.resolved = relation.needsPin() ? null : relation;
     }
 
     @Override
     public String describe() {
-        return relation.describe();
+        SourceRelation known = resolved;
+        return (known == null ? declared : known).describe();
+    }
+
+    /**
+     * The relation to read. An Iceberg or Delta table is pinned here, once per source, to the version asked for or
+     * the newest: columns, plan and every read see that one version whatever is committed later.
+     */
+    private SourceRelation relation() throws ConnectorException {
+        SourceRelation known = resolved;
+        if (known != null) {
+            return known;
+        }
+        synchronized (this) {
+            if (resolved == null) {
+                LakeTable table = declared.table().orElseThrow();
+                try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(table.folder()))) {
+                    resolved = declared.pinned(table.pin(connection));
+                } catch (SQLException e) {
+                    throw DuckDbErrors.translate(e, DuckDbErrors.Phase.PREFLIGHT, declared.describe(),
+                            database.redactor());
+                }
+            }
+            return resolved;
+        }
+    }
+
+    /** An Iceberg or Delta table's version, once pinned by {@link #relation()}. */
+    @Override
+    public Optional<String> pinnedVersion() {
+        SourceRelation known = resolved;
+        return known == null ? Optional.empty() : known.pin().map(LakeTable.Pin::describe);
     }
 
     /** A files: glob is one dataset, its folder ({@link FileLineage}); a query names nothing: DuckDB SQL may read anything. */
     @Override
     public List<LineageDataset> lineageInputs() {
-        return relation.glob().map(g -> List.of(FileLineage.of(g))).orElse(List.of());
+        if (declared.table().isPresent()) {
+            return List.of(FileLineage.of(declared.table().get().folder()));
+        }
+        return declared.glob().map(g -> List.of(FileLineage.of(g))).orElse(List.of());
     }
 
     @Override
@@ -58,6 +95,7 @@ final class DuckDbSource implements Source, ComputedColumns {
         if (known != null) {
             return known;
         }
+        SourceRelation relation = relation();
         List<Column> described = new ArrayList<>();
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(relation.query()));
              Statement statement = connection.createStatement();
@@ -95,6 +133,7 @@ final class DuckDbSource implements Source, ComputedColumns {
     @Override
     public List<SourcePartition> plan(PlanRequest request) throws ConnectorException {
         planNotes.clear();
+        SourceRelation relation = relation();
         DuckDbPlanner planner = new DuckDbPlanner(relation, columns(), planNotes);
         boolean remote = DuckDbDatabase.isRemote(relation.query())
                 || request.distribution().valuesQuery().map(DuckDbDatabase::isRemote).orElse(false);
@@ -105,6 +144,54 @@ final class DuckDbSource implements Source, ComputedColumns {
         }
     }
 
+    /**
+     * A data file of an Iceberg or Delta table at the version the interrupted run pinned: a resume reads what that
+     * run planned, whatever was committed since. Refused when the recorded version has other columns than the one
+     * this run's projection was planned on (a schema change committed in between).
+     */
+    @Override
+    public Optional<SourcePartition> restore(String checkpoint) throws ConnectorException {
+        Optional<LakeCheckpoint.Restored> parsed = LakeCheckpoint.parse(checkpoint);
+        if (parsed.isEmpty() || declared.table().isEmpty()) {
+            return Optional.empty();
+        }
+        LakeCheckpoint.Restored r = parsed.get();
+        LakeTable table = declared.table().get();
+        if (r.format() != table.format() || !r.folder().equals(table.folder())) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DuckDbCode.DUCK123, "partition " + r.id() + " was "
+                    + "planned on " + r.format().name().toLowerCase(java.util.Locale.ROOT) + " table " + r.folder()
+                    + ", and this stream reads " + declared.describe(), "resume with the table the run started "
+                    + "with, or start a new run without --resume");
+        }
+        LakeTable.Pin pin = new LakeTable.Pin(table, r.metadata(), r.version());
+        SourceRelation fresh = relation();
+        if (!fresh.pin().equals(Optional.of(pin))) {
+            requireSameColumns(pin);
+        }
+        return Optional.of(new DuckDbPartition(r.id(), "file " + r.file(), pin.forFile(r.file()),
+                Optional.of(r.file()), r.rows(), r.bytes(), true, Optional.empty(), Optional.of(pin)));
+    }
+
+    private void requireSameColumns(LakeTable.Pin pin) throws ConnectorException {
+        List<String> recorded = new ArrayList<>();
+        try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(pin.table().folder()));
+             Statement statement = connection.createStatement();
+             ResultSet rs = statement.executeQuery("DESCRIBE " + pin.query())) {
+            while (rs.next()) {
+                recorded.add(rs.getString("column_name") + " " + rs.getString("column_type"));
+            }
+        } catch (SQLException e) {
+            throw DuckDbErrors.translate(e, DuckDbErrors.Phase.PREFLIGHT, pin.describe(), database.redactor());
+        }
+        List<String> now = columns().stream().map(c -> c.name() + " " + c.typeName()).toList();
+        if (!recorded.equals(now)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DuckDbCode.DUCK123, "the run being resumed read "
+                    + pin.describe() + ", whose columns (" + String.join(", ", recorded) + ") are not those of "
+                    + describe() + " (" + String.join(", ", now) + ") that this run planned with",
+                    "start a new run without --resume: it loads the newest version whole");
+        }
+    }
+
     @Override
     public String readStatement(SourcePartition partition, SourceProjection projection) {
         return ((DuckDbProjection) projection).selectFrom(((DuckDbPartition) partition).relation());
@@ -112,16 +199,15 @@ final class DuckDbSource implements Source, ComputedColumns {
 
     @Override
     public SourceSession openSession(Consistency consistency) {
-        return new DuckDbSession(database);
+        return new DuckDbSession(database, pinnedVersion().isPresent() ? "version" : "none");
     }
 
 
-    /** Readers share nothing but the database instance: DuckDB has no snapshot to export across connections. */
-    private record DuckDbSession(DuckDbDatabase database) implements SourceSession {
-        @Override
-        public String snapshotMode() {
-            return "none";
-        }
+    /**
+     * Readers share nothing but the database instance: DuckDB has no snapshot to export across connections (a
+     * table's readers all read its pinned version instead: {@code snapshotMode} "version").
+     */
+    private record DuckDbSession(DuckDbDatabase database, String snapshotMode) implements SourceSession {
 
         @Override
         public PartitionReader openReader(SourcePartition partition, SourceProjection projection) {
@@ -167,6 +253,7 @@ final class DuckDbSource implements Source, ComputedColumns {
     /** The expression's DuckDB type, as DESCRIBE over the source's relation gives it. */
     @Override
     public Column expressionColumn(String name, String expression) throws ConnectorException {
+        SourceRelation relation = relation();
         String sql = "DESCRIBE SELECT " + expression + " AS " + Sql.identifier(name) + " FROM (" + relation.query()
                 + ") AS sluice_r";
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(relation.query()));

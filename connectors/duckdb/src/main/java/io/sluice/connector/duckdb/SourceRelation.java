@@ -1,35 +1,69 @@
 package io.sluice.connector.duckdb;
 
+import io.sluice.spi.Option;
 import io.sluice.spi.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK001;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK002;
 import static io.sluice.connector.duckdb.DuckDbCode.DUCK003;
+import static io.sluice.connector.duckdb.DuckDbCode.DUCK004;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What a stream reads: a user query, or a {@code files:} glob (local paths resolved against the spec's folder) read
- * with the table function of its format.
+ * What a stream reads: a user query, a {@code files:} glob (local paths resolved against the spec's folder) read
+ * with the table function of its format, or an Iceberg or Delta table ({@code table}), whose query exists only once
+ * the table's version is pinned ({@link #pinned}).
  */
-record SourceRelation(String query, Optional<String> glob, Optional<String> format) {
+record SourceRelation(String query, Optional<String> glob, Optional<String> format, Optional<LakeTable> table,
+                      Optional<LakeTable.Pin> pin) {
     SourceRelation {
         requireNonNull(query, "query is null");
         requireNonNull(glob, "glob is null");
         requireNonNull(format, "format is null");
+        requireNonNull(table, "table is null");
+        requireNonNull(pin, "pin is null");
     }
+
+    SourceRelation(String query, Optional<String> glob, Optional<String> format) {
+        this(query, glob, format, Optional.empty(), Optional.empty());
+    }
+
+    /** The keys that say what a source reads; a source sets exactly one. */
+    static final List<Option<String>> WHAT = List.of(DuckDbOptions.QUERY, DuckDbOptions.FILES,
+            DuckDbOptions.ICEBERG, DuckDbOptions.DELTA);
 
     static SourceRelation from(Options options, DuckDbSettings settings) throws ConnectorException {
         Optional<String> query = options.find(DuckDbOptions.QUERY).filter(v -> !v.isBlank());
         Optional<String> files = options.find(DuckDbOptions.FILES).filter(v -> !v.isBlank());
-        if (query.isPresent() == files.isPresent()) {
+        Optional<String> iceberg = options.find(DuckDbOptions.ICEBERG).filter(v -> !v.isBlank());
+        Optional<String> delta = options.find(DuckDbOptions.DELTA).filter(v -> !v.isBlank());
+        long set = java.util.stream.Stream.of(query, files, iceberg, delta).filter(Optional::isPresent).count();
+        if (set != 1) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK001,
-                    "a duckdb source needs exactly one of query or files (connection " + settings.connectionName()
-                            + ")", "set query: to DuckDB SQL, or files: to a glob such as data/*.parquet");
+                    "a duckdb source needs exactly one of query, files, iceberg or delta (connection "
+                            + settings.connectionName() + ")", "set query: to DuckDB SQL, files: to a glob such as "
+                            + "data/*.parquet, or iceberg:/delta: to a table's folder");
+        }
+        if (options.isSet(DuckDbOptions.VERSION) && iceberg.isEmpty() && delta.isEmpty()) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK004, "version applies to iceberg: and delta: "
+                    + "tables", "remove version, or read a table with iceberg: or delta:");
+        }
+        if ((iceberg.isPresent() || delta.isPresent()) && options.isSet(DuckDbOptions.FORMAT)) {
+            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK002, "format applies to files:, not to "
+                    + (iceberg.isPresent() ? "iceberg:" : "delta:"), "remove format: the table says its own");
+        }
+        if (iceberg.isPresent() || delta.isPresent()) {
+            LakeTable table = new LakeTable(iceberg.isPresent() ? LakeTable.Format.ICEBERG : LakeTable.Format.DELTA,
+                    settings.resolvePath(iceberg.or(() -> delta).orElseThrow()),
+                    options.find(DuckDbOptions.VERSION).map(OptionalLong::of).orElse(OptionalLong.empty()));
+            return new SourceRelation("", Optional.empty(), Optional.empty(), Optional.of(table), Optional.empty());
         }
         if (query.isPresent()) {
             if (options.isSet(DuckDbOptions.FORMAT)) {
@@ -82,6 +116,16 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
         return glob.isPresent();
     }
 
+    /** This table relation read at {@code pin}: its query is the pinned scan. */
+    SourceRelation pinned(LakeTable.Pin pin) {
+        return new SourceRelation(pin.query(), glob, format, table, Optional.of(pin));
+    }
+
+    /** A table relation whose version is not fixed yet: it has no query to run. */
+    boolean needsPin() {
+        return table.isPresent() && pin.isEmpty();
+    }
+
     /** The relation restricted to one file of a files: glob. */
     String forFile(String file) {
         return read(format.orElseThrow(), file);
@@ -89,6 +133,12 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
 
     /** For describe(): the glob or the query. */
     String describe() {
+        if (pin.isPresent()) {
+            return pin.get().describe();
+        }
+        if (table.isPresent()) {
+            return table.get().format().key + " table " + table.get().folder();
+        }
         return glob.map(g -> "files " + g).orElse("query " + query);
     }
 }

@@ -191,7 +191,10 @@ public final class Planner {
                 source.checkSnapshot(Math.min(degree, Math.max(1, partitions.size())));
             }
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-            String snapshot = stream.consistency() != Consistency.SNAPSHOT
+            Optional<String> pinned = source.pinnedVersion();
+            String snapshot = pinned.isPresent()
+                    ? "version (every partition, and a resumed run, reads " + pinned.get() + ", fixed at plan)"
+                    : stream.consistency() != Consistency.SNAPSHOT
                     ? "none (each partition reads what is committed when it starts)"
                     : sourceCan.sharesSnapshot()
                     ? "snapshot (every partition reads one snapshot exported when the run starts)"

@@ -206,6 +206,11 @@ public final class ShapedSource implements Source {
     }
 
     @Override
+    public Optional<String> pinnedVersion() {
+        return source.pinnedVersion();
+    }
+
+    @Override
     public void checkSnapshot(int readers) throws ConnectorException {
         source.checkSnapshot(readers);
     }

@@ -1,0 +1,97 @@
+"""Writes the Iceberg and Delta test tables beside this script with the formats' own libraries.
+
+    python3 -m venv /tmp/lake-venv
+    /tmp/lake-venv/bin/pip install 'pyiceberg[sql-sqlite,pyarrow]==0.12.0' 'deltalake==1.6.6'
+    /tmp/lake-venv/bin/python make-tables.py
+
+iceberg/orders (pyiceberg, SQL catalog on SQLite, the catalog file not kept: tables are read by folder), 6 snapshots:
+  1 append ids 1-3, 2 append ids 4-5, 3 delete id 2 (pyiceberg rewrites the file), 4 rename name -> label, add note,
+  append id 6, 5 append id 7, 6 delete id 6 (its file leaves the table). Tests hide the metadata files of snapshots 5
+  and 6 to commit them while a run is down.
+delta/events (delta-rs), partitioned by region, versions 0-4:
+  0 write ids 1-3, 1 append ids 4-5, 2 delete id 2, 3 append id 6 with a new column score (schema merge),
+  4 append id 7 (tests hide 00000000000000000004.json the same way).
+"""
+import datetime
+import decimal
+import os
+import shutil
+import tempfile
+import uuid
+
+import pyarrow as pa
+from deltalake import DeltaTable, write_deltalake
+from pyiceberg.catalog.sql import SqlCatalog
+from pyiceberg.types import StringType
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+UTC = datetime.timezone.utc
+
+
+def orders(ids, schema, extra=None):
+    columns = {
+        "id": ids,
+        "name": [f"order {i}" for i in ids],
+        "amount": [decimal.Decimal(i) * decimal.Decimal("10.25") for i in ids],
+        "placed": [datetime.datetime(2026, 1, i, 12, 30, tzinfo=UTC) for i in ids],
+        "ref": [uuid.UUID(int=i).bytes for i in ids],
+    }
+    if extra:
+        columns.update(extra)
+    return pa.table(columns, schema=schema)
+
+
+def iceberg(root):
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    os.makedirs(warehouse)
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    schema = pa.schema([("id", pa.int64()), ("name", pa.string()), ("amount", pa.decimal128(12, 2)),
+                        ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16))])
+    table = catalog.create_table("ns.orders", schema=schema)
+    table.append(orders([1, 2, 3], schema))
+    table.append(orders([4, 5], schema))
+    table.delete("id = 2")
+    with table.update_schema() as update:
+        update.rename_column("name", "label")
+        update.add_column("note", StringType())
+    table = catalog.load_table("ns.orders")
+    evolved = pa.schema([("id", pa.int64()), ("label", pa.string()), ("amount", pa.decimal128(12, 2)),
+                         ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16)), ("note", pa.string())])
+    six = orders([6], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
+    table.append(six.append_column("note", pa.array(["evolved"])).cast(evolved))
+    seven = orders([7], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
+    table.append(seven.append_column("note", pa.array(["late"])).cast(evolved))
+    table.delete("id = 6")
+    for snapshot in table.snapshots():
+        print("iceberg snapshot", snapshot.snapshot_id, snapshot.summary.operation)
+    # the folder layout the tests read: iceberg/orders/{metadata,data}
+    shutil.move(os.path.join(warehouse, "ns", "orders"), os.path.join(warehouse, "orders"))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+
+def delta(root):
+    path = os.path.join(root, "delta", "events")
+    schema = pa.schema([("id", pa.int64()), ("region", pa.string()), ("name", pa.string())])
+
+    def events(ids, extra=None):
+        columns = {"id": ids, "region": ["eu" if i % 2 else "us" for i in ids], "name": [f"event {i}" for i in ids]}
+        return pa.table(columns, schema=schema)
+
+    write_deltalake(path, events([1, 2, 3]), partition_by=["region"])
+    write_deltalake(path, events([4, 5]), mode="append")
+    DeltaTable(path).delete("id = 2")
+    six = events([6]).append_column("score", pa.array([1.5]))
+    write_deltalake(path, six, mode="append", schema_mode="merge")
+    seven = events([7]).append_column("score", pa.array([2.5]))
+    write_deltalake(path, seven, mode="append")
+    print("delta version", DeltaTable(path).version())
+
+
+if __name__ == "__main__":
+    for name in ("iceberg", "delta"):
+        shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
+    iceberg(HERE)
+    delta(HERE)
