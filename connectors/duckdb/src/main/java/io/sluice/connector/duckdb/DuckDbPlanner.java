@@ -82,17 +82,9 @@ final class DuckDbPlanner {
                 String file = rs.getString(1);
                 long count = rs.getLong(2);
                 rows += count;
-                long bytes = -1;
-                String local = file.startsWith("file://") ? file.substring("file://".length()) : file;
-                if (!local.contains("://")) {
-                    try {
-                        bytes = Files.size(Path.of(local));
-                    } catch (IOException | RuntimeException e) {
-                        bytes = -1; // only an estimate for scheduling
-                    }
-                }
                 partitions.add(new DuckDbPartition("file:" + pin.table().relative(file), "file " + file,
-                        pin.forFile(file), Optional.of(file), count, bytes, true, Optional.empty(), Optional.of(pin)));
+                        pin.forFile(file), Optional.of(file), count, localBytes(file), true, Optional.empty(),
+                        Optional.of(pin)));
             }
         }
         notes.add(pin.describe() + ": " + partitions.size() + " data file(s) with rows, " + rows + " rows after "
@@ -236,16 +228,21 @@ final class DuckDbPlanner {
 
     private DuckDbPartition filePartition(String glob, String file, String sql, String predicate,
                                           Map<String, Long> rows, boolean wholeFile) {
-        long bytes = -1;
-        if (!file.contains("://")) {
-            try {
-                bytes = Files.size(Path.of(file));
-            } catch (IOException | RuntimeException e) {
-                bytes = -1; // only an estimate for scheduling
-            }
-        }
         return new DuckDbPartition("file:" + relativeTo(glob, file), predicate, sql, Optional.of(file),
-                rows.getOrDefault(file, -1L), bytes, wholeFile);
+                rows.getOrDefault(file, -1L), localBytes(file), wholeFile);
+    }
+
+    /** A local file's size (also as a {@code file://} URL), an estimate for scheduling; -1 remote or unknown. */
+    private static long localBytes(String file) {
+        String local = file.startsWith("file://") ? file.substring("file://".length()) : file;
+        if (local.contains("://")) {
+            return -1;
+        }
+        try {
+            return Files.size(Path.of(local));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private List<DuckDbPartition> dataDriven(Connection connection, Distribution distribution)
