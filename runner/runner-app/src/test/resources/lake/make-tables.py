@@ -11,6 +11,7 @@ iceberg/orders (pyiceberg, SQL catalog on SQLite, the catalog file not kept: tab
 delta/events (delta-rs), partitioned by region, versions 0-4:
   0 write ids 1-3, 1 append ids 4-5, 2 delete id 2, 3 append id 6 with a new column score (schema merge),
   4 append id 7 (tests hide 00000000000000000004.json the same way).
+iceberg/appends and delta/appends, for new-snapshots: appends of ids 1-2, 3-4 and 5, then a delete of id 1.
 """
 import datetime
 import decimal
@@ -90,8 +91,34 @@ def delta(root):
     print("delta version", DeltaTable(path).version())
 
 
+def appends(root):
+    schema = pa.schema([("id", pa.int64()), ("name", pa.string())])
+
+    def rows(ids):
+        return pa.table({"id": ids, "name": [f"row {i}" for i in ids]}, schema=schema)
+
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    table = catalog.create_table("ns.appends", schema=schema)
+    for ids in ([1, 2], [3, 4], [5]):
+        table.append(rows(ids))
+    table.delete("id = 1")
+    shutil.move(os.path.join(warehouse, "ns", "appends"), os.path.join(warehouse, "appends"))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+    path = os.path.join(root, "delta", "appends")
+    write_deltalake(path, rows([1, 2]))
+    for ids in ([3, 4], [5]):
+        write_deltalake(path, rows(ids), mode="append")
+    DeltaTable(path).delete("id = 1")
+
+
 if __name__ == "__main__":
     for name in ("iceberg", "delta"):
         shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
     iceberg(HERE)
     delta(HERE)
+    appends(HERE)

@@ -11,5 +11,10 @@ public enum IncrementalMode {
      * {@code incremental: { new-files: true }}: its plans of files give one partition per file, each with a
      * {@link SourcePartition#version()} (size and modification time), so the runner skips files loaded before.
      */
-    NEW_FILES
+    NEW_FILES,
+    /**
+     * {@code incremental: { new-snapshots: true }}: its {@link Source#tableVersions()} pins a table version and
+     * tells which partitions hold rows the versions since the last run's added.
+     */
+    NEW_SNAPSHOTS
 }

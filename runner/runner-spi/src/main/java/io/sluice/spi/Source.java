@@ -40,14 +40,6 @@ public interface Source {
     SourceSession openSession(Consistency consistency) throws ConnectorException;
 
     /**
-     * The one version of the data every partition reads, fixed when the source was planned (an Iceberg snapshot, a
-     * Delta version), as the plan shows it; empty when the source reads whatever is there when a partition starts.
-     */
-    default java.util.Optional<String> pinnedVersion() {
-        return java.util.Optional.empty();
-    }
-
-    /**
      * Called at plan time when the stream asks {@code consistency: snapshot} with {@code readers} readers: refuses
      * (naming what is missing, e.g. a privilege) what {@link #openSession(Consistency)} would later be refused, so
      * {@code sluice plan} and {@code lint --connect} find it before a run starts. The default checks nothing.
@@ -92,6 +84,15 @@ public interface Source {
      * cannot load incrementally by a cursor (refused, SPI006). For sources whose capabilities say they read windows.
      */
     default java.util.Optional<CursorReads> cursorReads() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Its ability to read one version of a versioned table, fixed at plan (and so to follow new versions with
+     * {@code incremental: { new-snapshots: true }}); empty (the default) for a source that reads whatever is there
+     * when a partition starts.
+     */
+    default java.util.Optional<TableVersions> tableVersions() {
         return java.util.Optional.empty();
     }
 

@@ -24,6 +24,8 @@ public enum DuckDbCode implements ErrorCode {
     DUCK016("the files of one glob disagree: a column only some files have, or a type the first file's cannot hold"),
     DUCK017("the version asked for is not in the Iceberg or Delta table's history"),
     DUCK018("the iceberg: or delta: location holds no table metadata (no metadata file, no _delta_log)"),
+    DUCK019("new-snapshots cannot tell what was added since the loaded version (expired, gone, or older)"),
+    DUCK020("the table versions since the last run's did more than append (a delete, overwrite or rewrite)"),
     // DuckDB's own errors, translated from its message
     DUCK101("no file matches the path or glob"),
     DUCK102("the object store denied access (HTTP 403, wrong credentials)"),

@@ -66,8 +66,9 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
             DistributionMethod.NTILE), Set.of(), false,
             // DuckDB calls are JNI and pin a virtual thread's carrier (a sleeper stalled 2.2 s next to a query).
             Source.ThreadModel.PLATFORM,
-            // a files: source's plan is one partition per file, versioned by its size and modification time
-            Set.of(IncrementalMode.NEW_FILES),
+            // a files: source's plan is one partition per file, versioned by its size and modification time; an
+            // iceberg:/delta: source's, one per data file of a pinned table version
+            Set.of(IncrementalMode.NEW_FILES, IncrementalMode.NEW_SNAPSHOTS),
             // sluice compare: values printed as PostgreSQL prints them, hashed by RowHash.PORTABLE
             true);
 

@@ -75,17 +75,11 @@ final class DuckDbPlanner {
     private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin) throws SQLException {
         List<DuckDbPartition> partitions = new ArrayList<>();
         long rows = 0;
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT filename, count(*) FROM " + pin.scan()
-                     + " GROUP BY filename ORDER BY filename")) {
-            while (rs.next()) {
-                String file = rs.getString(1);
-                long count = rs.getLong(2);
-                rows += count;
-                partitions.add(new DuckDbPartition("file:" + pin.table().relative(file), "file " + file,
-                        pin.forFile(file), Optional.of(file), count, localBytes(file), true, Optional.empty(),
-                        Optional.of(pin)));
-            }
+        for (Map.Entry<String, Long> file : pin.fileRows(connection).entrySet()) {
+            rows += file.getValue();
+            partitions.add(new DuckDbPartition("file:" + pin.table().relative(file.getKey()), "file " + file.getKey(),
+                    pin.forFile(file.getKey()), Optional.of(file.getKey()), file.getValue(), localBytes(file.getKey()),
+                    true, Optional.empty(), Optional.of(pin)));
         }
         notes.add(pin.describe() + ": " + partitions.size() + " data file(s) with rows, " + rows + " rows after "
                 + "deletes; one partition per data file, each read through the table's scan (deletes applied)"

@@ -13,6 +13,7 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceRows;
 import io.sluice.spi.SourceSession;
+import io.sluice.spi.TableVersions;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import org.duckdb.DuckDBConnection;
@@ -72,11 +73,15 @@ final class DuckDbSource implements Source, ComputedColumns {
         }
     }
 
-    /** An Iceberg or Delta table's version, once pinned by {@link #relation()}. */
+    /** An Iceberg or Delta table's pinned version ({@link LakeVersions}); empty for a query or files. */
     @Override
-    public Optional<String> pinnedVersion() {
-        SourceRelation known = resolved;
-        return known == null ? Optional.empty() : known.pin().map(LakeTable.Pin::describe);
+    public Optional<TableVersions> tableVersions() {
+        return declared.table().isEmpty() ? Optional.empty() : Optional.of(new LakeVersions(this::pin, database));
+    }
+
+    /** The pinned version of this table source (pinning it now if no call did yet). */
+    private LakeTable.Pin pin() throws ConnectorException {
+        return relation().pin().orElseThrow();
     }
 
     /** A files: glob is one dataset, its folder ({@link FileLineage}); a query names nothing: DuckDB SQL may read anything. */
@@ -199,7 +204,7 @@ final class DuckDbSource implements Source, ComputedColumns {
 
     @Override
     public SourceSession openSession(Consistency consistency) {
-        return new DuckDbSession(database, pinnedVersion().isPresent() ? "version" : "none");
+        return new DuckDbSession(database, declared.table().isPresent() ? "version" : "none");
     }
 
 

@@ -94,6 +94,27 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
             return query() + " WHERE filename = " + Sql.literal(file);
         }
 
+        /**
+         * Each data file of this version with its live rows, counted through the scan (deletes applied; DuckDB
+         * reads footers and delete files, not the data), in file order.
+         */
+        java.util.Map<String, Long> fileRows(Connection connection) throws SQLException {
+            java.util.Map<String, Long> files = new java.util.LinkedHashMap<>();
+            try (Statement s = connection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT filename, count(*) FROM " + scan()
+                         + " GROUP BY filename ORDER BY filename")) {
+                while (rs.next()) {
+                    files.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+            return files;
+        }
+
+        /** What the ledger keeps for the next run of a new-snapshots stream: {@code iceberg:<id>}, {@code delta:<n>}. */
+        String token() {
+            return table.format.key + ":" + (version.isPresent() ? Long.toString(version.getAsLong()) : "none");
+        }
+
         String describe() {
             return table.format.key + " table " + table.folder() + " at " + table.format.versionWord + " "
                     + (version.isPresent() ? Long.toString(version.getAsLong()) : "(none: no snapshot yet)");

@@ -7,6 +7,8 @@ import io.sluice.testkit.TestingPostgres;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LakeTablesTest {
     private static final Path FIXTURES = Path.of("src/test/resources/lake");
     /** Snapshot 2 (ids 1-5, columns as first written) and the newest, 6 (id 6 deleted after 7 was appended). */
-    private static final String SNAPSHOT_2 = "3408630142598118592";
-    private static final String SNAPSHOT_6 = "6350374024786996506";
+    private static final String SNAPSHOT_2 = "2933348450221909189";
+    private static final String SNAPSHOT_6 = "1429723415127586893";
     /** The metadata files of snapshots 5 and 6, which the resume test commits while its run is down. */
     private static final List<String> LATER_METADATA = List.of("00006-", "00007-");
 
@@ -125,11 +127,8 @@ class LakeTablesTest {
         String db = pg.createDatabase("lake_resume");
         Path table = copy("iceberg/orders");
         Path hidden = Files.createDirectories(dir.resolve("uncommitted"));
-        try (Stream<Path> files = Files.list(table.resolve("metadata"))) {
-            for (Path f : files.filter(f -> LATER_METADATA.stream().anyMatch(f.getFileName().toString()::startsWith))
-                    .toList()) {
-                Files.move(f, hidden.resolve(f.getFileName())); // snapshots 5 and 6 not committed yet
-            }
+        for (String prefix : LATER_METADATA) {
+            move(table.resolve("metadata"), hidden, prefix); // snapshots 5 and 6 not committed yet
         }
         LedgerFixture.sql(pg, db, "CREATE TABLE orders (id bigint, label text, amount numeric(12,2), "
                         + "placed timestamptz, ref bytea, note text)",
@@ -149,11 +148,7 @@ class LakeTablesTest {
             assertTrue(Files.readString(log).contains("3 partition(s), method none, degree 1, binary copy, version"),
                     Files.readString(log));
         }
-        try (Stream<Path> files = Files.list(hidden)) {
-            for (Path f : files.toList()) {
-                Files.move(f, table.resolve("metadata").resolve(f.getFileName())); // commits while the run is down
-            }
-        }
+        move(hidden, table.resolve("metadata"), ""); // snapshots 5 and 6 commit while the run is down
 
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "ice-kill");
         assertEquals(0, resumed.exitCode(), resumed.all());
@@ -164,6 +159,55 @@ class LakeTablesTest {
         run(spec, "ice-fresh");
         assertEquals(List.of("1", "3", "4", "5", "7"), rows(pg, db, "SELECT id FROM orders ORDER BY id"),
                 "a fresh run pins the newest snapshot");
+    }
+
+    /**
+     * {@code new-snapshots} over a table whose commits appear between runs (their metadata or log files are revealed):
+     * each run loads only the data files of the versions since the last done run, every row once; a run with
+     * nothing new loads nothing; a delete in between is refused before anything is written.
+     */
+    @ParameterizedTest
+    @CsvSource({"iceberg/appends, metadata, '00002-,00003-,00004-'",
+            "delta/appends, _delta_log, '00000000000000000001.,00000000000000000002.,00000000000000000003.'"})
+    void newSnapshotsLoadsWhatEachAppendAddedAndRefusesADelete(String fixture, String log, String commits)
+            throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_incr");
+        Path table = copy(fixture);
+        Path held = Files.createDirectories(dir.resolve("held"));
+        List<String> later = List.of(commits.split(","));
+        for (String prefix : later) {
+            move(table.resolve(log), held, prefix);
+        }
+        String kind = fixture.substring(0, fixture.indexOf('/'));
+        Path spec = spec(pg, db, "appends", kind + ": \"" + table + "\"", "create: if-missing", "append", 2,
+                "incremental: { new-snapshots: true }");
+        run(spec, "incr-1");
+        assertEquals(List.of("1", "2"), rows(pg, db, "SELECT id FROM appends ORDER BY id"));
+
+        move(held, table.resolve(log), later.get(0)); // ids 3-4 appended
+        run(spec, "incr-2");
+        assertEquals(List.of("1", "2", "3", "4"), rows(pg, db, "SELECT id FROM appends ORDER BY id"));
+        run(spec, "incr-3");
+        assertEquals(4, rows(pg, db, "SELECT id FROM appends").size(), "nothing new: nothing loaded");
+
+        move(held, table.resolve(log), later.get(1)); // id 5 appended
+        run(spec, "incr-4");
+        assertEquals(List.of("1", "2", "3", "4", "5"), rows(pg, db, "SELECT id FROM appends ORDER BY id"));
+
+        move(held, table.resolve(log), later.get(2)); // id 1 deleted
+        CliRun refused = CliRun.of("run", spec.toString(), "--run-id", "incr-5");
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("DUCK020") && refused.all().contains("--full-refresh"), refused.all());
+        assertEquals(5, rows(pg, db, "SELECT id FROM appends").size(), "nothing written");
+    }
+
+    private static void move(Path from, Path to, String prefix) throws IOException {
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
+                Files.move(f, to.resolve(f.getFileName()));
+            }
+        }
     }
 
     @Test
@@ -206,7 +250,7 @@ class LakeTablesTest {
     }
 
     private Path spec(TestingPostgres pg, String db, String tableName, String source, String create, String mode,
-                      int degree) throws IOException {
+                      int degree, String... extra) throws IOException {
         Path spec = Files.createTempFile(dir, "lake", ".yaml");
         Files.writeString(spec, """
                 version: 1
@@ -221,7 +265,8 @@ class LakeTablesTest {
                     load-mode: %s
                     degree: %d
                 """.formatted(db.replace('_', '-'), DuckDbExtensions.directory(), pg.jdbcUrl(db), pg.user(),
-                tableName, source, tableName, create.isEmpty() ? "" : ", " + create, mode, degree));
+                tableName, source, tableName, create.isEmpty() ? "" : ", " + create, mode, degree)
+                + String.join("", java.util.Arrays.stream(extra).map(l -> "    " + l + "\n").toList()));
         return spec;
     }
 

@@ -61,6 +61,9 @@ public final class StreamDefinition {
         if (stream.incremental().map(i -> i.newFiles()).orElse(false)) {
             lines.add("incremental.new-files: true");
         }
+        if (stream.incremental().map(i -> i.newSnapshots()).orElse(false)) {
+            lines.add("incremental.new-snapshots: true");
+        }
         return String.join("\n", lines);
     }
 

@@ -8,6 +8,7 @@ import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.spi.RowWindow;
 import io.sluice.spi.Source;
+import io.sluice.spi.TableVersions;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -35,6 +36,12 @@ public final class IncrementalWindow {
      * file, every earlier done run's included.
      */
     public static final String FILES = "incremental.files";
+
+    /**
+     * The mark of the table version a new-snapshots stream has loaded up to once this run is done, as the source's
+     * {@link TableVersions#pinnedToken()} says it.
+     */
+    public static final String SNAPSHOT = "incremental.snapshot";
 
     /** A new-files stream's plan: the partitions (files) not loaded before, and the marks its run records. */
     record Files(List<PartitionPlan> kept, int skipped, Map<String, String> marks) {
@@ -103,5 +110,37 @@ public final class IncrementalWindow {
             }
         }
         return new Files(kept, planned.size() - kept.size(), Map.of(FILES, String.join("\n", all)));
+    }
+
+    /**
+     * Keeps the partitions (data files) that the table versions committed since the last done run's added: all of
+     * them on the first run or with {@code fullRefresh}. The source refuses a history in between that did more than
+     * append.
+     */
+    static Files newSnapshots(String specName, StreamSpec stream, List<PartitionPlan> planned, Source source,
+                              Optional<Ledger> ledger, boolean fullRefresh, String where) throws ConnectorException {
+        if (ledger.isEmpty()) {
+            throw new SluiceException(ErrorKind.INVALID_SPEC, RunnerCode.PLAN004, where + ": an incremental stream "
+                    + "remembers what it loaded in the ledger, and the spec says ledger: off",
+                    "remove ledger: off, or remove incremental: from the stream");
+        }
+        TableVersions versions = source.tableVersions().orElseThrow(() -> new SluiceException(
+                ErrorKind.INVALID_SPEC, RunnerCode.PLAN004, where + ": new-snapshots follows the versions of a table, "
+                + "and " + source.describe() + " has none", "read an Iceberg or Delta table (iceberg: or delta:), "
+                + "or use new-files: true for files, cursor: for rows of a table"));
+        String pinned = versions.pinnedToken();
+        Optional<String> loaded = fullRefresh ? Optional.empty()
+                : ledger.get().lastMark(specName, stream.name(), SNAPSHOT);
+        if (loaded.isEmpty()) {
+            return new Files(planned, 0, Map.of(SNAPSHOT, pinned));
+        }
+        Set<String> added = versions.addedSince(loaded.get());
+        List<PartitionPlan> kept = new ArrayList<>();
+        for (PartitionPlan p : planned) {
+            if (added.contains(p.id())) {
+                kept.add(p.at(kept.size()));
+            }
+        }
+        return new Files(kept, planned.size() - kept.size(), Map.of(SNAPSHOT, pinned));
     }
 }

@@ -187,11 +187,18 @@ public final class Planner {
                 partitions = files.kept();
                 startMarks = files.marks();
             }
+            if (stream.incremental().map(IncrementalSpec::newSnapshots).orElse(false)) {
+                IncrementalWindow.Files added = IncrementalWindow.newSnapshots(specName, stream, partitions, source,
+                        ledger, options.fullRefresh(), where);
+                partitions = added.kept();
+                startMarks = added.marks();
+            }
             if (stream.consistency() == Consistency.SNAPSHOT && sourceCan.sharesSnapshot()) {
                 source.checkSnapshot(Math.min(degree, Math.max(1, partitions.size())));
             }
             List<Column> targetColumns = pairs.stream().map(ColumnPair::target).toList();
-            Optional<String> pinned = source.pinnedVersion();
+            Optional<String> pinned = source.tableVersions().isEmpty() ? Optional.empty()
+                    : Optional.of(source.tableVersions().get().describePinned());
             String snapshot = pinned.isPresent()
                     ? "version (every partition, and a resumed run, reads " + pinned.get() + ", fixed at plan)"
                     : stream.consistency() != Consistency.SNAPSHOT

@@ -20,6 +20,7 @@ import io.sluice.spi.SourcePartition;
 import io.sluice.spi.SourceProjection;
 import io.sluice.spi.SourceSession;
 import io.sluice.spi.TableDefinition;
+import io.sluice.spi.TableVersions;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
@@ -206,11 +207,6 @@ public final class ShapedSource implements Source {
     }
 
     @Override
-    public Optional<String> pinnedVersion() {
-        return source.pinnedVersion();
-    }
-
-    @Override
     public void checkSnapshot(int readers) throws ConnectorException {
         source.checkSnapshot(readers);
     }
@@ -238,6 +234,11 @@ public final class ShapedSource implements Source {
     @Override
     public Optional<CursorReads> cursorReads() {
         return source.cursorReads();
+    }
+
+    @Override
+    public Optional<TableVersions> tableVersions() {
+        return source.tableVersions();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.core.spec;
 import io.sluice.spi.ConnectorFactory;
 import io.sluice.spi.IncrementalMode;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -41,17 +42,29 @@ final class IncrementalBinding {
         Optional<String> cursor = m.get(SpecKeys.CURSOR).flatMap(n -> values.string(n, SpecKeys.CURSOR, where));
         boolean newFiles = m.get(SpecKeys.NEW_FILES).flatMap(n -> values.bool(n, SpecKeys.NEW_FILES, where))
                 .orElse(false);
-        if (cursor.isPresent() && newFiles) {
+        boolean newSnapshots = m.get(SpecKeys.NEW_SNAPSHOTS).flatMap(n -> values.bool(n, SpecKeys.NEW_SNAPSHOTS,
+                where)).orElse(false);
+        List<String> kinds = new java.util.ArrayList<>();
+        cursor.ifPresent(c -> kinds.add("'" + SpecKeys.CURSOR + "'"));
+        if (newFiles) {
+            kinds.add("'" + SpecKeys.NEW_FILES + "'");
+        }
+        if (newSnapshots) {
+            kinds.add("'" + SpecKeys.NEW_SNAPSHOTS + "'");
+        }
+        if (kinds.size() > 1) {
             values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "'incremental' " + streamWhere
-                    + " sets both 'cursor' and 'new-files'", "keep one: cursor for rows of a table or query, "
-                    + "new-files for files");
+                    + " sets " + String.join(" and ", kinds), "keep one: cursor for rows of a table or query, "
+                    + "new-files for files, new-snapshots for an Iceberg or Delta table");
             return Optional.empty();
         }
-        if (cursor.isEmpty() && !newFiles) {
+        if (kinds.isEmpty()) {
             values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "'incremental' " + streamWhere
-                    + " says neither how rows grow ('cursor') nor that files are added ('new-files: true')",
-                    "write cursor: <a column of the source whose values only grow, e.g. updated_at>, or "
-                            + "new-files: true for a source of files");
+                    + " says neither how rows grow ('cursor') nor that files ('new-files: true') or table versions "
+                    + "('new-snapshots: true') are added",
+                    "write cursor: <a column of the source whose values only grow, e.g. updated_at>, "
+                            + "new-files: true for a source of files, or new-snapshots: true for an Iceberg or Delta "
+                            + "table");
             return Optional.empty();
         }
         if (cursor.isPresent() && cursor.get().isBlank()) {
@@ -59,11 +72,16 @@ final class IncrementalBinding {
                     + "empty " + where, "name a column of the source whose values only grow, e.g. updated_at");
             return Optional.empty();
         }
-        IncrementalSpec spec = new IncrementalSpec(cursor, newFiles, entry.get().keyPosition());
+        IncrementalMode mode = newFiles ? IncrementalMode.NEW_FILES : newSnapshots ? IncrementalMode.NEW_SNAPSHOTS
+                : IncrementalMode.CURSOR;
+        IncrementalSpec spec = new IncrementalSpec(cursor, mode, entry.get().keyPosition());
         if (source.isPresent() && !source.get().sourceCapabilities().supports(spec.mode())) {
             values.findings().error(SpecCode.SPEC027, entry.get().keyPosition(), "connector '" + source.get().name()
-                    + "' cannot load incrementally by " + (newFiles ? "new files" : "cursor") + " " + streamWhere,
+                    + "' cannot load incrementally by " + (newFiles ? "new files" : newSnapshots ? "new snapshots"
+                    : "cursor") + " " + streamWhere,
                     newFiles ? "new-files is for sources of files (duckdb with files:); for a table use cursor"
+                            : newSnapshots ? "new-snapshots is for Iceberg and Delta tables (duckdb with iceberg: "
+                            + "or delta:); for a table of a database use cursor"
                             : "cursor is for table and query sources (postgres); for files use new-files: true");
         }
         return Optional.of(spec);

@@ -62,11 +62,13 @@ public enum SpecCode {
             + "distribution method by rows per partition (e.g. modulo, data-driven, none, or any method of a DuckDB "
             + "source), so the value changes nothing. Warning. Such a `batch-size` is also left out of what a resume "
             + "compares.", "Remove `batch-size`, or use a method the message lists as splitting by it."),
-    SPEC027("bad-incremental", "`incremental:` with neither or both of `cursor` and `new-files`, in a way the "
+    SPEC027("bad-incremental", "`incremental:` with none or more than one of `cursor`, `new-files` and "
+            + "`new-snapshots`, in a way the "
             + "source's connector cannot load, or with `verify:` (which compares the whole table, while an "
             + "incremental run loads only a part).", "Write `incremental: { cursor: <a column that only grows> }` on "
-            + "a PostgreSQL table or query source, or `incremental: { new-files: true }` on a DuckDB `files:` "
-            + "source, and `verify: none`."),
+            + "a PostgreSQL table or query source, `incremental: { new-files: true }` on a DuckDB `files:` "
+            + "source, or `incremental: { new-snapshots: true }` on a DuckDB `iceberg:` or `delta:` source, and "
+            + "`verify: none`."),
     SPEC028("bad-load-settings", "A key that goes with one load mode on a stream of another (`merge-key`, "
             + "`on-duplicate`, `delete-missing` with merge; `keep-previous` with replace), `delete-missing` with "
             + "`incremental`, `replace`, `indexes: rebuild` or `delete-missing` with `ledger: off`, or `verify` on a "

@@ -73,7 +73,8 @@ final class SpecKeys {
     static final List<String> COLUMN_RULE_KEYS = List.of(EXCLUDE_COLUMN, RENAME, TYPE, EXPRESSION, MASK);
     static final String CURSOR = "cursor";
     static final String NEW_FILES = "new-files";
-    static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES);
+    static final String NEW_SNAPSHOTS = "new-snapshots";
+    static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES, NEW_SNAPSHOTS);
     /** Keys a stream shares with {@code defaults:}. */
     static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
             CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, MERGE_KEY, ON_DUPLICATE, DELETE_MISSING, KEEP_PREVIOUS, INDEXES,

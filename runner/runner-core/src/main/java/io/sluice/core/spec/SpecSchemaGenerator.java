@@ -114,8 +114,8 @@ public final class SpecSchemaGenerator {
         props.putObject(SpecKeys.TARGET).put("description", "Where rows go: a connection and that connector's "
                 + "target options.").put("$ref", "#/$defs/target");
         ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("description", "Each run reads only what "
-                + "is new since the last successful run: rows whose cursor grew, or files not loaded before (the "
-                + "ledger remembers); the first run reads everything, --full-refresh does once.").put("type", "object")
+                + "is new since the last successful run: rows whose cursor grew, files not loaded before, or a "
+                + "table's new snapshots (the ledger remembers); the first run reads everything, --full-refresh does once.").put("type", "object")
                 .put("additionalProperties", false);
         ObjectNode kinds = incremental.putObject("properties");
         kinds.putObject(SpecKeys.CURSOR).put("type", "string").put("minLength", 1)
@@ -124,9 +124,14 @@ public final class SpecSchemaGenerator {
         kinds.putObject(SpecKeys.NEW_FILES).put("type", "boolean").put("const", true)
                 .put("description", "For a source of files read one partition per file: skip the files (same "
                         + "name, size and modification time) an earlier successful run loaded.");
+        kinds.putObject(SpecKeys.NEW_SNAPSHOTS).put("type", "boolean").put("const", true)
+                .put("description", "For an Iceberg or Delta table: load only the data files the table's versions "
+                        + "since the last successful run added (appends only; a delete or rewrite in between is "
+                        + "refused: run --full-refresh once).");
         ArrayNode oneOf = incremental.putArray("oneOf");
         strings(oneOf.addObject().putArray("required"), SpecKeys.CURSOR);
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_FILES);
+        strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_SNAPSHOTS);
         columnRules(props);
         props.set(SpecKeys.CHECKS, checks());
         props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in "
