@@ -41,6 +41,7 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
     }
 
     private static final String METADATA_SUFFIX = ".metadata.json";
+    private static final String VERSION_HINT = "version-hint.text";
     private static final Pattern METADATA_NUMBER = Pattern.compile("^v?(\\d+)");
     private static final Pattern DELTA_COMMIT = Pattern.compile("(\\d{20})\\.json$");
 
@@ -168,18 +169,23 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
             String name = trimmed.substring(trimmed.lastIndexOf('/') + 1);
             return name.substring(0, name.length() - METADATA_SUFFIX.length());
         }
+        // One listing of metadata/ (a glob without a wildcard is a GET on S3, and a missing hint a 404 error)
         List<String> names = new ArrayList<>();
+        boolean hint = false;
         for (String file : DuckDbPlanner.strings(connection, "SELECT file FROM glob(" + Sql.literal(folder()
-                + "/metadata/*" + METADATA_SUFFIX) + ")")) {
+                + "/metadata/*") + ")")) {
             String name = file.substring(file.lastIndexOf('/') + 1);
-            names.add(name.substring(0, name.length() - METADATA_SUFFIX.length()));
+            hint |= name.equals(VERSION_HINT);
+            if (name.endsWith(METADATA_SUFFIX)) {
+                names.add(name.substring(0, name.length() - METADATA_SUFFIX.length()));
+            }
         }
         if (names.isEmpty()) {
             throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK018, "no Iceberg metadata file in " + folder()
                     + "/metadata (looked for *" + METADATA_SUFFIX + ")", "set iceberg: to the table's folder (the "
                     + "one holding metadata/ and data/) or to one of its metadata files");
         }
-        Optional<String> hinted = versionHint(connection).flatMap(h -> names.contains("v" + h) ? Optional.of("v" + h)
+        Optional<String> hinted = (hint ? versionHint(connection) : Optional.<String>empty()).flatMap(h -> names.contains("v" + h) ? Optional.of("v" + h)
                 : names.contains(h) ? Optional.of(h) : Optional.empty());
         if (hinted.isPresent()) {
             return hinted.get();
@@ -203,12 +209,8 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
     }
 
     private Optional<String> versionHint(Connection connection) throws SQLException {
-        String hint = folder() + "/metadata/version-hint.text";
-        if (DuckDbPlanner.strings(connection, "SELECT file FROM glob(" + Sql.literal(hint) + ")").isEmpty()) {
-            return Optional.empty();
-        }
-        return DuckDbPlanner.strings(connection, "SELECT content FROM read_text(" + Sql.literal(hint) + ")").stream()
-                .findFirst().map(String::strip).filter(h -> !h.isEmpty());
+        return DuckDbPlanner.strings(connection, "SELECT content FROM read_text(" + Sql.literal(folder()
+                + "/metadata/" + VERSION_HINT) + ")").stream().findFirst().map(String::strip).filter(h -> !h.isEmpty());
     }
 
     private Pin pinDelta(Connection connection) throws SQLException, ConnectorException {

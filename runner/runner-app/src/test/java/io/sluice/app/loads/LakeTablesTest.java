@@ -4,6 +4,7 @@ import io.sluice.app.CliRun;
 import io.sluice.app.ledger.LedgerFixture;
 import io.sluice.testkit.DuckDbExtensions;
 import io.sluice.testkit.TestingPostgres;
+import io.sluice.testkit.TestingS3;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -208,6 +209,50 @@ class LakeTablesTest {
                 Files.move(f, to.resolve(f.getFileName()));
             }
         }
+    }
+
+    /** Both formats from an S3 server on loopback, with the connection's s3: settings, as from local disk. */
+    @Test
+    void icebergAndDeltaTablesLoadFromS3() throws Exception {
+        DuckDbExtensions.require("httpfs");
+        TestingS3 s3 = TestingS3.shared();
+        String bucket = "lake-" + ProcessHandle.current().pid();
+        s3.createBucket(bucket);
+        for (String fixture : List.of("iceberg/orders", "delta/events")) {
+            Path table = copy(fixture);
+            try (Stream<Path> files = Files.walk(table)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    s3.putObject(bucket, fixture + "/" + table.relativize(f).toString().replace('\\', '/'), f);
+                }
+            }
+        }
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_s3");
+        Path spec = dir.resolve("s3.yaml");
+        Files.writeString(spec, """
+                version: 1
+                name: lake-s3
+                connections:
+                  lake:
+                    type: duckdb
+                    extension-directory: "%s"
+                    s3: { endpoint: "%s", region: %s, url-style: path, use-ssl: false, key-id: %s, secret: %s }
+                  dst: { type: postgres, url: "%s", user: "%s" }
+                streams:
+                  - name: orders
+                    source: { connection: lake, iceberg: "s3://%s/iceberg/orders" }
+                    target: { connection: dst, table: orders, create: if-missing }
+                    degree: 2
+                  - name: events
+                    source: { connection: lake, delta: "s3://%s/delta/events" }
+                    target: { connection: dst, table: events, create: if-missing }
+                """.formatted(DuckDbExtensions.directory(), s3.endpoint(), s3.region(), s3.accessKey(),
+                s3.secretKey(), pg.jdbcUrl(db), pg.user(), bucket, bucket));
+        run(spec, "s3-1");
+        assertEquals(List.of("1|order 1", "3|order 3", "4|order 4", "5|order 5", "7|order 7"),
+                rows(pg, db, "SELECT id, label FROM orders ORDER BY id"));
+        assertEquals(List.of("1|eu|null", "3|eu|null", "4|us|null", "5|eu|null", "6|us|1.5", "7|eu|2.5"),
+                rows(pg, db, "SELECT id, region, score FROM events ORDER BY id"));
     }
 
     @Test
