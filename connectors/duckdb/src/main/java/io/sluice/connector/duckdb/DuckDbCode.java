@@ -13,7 +13,7 @@ public enum DuckDbCode implements ErrorCode {
     DUCK001("a source sets none, or more than one, of query, files, iceberg and delta"),
     DUCK002("format is set on a query source"),
     DUCK003("the format of files cannot be told from their extension"),
-    DUCK004("version is set on a source that is not an Iceberg or Delta table"),
+    DUCK004("version or where is set on a source that is not an Iceberg or Delta table"),
     // planning
     DUCK010("distribution ctid on a DuckDB source"),
     DUCK011("distribution data-driven without a values-query, or a method without its key"),

@@ -98,9 +98,12 @@ public final class DuckDbConnectorFactory implements ConnectorFactory {
                             + "table's folder"));
         }
         boolean table = set.contains(DuckDbOptions.ICEBERG.key()) || set.contains(DuckDbOptions.DELTA.key());
-        if (options.isSet(DuckDbOptions.VERSION) && !table) {
-            problems.add(Problem.error(DUCK004, DuckDbOptions.VERSION.key(), "version applies to iceberg: and "
-                    + "delta: tables", "remove version, or read a table with iceberg: or delta:"));
+        for (Option<?> tableOnly : List.of(DuckDbOptions.VERSION, DuckDbOptions.WHERE)) {
+            if (options.isSet(tableOnly) && !table) {
+                problems.add(Problem.error(DUCK004, tableOnly.key(), tableOnly.key() + " applies to iceberg: and "
+                        + "delta: tables", "remove " + tableOnly.key() + ", or read a table with iceberg: or delta:"
+                        + (tableOnly == DuckDbOptions.WHERE ? " (a query: source filters in its SQL)" : "")));
+            }
         }
         if (table && options.isSet(DuckDbOptions.FORMAT)) {
             problems.add(Problem.error(DUCK002, DuckDbOptions.FORMAT.key(), "format applies to files:, not to a "

@@ -48,13 +48,16 @@ final class DuckDbOptions {
     static final Option<String> DELTA = Option.string("delta").naming()
             .describedAs("A Delta Lake table's folder (the one holding _delta_log), local or s3://; one partition per "
                     + "data file, read at the version the plan pins.");
+    static final Option<String> WHERE = Option.string("where")
+            .describedAs("With iceberg: or delta:, a DuckDB SQL condition over the table's columns: only the rows "
+                    + "it holds are loaded, counted and compared.");
     static final Option<Long> VERSION = Option.integer("version")
             .describedAs("With iceberg: or delta:, the table version to load: an Iceberg snapshot id or a Delta "
                     + "version number (default: the newest when the run plans).");
 
     static final OptionSchema CONNECTION = OptionSchema.of(DATABASE, THREADS, MEMORY_LIMIT,
             EXTERNAL_FILE_CACHE, EXTENSION_DIRECTORY, S3);
-    static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT, ICEBERG, DELTA, VERSION);
+    static final OptionSchema SOURCE = OptionSchema.of(QUERY, FILES, FORMAT, ICEBERG, DELTA, VERSION, WHERE);
 
     private DuckDbOptions() {
     }

@@ -26,8 +26,9 @@ import static java.util.Objects.requireNonNull;
  *
  * @param location         the table's folder, or for Iceberg one metadata file (as the user wrote it, resolved)
  * @param requestedVersion the {@code version:} option: an Iceberg snapshot id or a Delta version
+ * @param where            the {@code where:} option: a DuckDB condition every read, count and compare keeps to
  */
-record LakeTable(Format format, String location, OptionalLong requestedVersion) {
+record LakeTable(Format format, String location, OptionalLong requestedVersion, Optional<String> where) {
     enum Format {
         ICEBERG("iceberg", "snapshot"), DELTA("delta", "version");
 
@@ -49,6 +50,7 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
         requireNonNull(format, "format is null");
         requireNonNull(location, "location is null");
         requireNonNull(requestedVersion, "requestedVersion is null");
+        requireNonNull(where, "where is null");
     }
 
     /** The table's folder: the location, or for an Iceberg metadata file the folder above its metadata/ folder. */
@@ -87,12 +89,13 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
         }
 
         String query() {
-            return "SELECT * FROM " + scan();
+            return "SELECT * FROM " + scan() + table.where.map(w -> " WHERE (" + w + ")").orElse("");
         }
 
         /** The rows of one data file of this version, its deletes applied (DuckDB reads only that file). */
         String forFile(String file) {
-            return query() + " WHERE filename = " + Sql.literal(file);
+            return "SELECT * FROM " + scan() + " WHERE filename = " + Sql.literal(file)
+                    + table.where.map(w -> " AND (" + w + ")").orElse("");
         }
 
         /**
@@ -103,6 +106,7 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
             java.util.Map<String, Long> files = new java.util.LinkedHashMap<>();
             try (Statement s = connection.createStatement();
                  ResultSet rs = s.executeQuery("SELECT filename, count(*) FROM " + scan()
+                         + table.where.map(w -> " WHERE (" + w + ")").orElse("")
                          + " GROUP BY filename ORDER BY filename")) {
                 while (rs.next()) {
                     files.put(rs.getString(1), rs.getLong(2));
@@ -118,7 +122,8 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion) 
 
         String describe() {
             return table.format.key + " table " + table.folder() + " at " + table.format.versionWord + " "
-                    + (version.isPresent() ? Long.toString(version.getAsLong()) : "(none: no snapshot yet)");
+                    + (version.isPresent() ? Long.toString(version.getAsLong()) : "(none: no snapshot yet)")
+                    + table.where.map(w -> " where " + w).orElse("");
         }
     }
 

@@ -51,9 +51,13 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
                             + settings.connectionName() + ")", "set query: to DuckDB SQL, files: to a glob such as "
                             + "data/*.parquet, or iceberg:/delta: to a table's folder");
         }
-        if (options.isSet(DuckDbOptions.VERSION) && iceberg.isEmpty() && delta.isEmpty()) {
-            throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK004, "version applies to iceberg: and delta: "
-                    + "tables", "remove version, or read a table with iceberg: or delta:");
+        for (Option<?> tableOnly : List.of(DuckDbOptions.VERSION, DuckDbOptions.WHERE)) {
+            if (options.isSet(tableOnly) && iceberg.isEmpty() && delta.isEmpty()) {
+                throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK004, tableOnly.key() + " applies to "
+                        + "iceberg: and delta: tables", "remove " + tableOnly.key() + ", or read a table with iceberg: "
+                        + "or delta:" + (tableOnly == DuckDbOptions.WHERE ? " (a query: source filters in its SQL)"
+                        : ""));
+            }
         }
         if ((iceberg.isPresent() || delta.isPresent()) && options.isSet(DuckDbOptions.FORMAT)) {
             throw new ConnectorException(ErrorKind.INVALID_SPEC, DUCK002, "format applies to files:, not to "
@@ -62,7 +66,8 @@ record SourceRelation(String query, Optional<String> glob, Optional<String> form
         if (iceberg.isPresent() || delta.isPresent()) {
             LakeTable table = new LakeTable(iceberg.isPresent() ? LakeTable.Format.ICEBERG : LakeTable.Format.DELTA,
                     settings.resolvePath(iceberg.or(() -> delta).orElseThrow()),
-                    options.find(DuckDbOptions.VERSION).map(OptionalLong::of).orElse(OptionalLong.empty()));
+                    options.find(DuckDbOptions.VERSION).map(OptionalLong::of).orElse(OptionalLong.empty()),
+                    options.find(DuckDbOptions.WHERE).filter(w -> !w.isBlank()).map(Sql::stripTerminator));
             return new SourceRelation("", Optional.empty(), Optional.empty(), Optional.of(table), Optional.empty());
         }
         if (query.isPresent()) {

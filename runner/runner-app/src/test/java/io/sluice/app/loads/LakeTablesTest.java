@@ -211,6 +211,31 @@ class LakeTablesTest {
         }
     }
 
+    /**
+     * One stream, one meaning: a filter, column rules (rename, mask, exclude, computed) and {@code sluice compare}
+     * work on a table as on files: the copy and the compare read the same pinned version, shaped the same way.
+     */
+    @Test
+    void filterColumnRulesAndCompareApplyToATableAsToFiles() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_shaped");
+        Path spec = spec(pg, db, "orders", "iceberg: \"" + copy("iceberg/orders") + "\", where: \"id > 3\"",
+                "create: if-missing", "truncate", 2, "columns:", "  label: { rename: title }",
+                "  ref: { exclude: true }", "  note: { mask: redact }", "  amount: { expression: \"amount * 2\" }");
+        run(spec, "shaped");
+        assertEquals(List.of("4|order 4|82.00", "5|order 5|102.50", "7|order 7|143.50"),
+                rows(pg, db, "SELECT id, title, amount FROM orders ORDER BY id"));
+        assertEquals(List.of("id", "title", "amount", "placed", "note"), rows(pg, db, "SELECT attname FROM "
+                + "pg_attribute WHERE attrelid = 'orders'::regclass AND attnum > 0 ORDER BY attnum"));
+        LedgerFixture.sql(pg, db, "ALTER TABLE orders ADD PRIMARY KEY (id)");
+        CliRun equal = CliRun.of("compare", spec.toString());
+        assertEquals(0, equal.exitCode(), equal.all());
+        assertTrue(equal.out().contains("result:      equal"), equal.out());
+        LedgerFixture.sql(pg, db, "UPDATE orders SET title = 'edited' WHERE id = 5");
+        CliRun differs = CliRun.of("compare", spec.toString());
+        assertTrue(differs.exitCode() != 0 && differs.out().contains("5"), differs.all());
+    }
+
     /** Both formats from an S3 server on loopback, with the connection's s3: settings, as from local disk. */
     @Test
     void icebergAndDeltaTablesLoadFromS3() throws Exception {
