@@ -12,6 +12,8 @@ delta/events (delta-rs), partitioned by region, versions 0-4:
   0 write ids 1-3, 1 append ids 4-5, 2 delete id 2, 3 append id 6 with a new column score (schema merge),
   4 append id 7 (tests hide 00000000000000000004.json the same way).
 iceberg/appends and delta/appends, for new-snapshots: appends of ids 1-2, 3-4 and 5, then a delete of id 1.
+iceberg/types (`make-tables.py types` writes only it): Iceberg's uuid, time, date, timestamp, decimal(38,10),
+  fixed, and nested struct, list and map columns, one snapshot.
 """
 import datetime
 import decimal
@@ -116,9 +118,55 @@ def appends(root):
     DeltaTable(path).delete("id = 1")
 
 
+def types(root):
+    from pyiceberg.schema import Schema
+    from pyiceberg.types import (DateType, DecimalType, FixedType, IntegerType, ListType, LongType, MapType,
+                                 NestedField, StructType, TimestampType, TimeType, UUIDType)
+    schema = Schema(
+        NestedField(1, "id", LongType(), required=True),
+        NestedField(2, "u", UUIDType()),
+        NestedField(3, "t", TimeType()),
+        NestedField(4, "d", DateType()),
+        NestedField(5, "ts", TimestampType()),
+        NestedField(6, "big", DecimalType(38, 10)),
+        NestedField(7, "f", FixedType(4)),
+        NestedField(8, "s", StructType(NestedField(9, "a", IntegerType()), NestedField(10, "b", StringType()))),
+        NestedField(11, "l", ListType(12, LongType())),
+        NestedField(13, "m", MapType(14, StringType(), 15, LongType())),
+    )
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    os.makedirs(warehouse, exist_ok=True)
+    shutil.rmtree(os.path.join(warehouse, "types"), ignore_errors=True)
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    table = catalog.create_table("ns.types", schema=schema)
+    arrow = table.schema().as_arrow()
+    table.append(pa.table({
+        "id": [1, 2],
+        "u": [uuid.UUID(int=1).bytes, None],
+        "t": [datetime.time(12, 30, 15, 123456), None],
+        "d": [datetime.date(2026, 12, 6), None],
+        "ts": [datetime.datetime(2026, 12, 6, 12, 30, 15, 123456), None],
+        "big": [decimal.Decimal("1234567890123456789012345678.0123456789"), None],
+        "f": [b"\x00\x01\x02\x03", None],
+        "s": [{"a": 1, "b": "x"}, None],
+        "l": [[1, 2, 3], None],
+        "m": [[("k", 1)], None],
+    }, schema=arrow))
+    shutil.move(os.path.join(warehouse, "ns", "types"), os.path.join(warehouse, "types"))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["types"]:
+        types(HERE)
+        sys.exit(0)
     for name in ("iceberg", "delta"):
         shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
     iceberg(HERE)
     delta(HERE)
     appends(HERE)
+    types(HERE)

@@ -236,6 +236,21 @@ class LakeTablesTest {
         assertTrue(differs.exitCode() != 0 && differs.out().contains("5"), differs.all());
     }
 
+    /** Iceberg's types as DuckDB reads them, each into the PostgreSQL type create: if-missing gives it, values kept. */
+    @Test
+    void icebergTypesMapToPostgresTypes() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_types");
+        run(spec(pg, db, "types", "iceberg: \"" + copy("iceberg/types") + "\"", "create: if-missing", "truncate", 1),
+                "types");
+        assertEquals(List.of("bigint", "uuid", "time without time zone", "date", "timestamp without time zone",
+                "numeric(38,10)", "bytea", "jsonb", "bigint[]", "jsonb"), columnTypes(pg, db, "types"));
+        assertEquals(List.of("1|00000000-0000-0000-0000-000000000001|12:30:15.123456|2026-12-06|2026-12-06 12:30:15.123456"
+                        + "|1234567890123456789012345678.0123456789|\\x00010203|{\"a\": 1, \"b\": \"x\"}|{1,2,3}|{\"k\": 1}",
+                "2|null|null|null|null|null|null|null|null|null"),
+                rows(pg, db, "SELECT * FROM types ORDER BY id"));
+    }
+
     /** Both formats from an S3 server on loopback, with the connection's s3: settings, as from local disk. */
     @Test
     void icebergAndDeltaTablesLoadFromS3() throws Exception {
