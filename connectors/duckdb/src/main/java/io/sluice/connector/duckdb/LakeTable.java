@@ -137,30 +137,37 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
 
     private Pin pinIceberg(Connection connection) throws SQLException, ConnectorException {
         String metadata = metadataName(connection);
-        List<long[]> snapshots = new ArrayList<>(); // {snapshot id, sequence number}
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT snapshot_id, sequence_number FROM iceberg_snapshots("
-                     + Sql.literal(folder()) + ", version => " + Sql.literal(metadata) + ") ORDER BY sequence_number")) {
-            while (rs.next()) {
-                snapshots.add(new long[] {rs.getLong(1), rs.getLong(2)});
-            }
-        }
+        List<Snapshot> snapshots = snapshots(connection, metadata);
         if (requestedVersion.isPresent()) {
             long wanted = requestedVersion.getAsLong();
-            if (snapshots.stream().noneMatch(s -> s[0] == wanted)) {
+            if (snapshots.stream().noneMatch(s -> s.id() == wanted)) {
+                List<String> ids = snapshots.stream().map(s -> Long.toString(s.id())).toList();
                 throw new ConnectorException(ErrorKind.PREFLIGHT, DUCK017, "iceberg table " + folder() + " has no "
-                        + "snapshot " + wanted + " in metadata " + metadata + " (its snapshots: " + shown(snapshots)
-                        + ")", "set version: to one of its snapshot ids, or remove version: to load the newest");
+                        + "snapshot " + wanted + " in metadata " + metadata + " (its newest snapshots: " + (ids.isEmpty()
+                        ? "none" : String.join(", ", ids.subList(Math.max(0, ids.size() - 10), ids.size()))) + ")",
+                        "set version: to one of its snapshot ids, or remove version: to load the newest");
             }
             return new Pin(this, Optional.of(metadata), OptionalLong.of(wanted));
         }
         return new Pin(this, Optional.of(metadata), snapshots.isEmpty() ? OptionalLong.empty()
-                : OptionalLong.of(snapshots.get(snapshots.size() - 1)[0]));
+                : OptionalLong.of(snapshots.get(snapshots.size() - 1).id()));
     }
 
-    private static String shown(List<long[]> snapshots) {
-        List<String> ids = snapshots.stream().map(s -> Long.toString(s[0])).toList();
-        return ids.isEmpty() ? "none" : String.join(", ", ids.subList(Math.max(0, ids.size() - 10), ids.size()));
+    /** One snapshot of an Iceberg table's history, as its metadata lists it. */
+    record Snapshot(long id, long sequence, String operation) {
+    }
+
+    /** The snapshots {@code metadata} lists, oldest first (by sequence number). */
+    List<Snapshot> snapshots(Connection connection, String metadata) throws SQLException {
+        List<Snapshot> snapshots = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT snapshot_id, sequence_number, operation FROM iceberg_snapshots("
+                     + Sql.literal(folder()) + ", version => " + Sql.literal(metadata) + ") ORDER BY sequence_number")) {
+            while (rs.next()) {
+                snapshots.add(new Snapshot(rs.getLong(1), rs.getLong(2), String.valueOf(rs.getString(3))));
+            }
+        }
+        return snapshots;
     }
 
     /**

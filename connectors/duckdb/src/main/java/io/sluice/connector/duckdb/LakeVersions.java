@@ -6,9 +6,7 @@ import io.sluice.spi.error.ErrorKind;
 import org.duckdb.DuckDBConnection;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -119,34 +117,25 @@ final class LakeVersions implements TableVersions {
     /** The snapshots after {@code from} up to {@code to} whose operation is not append, as "snapshot id (op)". */
     private static List<String> icebergNonAppends(Connection connection, LakeTable.Pin pin, long from, long to)
             throws SQLException, ConnectorException {
-        Map<Long, long[]> sequence = new LinkedHashMap<>();
-        Map<Long, String> operation = new LinkedHashMap<>();
-        try (Statement s = connection.createStatement();
-             ResultSet rs = s.executeQuery("SELECT snapshot_id, sequence_number, operation FROM iceberg_snapshots("
-                     + Sql.literal(pin.table().folder()) + ", version => " + Sql.literal(pin.metadata().orElseThrow())
-                     + ") ORDER BY sequence_number")) {
-            while (rs.next()) {
-                sequence.put(rs.getLong(1), new long[] {rs.getLong(2)});
-                operation.put(rs.getLong(1), String.valueOf(rs.getString(3)));
-            }
+        Map<Long, LakeTable.Snapshot> snapshots = new LinkedHashMap<>();
+        for (LakeTable.Snapshot s : pin.table().snapshots(connection, pin.metadata().orElseThrow())) {
+            snapshots.put(s.id(), s);
         }
-        if (!sequence.containsKey(from)) {
+        if (!snapshots.containsKey(from)) {
             throw cannotFollow(pin, "snapshot " + from + ", which the last done run loaded, is no longer in the "
                     + "table's metadata " + pin.metadata().orElseThrow() + " (expired?), so what was added since "
                     + "cannot be told");
         }
-        long fromSequence = sequence.get(from)[0];
-        long toSequence = sequence.get(to)[0];
+        long fromSequence = snapshots.get(from).sequence();
+        long toSequence = snapshots.get(to).sequence();
         if (toSequence < fromSequence) {
             throw cannotFollow(pin, "snapshot " + to + " is older than snapshot " + from + ", which the last done run "
                     + "loaded");
         }
         List<String> others = new ArrayList<>();
-        for (Map.Entry<Long, long[]> s : sequence.entrySet()) {
-            long seq = s.getValue()[0];
-            String op = operation.get(s.getKey());
-            if (seq > fromSequence && seq <= toSequence && !op.equalsIgnoreCase("append")) {
-                others.add("snapshot " + s.getKey() + " (" + op + ")");
+        for (LakeTable.Snapshot s : snapshots.values()) {
+            if (s.sequence() > fromSequence && s.sequence() <= toSequence && !s.operation().equalsIgnoreCase("append")) {
+                others.add("snapshot " + s.id() + " (" + s.operation() + ")");
             }
         }
         return others;
