@@ -56,17 +56,25 @@ class FaultInjectionTest {
     @Test
     void sigtermCancelsInFlightCopiesRecordsInterruptedAndExits130() throws Exception {
         LedgerFixture f = new LedgerFixture(dir, "term", 200_000);
+        // The partition holding id 100000 waits on the test's lock, so a COPY is in flight when SIGTERM comes
+        // (without it the 40 partitions could all finish between the check and the signal: exit 0, seen once).
+        f.sql(f.target, "CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.id = 100000 "
+                        + "THEN PERFORM pg_advisory_xact_lock(4242); END IF; RETURN NEW; END $$",
+                "CREATE TRIGGER hold BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION hold()");
         Path spec = f.spec("items.yaml", "ctid", 2, 5_000);
         Path log = dir.resolve("term.log");
-        Process child = start(spec, "term-1", log);
-        waitForDone(f, child, "term-1", 3);
-        child.destroy(); // SIGTERM
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(130, child.exitValue(), Files.readString(log));
-        assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM sluice.run_streams WHERE run_id = 'term-1' "
-                + "AND state = 'interrupted'"), Files.readString(log));
-        assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%' "
-                + "AND state <> 'idle' AND pid <> pg_backend_pid()"), "no COPY left running on the server");
+        try (java.sql.Connection lock = f.pg.connect(f.target); java.sql.Statement s = lock.createStatement()) {
+            s.execute("SELECT pg_advisory_lock(4242)");
+            Process child = start(spec, "term-1", log);
+            waitForDone(f, child, "term-1", 3);
+            child.destroy(); // SIGTERM
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(130, child.exitValue(), Files.readString(log));
+            assertEquals(1, f.scalar(f.target, "SELECT count(*) FROM sluice.run_streams WHERE run_id = 'term-1' "
+                    + "AND state = 'interrupted'"), Files.readString(log));
+            assertEquals(0, f.scalar(f.target, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%' "
+                    + "AND state <> 'idle' AND pid <> pg_backend_pid()"), "no COPY left running on the server");
+        }
 
         CliRun resumed = CliRun.of("run", spec.toString(), "--resume", "term-1");
         assertEquals(0, resumed.exitCode(), resumed.all());
