@@ -130,13 +130,7 @@ class CompositionTest {
 
     /** What a path refuses of an option, before anything is written: the code and the exit code. */
     private static Optional<Refusal> refusal(Set<Option> options, Way path) {
-        if (path == Way.CHANGES && options.contains(Option.WHERE)) {
-            return Optional.of(new Refusal("PG111", 3));
-        }
-        if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.MASK)
-                || options.contains(Option.REJECTS))) {
-            return Optional.of(new Refusal("RUN070", 3));
-        }
+        // The spec's own rules first: lint refuses them before a run looks at any connection
         if (options.contains(Option.VERIFY) && options.contains(Option.REJECTS)) {
             return Optional.of(new Refusal("SPEC033", 3)); // rows set aside differ by design
         }
@@ -146,6 +140,13 @@ class CompositionTest {
         }
         if (options.contains(Option.VERIFY) && path == Way.INCREMENTAL) {
             return Optional.of(new Refusal("SPEC027", 3)); // a run loads a part; the target holds the whole
+        }
+        if (path == Way.CHANGES && options.contains(Option.WHERE)) {
+            return Optional.of(new Refusal("PG111", 3));
+        }
+        if (path == Way.CHANGES && (options.contains(Option.EXPRESSION) || options.contains(Option.MASK)
+                || options.contains(Option.REJECTS))) {
+            return Optional.of(new Refusal("RUN070", 3));
         }
         if (path == Way.JOIN && options.contains(Option.INDEXES)) {
             return Optional.of(new Refusal("PLAN003", 3)); // steps after the last partition, not shared yet
