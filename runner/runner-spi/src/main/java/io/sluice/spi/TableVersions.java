@@ -17,10 +17,10 @@ public interface TableVersions {
     String pinnedToken() throws ConnectorException;
 
     /**
-     * The ids of the partitions of this source's plan that hold rows committed after {@code loadedToken} (an earlier
-     * {@link #pinnedToken()}) up to the pinned version. Refuses (naming the version and what it did) when the
-     * versions in between did more than add rows: a delete, an overwrite or a rewrite of files, which loading the
-     * new files alone would get wrong.
+     * The ids this source's partitions had at {@code loadedToken}'s version (an earlier {@link #pinnedToken()}): what
+     * a done run loaded, so a partition of this plan whose id is not among them holds rows committed since. Refuses
+     * (naming the version and what it did) when the versions in between did more than add rows: a delete, an
+     * overwrite or a rewrite of files, which loading the new partitions alone would get wrong.
      */
-    Set<String> addedSince(String loadedToken) throws ConnectorException;
+    Set<String> loadedBy(String loadedToken) throws ConnectorException;
 }

@@ -53,9 +53,13 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
         requireNonNull(where, "where is null");
     }
 
+    private String trimmedLocation() {
+        return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+    }
+
     /** The table's folder: the location, or for an Iceberg metadata file the folder above its metadata/ folder. */
     String folder() {
-        String trimmed = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+        String trimmed = trimmedLocation();
         if (format == Format.ICEBERG && trimmed.endsWith(METADATA_SUFFIX)) {
             String metadataFolder = trimmed.substring(0, Math.max(0, trimmed.lastIndexOf('/')));
             return metadataFolder.substring(0, Math.max(0, metadataFolder.lastIndexOf('/')));
@@ -176,7 +180,7 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
      * hint). DuckDB refuses to guess on its own; here the guess is pinned and shown in the plan.
      */
     private String metadataName(Connection connection) throws SQLException, ConnectorException {
-        String trimmed = location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+        String trimmed = trimmedLocation();
         if (trimmed.endsWith(METADATA_SUFFIX)) {
             String name = trimmed.substring(trimmed.lastIndexOf('/') + 1);
             return name.substring(0, name.length() - METADATA_SUFFIX.length());

@@ -22,8 +22,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * An Iceberg or Delta source's versions for {@code incremental: { new-snapshots: true }}: the data files the
- * versions after the last done run's added, found as the files of the pinned version that the loaded version did not
- * have (data files are never rewritten in place). That is exact only for a history of appends, so any version in
+ * versions after the last done run's added are the pinned version's files that the loaded version did not have
+ * (data files are never rewritten in place), so this lists the loaded version's. That is exact only for a history of appends, so any version in
  * between that deleted, overwrote or rewrote files (an Iceberg snapshot whose operation is not {@code append}, a
  * Delta commit with a {@code remove} action, compaction included) refuses the plan.
  */
@@ -51,8 +51,9 @@ final class LakeVersions implements TableVersions {
         return pins.pin().token();
     }
 
+    /** The data files of the loaded version, as partition ids; the pinned version's were counted by the plan. */
     @Override
-    public Set<String> addedSince(String loadedToken) throws ConnectorException {
+    public Set<String> loadedBy(String loadedToken) throws ConnectorException {
         LakeTable.Pin pin = pins.pin();
         LakeTable table = pin.table();
         String prefix = table.format().key + ":";
@@ -61,24 +62,18 @@ final class LakeVersions implements TableVersions {
                     + "this " + table.format().key + " table");
         }
         String loaded = loadedToken.substring(prefix.length());
-        if (pin.version().isEmpty()) {
-            return Set.of(); // no snapshot now: nothing to load
+        if (loaded.equals("none") || pin.version().isEmpty()) {
+            return Set.of(); // nothing loaded before, or nothing to load now
         }
         try (DuckDBConnection connection = database.connect(DuckDbDatabase.isRemote(table.folder()))) {
-            Set<String> before = Set.of();
-            if (!loaded.equals("none")) {
-                long from = parse(loaded, pin);
-                requireAppendsOnly(connection, pin, from);
-                before = new LakeTable.Pin(table, pin.metadata(), OptionalLong.of(from)).fileRows(connection)
-                        .keySet();
+            long from = parse(loaded, pin);
+            requireAppendsOnly(connection, pin, from);
+            Set<String> ids = new LinkedHashSet<>();
+            for (String file : new LakeTable.Pin(table, pin.metadata(), OptionalLong.of(from)).fileRows(connection)
+                    .keySet()) {
+                ids.add("file:" + table.relative(file));
             }
-            Set<String> added = new LinkedHashSet<>();
-            for (String file : pin.fileRows(connection).keySet()) {
-                if (!before.contains(file)) {
-                    added.add("file:" + table.relative(file));
-                }
-            }
-            return added;
+            return ids;
         } catch (SQLException e) {
             throw DuckDbErrors.translate(e, DuckDbErrors.Phase.PREFLIGHT, pin.describe(), database.redactor());
         }

@@ -134,10 +134,10 @@ public final class IncrementalWindow {
         if (loaded.isEmpty()) {
             return new Files(planned, 0, Map.of(SNAPSHOT, pinned));
         }
-        Set<String> added = versions.addedSince(loaded.get());
+        Set<String> before = versions.loadedBy(loaded.get());
         List<PartitionPlan> kept = new ArrayList<>();
         for (PartitionPlan p : planned) {
-            if (added.contains(p.id())) {
+            if (!before.contains(p.id())) {
                 kept.add(p.at(kept.size()));
             }
         }
