@@ -46,6 +46,7 @@ public enum DuckDbCode implements ErrorCode {
     DUCK121("a read was cancelled"),
     DUCK122("a file changed between the plan and its read, or during the read"),
     DUCK123("a resumed partition's table version has other columns than the version a fresh plan reads"),
+    DUCK124("a data file of the table version reads other rows than the version's metadata says it holds"),
     // types and values
     DUCK201("a DuckDB column's type cannot be loaded into its target column's type"),
     DUCK202("compare cannot print a column's values as the target prints them (floating point, nested, intervals)"),

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,18 +73,28 @@ final class DuckDbPlanner {
      * the file (DuckDB then opens only that file, and applies the format's deletes to it): the rows per file are
      * counted the same way, so each count is exact and a shorter read fails its partition.
      */
-    private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin) throws SQLException {
+    private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin)
+            throws SQLException, ConnectorException {
+        Map<String, LakeTable.FileRows> files = pin.fileRows(connection);
+        LakeManifest manifest = LakeManifest.read(connection, pin);
+        Map<String, Long> liveRows = new LinkedHashMap<>();
+        files.forEach((file, rows) -> liveRows.put(file, rows.rows()));
+        String checked = manifest.check(pin, liveRows);
         List<DuckDbPartition> partitions = new ArrayList<>();
         long rows = 0;
-        for (Map.Entry<String, Long> file : pin.fileRows(connection).entrySet()) {
-            rows += file.getValue();
+        for (Map.Entry<String, LakeTable.FileRows> file : files.entrySet()) {
+            long kept = file.getValue().kept();
+            if (kept == 0) {
+                continue; // where: keeps none of its rows
+            }
+            rows += kept;
             partitions.add(new DuckDbPartition("file:" + pin.table().relative(file.getKey()), "file " + file.getKey(),
-                    pin.forFile(file.getKey()), Optional.of(file.getKey()), file.getValue(), localBytes(file.getKey()),
+                    pin.forFile(file.getKey()), Optional.of(file.getKey()), kept, localBytes(file.getKey()),
                     true, Optional.empty(), Optional.of(pin)));
         }
-        notes.add(pin.describe() + ": " + partitions.size() + " data file(s) with rows, " + rows + " rows after "
-                + "deletes; one partition per data file, each read through the table's scan (deletes applied)"
-                + pin.table().deleteSummary(connection, pin).map(d -> "; " + d).orElse(""));
+        notes.add(pin.describe() + ": " + manifest.describe() + "; " + partitions.size() + " with rows to load, "
+                + rows + " rows after deletes; one partition per data file, each read through the table's scan "
+                + "(deletes applied); " + checked);
         if (partitions.isEmpty()) {
             partitions.add(new DuckDbPartition("all", "the whole table", pin.query(), Optional.empty(), 0, -1,
                     false));

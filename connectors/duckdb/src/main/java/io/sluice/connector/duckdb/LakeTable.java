@@ -8,7 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -104,16 +106,16 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
 
         /**
          * Each data file of this version with its live rows, counted through the scan (deletes applied; DuckDB
-         * reads footers and delete files, not the data), in file order.
+         * reads footers and delete files, and for {@code where:} its columns), in file order.
          */
-        java.util.Map<String, Long> fileRows(Connection connection) throws SQLException {
-            java.util.Map<String, Long> files = new java.util.LinkedHashMap<>();
+        Map<String, FileRows> fileRows(Connection connection) throws SQLException {
+            Map<String, FileRows> files = new LinkedHashMap<>();
             try (Statement s = connection.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT filename, count(*) FROM " + scan()
-                         + table.where.map(w -> " WHERE (" + w + ")").orElse("")
+                 ResultSet rs = s.executeQuery("SELECT filename, count(*), " + table.where.map(w -> "count(*) FILTER "
+                         + "(WHERE (" + w + "))").orElse("count(*)") + " FROM " + scan()
                          + " GROUP BY filename ORDER BY filename")) {
                 while (rs.next()) {
-                    files.put(rs.getString(1), rs.getLong(2));
+                    files.put(rs.getString(1), new FileRows(rs.getLong(2), rs.getLong(3)));
                 }
             }
             return files;
@@ -155,6 +157,15 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
         }
         return new Pin(this, Optional.of(metadata), snapshots.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(snapshots.get(snapshots.size() - 1).id()));
+    }
+
+    /**
+     * One data file's live rows.
+     *
+     * @param rows the rows of the version (its deletes applied)
+     * @param kept those {@code where:} keeps (all without one)
+     */
+    record FileRows(long rows, long kept) {
     }
 
     /** One snapshot of an Iceberg table's history, as its metadata lists it. */
@@ -253,28 +264,6 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
             return new Pin(this, Optional.empty(), OptionalLong.of(wanted));
         }
         return new Pin(this, Optional.empty(), OptionalLong.of(newest));
-    }
-
-    /**
-     * For the plan: an Iceberg version's data and delete files as its manifests list them. Empty for Delta (DuckDB
-     * shows no deletion vectors) and where the manifests cannot be listed (only a note).
-     */
-    Optional<String> deleteSummary(Connection connection, Pin pin) {
-        if (format != Format.ICEBERG || pin.version().isEmpty()) {
-            return Optional.empty();
-        }
-        String sql = "SELECT count(*) FILTER (WHERE manifest_content = 'DATA'), sum(record_count) FILTER (WHERE "
-                + "manifest_content = 'DATA'), count(*) FILTER (WHERE manifest_content <> 'DATA') FROM "
-                + "iceberg_metadata(" + Sql.literal(folder()) + ", version => " + Sql.literal(pin.metadata()
-                .orElseThrow()) + ", allow_moved_paths => true, snapshot_from_id => " + pin.version().getAsLong()
-                + ") WHERE status <> 'DELETED'"; // a manifest entry of a file this snapshot removed
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return Optional.of("metadata " + pin.metadata().orElseThrow() + " lists " + rs.getLong(1)
-                    + " data file(s) of " + rs.getLong(2) + " rows and " + rs.getLong(3) + " delete file(s)");
-        } catch (SQLException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 
     /** A short name for a file of the table, for partition ids: its path below the table's folder. */

@@ -58,10 +58,11 @@ class LakeTablesTest {
         CliRun plan = CliRun.of("plan", spec.toString());
         assertEquals(0, plan.exitCode(), plan.all());
         assertTrue(plan.out().contains("iceberg table " + table + " at snapshot " + SNAPSHOT_6), plan.out());
-        assertTrue(plan.out().contains("3 data file(s) with rows, 5 rows after deletes"), plan.out());
+        assertTrue(plan.out().contains("metadata lists 3 data file(s); 3 with rows to load, 5 rows after deletes"),
+                plan.out());
         assertTrue(plan.out().contains("snapshot:    version (every partition, and a resumed run, reads iceberg table"),
                 plan.out());
-        assertTrue(plan.out().contains("lists 3 data file(s) of 5 rows and 0 delete file(s)"), plan.out());
+        assertTrue(plan.out().contains("rows per file agree with the metadata's for 3 of 3 data file(s)"), plan.out());
 
         run(spec, "ice-1");
         assertEquals(List.of(
@@ -102,7 +103,8 @@ class LakeTablesTest {
         Path spec = spec(pg, db, "events", "delta: \"" + table + "\"", "create: if-missing", "truncate", 2);
         CliRun plan = CliRun.of("plan", spec.toString());
         assertTrue(plan.out().contains("delta table " + table + " at version 4")
-                && plan.out().contains("5 data file(s) with rows, 6 rows after deletes"), plan.all());
+                && plan.out().contains("5 with rows to load, 6 rows after deletes")
+                && plan.out().contains("rows per file agree with the metadata's for 5 of 5 data file(s)"), plan.all());
         run(spec, "delta-1");
         assertEquals(List.of("1|eu|event 1|null", "3|eu|event 3|null", "4|us|event 4|null", "5|eu|event 5|null",
                 "6|us|event 6|1.5", "7|eu|event 7|2.5"),
@@ -114,6 +116,36 @@ class LakeTablesTest {
                 "delta-old");
         assertEquals(List.of("1|eu", "2|us", "3|eu", "4|us", "5|eu"),
                 rows(pg, olderDb, "SELECT id, region FROM events ORDER BY id"));
+    }
+
+    /**
+     * A data file swapped after its commit (here: another file of the table copied over it, so it still reads) holds
+     * other rows than the version's metadata (Iceberg's manifest record_count, Delta's numRecords) says: the plan
+     * refuses with DUCK124 (exit 4) naming the file, and a run writes nothing.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "iceberg, iceberg/orders, data/00000-0-047a70cc-76bb-4549-b3f6-82d7ec5cc2b1.parquet, "
+                    + "data/00000-0-0658fbce-43f5-4157-b58e-ce9ec48fe594.parquet",
+            "delta, delta/events, region=eu/part-00000-4e3bae43-ca7e-423f-90e4-0d3a87c159e7-c000.snappy.parquet, "
+                    + "region=eu/part-00000-72b340db-59a9-4489-9113-3a54759006ea-c000.snappy.parquet"})
+    void aDataFileThatDisagreesWithTheMetadataFailsThePlan(String format, String fixture, String oneRow,
+                                                           String twoRows) throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_swap_" + format);
+        Path table = copy(fixture);
+        Files.copy(table.resolve(oneRow), table.resolve(twoRows), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path spec = spec(pg, db, "swapped", format + ": \"" + table + "\"", "create: if-missing", "truncate", 1);
+
+        CliRun plan = CliRun.of("plan", spec.toString());
+        String file = twoRows.substring(twoRows.lastIndexOf('/') + 1);
+        assertEquals(4, plan.exitCode(), plan.all());
+        assertTrue(plan.all().contains("DUCK124") && plan.all().contains("data file " + file + " reads 1 rows, its "
+                + "metadata says 2"), plan.all());
+        CliRun run = CliRun.of("run", spec.toString(), "--run-id", "swap-" + format);
+        assertEquals(4, run.exitCode(), run.all());
+        assertEquals(List.of("0"), rows(pg, db, "SELECT count(*) FROM pg_class WHERE relname = 'swapped'"),
+                "nothing was created or loaded");
     }
 
     /**
