@@ -269,6 +269,43 @@ class LakeTablesTest {
     }
 
     /** Iceberg's types as DuckDB reads them, each into the PostgreSQL type create: if-missing gives it, values kept. */
+    /**
+     * rejects: and schema-changes: on a table source, as on Parquet: a value too long for its target column sets its
+     * row aside and the others load; a newer version whose columns changed (name renamed to label, note added) is
+     * refused under schema-changes: fail before anything is written, and add-columns adds them.
+     */
+    @Test
+    void rejectsAndSchemaChangesApplyToATable() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_rejects");
+        Path table = copy("iceberg/orders");
+        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE orders (id bigint, label text, amount numeric(12,2), placed timestamptz, "
+                    + "ref bytea, note varchar(3))");
+        }
+        run(spec(pg, db, "orders", "iceberg: \"" + table + "\"", "", "truncate", 2,
+                "rejects: { table: public.orders_rejects }"), "rej-1");
+        assertEquals(List.of("1", "3", "4", "5"), rows(pg, db, "SELECT id FROM orders ORDER BY id"));
+        assertEquals(List.of("7|note|late"), rows(pg, db, "SELECT row_data->>'id', column_name, row_data->>'note' "
+                + "FROM orders_rejects WHERE run_id = 'rej-1'"), "id 7's note 'late' does not fit varchar(3)");
+
+        String evolving = pg.createDatabase("lake_schema");
+        run(spec(pg, evolving, "orders", "iceberg: \"" + table + "\", version: " + SNAPSHOT_2,
+                "create: if-missing", "truncate", 1), "schema-1");
+        CliRun refused = CliRun.of("run", spec(pg, evolving, "orders", "iceberg: \"" + table + "\"", "",
+                "truncate", 1, "schema-changes: fail").toString(), "--run-id", "schema-2");
+        assertEquals(4, refused.exitCode(), refused.all());
+        assertTrue(refused.all().contains("MAP001") && refused.all().contains("source columns \"label\", \"note\" "
+                + "have no target column"), refused.all());
+        assertEquals(List.of("1|order 1", "2|order 2", "3|order 3", "4|order 4", "5|order 5"),
+                rows(pg, evolving, "SELECT id, name FROM orders ORDER BY id"), "nothing written");
+        run(spec(pg, evolving, "orders", "iceberg: \"" + table + "\"", "", "truncate", 1,
+                "schema-changes: add-columns"), "schema-3");
+        assertEquals(List.of("1|null|order 1|null", "3|null|order 3|null", "4|null|order 4|null",
+                "5|null|order 5|null", "7|null|order 7|late"),
+                rows(pg, evolving, "SELECT id, name, label, note FROM orders ORDER BY id"));
+    }
+
     @Test
     void icebergTypesMapToPostgresTypes() throws Exception {
         TestingPostgres pg = TestingPostgres.shared();
