@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -77,9 +76,7 @@ final class DuckDbPlanner {
             throws SQLException, ConnectorException {
         Map<String, LakeTable.FileRows> files = pin.fileRows(connection);
         LakeManifest manifest = LakeManifest.read(connection, pin);
-        Map<String, Long> liveRows = new LinkedHashMap<>();
-        files.forEach((file, rows) -> liveRows.put(file, rows.rows()));
-        String checked = manifest.check(pin, liveRows);
+        String checked = manifest.check(pin, files);
         List<DuckDbPartition> partitions = new ArrayList<>();
         long rows = 0;
         for (Map.Entry<String, LakeTable.FileRows> file : files.entrySet()) {

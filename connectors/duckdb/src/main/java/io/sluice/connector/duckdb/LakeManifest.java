@@ -84,12 +84,12 @@ record LakeManifest(Map<String, Long> expectedRows, int dataFiles, int deleteFil
      * @return the plan's note on what was checked
      * @throws ConnectorException DUCK124 when a file's rows differ (nothing has been read or written yet)
      */
-    String check(LakeTable.Pin pin, Map<String, Long> scannedRows) throws ConnectorException {
+    String check(LakeTable.Pin pin, Map<String, LakeTable.FileRows> scannedRows) throws ConnectorException {
         if (unchecked.isPresent()) {
             return "rows per file not checked against the metadata: " + unchecked.get();
         }
         Map<String, Long> scanned = new HashMap<>();
-        scannedRows.forEach((file, rows) -> scanned.merge(name(file), rows, Long::sum));
+        scannedRows.forEach((file, rows) -> scanned.merge(name(file), rows.rows(), Long::sum));
         int checked = 0;
         for (Map.Entry<String, Long> listed : expectedRows.entrySet()) {
             long read = scanned.getOrDefault(listed.getKey(), 0L);
