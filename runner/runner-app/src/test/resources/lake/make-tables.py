@@ -12,6 +12,8 @@ delta/events (delta-rs), partitioned by region, versions 0-4:
   0 write ids 1-3, 1 append ids 4-5, 2 delete id 2, 3 append id 6 with a new column score (schema merge),
   4 append id 7 (tests hide 00000000000000000004.json the same way).
 iceberg/appends and delta/appends, for new-snapshots: appends of ids 1-2, 3-4 and 5, then a delete of id 1.
+iceberg/small (`make-tables.py small` writes only it): one snapshot of 40 data files of one row each (ids 1-40),
+  for the grouping of small files.
 iceberg/types (`make-tables.py types` writes only it): Iceberg's uuid, time, date, timestamp, decimal(38,10),
   fixed, and nested struct, list and map columns, one snapshot.
 """
@@ -159,10 +161,30 @@ def types(root):
     shutil.rmtree(catalog_dir)
 
 
+def small(root):
+    schema = pa.schema([("id", pa.int64()), ("name", pa.string())])
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    os.makedirs(warehouse, exist_ok=True)
+    shutil.rmtree(os.path.join(warehouse, "small"), ignore_errors=True)
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    # a tiny target file size: pyiceberg writes each row as a data file of its own
+    table = catalog.create_table("ns.small", schema=schema, properties={"write.target-file-size-bytes": "1"})
+    table.append(pa.concat_tables([pa.table({"id": ids, "name": [f"row {i}" for i in ids]}, schema=schema)
+                                   for ids in (list(range(k * 10 + 1, k * 10 + 11)) for k in range(4))]))
+    shutil.move(os.path.join(warehouse, "ns", "small"), os.path.join(warehouse, "small"))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["types"]:
         types(HERE)
+        sys.exit(0)
+    if sys.argv[1:] == ["small"]:
+        small(HERE)
         sys.exit(0)
     for name in ("iceberg", "delta"):
         shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
@@ -170,3 +192,4 @@ if __name__ == "__main__":
     delta(HERE)
     appends(HERE)
     types(HERE)
+    small(HERE)

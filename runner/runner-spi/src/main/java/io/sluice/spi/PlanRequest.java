@@ -8,9 +8,13 @@ import static java.util.Objects.requireNonNull;
  * only the methods a source lists in {@link SourceCapabilities#rowsPerPartitionMethods()} follow, and for an
  * incremental stream the window of rows to read (only for sources whose capabilities say they read windows): every
  * partition's condition must keep to it, checkpoints included, so a resumed run finishes the same window.
+ *
+ * @param filesApart the runner tells loaded partitions apart by the file each reads ({@code new-files},
+ *                   {@code new-snapshots}): a source that reads files plans each file as a partition of its own, never
+ *                   several small ones together
  */
 public record PlanRequest(Distribution distribution, int degree, long rowsPerPartition,
-                          java.util.Optional<RowWindow> window) {
+                          java.util.Optional<RowWindow> window, boolean filesApart) {
     public PlanRequest {
         requireNonNull(distribution, "distribution is null");
         requireNonNull(window, "window is null");
@@ -20,6 +24,11 @@ public record PlanRequest(Distribution distribution, int degree, long rowsPerPar
         if (rowsPerPartition <= 0) {
             throw new IllegalArgumentException("rowsPerPartition must be positive: " + rowsPerPartition);
         }
+    }
+
+    public PlanRequest(Distribution distribution, int degree, long rowsPerPartition,
+                       java.util.Optional<RowWindow> window) {
+        this(distribution, degree, rowsPerPartition, window, false);
     }
 
     /** A plan of every row. */

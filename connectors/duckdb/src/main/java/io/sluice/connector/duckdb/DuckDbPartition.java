@@ -12,19 +12,28 @@ import static java.util.Objects.requireNonNull;
  * file, that file (named in data errors).
  *
  * @param wholeFile the partition reads its file whole, unfiltered, so a row count from the file's footer is exact
- * @param pin       for a data file of an Iceberg or Delta table, the table version it is read at: what a resumed run
- *                  rebuilds the partition from ({@link #checkpoint()})
+ * @param tableFiles for data files of an Iceberg or Delta table, the files and the table version they are read at:
+ *                   what a resumed run rebuilds the partition from ({@link #checkpoint()})
  */
 record DuckDbPartition(String id, String predicate, String relation, Optional<String> file, long estimatedRows,
                        long estimatedBytes, boolean wholeFile, Optional<String> version,
-                       Optional<LakeTable.Pin> pin) implements SourcePartition {
+                       Optional<LakeTable.PinnedFiles> tableFiles) implements SourcePartition {
     DuckDbPartition {
         requireNonNull(id, "id is null");
         requireNonNull(predicate, "predicate is null");
         requireNonNull(relation, "relation is null");
         requireNonNull(file, "file is null");
         requireNonNull(version, "version is null");
-        requireNonNull(pin, "pin is null");
+        requireNonNull(tableFiles, "tableFiles is null");
+    }
+
+    /**
+     * Data files of a pinned table version, read whole: {@code rows} (their live rows, counted through the table's
+     * scan at plan) is exact.
+     */
+    static DuckDbPartition of(String id, LakeTable.PinnedFiles files, long rows, long bytes) {
+        return new DuckDbPartition(id, files.predicate(), files.relation(), files.file(), rows, bytes, true,
+                Optional.empty(), Optional.of(files));
     }
 
     DuckDbPartition(String id, String predicate, String relation, Optional<String> file, long estimatedRows,
@@ -38,17 +47,20 @@ record DuckDbPartition(String id, String predicate, String relation, Optional<St
         this(id, predicate, relation, file, estimatedRows, estimatedBytes, wholeFile, Optional.empty());
     }
 
-    /** A Parquet footer's count when the partition reads its file whole: a shorter read fails the partition. */
+    /**
+     * A Parquet footer's count when the partition reads its file whole, or a table's files' live rows: a shorter read
+     * fails the partition.
+     */
     @Override
     public OptionalLong exactRows() {
-        return wholeFile && file.isPresent() && estimatedRows >= 0 ? OptionalLong.of(estimatedRows)
-                : OptionalLong.empty();
+        return wholeFile && (file.isPresent() || tableFiles.isPresent()) && estimatedRows >= 0
+                ? OptionalLong.of(estimatedRows) : OptionalLong.empty();
     }
 
-    /** A table's data file at its pinned version: what {@link LakeCheckpoint} rebuilds it from. */
+    /** A table's data files at their pinned version: what {@link LakeCheckpoint} rebuilds the partition from. */
     @Override
     public Optional<String> checkpoint() {
-        return pin.isPresent() && file.isPresent() ? Optional.of(LakeCheckpoint.of(this)) : Optional.empty();
+        return tableFiles.isPresent() ? Optional.of(LakeCheckpoint.of(this)) : Optional.empty();
     }
 
     /** What data errors say the value came from. */

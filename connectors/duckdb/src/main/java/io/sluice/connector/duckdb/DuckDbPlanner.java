@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +52,7 @@ final class DuckDbPlanner {
         Distribution distribution = request.distribution();
         int n = request.degree();
         return switch (distribution.method()) {
-            case NONE -> relation.pin().isPresent() ? tableFiles(connection, relation.pin().get())
+            case NONE -> relation.pin().isPresent() ? tableFiles(connection, relation.pin().get(), request)
                     : relation.isFiles() ? perFile(connection, relation.glob().orElseThrow(), relation::forFile)
                     : List.of(new DuckDbPartition("all", "the whole query", relation.query(), Optional.empty(), -1, -1,
                             false));
@@ -70,28 +71,41 @@ final class DuckDbPlanner {
     /**
      * One partition per data file of the pinned table version, each read through the table's own scan filtered on
      * the file (DuckDB then opens only that file, and applies the format's deletes to it): the rows per file are
-     * counted the same way, so each count is exact and a shorter read fails its partition.
+     * counted the same way, so each count is exact and a shorter read fails its partition. Small files are read
+     * together (see {@link TableFileGroups}) unless the runner tells partitions apart by file.
      */
-    private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin)
+    private List<DuckDbPartition> tableFiles(Connection connection, LakeTable.Pin pin, PlanRequest request)
             throws SQLException, ConnectorException {
         Map<String, LakeTable.FileRows> files = pin.fileRows(connection);
         LakeManifest manifest = LakeManifest.read(connection, pin);
         String checked = manifest.check(pin, files);
+        Map<String, Long> kept = new LinkedHashMap<>();
+        files.forEach((file, rows) -> {
+            if (rows.kept() > 0) { // where: may keep none of a file's rows
+                kept.put(file, rows.kept());
+            }
+        });
+        TableFileGroups groups = request.filesApart() ? TableFileGroups.oneEach(kept)
+                : TableFileGroups.of(kept, request.degree());
         List<DuckDbPartition> partitions = new ArrayList<>();
         long rows = 0;
-        for (Map.Entry<String, LakeTable.FileRows> file : files.entrySet()) {
-            long kept = file.getValue().kept();
-            if (kept == 0) {
-                continue; // where: keeps none of its rows
+        for (List<String> group : groups.groups()) {
+            long groupRows = 0;
+            long bytes = 0;
+            for (String file : group) {
+                groupRows += kept.get(file);
+                long size = localBytes(file);
+                bytes = bytes < 0 || size < 0 ? -1 : bytes + size;
             }
-            rows += kept;
-            partitions.add(new DuckDbPartition("file:" + pin.table().relative(file.getKey()), "file " + file.getKey(),
-                    pin.forFile(file.getKey()), Optional.of(file.getKey()), kept, localBytes(file.getKey()),
-                    true, Optional.empty(), Optional.of(pin)));
+            rows += groupRows;
+            String id = "file:" + pin.table().relative(group.get(0)) + (group.size() == 1 ? ""
+                    : "+" + (group.size() - 1));
+            partitions.add(DuckDbPartition.of(id, new LakeTable.PinnedFiles(pin, group), groupRows, bytes));
         }
-        notes.add(pin.describe() + ": " + manifest.describe() + "; " + partitions.size() + " with rows to load, "
-                + rows + " rows after deletes; one partition per data file, each read through the table's scan "
-                + "(deletes applied); " + checked);
+        notes.add(pin.describe() + ": " + manifest.describe() + "; " + kept.size() + " with rows to load, "
+                + rows + " rows after deletes; " + (partitions.size() == kept.size() ? "one partition per data file"
+                : partitions.size() + " partitions (small files read together, up to " + groups.rowsPerGroup()
+                + " rows each)") + ", each read through the table's scan (deletes applied); " + checked);
         if (partitions.isEmpty()) {
             partitions.add(new DuckDbPartition("all", "the whole table", pin.query(), Optional.empty(), 0, -1,
                     false));

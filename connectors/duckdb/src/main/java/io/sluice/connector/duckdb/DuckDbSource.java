@@ -173,8 +173,7 @@ final class DuckDbSource implements Source, ComputedColumns {
         if (!fresh.pin().equals(Optional.of(pin))) {
             requireSameColumns(pin);
         }
-        return Optional.of(new DuckDbPartition(r.id(), "file " + r.file(), pin.forFile(r.file()),
-                Optional.of(r.file()), r.rows(), r.bytes(), true, Optional.empty(), Optional.of(pin)));
+        return Optional.of(DuckDbPartition.of(r.id(), new LakeTable.PinnedFiles(pin, r.files()), r.rows(), r.bytes()));
     }
 
     private void requireSameColumns(LakeTable.Pin pin) throws ConnectorException {

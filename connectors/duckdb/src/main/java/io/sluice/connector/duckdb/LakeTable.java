@@ -98,9 +98,10 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
             return "SELECT * FROM " + scan() + table.where.map(w -> " WHERE (" + w + ")").orElse("");
         }
 
-        /** The rows of one data file of this version, its deletes applied (DuckDB reads only that file). */
-        String forFile(String file) {
-            return "SELECT * FROM " + scan() + " WHERE filename = " + Sql.literal(file)
+        /** The rows of some data files of this version, their deletes applied (DuckDB reads only those files). */
+        String forFiles(List<String> files) {
+            return "SELECT * FROM " + scan() + " WHERE filename " + (files.size() == 1 ? "= " + Sql.literal(
+                    files.get(0)) : "IN (" + String.join(", ", files.stream().map(Sql::literal).toList()) + ")")
                     + table.where.map(w -> " AND (" + w + ")").orElse("");
         }
 
@@ -157,6 +158,33 @@ record LakeTable(Format format, String location, OptionalLong requestedVersion, 
         }
         return new Pin(this, Optional.of(metadata), snapshots.isEmpty() ? OptionalLong.empty()
                 : OptionalLong.of(snapshots.get(snapshots.size() - 1).id()));
+    }
+
+    /**
+     * The data files one partition reads at a pinned version: one file, or a group of small ones read together.
+     */
+    record PinnedFiles(Pin pin, List<String> files) {
+        PinnedFiles {
+            requireNonNull(pin, "pin is null");
+            files = List.copyOf(requireNonNull(files, "files is null"));
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException("no files");
+            }
+        }
+
+        String relation() {
+            return pin.forFiles(files);
+        }
+
+        String predicate() {
+            return files.size() == 1 ? "file " + files.get(0) : files.size() + " files " + files.get(0) + " .. "
+                    + files.get(files.size() - 1);
+        }
+
+        /** The one file it reads, named in data errors; empty for a group (the partition's id says which). */
+        Optional<String> file() {
+            return files.size() == 1 ? Optional.of(files.get(0)) : Optional.empty();
+        }
     }
 
     /**

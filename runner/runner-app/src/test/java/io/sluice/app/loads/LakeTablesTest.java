@@ -270,6 +270,45 @@ class LakeTablesTest {
 
     /** Iceberg's types as DuckDB reads them, each into the PostgreSQL type create: if-missing gives it, values kept. */
     /**
+     * A table of 40 one-row files: small files are read together (two a partition: the table's rows over 16), each
+     * group exact; a group whose COPY failed (a target CHECK refuses id 7) is rebuilt by --resume from its checkpoint
+     * (the group's files at the pinned version) once the target is mended; a new-snapshots stream keeps one partition
+     * per file, as it tells loaded files apart.
+     */
+    @Test
+    void smallFilesAreReadTogetherAndAGroupResumes() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_small");
+        Path table = copy("iceberg/small");
+        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE small (id bigint CHECK (id <> 7), name text)");
+        }
+        Path spec = spec(pg, db, "small", "iceberg: \"" + table + "\"", "", "append", 2);
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("metadata lists 40 data file(s); 40 with rows to load, 40 rows after deletes; "
+                + "20 partitions (small files read together, up to 2 rows each)"), plan.out());
+
+        CliRun failed = CliRun.of("run", spec.toString(), "--run-id", "small-1");
+        assertTrue(failed.exitCode() != 0 && failed.all().contains("small_id_check"), failed.all());
+        assertEquals(19, LedgerFixture.scalar(pg, db, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = "
+                + "'small-1' AND state = 'done'"), "every group but id 7's");
+        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE small DROP CONSTRAINT small_id_check");
+        }
+        CliRun resumed = CliRun.of("run", spec.toString(), "--run-id", "small-1", "--resume");
+        assertEquals(0, resumed.exitCode(), resumed.all());
+        assertEquals(List.of("40|40|820"), rows(pg, db, "SELECT count(*), count(DISTINCT id), sum(id) FROM small"));
+
+        String incremental = pg.createDatabase("lake_small_incr");
+        run(spec(pg, incremental, "small", "iceberg: \"" + table + "\"", "create: if-missing", "append", 2,
+                "incremental: { new-snapshots: true }"), "small-incr");
+        assertEquals(40, LedgerFixture.scalar(pg, incremental, "SELECT count(*) FROM sluice.run_partitions WHERE "
+                + "run_id = 'small-incr' AND state = 'done'"), "one partition per file");
+        assertEquals(List.of("40"), rows(pg, incremental, "SELECT count(*) FROM small"));
+    }
+
+    /**
      * rejects: and schema-changes: on a table source, as on Parquet: a value too long for its target column sets its
      * row aside and the others load; a newer version whose columns changed (name renamed to label, note added) is
      * refused under schema-changes: fail before anything is written, and add-columns adds them.

@@ -179,7 +179,8 @@ public final class Planner {
                     : IncrementalWindow.of(specName, stream, source, ledger, options.fullRefresh(), where);
             // A run that writes no rows reads none: the load creates what it creates, with nothing to copy.
             List<PartitionPlan> partitions = schemaOnly ? List.of() : partitions(source, projection,
-                    new PlanRequest(distribution, degree, stream.rowsPerPartition(), window), binding);
+                    new PlanRequest(distribution, degree, stream.rowsPerPartition(), window, stream.incremental()
+                            .map(i -> i.newFiles() || i.newSnapshots()).orElse(false)), binding);
             Map<String, String> startMarks = window.map(IncrementalWindow::marks).orElse(Map.of());
             if (stream.incremental().map(IncrementalSpec::newFiles).orElse(false)) {
                 IncrementalWindow.Files files = IncrementalWindow.newFiles(specName, stream, partitions, binding,
