@@ -14,6 +14,10 @@ delta/events (delta-rs), partitioned by region, versions 0-4:
 iceberg/appends and delta/appends, for new-snapshots: appends of ids 1-2, 3-4 and 5, then a delete of id 1.
 iceberg/small (`make-tables.py small` writes only it): one snapshot of 40 data files of one row each (ids 1-40),
   for the grouping of small files.
+iceberg/deletes (`make-tables.py deletes` writes only it), merge-on-read: 1 append ids 1-5, 2 append ids 6-10,
+  3 (operation delete) a position delete file (id 2's row of the first file) and an equality delete file (id = 7),
+  4 append id 7 again (a later sequence number: the equality delete does not touch it). pyiceberg writes only
+  copy-on-write deletes, so snapshot 3's files are written here and committed through a manifest of delete content.
 iceberg/types (`make-tables.py types` writes only it): Iceberg's uuid, time, date, timestamp, decimal(38,10),
   fixed, and nested struct, list and map columns, one snapshot.
 """
@@ -161,6 +165,62 @@ def types(root):
     shutil.rmtree(catalog_dir)
 
 
+def deletes(root):
+    import pyarrow.parquet as pq
+    from pyiceberg.manifest import DataFile, DataFileContent, FileFormat, ManifestContent, ManifestWriterV2
+    from pyiceberg.table.snapshots import Operation
+    from pyiceberg.typedef import Record
+
+    schema = pa.schema([("id", pa.int64()), ("name", pa.string())])
+
+    def rows(ids, name="row {}"):
+        return pa.table({"id": ids, "name": [name.format(i) for i in ids]}, schema=schema)
+
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    os.makedirs(warehouse, exist_ok=True)
+    shutil.rmtree(os.path.join(warehouse, "deletes"), ignore_errors=True)
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    table = catalog.create_table("ns.deletes", schema=schema, properties={"format-version": "2"})
+    table.append(rows([1, 2, 3, 4, 5]))
+    table.append(rows([6, 7, 8, 9, 10]))
+    first = next(t.file.file_path for t in table.scan().plan_files()
+                 if 2 in pq.read_table(t.file.file_path.removeprefix("file://")).column("id").to_pylist())
+    id_field = table.schema().find_field("id").field_id
+
+    def delete_file(name, arrow, content, **extra):
+        path = f"{table.location()}/data/{name}"
+        pq.write_table(arrow, path.removeprefix("file://"))
+        return DataFile.from_args(content=content, file_path=path, file_format=FileFormat.PARQUET,
+                                  partition=Record(), record_count=arrow.num_rows,
+                                  file_size_in_bytes=os.path.getsize(path.removeprefix("file://")), **extra)
+
+    position = delete_file("position-deletes.parquet", pa.table({"file_path": [first], "pos": [1]}, schema=pa.schema([
+        pa.field("file_path", pa.string(), nullable=False, metadata={"PARQUET:field_id": "2147483546"}),
+        pa.field("pos", pa.int64(), nullable=False, metadata={"PARQUET:field_id": "2147483545"})])),
+        DataFileContent.POSITION_DELETES)
+    equality = delete_file("equality-deletes.parquet", pa.table({"id": [7]}, schema=pa.schema([
+        pa.field("id", pa.int64(), nullable=False, metadata={"PARQUET:field_id": str(id_field)})])),
+        DataFileContent.EQUALITY_DELETES, equality_ids=[id_field])
+    data_content, data_meta = ManifestWriterV2.content, ManifestWriterV2._meta
+    ManifestWriterV2.content = lambda self: ManifestContent.DELETES
+    ManifestWriterV2._meta = property(lambda self: {**data_meta.fget(self), "content": "deletes"})
+    try:
+        with table.transaction() as tx:
+            with tx.update_snapshot().fast_append() as commit:
+                commit._operation = Operation.DELETE
+                commit.append_data_file(position)
+                commit.append_data_file(equality)
+    finally:
+        ManifestWriterV2.content, ManifestWriterV2._meta = data_content, data_meta
+    table = catalog.load_table("ns.deletes")
+    table.append(rows([7], "row {} again"))
+    shutil.move(os.path.join(warehouse, "ns", "deletes"), os.path.join(warehouse, "deletes"))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+
 def small(root):
     schema = pa.schema([("id", pa.int64()), ("name", pa.string())])
     catalog_dir = tempfile.mkdtemp()
@@ -186,6 +246,9 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["small"]:
         small(HERE)
         sys.exit(0)
+    if sys.argv[1:] == ["deletes"]:
+        deletes(HERE)
+        sys.exit(0)
     for name in ("iceberg", "delta"):
         shutil.rmtree(os.path.join(HERE, name), ignore_errors=True)
     iceberg(HERE)
@@ -193,3 +256,4 @@ if __name__ == "__main__":
     appends(HERE)
     types(HERE)
     small(HERE)
+    deletes(HERE)

@@ -270,6 +270,30 @@ class LakeTablesTest {
 
     /** Iceberg's types as DuckDB reads them, each into the PostgreSQL type create: if-missing gives it, values kept. */
     /**
+     * Merge-on-read deletes: a position delete file (id 2 of the first data file) and an equality delete (id = 7)
+     * committed after two appends, then id 7 appended again. Each data file's partition reads its rows with both
+     * deletes applied, and the equality delete does not touch the later id 7 (its sequence number is higher); the
+     * plan says the per-file metadata check is skipped for the delete files.
+     */
+    @Test
+    void mergeOnReadPositionAndEqualityDeletesApplyToEachFilesPartition() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_mor");
+        Path table = copy("iceberg/deletes");
+        Path spec = spec(pg, db, "deletes", "iceberg: \"" + table + "\"", "create: if-missing", "truncate", 2);
+        CliRun plan = CliRun.of("plan", spec.toString());
+        assertEquals(0, plan.exitCode(), plan.all());
+        assertTrue(plan.out().contains("metadata lists 3 data file(s) and 2 delete file(s); 3 with rows to load, 9 rows "
+                + "after deletes; one partition per data file"), plan.out());
+        assertTrue(plan.out().contains("rows per file not checked against the metadata: 2 delete file(s)"), plan.out());
+        run(spec, "mor-1");
+        assertEquals(List.of("1|row 1", "3|row 3", "4|row 4", "5|row 5", "6|row 6", "7|row 7 again", "8|row 8",
+                "9|row 9", "10|row 10"), rows(pg, db, "SELECT id, name FROM deletes ORDER BY id"));
+        assertEquals(3, LedgerFixture.scalar(pg, db, "SELECT count(*) FROM sluice.run_partitions WHERE run_id = 'mor-1' "
+                + "AND state = 'done'"));
+    }
+
+    /**
      * A table of 40 one-row files: small files are read together (two a partition: the table's rows over 16), each
      * group exact; a group whose COPY failed (a target CHECK refuses id 7) is rebuilt by --resume from its checkpoint
      * (the group's files at the pinned version) once the target is mended; a new-snapshots stream keeps one partition
