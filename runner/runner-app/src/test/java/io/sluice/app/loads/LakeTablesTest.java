@@ -333,6 +333,29 @@ class LakeTablesTest {
     }
 
     /**
+     * merge with delete-missing follows a Delta table from version 1 to version 4: id 2 (deleted in version 2) leaves
+     * the target, ids 6 and 7 arrive with the column added in version 3 (schema-changes: add-columns adds it), the rows
+     * read per data file.
+     */
+    @Test
+    void mergeWithDeleteMissingFollowsATableToANewerVersion() throws Exception {
+        TestingPostgres pg = TestingPostgres.shared();
+        String db = pg.createDatabase("lake_merge");
+        Path table = copy("delta/events");
+        try (Connection c = pg.connect(db); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE events (id bigint PRIMARY KEY, region text, name text)");
+        }
+        run(spec(pg, db, "events", "delta: \"" + table + "\", version: 1", "", "merge", 2, "merge-key: [id]",
+                "delete-missing: true"), "merge-1");
+        assertEquals(List.of("1|eu", "2|us", "3|eu", "4|us", "5|eu"), rows(pg, db, "SELECT id, region FROM events "
+                + "ORDER BY id"));
+        run(spec(pg, db, "events", "delta: \"" + table + "\"", "", "merge", 2, "merge-key: [id]",
+                "delete-missing: true", "schema-changes: add-columns"), "merge-2");
+        assertEquals(List.of("1|null", "3|null", "4|null", "5|null", "6|1.5", "7|2.5"),
+                rows(pg, db, "SELECT id, score FROM events ORDER BY id"));
+    }
+
+    /**
      * rejects: and schema-changes: on a table source, as on Parquet: a value too long for its target column sets its
      * row aside and the others load; a newer version whose columns changed (name renamed to label, note added) is
      * refused under schema-changes: fail before anything is written, and add-columns adds them.
