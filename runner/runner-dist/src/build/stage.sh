@@ -6,7 +6,7 @@
 #   duckdb-extensions/              httpfs and aws for DuckDB 1.5.5, linux_amd64 and linux_arm64: no download at run time
 #   plugins/                        connector jars a user adds (see plugins/README.md)
 #   examples/                       the quickstarts, runnable on the embedded PostgreSQL
-#   sbom/bom.json                   the CycloneDX bill of materials of lib/
+#   sbom/bom.json                   the CycloneDX bill of materials: lib/, the DuckDB extensions, the PostgreSQL server
 #   share/man/man1/                 man pages of sluice and each command (sluice man-pages)
 #   share/completions/              sluice.bash (also for zsh) and sluice.fish (sluice completion)
 #   LICENSE, NOTICE, CHANGELOG.md, README.md
@@ -44,6 +44,9 @@ mkdir -p "$home/share/man/man1" "$home/share/completions"
 "$JAVA_HOME/bin/java" -jar "$app_jar" completion fish > "$home/share/completions/sluice.fish"
 
 cp "$root/LICENSE" "$root/NOTICE" "$root/CHANGELOG.md" "$home/"
+# The bill of materials gets what Maven's graph does not know (the extensions, the PostgreSQL server, jars the packaging
+# adds) and fails the build if a jar under lib/ is still unlisted; the completed one ships and sits beside the archives.
+"$JAVA_HOME/bin/java" -cp "$home/lib/app/lib/*" "$module/src/build/CompleteBom.java" "$bom" "$home"
 cp "$bom" "$home/sbom/bom.json"
 for f in quickstart.yaml quickstart-source.sql quickstart-target.sql quickstart-parquet.yaml \
     quickstart-parquet-target.sql; do

