@@ -9,6 +9,7 @@
 #   sbom/bom.json                   the CycloneDX bill of materials: lib/, the DuckDB extensions, the PostgreSQL server
 #   share/man/man1/                 man pages of sluice and each command (sluice man-pages)
 #   share/completions/              sluice.bash (also for zsh) and sluice.fish (sluice completion)
+#   docs/                           the documentation as a static site (src/docs-site/build.sh): open docs/index.html
 #   LICENSE, NOTICE, CHANGELOG.md, README.md
 # Usage: stage.sh VERSION APP_JAR BOM OUT_DIR
 set -euo pipefail
@@ -42,6 +43,9 @@ mkdir -p "$home/share/man/man1" "$home/share/completions"
 "$JAVA_HOME/bin/java" -jar "$app_jar" man-pages "$home/share/man/man1"
 "$JAVA_HOME/bin/java" -jar "$app_jar" completion bash > "$home/share/completions/sluice.bash"
 "$JAVA_HOME/bin/java" -jar "$app_jar" completion fish > "$home/share/completions/sluice.fish"
+
+# The documentation as a site (menu, search from disk, links checked): docs/index.html.
+bash "$root/src/docs-site/build.sh" "$home/docs" >/dev/null
 
 cp "$root/LICENSE" "$root/NOTICE" "$root/CHANGELOG.md" "$home/"
 # The bill of materials gets what Maven's graph does not know (the extensions, the PostgreSQL server, jars the packaging

@@ -1,6 +1,11 @@
 package io.sluice.dist;
 
+import io.sluice.testkit.HeadlessChromium;
 import org.junit.jupiter.api.BeforeAll;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.Test;
@@ -12,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -128,6 +134,37 @@ class DistributionTest {
         assertTrue(licensed.stream().anyMatch(l -> l.startsWith("postgresql ") && l.contains("\"PostgreSQL\"")),
                 "the PostgreSQL server, with its licence");
         assertTrue(licensed.stream().anyMatch(l -> l.startsWith("duckdb-extension-httpfs ") && l.contains("MIT")));
+    }
+
+    /**
+     * The archive's docs/ is the documentation as a site that works from disk, as a user opens it: the menu leads
+     * to the pages (a dropdown included), search finds a key and its result opens, and nothing is fetched from the
+     * network (no CDN).
+     */
+    @Test
+    void theDocsSiteOpensFromDiskWithItsMenuAndSearch() throws Exception {
+        Path index = sluiceHome.resolve("docs/index.html");
+        assertTrue(Files.isRegularFile(index), index.toString());
+        try (HeadlessChromium chromium = HeadlessChromium.startOrSkip()) {
+            WebDriver browser = chromium.driver();
+            browser.get(index.toUri().toString());
+            assertTrue(browser.getTitle().startsWith("Sluice"), browser.getTitle());
+            browser.findElement(By.linkText("The spec")).click();
+            assertEquals("The spec - Sluice", browser.getTitle());
+            browser.findElement(By.linkText("Sources and targets")).click();
+            browser.findElement(By.linkText("DuckDB, Parquet, Iceberg, Delta")).click();
+            assertEquals("DuckDB, Parquet, Iceberg, Delta - Sluice", browser.getTitle());
+
+            browser.get(index.toUri() + "?q=delete-missing");
+            WebElement first = new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.findElements(
+                    By.cssSelector("#mkdocs-search-results article a")).stream().findFirst().orElse(null));
+            String href = first.getAttribute("href");
+            browser.get(href);
+            assertTrue(browser.getPageSource().contains("delete-missing"), href);
+            List<String> remote = chromium.requestedUrls().stream().filter(u -> !u.startsWith("file:")
+                    && !u.startsWith("data:")).toList();
+            assertEquals(List.of(), remote, "the site reads nothing from the network");
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.sluice.app.report;
 
 import io.sluice.app.CliRun;
+import io.sluice.testkit.HeadlessChromium;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

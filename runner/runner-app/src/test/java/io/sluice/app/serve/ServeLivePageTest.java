@@ -1,6 +1,6 @@
 package io.sluice.app.serve;
 
-import io.sluice.app.report.HeadlessChromium;
+import io.sluice.testkit.HeadlessChromium;
 import io.sluice.app.report.TestPipeline;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,4 +1,4 @@
-package io.sluice.app.report;
+package io.sluice.testkit;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
