@@ -2,23 +2,26 @@
 # Renders docs/ as a static HTML site (MkDocs, pinned in requirements.txt): menu, search that also works from disk,
 # every link between pages checked (a broken one fails the build). One command:
 #   bash src/docs-site/build.sh [OUT_DIR]        (default: target/docs-site; open OUT_DIR/index.html)
-# MkDocs is installed once into a virtualenv in the build's cache (.ci/cache/docs-venv), from PyPI.
+# MkDocs is installed once into the build's cache (.ci/cache/docs-site-python, pip --target: no venv module needed),
+# from PyPI.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="${1:-$root/target/docs-site}"
 cache="${SLUICE_CI_CACHE:-$root/.ci/cache}"
-venv="$cache/docs-venv"
-stamp="$venv/requirements.txt"
+packages="$cache/docs-site-python"
+stamp="$packages/requirements.txt"
+# shellcheck source=../../.ci/lib.sh
+source "$root/.ci/lib.sh"
+python="$(pip_python)" || { echo "docs-site: no Python 3 with pip (Debian: apt-get install python3-pip)" >&2; exit 1; }
 if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
-  # shellcheck source=../../.ci/lib.sh
-  source "$root/.ci/lib.sh"
-  python="$(pip_python)" || { echo "docs-site: no Python 3 with pip and venv (Debian: apt-get install python3-venv)" >&2; exit 1; }
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
+  rm -rf "$packages"
+  # every package pinned, so --no-deps: nothing else resolved, and no complaint about the system's own packages
+  "$python" -m pip install -q --disable-pip-version-check --no-warn-script-location --root-user-action=ignore \
+    --no-deps --target "$packages" \
+    -r "$here/requirements.txt"
   cp "$here/requirements.txt" "$stamp"
 fi
 rm -rf "$out"
-"$venv/bin/mkdocs" build -q -f "$here/mkdocs.yml" -d "$out"
+PYTHONPATH="$packages" "$python" -m mkdocs build -q -f "$here/mkdocs.yml" -d "$out"
 echo "docs site: $out/index.html"
