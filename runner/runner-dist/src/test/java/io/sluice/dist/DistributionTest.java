@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * HOME, no JAVA_HOME and the machine's PATH (whose java may be older than 21), no Maven, nothing of the checkout.
  */
 class DistributionTest {
-    private static final String VERSION = "0.1.0-SNAPSHOT";
+    private static final String VERSION = System.getProperty("sluice.dist.version", "0.1.0-SNAPSHOT");
 
     @TempDir
     static Path unpacked;
