@@ -23,5 +23,6 @@ if ! cmp -s "$here/requirements.txt" "$stamp" 2>/dev/null; then
   cp "$here/requirements.txt" "$stamp"
 fi
 rm -rf "$out"
-PYTHONPATH="$packages" "$python" -m mkdocs build -q -f "$here/mkdocs.yml" -d "$out"
+# the sitemap's dates from the commit, not the clock: the same docs give the same site
+SOURCE_DATE_EPOCH="$(git -C "$root" log -1 --format=%ct 2>/dev/null || echo 0)" PYTHONPATH="$packages" "$python" -m mkdocs build -q -f "$here/mkdocs.yml" -d "$out"
 echo "docs site: $out/index.html"

@@ -47,9 +47,10 @@ step "set the version"
 profiles=(); $image && profiles=(-Pimage)
 ./mvnw -B -ntp -q org.codehaus.mojo:versions-maven-plugin:2.18.0:set -DnewVersion="$version" \
   -DgenerateBackupPoms=false -DprocessAllModules=true -Pimage
+sed -i.bak -E "s|<project.build.outputTimestamp>.*</project.build.outputTimestamp>|<project.build.outputTimestamp>$(date -u +%Y-%m-%dT%H:%M:%SZ)</project.build.outputTimestamp>|" pom.xml
 sed -i.bak -E "s/^version = \".*\"/version = \"$version\"/" src/airflow-provider/pyproject.toml
 sed -i.bak -E "s/^## Unreleased \($version\)/## $version ($(date -u +%Y-%m-%d))/" CHANGELOG.md
-rm -f src/airflow-provider/pyproject.toml.bak CHANGELOG.md.bak
+rm -f pom.xml.bak src/airflow-provider/pyproject.toml.bak CHANGELOG.md.bak
 [[ -z "$(git grep -l -- "-SNAPSHOT" -- '*pom.xml')" ]] || fail "a pom still names a -SNAPSHOT version"
 
 step "build the distribution"

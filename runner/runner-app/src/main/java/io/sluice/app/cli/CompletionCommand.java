@@ -7,6 +7,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -53,7 +54,8 @@ final class CompletionCommand implements Runnable {
             if (sub.getValue().getCommandSpec().usageMessage().hidden()) {
                 continue;
             }
-            for (OptionSpec option : sub.getValue().getCommandSpec().options()) {
+            // by name: picocli's order follows reflection, which differs between builds of the same source
+            for (OptionSpec option : sub.getValue().getCommandSpec().options().stream().sorted(Comparator.comparing(OptionSpec::longestName)).toList()) {
                 if (option.hidden() || !option.longestName().startsWith("--")) {
                     continue;
                 }

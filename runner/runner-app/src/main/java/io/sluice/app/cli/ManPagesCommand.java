@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -67,7 +68,8 @@ final class ManPagesCommand implements Runnable {
             }
         }
         lines.add(".SH OPTIONS");
-        for (OptionSpec option : command.options()) {
+        // by name: picocli's order follows reflection, which differs between builds of the same source
+        for (OptionSpec option : command.options().stream().sorted(Comparator.comparing(OptionSpec::longestName)).toList()) {
             if (option.hidden()) {
                 continue;
             }
