@@ -73,6 +73,53 @@ class ImageTest {
         }
     }
 
+    /**
+     * The image's own SBOM (/opt/sluice/sbom/bom.json) lists what the image ships: each jar under lib/ by name and
+     * version (DuckDB's as the linux_amd64 jar it is, by its hash), each extension file, the Java runtime; and no
+     * arm64 file is in the image.
+     */
+    @Test
+    void itsBillOfMaterialsListsWhatTheImageShipsAndNoArm64File() throws Exception {
+        Path sluice = rootfs.resolve("opt/sluice");
+        JsonNode bom = JSON.readTree(sluice.resolve("sbom/bom.json").toFile());
+        java.util.Set<String> jars = new java.util.HashSet<>();
+        java.util.Map<String, String> shaByPurl = new java.util.HashMap<>();
+        java.util.Set<String> files = new java.util.HashSet<>();
+        for (JsonNode c : bom.get("components")) {
+            jars.add(c.path("name").asString() + "-" + c.path("version").asString() + ".jar");
+            shaByPurl.put(c.path("purl").asString(), c.path("hashes").path(0).path("content").asString());
+            c.path("properties").forEach(p -> files.add(p.path("value").asString()));
+        }
+        List<String> unlisted = new ArrayList<>();
+        try (java.util.stream.Stream<Path> walk = Files.walk(sluice.resolve("lib/app/lib"))) {
+            walk.filter(Files::isRegularFile).map(f -> f.getFileName().toString()).filter(n -> !jars.contains(n))
+                    .forEach(unlisted::add);
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(sluice.resolve("duckdb-extensions"))) {
+            walk.filter(Files::isRegularFile).map(f -> sluice.relativize(f).toString()).filter(f -> !files.contains(f))
+                    .forEach(unlisted::add);
+        }
+        assertEquals(List.of(), unlisted, "in the image, not in its SBOM");
+        Path duckdb;
+        try (java.util.stream.Stream<Path> list = Files.list(sluice.resolve("lib/app/lib"))) {
+            duckdb = list.filter(f -> f.getFileName().toString().startsWith("duckdb_jdbc-")).findFirst().orElseThrow();
+        }
+        String purl = shaByPurl.keySet().stream().filter(p -> p.startsWith("pkg:maven/org.duckdb/duckdb_jdbc@"))
+                .findFirst().orElseThrow();
+        assertTrue(purl.contains("classifier=linux_amd64"), purl);
+        assertEquals(sha256(duckdb), shaByPurl.get(purl), "the SBOM's hash is the shipped DuckDB jar's");
+        assertTrue(files.contains("/opt/java") && Files.isRegularFile(rootfs.resolve("opt/java/release")),
+                "the Java runtime: " + files);
+        try (java.util.stream.Stream<Path> walk = Files.walk(sluice)) {
+            assertEquals(List.of(), walk.map(Path::toString).filter(f -> f.contains("arm64")).toList());
+        }
+    }
+
+    private static String sha256(Path file) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(file)));
+    }
+
     @Test
     void itsEntrypointPrintsTheVersionAndRunsTheEmbeddedQuickstartFromTheUnpackedImage() throws Exception {
         Run version = inContainer(List.of("version"));
