@@ -21,6 +21,7 @@ iceberg/deletes (`make-tables.py deletes` writes only it), merge-on-read: 1 appe
 iceberg/types (`make-tables.py types` writes only it): Iceberg's uuid, time, date, timestamp, decimal(38,10),
   fixed, and nested struct, list and map columns, one snapshot.
 """
+import contextlib
 import datetime
 import decimal
 import os
@@ -37,6 +38,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 UTC = datetime.timezone.utc
 
 
+@contextlib.contextmanager
+def iceberg_catalog(root, name):
+    """A SQL catalog on SQLite (not kept) over root/iceberg, for the table `ns.<name>`; the table's folder is moved to
+    root/iceberg/<name> afterwards (tests read tables by folder)."""
+    catalog_dir = tempfile.mkdtemp()
+    warehouse = os.path.join(root, "iceberg")
+    os.makedirs(warehouse, exist_ok=True)
+    shutil.rmtree(os.path.join(warehouse, name), ignore_errors=True)
+    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
+    catalog.create_namespace("ns")
+    yield catalog
+    shutil.move(os.path.join(warehouse, "ns", name), os.path.join(warehouse, name))
+    os.rmdir(os.path.join(warehouse, "ns"))
+    shutil.rmtree(catalog_dir)
+
+
 def orders(ids, schema, extra=None):
     columns = {
         "id": ids,
@@ -51,34 +68,27 @@ def orders(ids, schema, extra=None):
 
 
 def iceberg(root):
-    catalog_dir = tempfile.mkdtemp()
-    warehouse = os.path.join(root, "iceberg")
-    os.makedirs(warehouse)
-    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
-    catalog.create_namespace("ns")
-    schema = pa.schema([("id", pa.int64()), ("name", pa.string()), ("amount", pa.decimal128(12, 2)),
-                        ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16))])
-    table = catalog.create_table("ns.orders", schema=schema)
-    table.append(orders([1, 2, 3], schema))
-    table.append(orders([4, 5], schema))
-    table.delete("id = 2")
-    with table.update_schema() as update:
-        update.rename_column("name", "label")
-        update.add_column("note", StringType())
-    table = catalog.load_table("ns.orders")
-    evolved = pa.schema([("id", pa.int64()), ("label", pa.string()), ("amount", pa.decimal128(12, 2)),
-                         ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16)), ("note", pa.string())])
-    six = orders([6], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
-    table.append(six.append_column("note", pa.array(["evolved"])).cast(evolved))
-    seven = orders([7], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
-    table.append(seven.append_column("note", pa.array(["late"])).cast(evolved))
-    table.delete("id = 6")
-    for snapshot in table.snapshots():
-        print("iceberg snapshot", snapshot.snapshot_id, snapshot.summary.operation)
-    # the folder layout the tests read: iceberg/orders/{metadata,data}
-    shutil.move(os.path.join(warehouse, "ns", "orders"), os.path.join(warehouse, "orders"))
-    os.rmdir(os.path.join(warehouse, "ns"))
-    shutil.rmtree(catalog_dir)
+    with iceberg_catalog(root, "orders") as catalog:
+        schema = pa.schema([("id", pa.int64()), ("name", pa.string()), ("amount", pa.decimal128(12, 2)),
+                            ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16))])
+        table = catalog.create_table("ns.orders", schema=schema)
+        table.append(orders([1, 2, 3], schema))
+        table.append(orders([4, 5], schema))
+        table.delete("id = 2")
+        with table.update_schema() as update:
+            update.rename_column("name", "label")
+            update.add_column("note", StringType())
+        table = catalog.load_table("ns.orders")
+        evolved = pa.schema([("id", pa.int64()), ("label", pa.string()), ("amount", pa.decimal128(12, 2)),
+                             ("placed", pa.timestamp("us", tz="UTC")), ("ref", pa.binary(16)), ("note", pa.string())])
+        six = orders([6], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
+        table.append(six.append_column("note", pa.array(["evolved"])).cast(evolved))
+        seven = orders([7], schema).rename_columns(["id", "label", "amount", "placed", "ref"])
+        table.append(seven.append_column("note", pa.array(["late"])).cast(evolved))
+        table.delete("id = 6")
+        for snapshot in table.snapshots():
+            print("iceberg snapshot", snapshot.snapshot_id, snapshot.summary.operation)
+        # the folder layout the tests read: iceberg/orders/{metadata,data}
 
 
 def delta(root):
@@ -105,17 +115,11 @@ def appends(root):
     def rows(ids):
         return pa.table({"id": ids, "name": [f"row {i}" for i in ids]}, schema=schema)
 
-    catalog_dir = tempfile.mkdtemp()
-    warehouse = os.path.join(root, "iceberg")
-    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
-    catalog.create_namespace("ns")
-    table = catalog.create_table("ns.appends", schema=schema)
-    for ids in ([1, 2], [3, 4], [5]):
-        table.append(rows(ids))
-    table.delete("id = 1")
-    shutil.move(os.path.join(warehouse, "ns", "appends"), os.path.join(warehouse, "appends"))
-    os.rmdir(os.path.join(warehouse, "ns"))
-    shutil.rmtree(catalog_dir)
+    with iceberg_catalog(root, "appends") as catalog:
+        table = catalog.create_table("ns.appends", schema=schema)
+        for ids in ([1, 2], [3, 4], [5]):
+            table.append(rows(ids))
+        table.delete("id = 1")
 
     path = os.path.join(root, "delta", "appends")
     write_deltalake(path, rows([1, 2]))
@@ -140,29 +144,21 @@ def types(root):
         NestedField(11, "l", ListType(12, LongType())),
         NestedField(13, "m", MapType(14, StringType(), 15, LongType())),
     )
-    catalog_dir = tempfile.mkdtemp()
-    warehouse = os.path.join(root, "iceberg")
-    os.makedirs(warehouse, exist_ok=True)
-    shutil.rmtree(os.path.join(warehouse, "types"), ignore_errors=True)
-    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
-    catalog.create_namespace("ns")
-    table = catalog.create_table("ns.types", schema=schema)
-    arrow = table.schema().as_arrow()
-    table.append(pa.table({
-        "id": [1, 2],
-        "u": [uuid.UUID(int=1).bytes, None],
-        "t": [datetime.time(12, 30, 15, 123456), None],
-        "d": [datetime.date(2026, 12, 6), None],
-        "ts": [datetime.datetime(2026, 12, 6, 12, 30, 15, 123456), None],
-        "big": [decimal.Decimal("1234567890123456789012345678.0123456789"), None],
-        "f": [b"\x00\x01\x02\x03", None],
-        "s": [{"a": 1, "b": "x"}, None],
-        "l": [[1, 2, 3], None],
-        "m": [[("k", 1)], None],
-    }, schema=arrow))
-    shutil.move(os.path.join(warehouse, "ns", "types"), os.path.join(warehouse, "types"))
-    os.rmdir(os.path.join(warehouse, "ns"))
-    shutil.rmtree(catalog_dir)
+    with iceberg_catalog(root, "types") as catalog:
+        table = catalog.create_table("ns.types", schema=schema)
+        arrow = table.schema().as_arrow()
+        table.append(pa.table({
+            "id": [1, 2],
+            "u": [uuid.UUID(int=1).bytes, None],
+            "t": [datetime.time(12, 30, 15, 123456), None],
+            "d": [datetime.date(2026, 12, 6), None],
+            "ts": [datetime.datetime(2026, 12, 6, 12, 30, 15, 123456), None],
+            "big": [decimal.Decimal("1234567890123456789012345678.0123456789"), None],
+            "f": [b"\x00\x01\x02\x03", None],
+            "s": [{"a": 1, "b": "x"}, None],
+            "l": [[1, 2, 3], None],
+            "m": [[("k", 1)], None],
+        }, schema=arrow))
 
 
 def deletes(root):
@@ -176,66 +172,50 @@ def deletes(root):
     def rows(ids, name="row {}"):
         return pa.table({"id": ids, "name": [name.format(i) for i in ids]}, schema=schema)
 
-    catalog_dir = tempfile.mkdtemp()
-    warehouse = os.path.join(root, "iceberg")
-    os.makedirs(warehouse, exist_ok=True)
-    shutil.rmtree(os.path.join(warehouse, "deletes"), ignore_errors=True)
-    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
-    catalog.create_namespace("ns")
-    table = catalog.create_table("ns.deletes", schema=schema, properties={"format-version": "2"})
-    table.append(rows([1, 2, 3, 4, 5]))
-    table.append(rows([6, 7, 8, 9, 10]))
-    first = next(t.file.file_path for t in table.scan().plan_files()
-                 if 2 in pq.read_table(t.file.file_path.removeprefix("file://")).column("id").to_pylist())
-    id_field = table.schema().find_field("id").field_id
+    with iceberg_catalog(root, "deletes") as catalog:
+        table = catalog.create_table("ns.deletes", schema=schema, properties={"format-version": "2"})
+        table.append(rows([1, 2, 3, 4, 5]))
+        table.append(rows([6, 7, 8, 9, 10]))
+        first = next(t.file.file_path for t in table.scan().plan_files()
+                     if 2 in pq.read_table(t.file.file_path.removeprefix("file://")).column("id").to_pylist())
+        id_field = table.schema().find_field("id").field_id
 
-    def delete_file(name, arrow, content, **extra):
-        path = f"{table.location()}/data/{name}"
-        pq.write_table(arrow, path.removeprefix("file://"))
-        return DataFile.from_args(content=content, file_path=path, file_format=FileFormat.PARQUET,
-                                  partition=Record(), record_count=arrow.num_rows,
-                                  file_size_in_bytes=os.path.getsize(path.removeprefix("file://")), **extra)
+        def delete_file(name, arrow, content, **extra):
+            path = f"{table.location()}/data/{name}"
+            pq.write_table(arrow, path.removeprefix("file://"))
+            return DataFile.from_args(content=content, file_path=path, file_format=FileFormat.PARQUET,
+                                      partition=Record(), record_count=arrow.num_rows,
+                                      file_size_in_bytes=os.path.getsize(path.removeprefix("file://")), **extra)
 
-    position = delete_file("position-deletes.parquet", pa.table({"file_path": [first], "pos": [1]}, schema=pa.schema([
-        pa.field("file_path", pa.string(), nullable=False, metadata={"PARQUET:field_id": "2147483546"}),
-        pa.field("pos", pa.int64(), nullable=False, metadata={"PARQUET:field_id": "2147483545"})])),
-        DataFileContent.POSITION_DELETES)
-    equality = delete_file("equality-deletes.parquet", pa.table({"id": [7]}, schema=pa.schema([
-        pa.field("id", pa.int64(), nullable=False, metadata={"PARQUET:field_id": str(id_field)})])),
-        DataFileContent.EQUALITY_DELETES, equality_ids=[id_field])
-    data_content, data_meta = ManifestWriterV2.content, ManifestWriterV2._meta
-    ManifestWriterV2.content = lambda self: ManifestContent.DELETES
-    ManifestWriterV2._meta = property(lambda self: {**data_meta.fget(self), "content": "deletes"})
-    try:
-        with table.transaction() as tx:
-            with tx.update_snapshot().fast_append() as commit:
-                commit._operation = Operation.DELETE
-                commit.append_data_file(position)
-                commit.append_data_file(equality)
-    finally:
-        ManifestWriterV2.content, ManifestWriterV2._meta = data_content, data_meta
-    table = catalog.load_table("ns.deletes")
-    table.append(rows([7], "row {} again"))
-    shutil.move(os.path.join(warehouse, "ns", "deletes"), os.path.join(warehouse, "deletes"))
-    os.rmdir(os.path.join(warehouse, "ns"))
-    shutil.rmtree(catalog_dir)
+        position = delete_file("position-deletes.parquet", pa.table({"file_path": [first], "pos": [1]}, schema=pa.schema([
+            pa.field("file_path", pa.string(), nullable=False, metadata={"PARQUET:field_id": "2147483546"}),
+            pa.field("pos", pa.int64(), nullable=False, metadata={"PARQUET:field_id": "2147483545"})])),
+            DataFileContent.POSITION_DELETES)
+        equality = delete_file("equality-deletes.parquet", pa.table({"id": [7]}, schema=pa.schema([
+            pa.field("id", pa.int64(), nullable=False, metadata={"PARQUET:field_id": str(id_field)})])),
+            DataFileContent.EQUALITY_DELETES, equality_ids=[id_field])
+        data_content, data_meta = ManifestWriterV2.content, ManifestWriterV2._meta
+        ManifestWriterV2.content = lambda self: ManifestContent.DELETES
+        ManifestWriterV2._meta = property(lambda self: {**data_meta.fget(self), "content": "deletes"})
+        try:
+            with table.transaction() as tx:
+                with tx.update_snapshot().fast_append() as commit:
+                    commit._operation = Operation.DELETE
+                    commit.append_data_file(position)
+                    commit.append_data_file(equality)
+        finally:
+            ManifestWriterV2.content, ManifestWriterV2._meta = data_content, data_meta
+        table = catalog.load_table("ns.deletes")
+        table.append(rows([7], "row {} again"))
 
 
 def small(root):
     schema = pa.schema([("id", pa.int64()), ("name", pa.string())])
-    catalog_dir = tempfile.mkdtemp()
-    warehouse = os.path.join(root, "iceberg")
-    os.makedirs(warehouse, exist_ok=True)
-    shutil.rmtree(os.path.join(warehouse, "small"), ignore_errors=True)
-    catalog = SqlCatalog("fixtures", uri=f"sqlite:///{catalog_dir}/catalog.db", warehouse=f"file://{warehouse}")
-    catalog.create_namespace("ns")
-    # a tiny target file size: pyiceberg writes each row as a data file of its own
-    table = catalog.create_table("ns.small", schema=schema, properties={"write.target-file-size-bytes": "1"})
-    table.append(pa.concat_tables([pa.table({"id": ids, "name": [f"row {i}" for i in ids]}, schema=schema)
-                                   for ids in (list(range(k * 10 + 1, k * 10 + 11)) for k in range(4))]))
-    shutil.move(os.path.join(warehouse, "ns", "small"), os.path.join(warehouse, "small"))
-    os.rmdir(os.path.join(warehouse, "ns"))
-    shutil.rmtree(catalog_dir)
+    with iceberg_catalog(root, "small") as catalog:
+        # a tiny target file size: pyiceberg writes each row as a data file of its own
+        table = catalog.create_table("ns.small", schema=schema, properties={"write.target-file-size-bytes": "1"})
+        table.append(pa.concat_tables([pa.table({"id": ids, "name": [f"row {i}" for i in ids]}, schema=schema)
+                                       for ids in (list(range(k * 10 + 1, k * 10 + 11)) for k in range(4))]))
 
 
 if __name__ == "__main__":
