@@ -15,6 +15,7 @@ public enum RunnerCode implements ErrorCode {
     RUN020("a partition read another number of rows than the target took"),
     RUN021("a partition read another number of rows than the source said it holds"),
     RUN030("a worker died of something no connector declares (a bug)"),
+    RUN031("the JVM's heap could not hold what a worker needed (a value, or degree x values)"),
     RUN040("the stream ended with partitions it set out to copy not done (a bug)"),
     RUN050("another process of a joined run failed, so this one stopped claiming partitions"),
     RUN060("a stream set aside more rows than its rejects: max-rows or max-ratio allow"),

@@ -5,6 +5,7 @@ import io.sluice.spi.error.CodedFailure;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorCode;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.memory.JavaHeap;
 
 import java.util.Optional;
 
@@ -66,6 +67,10 @@ public final class SluiceException extends RuntimeException implements CodedFail
      * the run fails with a code and says how to go on.
      */
     public static SluiceException unexpected(Throwable e, String where) {
+        if (e instanceof OutOfMemoryError) {
+            return new SluiceException(ErrorKind.FAILED, RunnerCode.RUN031, where + ": the JVM ran out of heap (at most "
+                    + JavaHeap.megabytes(JavaHeap.maxBytes()) + "): " + e.getMessage(), JavaHeap.fix(0), e);
+        }
         String message = e.getMessage() == null ? "" : ": " + e.getMessage();
         return new SluiceException(ErrorKind.FAILED, RunnerCode.RUN030, where + ": unexpected " + e.getClass().getName()
                 + message, "this is a bug in Sluice or the connector, not in the data: report it with the plan "

@@ -70,6 +70,7 @@ public enum PostgresCode implements ErrorCode {
     PG241("objects: all: the schema uses an extension the target database does not have"),
     PG242("objects: all with load-mode replace"),
     PG243("publications: copy without objects: all"),
+    PG244("a row too long for the heap where rejects: must keep it whole"),
     // planning: the spec asks what the source cannot give
     PG301("a source column's type cannot be converted to its target column's type"),
     PG302("the target column's type does not exist on the source server"),

@@ -41,6 +41,7 @@ public final class CopyOutReader implements PartitionReader {
     private volatile boolean cancelled;
     private volatile CopyOut copy;
     private volatile boolean complete;
+    private volatile boolean midRow; // a long row's message read in part: the protocol stream is out of step
 
     private CopyOutReader(ConnectionSlot slot, Connection connection, String copySql, PostgresErrors errors,
                           String what) {
@@ -117,10 +118,12 @@ public final class CopyOutReader implements PartitionReader {
                     }
                     if (length > buffer.length) {
                         if (row == null) {
-                            row = new byte[length];
-                            frames.read(row, 0, length);
+                            midRow = true;
+                            streamLongRow(frames, length, buffer, sink);
+                            midRow = false;
+                        } else {
+                            sink.write(row, 0, length);
                         }
-                        sink.write(row, 0, length);
                         continue;
                     }
                 }
@@ -150,10 +153,30 @@ public final class CopyOutReader implements PartitionReader {
             throw failure(new PSQLException("I/O error while reading COPY data: " + e.getMessage(),
                     PSQLState.CONNECTION_FAILURE, e));
         } finally {
-            if (!done) {
+            if (!done && midRow) {
+                // PgJDBC would read the rest of the row as messages (and wait for a length it took from the data):
+                // the connection is dropped, and the server rolls its transaction back.
+                PostgresConnections.closeQuietly(connection);
+            } else if (!done) {
                 cancelQuietly(out);
                 rollbackQuietly();
             }
+        }
+    }
+
+    /**
+     * Passes a row longer than the buffer on through it, a buffer at a time: a row is one CopyData message, as long as
+     * its values (up to 1 GB each), and holding it whole made memory follow the largest value (three rows of a 360 MB
+     * text at degree 2 peaked at 1.9 GB). The sink takes any cut of the stream; one that keeps whole tuples (rejects:)
+     * gathers the row itself. A sink that fails mid-row leaves the stream mid-message: see {@code midRow}.
+     */
+    private static void streamLongRow(CopyDataFrames frames, int length, byte[] buffer, CopySink sink)
+            throws IOException, ConnectorException {
+        for (int left = length; left > 0; ) {
+            int piece = Math.min(left, buffer.length);
+            frames.read(buffer, 0, piece);
+            sink.write(buffer, 0, piece);
+            left -= piece;
         }
     }
 
@@ -177,7 +200,7 @@ public final class CopyOutReader implements PartitionReader {
             return;
         }
         CopyOut out = copy;
-        if (out != null) {
+        if (out != null && !midRow) {
             cancelQuietly(out);
         }
         rollbackQuietly();

@@ -6,6 +6,7 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.spi.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.toolkit.memory.JavaHeap;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.util.PSQLException;
@@ -23,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG211;
+import static io.sluice.connector.postgres.catalog.PostgresCode.PG244;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -258,12 +260,50 @@ final class RejectingCopy {
         return tuplesBefore - refused;
     }
 
-    private void append(byte[] buffer, int from, int count) {
+    private void append(byte[] buffer, int from, int count) throws ConnectorException {
         if (length + count > segment.length) {
-            segment = Arrays.copyOf(segment, Math.max(length + count, segment.length * 2));
+            grow(Math.max(length + count, (long) segment.length * 2));
         }
         System.arraycopy(buffer, from, segment, length, count);
         length += count;
+        if (scanned < length) { // a tuple in part: make room for all of it at once, not by doublings past it
+            long end = announcedEnd(scanned, length);
+            if (end > segment.length) {
+                grow(end);
+            }
+        }
+    }
+
+    /**
+     * A tuple is kept whole until its segment is past a savepoint, however long its values: a row the server refuses
+     * is sent again. A heap too small for it fails the partition naming the row's size (nothing of it is committed).
+     */
+    private void grow(long bytes) throws ConnectorException {
+        try {
+            segment = Arrays.copyOf(segment, (int) Math.min(bytes, Integer.MAX_VALUE - 16));
+        } catch (OutOfMemoryError e) {
+            long row = announcedEnd(scanned, length) - scanned;
+            throw new ConnectorException(ErrorKind.FAILED, PG244, what + ": a row of " + JavaHeap.megabytes(row)
+                    + " does not fit in the JVM's heap (at most " + JavaHeap.megabytes(JavaHeap.maxBytes())
+                    + ") beside the rows rejects: keeps to send again", "load this table without rejects: (a row is "
+                    + "then streamed whatever its size), or " + JavaHeap.fix(row), e);
+        }
+    }
+
+    /** At least where the tuple at {@code at} ends, by the lengths of the fields it has announced by {@code limit}. */
+    private long announcedEnd(int at, int limit) {
+        if (at + 2 > limit) {
+            return limit;
+        }
+        int fields = fieldCount(at);
+        long p = at + 2;
+        for (int f = 0; f < fields && p + 4 <= limit; f++) {
+            int q = (int) p;
+            int size = ((segment[q] & 0xFF) << 24) | ((segment[q + 1] & 0xFF) << 16)
+                    | ((segment[q + 2] & 0xFF) << 8) | (segment[q + 3] & 0xFF);
+            p += 4 + Math.max(size, 0);
+        }
+        return Math.max(p, limit);
     }
 
     /** Finds the whole tuples among the bytes appended; stops at a partial one, or at the trailer. */
