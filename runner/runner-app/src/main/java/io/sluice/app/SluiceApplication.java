@@ -41,7 +41,7 @@ public class SluiceApplication implements CommandLineRunner, ExitCodeGenerator {
      */
     private String[] withPushgatewayProperties(String[] args) {
         List<String> given = List.of(args);
-        if (!SluiceMain.command(args).equals("run") || !environment.getProperty(PUSHGATEWAY + "enabled", Boolean.class, false)
+        if (!SluiceCommand.commandName(args).equals("run") || !environment.getProperty(PUSHGATEWAY + "enabled", Boolean.class, false)
                 || given.stream().anyMatch(a -> a.startsWith("--metrics-push"))) {
             return args;
         }

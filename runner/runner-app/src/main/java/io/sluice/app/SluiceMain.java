@@ -21,23 +21,14 @@ public final class SluiceMain {
     }
 
     public static int execute(String[] args) {
-        if (command(args).equals("run") && !helpWanted(args) && BootSettings.ofThisProcess().present()) {
+        if (SluiceCommand.commandName(args).equals("run") && !helpWanted(args) && BootSettings.ofThisProcess().present()) {
             return SpringApplication.exit(new SpringApplicationBuilder(SluiceApplication.class)
                     .web(WebApplicationType.NONE)
                     .run(args));
         }
-        return SluiceCommand.commandLine(CommandLine.defaultFactory()).execute(args);
+        return SluiceCommand.commandLine(CommandLine.defaultFactory(), args).execute(args);
     }
 
-    /** The subcommand's name: the first argument that is not an option; empty when there is none. */
-    static String command(String[] args) {
-        for (String arg : args) {
-            if (!arg.startsWith("-")) {
-                return arg;
-            }
-        }
-        return "";
-    }
 
     private static boolean helpWanted(String[] args) {
         for (String arg : args) {

@@ -114,7 +114,11 @@ class HugeValuesTest {
         Path log = Files.createTempFile(dir, "sluice", ".log");
         Process child = new ProcessBuilder(SluiceProcess.command(jvm, List.of(args))).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        assertTrue(child.waitFor(300, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        try {
+            assertTrue(child.waitFor(300, TimeUnit.SECONDS), () -> SluiceProcess.read(log));
+        } finally {
+            child.destroyForcibly(); // a hung run must not outlive its test, busy
+        }
         return new Run(child.exitValue(), Files.readString(log));
     }
 

@@ -6,25 +6,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** {@code sluice}: the root command. Subcommands do the work. */
 @Command(name = "sluice",
         mixinStandardHelpOptions = true,
         versionProvider = VersionCommand.Provider.class,
         description = "Declarative bulk data mover into PostgreSQL: parallel binary COPY driven by YAML specs.",
-        subcommands = {
-                RunCommand.class,
-                PlanCommand.class,
-                CompareCommand.class,
-                ServeCommand.class,
-                StatusCommand.class,
-                RejectsCommand.class,
-                LintCommand.class,
-                ConnectorsCommand.class,
-                VersionCommand.class,
-                CompletionCommand.class,
-                ManPagesCommand.class,
-                CommandLine.HelpCommand.class},
         footerHeading = "%nExit codes:%n",
         footer = {
                 "  0    success",
@@ -45,8 +37,54 @@ public final class SluiceCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The subcommands by name, in the order the help lists them. */
+    static final Map<String, Class<?>> COMMANDS = commands();
+    /** Commands that read the whole tree of commands (help listings, completion scripts, man pages). */
+    private static final Set<String> WHOLE_TREE = Set.of("help", "completion", "man-pages");
+
+    private static Map<String, Class<?>> commands() {
+        Map<String, Class<?>> commands = new LinkedHashMap<>();
+        for (Class<?> command : List.of(RunCommand.class, PlanCommand.class, CompareCommand.class, ServeCommand.class,
+                StatusCommand.class, RejectsCommand.class, LintCommand.class, ConnectorsCommand.class,
+                VersionCommand.class, CompletionCommand.class, ManPagesCommand.class, CommandLine.HelpCommand.class)) {
+            commands.put(command.getAnnotation(Command.class).name(), command);
+        }
+        return Collections.unmodifiableMap(commands);
+    }
+
+    /** Every command: for help, completion and man pages, and for callers that dispatch more than once. */
     public static CommandLine commandLine(CommandLine.IFactory factory) {
+        return commandLine(factory, COMMANDS.keySet());
+    }
+
+    /**
+     * The commands {@code args} can reach: only the one they name when they name one, else all. Picocli models a
+     * command by reflection on its options, which took about a tenth of a second for all twelve of every
+     * {@code sluice plan} of 0.6 s; a command's own usage and errors need only its own model.
+     */
+    public static CommandLine commandLine(CommandLine.IFactory factory, String[] args) {
+        String named = commandName(args);
+        return COMMANDS.containsKey(named) && !WHOLE_TREE.contains(named)
+                ? commandLine(factory, Set.of(named)) : commandLine(factory);
+    }
+
+    /** The subcommand's name: the first argument that is not an option; empty when there is none. */
+    public static String commandName(String[] args) {
+        for (String arg : args) {
+            if (!arg.startsWith("-")) {
+                return arg;
+            }
+        }
+        return "";
+    }
+
+    private static CommandLine commandLine(CommandLine.IFactory factory, Set<String> names) {
         CommandLine line = new CommandLine(new SluiceCommand(), factory);
+        COMMANDS.forEach((name, command) -> {
+            if (names.contains(name)) {
+                line.addSubcommand(name, command);
+            }
+        });
         line.setExitCodeExceptionMapper(SluiceCommand::exitCodeOf);
         line.setExecutionExceptionHandler(SluiceCommand::handle);
         line.setCaseInsensitiveEnumValuesAllowed(true);
