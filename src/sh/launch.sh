@@ -60,7 +60,7 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
   recordable=""
   # Recorded by a `plan`, not a `run`: a JVM that records ran a copy of 1,000 tables 2.3x slower (124.6 s against
   # 54.7 s), and a user's first run may be their biggest. A plan connects, describes and plans: most of what a
-  # run loads.
+  # run loads; with sluice.startup-training it also loads the rest of Sluice's and PgJDBC's classes (StartupTraining).
   if [ "$command" = plan ] && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] && mkdir -p "$dir" 2>/dev/null \
       && [ -w "$dir" ]; then
     recordable=1
@@ -75,7 +75,8 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
       # This plan records what it loads; the cache is made from that after it succeeded (about 2 s, once).
       aot_config="$dir/$key.$$.aotconf"
       cache_tmp="$cache.$$.tmp"
-      cache_opts=(-XX:AOTMode=record -XX:AOTConfiguration="$aot_config" "${aot_quiet[@]}")
+      cache_opts=(-XX:AOTMode=record -XX:AOTConfiguration="$aot_config" "${aot_quiet[@]}"
+        -Dsluice.startup-training=true)
     fi
   else
     cache="$dir/$key.jsa"
@@ -84,7 +85,7 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
     elif [ -n "$recordable" ]; then
       # Written by this run when it exits, and moved into place only when complete.
       cache_tmp="$cache.$$.tmp"
-      cache_opts=(-XX:ArchiveClassesAtExit="$cache_tmp" -Xlog:cds=off)
+      cache_opts=(-XX:ArchiveClassesAtExit="$cache_tmp" -Xlog:cds=off -Dsluice.startup-training=true)
     fi
   fi
 fi

@@ -14,6 +14,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -57,6 +59,7 @@ public final class CompleteBom {
                 server.put("description", "PostgreSQL server binaries (the embedded default target) inside " + name);
             }
             if (listed.contains(name)) {
+                markRetargeted(components, name, home.relativize(jar).toString(), jar);
                 continue;
             }
             Map.Entry<String, List<String>> added = ADDED_JARS.entrySet().stream()
@@ -87,6 +90,37 @@ public final class CompleteBom {
                     .put("description", "DuckDB " + m.group(3) + " extension for " + m.group(2));
         }
         Files.writeString(bomFile, mapper.writerWithDefaultPrettyPrinter().writeValueAsString(bom));
+    }
+
+    /**
+     * A jar src/build/RetargetClasses.java rewrote (its manifest says so) is not the one Maven's graph lists: its
+     * component gets the shipped file's hash and a pedigree (the original as its ancestor, what was changed).
+     */
+    private static void markRetargeted(ArrayNode components, String name, String shippedAs, Path jar)
+            throws IOException {
+        String note;
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            note = manifest == null ? null : manifest.getMainAttributes().getValue("Sluice-Retargeted");
+        }
+        if (note == null) {
+            return;
+        }
+        for (JsonNode node : components) {
+            ObjectNode c = (ObjectNode) node;
+            if (!name.equals(c.path("name").asString() + "-" + c.path("version").asString() + ".jar")) {
+                continue;
+            }
+            if (!c.has("pedigree")) { // not completed before (the same bill run through twice)
+                ObjectNode ancestor = c.deepCopy();
+                ancestor.remove("properties");
+                ancestor.put("bom-ref", c.path("bom-ref").asString() + "#original");
+                c.putObject("pedigree").putArray("ancestors").add(ancestor);
+                c.withArray("properties").addObject().put("name", "sluice:file").put("value", shippedAs);
+            }
+            ((ObjectNode) c.get("pedigree")).put("notes", note);
+            c.putArray("hashes").addObject().put("alg", "SHA-256").put("content", sha256(jar));
+        }
     }
 
     private static ObjectNode component(ArrayNode components, String type, String name, String version, String purl,

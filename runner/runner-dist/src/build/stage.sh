@@ -24,6 +24,11 @@ mkdir -p "$home/lib" "$home/sbom" "$home/examples"
 "$JAVA_HOME/bin/java" -Djarmode=tools -jar "$app_jar" extract --destination "$home/lib/app" >/dev/null
 app_name="$(basename "$app_jar")"
 [ "$app_name" = sluice.jar ] || mv "$home/lib/app/$app_name" "$home/lib/app/sluice.jar"
+# picocli's Java 5 class files rewritten as Java 8, so that the start-up cache can hold them (JDK 24+ builds; the
+# bill of materials records the jar as modified): src/build/RetargetClasses.java.
+if [ "$(sh "$root/src/sh/find-jdk.sh" --major "$JAVA_HOME")" -ge 24 ] 2>/dev/null; then
+  "$JAVA_HOME/bin/java" "$root/src/build/RetargetClasses.java" "$home"/lib/app/lib/picocli-*.jar >/dev/null
+fi
 cp "$root/src/sh/launch.sh" "$root/src/sh/find-jdk.sh" "$home/lib/"
 cp -R "$module/src/dist/." "$home/"
 chmod 755 "$home/bin/sluice" "$home/lib/launch.sh" "$home/lib/find-jdk.sh"

@@ -17,7 +17,11 @@ public final class SluiceMain {
 
     public static void main(String[] args) {
         SocketPollers.preferPlatformThreads();
-        System.exit(execute(args));
+        int exitCode = execute(args);
+        if (StartupTraining.wanted()) {
+            StartupTraining.loadClasses();
+        }
+        System.exit(exitCode);
     }
 
     public static int execute(String[] args) {
