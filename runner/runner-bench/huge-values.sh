@@ -64,28 +64,24 @@ check_target() {
   got=$(psql_ -d sluice_huge_dst -At -c "SELECT string_agg(id || ':' || md5(body), ',' ORDER BY id) FROM big")
   [ "$got" = "$want" ] || { echo "the target's rows differ from the source's: $got" >&2; exit 1; }
 }
+# timed LABEL SPEC [JAVA_OPTS]: one run into an empty target, timed whole, its rows checked
+timed() {
+  local opts=()
+  [ -z "${3:-}" ] || opts=(SLUICE_JAVA_OPTS="$3")
+  fresh_target
+  /usr/bin/time -o "$work/t" -f "%e %U %S %M" env ${opts[@]+"${opts[@]}"} "$root/sluice" run "$2" \
+    > "$work/run.txt" 2>&1 || { tail -5 "$work/run.txt" >&2; exit 1; }
+  read -r wall user sys rss < "$work/t"
+  check_target
+  echo "$1: wall $wall s cpu $(echo "$user + $sys" | bc) s peak-rss $((rss / 1024)) MB, rows equal"
+}
 fresh_target
 "$root/sluice" plan "$work/huge.yaml" >/dev/null # builds the jar if needed and records the start-up cache
 for run in $(seq 1 "$runs"); do
-  fresh_target
-  /usr/bin/time -o "$work/t" -f "%e %U %S %M" "$root/sluice" run "$work/huge.yaml" > "$work/run.txt" 2>&1 \
-    || { tail -5 "$work/run.txt" >&2; exit 1; }
-  read -r wall user sys rss < "$work/t"
-  check_target
-  echo "run $run degree $degree default heap: wall $wall s cpu $(echo "$user + $sys" | bc) s peak-rss $((rss / 1024)) MB, rows equal"
+  timed "run $run degree $degree default heap" "$work/huge.yaml"
 done
-fresh_target
-/usr/bin/time -o "$work/t" -f "%e %U %S %M" env SLUICE_JAVA_OPTS="-Xmx$heap" "$root/sluice" run "$work/huge.yaml" \
-  > "$work/run.txt" 2>&1 || { tail -5 "$work/run.txt" >&2; exit 1; }
-read -r wall user sys rss < "$work/t"
-check_target
-echo "-Xmx$heap: wall $wall s cpu $(echo "$user + $sys" | bc) s peak-rss $((rss / 1024)) MB, rows equal"
-fresh_target
-/usr/bin/time -o "$work/t" -f "%e %U %S %M" "$root/sluice" run "$work/huge-rejects.yaml" > "$work/run.txt" 2>&1 \
-  || { tail -5 "$work/run.txt" >&2; exit 1; }
-read -r wall user sys rss < "$work/t"
-check_target
-echo "with rejects, default heap: wall $wall s cpu $(echo "$user + $sys" | bc) s peak-rss $((rss / 1024)) MB, rows equal"
+timed "-Xmx$heap" "$work/huge.yaml" "-Xmx$heap"
+timed "with rejects, default heap" "$work/huge-rejects.yaml"
 fresh_target
 set +e
 env SLUICE_JAVA_OPTS="-Xmx$heap" "$root/sluice" run "$work/huge-rejects.yaml" > "$work/rejects.txt" 2>&1
