@@ -33,7 +33,6 @@ public final class SluiceMain {
         return SluiceCommand.commandLine(CommandLine.defaultFactory(), args).execute(args);
     }
 
-
     private static boolean helpWanted(String[] args) {
         for (String arg : args) {
             if (arg.equals("--help") || arg.equals("-h")) {

@@ -27,10 +27,9 @@ final class StartupTraining {
         return Boolean.getBoolean(PROPERTY);
     }
 
-    /** Loads the classes; returns how many. Best effort: a class that does not load is left out of the cache. */
-    static int loadClasses() {
+    /** Loads the classes. Best effort: a class that does not load is left out of the cache. */
+    static void loadClasses() {
         ClassLoader loader = StartupTraining.class.getClassLoader();
-        int loaded = 0;
         for (Path jar : jars()) {
             try (JarFile file = new JarFile(jar.toFile())) {
                 for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
@@ -41,7 +40,6 @@ final class StartupTraining {
                     }
                     try {
                         Class.forName(name.substring(0, name.length() - 6).replace('/', '.'), false, loader);
-                        loaded++;
                     } catch (ClassNotFoundException | LinkageError e) {
                         // an optional dependency's class missing: that class stays out of the cache
                     }
@@ -50,7 +48,6 @@ final class StartupTraining {
                 // a jar that cannot be read is not cached; the command already ran
             }
         }
-        return loaded;
     }
 
     /** The application's jar and, beside it in lib/, Sluice's module jars and PgJDBC's (the extracted layout). */

@@ -298,10 +298,7 @@ final class RejectingCopy {
         int fields = fieldCount(at);
         long p = at + 2;
         for (int f = 0; f < fields && p + 4 <= limit; f++) {
-            int q = (int) p;
-            int size = ((segment[q] & 0xFF) << 24) | ((segment[q + 1] & 0xFF) << 16)
-                    | ((segment[q + 2] & 0xFF) << 8) | (segment[q + 3] & 0xFF);
-            p += 4 + Math.max(size, 0);
+            p += 4 + Math.max(fieldLength((int) p), 0);
         }
         return Math.max(p, limit);
     }
@@ -348,6 +345,12 @@ final class RejectingCopy {
         return (short) (((segment[at] & 0xFF) << 8) | (segment[at + 1] & 0xFF));
     }
 
+    /** The length a field announces at {@code at} (-1 for NULL). */
+    private int fieldLength(int at) {
+        return ((segment[at] & 0xFF) << 24) | ((segment[at + 1] & 0xFF) << 16) | ((segment[at + 2] & 0xFF) << 8)
+                | (segment[at + 3] & 0xFF);
+    }
+
     /** Where the tuple at {@code at} ends, or -1 when it does not end by {@code limit}. */
     private int endOfTupleAt(int at, int limit) {
         int fields = fieldCount(at);
@@ -356,9 +359,7 @@ final class RejectingCopy {
             if (p + 4 > limit) {
                 return -1;
             }
-            int size = ((segment[p] & 0xFF) << 24) | ((segment[p + 1] & 0xFF) << 16)
-                    | ((segment[p + 2] & 0xFF) << 8) | (segment[p + 3] & 0xFF);
-            p += 4 + Math.max(size, 0);
+            p += 4 + Math.max(fieldLength(p), 0);
             if (p > limit) {
                 return -1;
             }
