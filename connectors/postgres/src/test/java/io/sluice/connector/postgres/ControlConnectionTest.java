@@ -245,6 +245,42 @@ class ControlConnectionTest {
         }
     }
 
+    @Test
+    void keptSessionsTakeTheRunsNameWhenNextTakenInsteadOfBeingReopened() throws Exception {
+        try (PostgresConnections connections = connections(PostgresConnections.MAX_CONTROL_IDLE)) {
+            int control;
+            int ledger;
+            try (ControlConnection c = connections.control("test"); ControlConnection l = connections.ledger("test")) {
+                control = backend(c.connection());
+                ledger = backend(l.connection());
+                assertEquals("sluice", setting(c.connection(), "application_name"), "named at start-up");
+            }
+            Connection writer = connections.reuse(PostgresConnections.Use.WRITER, "a writer");
+            int written = backend(writer);
+            connections.keep(PostgresConnections.Use.WRITER, writer);
+
+            connections.nameSessions("sluice run=r1"); // a run claimed the target: its sessions must be findable
+            try (ControlConnection c = connections.control("test"); ControlConnection l = connections.ledger("test")) {
+                assertEquals(control, backend(c.connection()), "the kept control session, not a new one");
+                assertEquals(ledger, backend(l.connection()), "the kept ledger session, not a new one");
+                assertEquals("sluice run=r1", setting(c.connection(), "application_name"));
+                assertEquals("sluice run=r1", setting(l.connection(), "application_name"));
+            }
+            Connection again = connections.reuse(PostgresConnections.Use.WRITER, "a writer");
+            try {
+                assertEquals(written, backend(again));
+                assertEquals("sluice run=r1", setting(again, "application_name"));
+            } finally {
+                again.close();
+            }
+            try (ControlConnection fresh = connections.control("test"); ControlConnection second =
+                    connections.control("test")) {
+                assertEquals("sluice run=r1", setting(second.connection(), "application_name"),
+                        "a session opened after the naming has the name from its start");
+            }
+        }
+    }
+
     private static void terminate(int backend) throws SQLException {
         try (Connection admin = server.connect(database); Statement s = admin.createStatement();
              ResultSet rs = s.executeQuery("SELECT pg_terminate_backend(" + backend + ", 10000)")) {
