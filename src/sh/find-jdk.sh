@@ -19,11 +19,21 @@ while [ "${1:-}" = --quiet ] || [ "${1:-}" = --runtime ]; do
 done
 min="${1:-21}"
 
-# The feature release of a JDK folder (17, 21, 25), from its release file; a JVM is asked only without one.
+# The feature release of a JDK folder (17, 21, 25), from its release file, read by the shell itself (the launcher
+# runs this on every command; a sed per JDK cost a process start each); a JVM is asked only without one.
 major() {
   v=""
   if [ -f "$1/release" ]; then
-    v="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")"
+    while IFS= read -r line || [ -n "$line" ]; do
+      case "$line" in
+        JAVA_VERSION=*)
+          v="${line#JAVA_VERSION=}"
+          v="${v#\"}"
+          v="${v%%[!0-9]*}"
+          break
+          ;;
+      esac
+    done <"$1/release"
   fi
   if [ -z "$v" ] && [ -x "$1/bin/java" ]; then
     v="$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')"
@@ -53,7 +63,9 @@ if [ -n "${JAVA_HOME:-}" ]; then
 fi
 
 if command -v java >/dev/null 2>&1; then
-  path_home="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+  path_java="$(readlink -f "$(command -v java)")"
+  path_home="${path_java%/*}"
+  path_home="${path_home%/*}"
   if is_jdk "$path_home"; then
     echo "$path_home"
     exit 0
