@@ -9,9 +9,14 @@
 # (classes loaded and linked, lambdas resolved, method profiles), else a class-data-sharing archive (classes parsed
 # and verified). SLUICE_STARTUP_CACHE=off turns it off. SLUICE_JAVA_OPTS replaces the default JVM options.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Parameter expansions rather than dirname, sed and cut: each process started here is a millisecond or more of
+# every command's start.
+here="${BASH_SOURCE[0]%/*}"
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+here="$(cd "$here" && pwd)"
 app="$1"
-extracted="$(dirname "$app")"
+extracted="${app%/*}"
+[ "$extracted" != "$app" ] || extracted=.
 dir="$2"
 shift 2
 extra_opts=()
@@ -20,9 +25,17 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
   shift
 done
 [ $# -gt 0 ] && shift
-java_major() {
-  sh "$here/find-jdk.sh" --major "$1"
-}
+# The runtime's feature release and build, from its release file (find-jdk.sh asks the JVM when there is none).
+jdk_major="" jdk_runtime=""
+if [ -f "$JAVA_HOME/release" ]; then
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in
+      JAVA_VERSION=*) jdk_major="${line#JAVA_VERSION=}"; jdk_major="${jdk_major#\"}"; jdk_major="${jdk_major%%[!0-9]*}" ;;
+      JAVA_RUNTIME_VERSION=*) jdk_runtime="${line#JAVA_RUNTIME_VERSION=}" ;;
+    esac
+  done <"$JAVA_HOME/release"
+fi
+[ -n "$jdk_major" ] || jdk_major="$(sh "$here/find-jdk.sh" --major "$JAVA_HOME")"
 
 # SLUICE_JAVA_OPTS replaces the default JVM flags. SerialGC: a copy allocates one short-lived array per row, and
 # with a small heap the serial collector cost ~30 % less CPU than G1 for the same wall time. CompileThresholdScaling=4:
@@ -36,7 +49,6 @@ java_opts+=(--enable-native-access=ALL-UNNAMED)
 # When main returns, the JVM waits up to 300 ms for threads running native code to stop; the virtual threads' socket
 # poller always sits in epoll_wait, so every run paid the full 300 ms after its summary. JDK 22+ can skip the wait
 # (such threads are stopped anyway when they come back into Java); JDK 21 has no such flag.
-jdk_major="$(java_major "$JAVA_HOME")"
 if [ "$jdk_major" -ge 22 ] 2>/dev/null; then
   java_opts+=(-XX:UserThreadWaitAttemptsAtExit=0)
 fi
@@ -50,17 +62,19 @@ for arg in "$@"; do
 done
 
 cache_opts=()
+record_opts=()
 cache="" cache_tmp="" aot_config=""
 # The JVM says nothing about its cache: a run's stdout and stderr are the user's (JSON summaries, JSON logs).
 aot_quiet=(-XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -Xlog:aot=off -Xlog:cds=off)
 if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
   # One cache per JDK build and option set: the JVM refuses a cache made by another JDK or under other flags.
-  key="$(printf '%s|%s|%s' "$JAVA_HOME" "$(sed -n 's/^JAVA_RUNTIME_VERSION=//p' "$JAVA_HOME/release" 2>/dev/null)" \
-      "${java_opts[*]}" | cksum | cut -d' ' -f1)"
+  key="$(printf '%s|%s|%s' "$JAVA_HOME" "$jdk_runtime" "${java_opts[*]}" | cksum)"
+  key="${key%% *}"
   recordable=""
-  # Recorded by a `plan`, not a `run`: a JVM that records ran a copy of 1,000 tables 2.3x slower (124.6 s against
-  # 54.7 s), and a user's first run may be their biggest. A plan connects, describes and plans: most of what a
-  # run loads; with sluice.startup-training it also loads the rest of Sluice's and PgJDBC's classes (StartupTraining).
+  # Recorded after a successful `plan`, never during a user's `run`: a JVM that records ran a copy of 1,000 tables
+  # 2.3x slower (124.6 s against 54.7 s), and a user's first run may be their biggest. The recording JVM is one of
+  # its own that plans and runs a small pipeline on an embedded PostgreSQL (StartupTraining), so the cache holds what
+  # a run uses whatever the user's spec reads.
   if [ "$command" = plan ] && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] && mkdir -p "$dir" 2>/dev/null \
       && [ -w "$dir" ]; then
     recordable=1
@@ -72,41 +86,42 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
     if [ -f "$cache" ]; then
       cache_opts=(-XX:AOTCache="$cache" -Xlog:aot=off -Xlog:cds=off)
     elif [ -n "$recordable" ]; then
-      # This plan records what it loads; the cache is made from that after it succeeded (about 2 s, once).
+      # The training JVM records what it does; the cache is made from that afterwards (about 2 s, once).
       aot_config="$dir/$key.$$.aotconf"
       cache_tmp="$cache.$$.tmp"
-      cache_opts=(-XX:AOTMode=record -XX:AOTConfiguration="$aot_config" "${aot_quiet[@]}"
-        -Dsluice.startup-training=true)
+      record_opts=(-XX:AOTMode=record -XX:AOTConfiguration="$aot_config" "${aot_quiet[@]}")
     fi
   else
     cache="$dir/$key.jsa"
     if [ -f "$cache" ]; then
       cache_opts=(-XX:SharedArchiveFile="$cache" -Xlog:cds=off)
     elif [ -n "$recordable" ]; then
-      # Written by this run when it exits, and moved into place only when complete.
+      # Written by the training JVM when it exits, and moved into place only when complete.
       cache_tmp="$cache.$$.tmp"
-      cache_opts=(-XX:ArchiveClassesAtExit="$cache_tmp" -Xlog:cds=off -Dsluice.startup-training=true)
+      record_opts=(-XX:ArchiveClassesAtExit="$cache_tmp" -Xlog:cds=off)
     fi
   fi
 fi
 
 # A command that copies nothing (plan, lint, status, rejects, connectors, version) runs its per-table work once and
 # exits: the optimizing compiler's work on it is never paid back (10,000 tables planned: 5.9 s of CPU with it, 3.3 s
-# without). The start-up cache is the same either way, so a plan that records it keeps the run's options, and the
-# cache's key is theirs. With SLUICE_JAVA_OPTS the user's options are used as they are.
-if [ -z "$cache_tmp" ] && [ -z "${SLUICE_JAVA_OPTS:-}" ]; then
+# without). The start-up cache is the same either way (the JVM accepts a cache under either), and its key is the run's
+# options. With SLUICE_JAVA_OPTS the user's options are used as they are.
+command_opts=()
+if [ -z "${SLUICE_JAVA_OPTS:-}" ]; then
   case "$command" in
-    plan|lint|status|rejects|connectors|version) java_opts+=(-XX:TieredStopAtLevel=1) ;;
+    plan|lint|status|rejects|connectors|version) command_opts=(-XX:TieredStopAtLevel=1) ;;
   esac
 fi
 
 if [ -z "$cache_tmp" ]; then
-  exec "$JAVA_HOME/bin/java" "${java_opts[@]}" "${cache_opts[@]}" -jar "$app" "$@"
+  exec "$JAVA_HOME/bin/java" "${java_opts[@]}" "${command_opts[@]+"${command_opts[@]}"}" \
+    "${cache_opts[@]+"${cache_opts[@]}"}" -jar "$app" "$@"
 fi
 
-# Recording run: the cache is finished after the JVM exits, then moved into place, so java runs as a child; signals
-# go on to it (Ctrl-C and an orchestrator's SIGTERM still stop the copy cleanly) and its exit code is ours.
-"$JAVA_HOME/bin/java" "${java_opts[@]}" "${cache_opts[@]}" -jar "$app" "$@" <&0 &
+# No cache yet: the plan runs as a child (signals go on to it, so Ctrl-C and an orchestrator's SIGTERM still stop it
+# cleanly; its exit code is ours), then the training JVM records the cache.
+"$JAVA_HOME/bin/java" "${java_opts[@]}" "${command_opts[@]+"${command_opts[@]}"}" -jar "$app" "$@" <&0 &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null' TERM
 trap 'kill -INT "$child" 2>/dev/null' INT
@@ -115,12 +130,23 @@ wait "$child" || status=$?
 while kill -0 "$child" 2>/dev/null; do # wait returns early when a trapped signal arrives
   wait "$child" || status=$?
 done
-# Kept only from a plan that succeeded: one that stopped early never loaded the planner's classes.
-if [ "$status" -eq 0 ] && [ -n "$aot_config" ] && [ -s "$aot_config" ]; then
-  # A cache that cannot be made is not tried again for this JDK and options: recording costs every run ~2 s.
-  "$JAVA_HOME/bin/java" "${java_opts[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$aot_config" \
-      -XX:AOTCache="$cache_tmp" "${aot_quiet[@]}" -jar "$app" </dev/null >/dev/null 2>&1 || touch "$dir/$key.failed"
+trap - TERM INT
+if [ "$status" -eq 0 ]; then
+  # In a folder of its own, which is also its working directory, with no environment of the user's but the paths:
+  # no telemetry, lineage, metrics or Boot settings reach a pipeline nobody asked for. Its output is nobody's.
+  training="$dir/$key.$$.training"
+  mkdir -p "$training" &&
+    (cd "$training" && env -i PATH="$PATH" HOME="${HOME:-$training}" ${TMPDIR:+TMPDIR="$TMPDIR"} \
+      "$JAVA_HOME/bin/java" "${java_opts[@]}" "${record_opts[@]}" -Dsluice.startup-training="$training" \
+      -jar "$app" </dev/null >/dev/null 2>&1) || true
+  rm -rf "$training"
+  if [ -n "$aot_config" ] && [ -s "$aot_config" ]; then
+    # A cache that cannot be made is not tried again for this JDK and options: recording costs every plan seconds.
+    "$JAVA_HOME/bin/java" "${java_opts[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$aot_config" \
+        -XX:AOTCache="$cache_tmp" "${aot_quiet[@]}" -jar "$app" </dev/null >/dev/null 2>&1 || touch "$dir/$key.failed"
+  fi
+  if [ -s "$cache_tmp" ]; then mv -f "$cache_tmp" "$cache"; fi
 fi
-if [ "$status" -eq 0 ] && [ -s "$cache_tmp" ]; then mv -f "$cache_tmp" "$cache"; else rm -f "$cache_tmp"; fi
+rm -f "$cache_tmp"
 [ -z "$aot_config" ] || rm -f "$aot_config"
 exit "$status"

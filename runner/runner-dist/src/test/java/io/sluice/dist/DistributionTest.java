@@ -241,10 +241,16 @@ class DistributionTest {
 
         // The quickstart as the README gives it, from the install's folder: its embedded PostgreSQL keeps its data
         // under .sluice/ there.
-        // The first plan records the start-up cache (lib/launch.sh) and loads every class of Sluice's jars into it,
-        // so the run after it takes its executor from the cache, though a plan never runs one.
+        // After the first plan a JVM of the launcher's records the start-up cache while it runs a small pipeline
+        // (lib/launch.sh, StartupTraining), so the run after it takes its executor from the cache, though a plan
+        // never runs one; the user sees the plan's output only, and nothing of the training stays behind.
         Run plan = run(sluiceHome, List.of(sluice, "plan", "examples/quickstart.yaml"), Map.of());
         assertEquals(0, plan.code, plan.output);
+        assertTrue(plan.output.contains("stream orders") && !plan.output.contains("startup-training"), plan.output);
+        try (var cached = Files.list(sluiceHome.resolve("lib/app/startup-cache"))) {
+            List<String> names = cached.map(f -> f.getFileName().toString()).toList();
+            assertTrue(names.size() == 1 && names.get(0).matches("[0-9]+\\.(aot|jsa)"), names.toString());
+        }
         Path classes = elsewhere.resolve("classes.log");
         Run quickstart = run(sluiceHome, List.of(sluice, "run", "examples/quickstart.yaml"),
                 Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + classes));
@@ -255,9 +261,15 @@ class DistributionTest {
                 .filter(l -> l.contains(" io.sluice.core.run.StreamExecutor ")).findFirst().orElseThrow();
         assertTrue(executor.contains("shared objects file"), executor);
 
-        // DuckDB from the distribution: its native library and the Parquet reader, no download.
-        Run parquet = run(sluiceHome, List.of(sluice, "run", "examples/quickstart-parquet.yaml"), Map.of());
+        // DuckDB from the distribution: its native library and the Parquet reader, no download. The training's
+        // DuckDB stream put DuckDB's driver in the cache, though the plan that made it read PostgreSQL only.
+        Path duckClasses = elsewhere.resolve("duck-classes.log");
+        Run parquet = run(sluiceHome, List.of(sluice, "run", "examples/quickstart-parquet.yaml"),
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + duckClasses));
         assertEquals(0, parquet.code, parquet.output);
+        String driver = Files.readAllLines(duckClasses).stream()
+                .filter(l -> l.contains(" org.duckdb.DuckDBConnection ")).findFirst().orElseThrow();
+        assertTrue(driver.contains("shared objects file"), driver);
     }
 
     @Test
