@@ -5,9 +5,9 @@
 # Usage: launch.sh APP_JAR CACHE_DIR [JVM_OPTION...] -- SLUICE_ARGS...
 #   APP_JAR    the application's jar in its extracted folder (beside lib/, and native/libduckdb_java.so when split out)
 #   CACHE_DIR  where the start-up cache lives; "" or a folder that cannot be written: none is recorded
-# The start-up cache, written by the first successful `plan` and mapped by later commands: on JDK 25+ an AOT cache
-# (classes loaded and linked, lambdas resolved, method profiles), else a class-data-sharing archive (classes parsed
-# and verified). SLUICE_STARTUP_CACHE=off turns it off. SLUICE_JAVA_OPTS replaces the default JVM options.
+# The start-up cache, made after the first successful `plan` or `run` and mapped by later commands: on JDK 25+ an AOT
+# cache (classes loaded and linked, lambdas resolved, method profiles), else a class-data-sharing archive (classes
+# parsed and verified). SLUICE_STARTUP_CACHE=off turns it off. SLUICE_JAVA_OPTS replaces the default JVM options.
 set -euo pipefail
 # Parameter expansions rather than dirname, sed and cut: each process started here is a millisecond or more of
 # every command's start.
@@ -15,10 +15,11 @@ here="${BASH_SOURCE[0]%/*}"
 [ "$here" != "${BASH_SOURCE[0]}" ] || here=.
 here="$(cd "$here" && pwd)"
 app="$1"
-extracted="${app%/*}"
-[ "$extracted" != "$app" ] || extracted=.
 dir="$2"
 shift 2
+case "$app" in /*) ;; *) app="$PWD/$app" ;; esac # the training below runs in a folder of its own
+case "$dir" in /* | "") ;; *) dir="$PWD/$dir" ;; esac
+extracted="${app%/*}"
 extra_opts=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
   extra_opts+=("$1")
@@ -71,11 +72,11 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
   key="$(printf '%s|%s|%s' "$JAVA_HOME" "$jdk_runtime" "${java_opts[*]}" | cksum)"
   key="${key%% *}"
   recordable=""
-  # Recorded after a successful `plan`, never during a user's `run`: a JVM that records ran a copy of 1,000 tables
-  # 2.3x slower (124.6 s against 54.7 s), and a user's first run may be their biggest. The recording JVM is one of
-  # its own that plans and runs a small pipeline on an embedded PostgreSQL (StartupTraining), so the cache holds what
-  # a run uses whatever the user's spec reads.
-  if [ "$command" = plan ] && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] && mkdir -p "$dir" 2>/dev/null \
+  # Recorded after a successful `plan` or `run`, never by the user's command: a JVM that records ran a copy of 1,000
+  # tables 2.3x slower (124.6 s against 54.7 s), and a user's first run may be their biggest. The recording JVM is one
+  # of its own that plans and runs a small pipeline on an embedded PostgreSQL (StartupTraining), so the cache holds
+  # what a run uses whatever the user's spec reads.
+  if { [ "$command" = plan ] || [ "$command" = run ]; } && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] && mkdir -p "$dir" 2>/dev/null \
       && [ -w "$dir" ]; then
     recordable=1
   fi
@@ -119,34 +120,49 @@ if [ -z "$cache_tmp" ]; then
     "${cache_opts[@]+"${cache_opts[@]}"}" -jar "$app" "$@"
 fi
 
-# No cache yet: the plan runs as a child (signals go on to it, so Ctrl-C and an orchestrator's SIGTERM still stop it
-# cleanly; its exit code is ours), then the training JVM records the cache.
-"$JAVA_HOME/bin/java" "${java_opts[@]}" "${command_opts[@]+"${command_opts[@]}"}" -jar "$app" "$@" <&0 &
-child=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM
-trap 'kill -INT "$child" 2>/dev/null' INT
-status=0
-wait "$child" || status=$?
-while kill -0 "$child" 2>/dev/null; do # wait returns early when a trapped signal arrives
+# No cache yet: the command runs as a child (signals go on to it, so Ctrl-C and an orchestrator's SIGTERM still stop
+# it cleanly; its exit code is ours), then the training JVM records the cache.
+child=""
+trap '[ -z "$child" ] || kill -TERM "$child" 2>/dev/null' TERM
+trap '[ -z "$child" ] || kill -INT "$child" 2>/dev/null' INT
+# Runs "$@" as the child and waits for it, also through trapped signals; its exit status is in $status.
+run_child() {
+  status=0
+  "$@" &
+  child=$!
   wait "$child" || status=$?
-done
-trap - TERM INT
-if [ "$status" -eq 0 ]; then
-  # In a folder of its own, which is also its working directory, with no environment of the user's but the paths:
-  # no telemetry, lineage, metrics or Boot settings reach a pipeline nobody asked for. Its output is nobody's.
-  training="$dir/$key.$$.training"
-  mkdir -p "$training" &&
-    (cd "$training" && env -i PATH="$PATH" HOME="${HOME:-$training}" ${TMPDIR:+TMPDIR="$TMPDIR"} \
+  while kill -0 "$child" 2>/dev/null; do # wait returns early when a trapped signal arrives
+    wait "$child" || status=$?
+  done
+  child=""
+}
+run_child "$JAVA_HOME/bin/java" "${java_opts[@]}" "${command_opts[@]+"${command_opts[@]}"}" -jar "$app" "$@" <&0
+command_status=$status
+# One process trains at a time (tasks started side by side on a new install would each start an embedded server);
+# the others go on without a cache, as before it exists. A lock older than ten minutes was left by a killed launcher.
+training="$dir/$key.training"
+if [ "$command_status" -eq 0 ] && { mkdir "$training" 2>/dev/null || {
+      [ -n "$(find "$training" -maxdepth 0 -mmin +10 2>/dev/null)" ] && rm -rf "$training" && mkdir "$training"; }; }
+then
+  # In that folder, which is also its working directory, with no environment of the user's but the paths: no
+  # telemetry, lineage, metrics or Boot settings reach a pipeline nobody asked for. Its output is nobody's.
+  # (Not a subshell: the traps above must reach the training JVM too.)
+  if cd "$training"; then
+    training="$PWD"
+    run_child env -i PATH="$PATH" HOME="${HOME:-$training}" ${TMPDIR:+TMPDIR="$TMPDIR"} \
       "$JAVA_HOME/bin/java" "${java_opts[@]}" "${record_opts[@]}" -Dsluice.startup-training="$training" \
-      -jar "$app" </dev/null >/dev/null 2>&1) || true
-  rm -rf "$training"
+      -jar "$app" </dev/null >/dev/null 2>&1
+    cd / # the folder goes below
+  fi
   if [ -n "$aot_config" ] && [ -s "$aot_config" ]; then
     # A cache that cannot be made is not tried again for this JDK and options: recording costs every plan seconds.
-    "$JAVA_HOME/bin/java" "${java_opts[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$aot_config" \
-        -XX:AOTCache="$cache_tmp" "${aot_quiet[@]}" -jar "$app" </dev/null >/dev/null 2>&1 || touch "$dir/$key.failed"
+    run_child "$JAVA_HOME/bin/java" "${java_opts[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$aot_config" \
+      -XX:AOTCache="$cache_tmp" "${aot_quiet[@]}" -jar "$app" </dev/null >/dev/null 2>&1
+    [ "$status" -eq 0 ] || touch "$dir/$key.failed"
   fi
   if [ -s "$cache_tmp" ]; then mv -f "$cache_tmp" "$cache"; fi
+  rm -rf "$training"
 fi
 rm -f "$cache_tmp"
 [ -z "$aot_config" ] || rm -f "$aot_config"
-exit "$status"
+exit "$command_status"

@@ -14,8 +14,9 @@ import java.util.jar.JarFile;
 
 /**
  * What the JVM that records the start-up cache does (docs/operations.md, "Start-up"). The launcher starts it after the
- * first successful {@code plan}, with {@code -Dsluice.startup-training=FOLDER} (a folder it removes afterwards) and a
- * clean environment (no telemetry, lineage or Boot settings of the user's reach it), its output discarded. It:
+ * first successful {@code plan} or {@code run}, with {@code -Dsluice.startup-training=FOLDER} (a folder it removes
+ * afterwards) and a clean environment (no telemetry, lineage or Boot settings of the user's reach it), its output
+ * discarded. It:
  * <ul>
  *   <li>plans and runs a small real pipeline in that folder: 1,000 rows from one database of an embedded PostgreSQL
  *   to another, and 1,000 rows of a DuckDB query, with a state folder of its own. The cache then holds what a run
