@@ -42,8 +42,13 @@ fi
 # with a small heap the serial collector cost ~30 % less CPU than G1 for the same wall time. CompileThresholdScaling=4:
 # the JIT compiled hundreds of start-up methods that run a few thousand times and never again; at 4x the thresholds
 # only the copy loops get there, and a run costs about 0.5 CPU-seconds less on both the PostgreSQL and the Parquet
-# path (docs/benchmarks.md, "JVM options").
-read -r -a java_opts <<<"${SLUICE_JAVA_OPTS:--XX:+UseSerialGC -XX:CompileThresholdScaling=4}"
+# path (docs/benchmarks.md, "JVM options"). The Tier4 thresholds (10x the JDK's, then scaled): the optimizing
+# compiler still spent 1.3 of 4.7 CPU-seconds copying 1,000 small tables on the per-table code, which C1 runs well
+# enough; a copy's loops pass even these within a fraction of a second (1,000 tables: about 13 % less CPU; lineitem
+# and orders at SF 1 no slower; docs/benchmarks.md, "A thousand tables").
+read -r -a java_opts <<<"${SLUICE_JAVA_OPTS:--XX:+UseSerialGC -XX:CompileThresholdScaling=4 \
+-XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000 \
+-XX:Tier4BackEdgeThreshold=400000}"
 # DuckDB loads a JNI library and its reader copies strings with the FFM API: both are restricted methods, which
 # JDK 24+ allows only with a warning on stderr unless native access is enabled.
 java_opts+=(--enable-native-access=ALL-UNNAMED)

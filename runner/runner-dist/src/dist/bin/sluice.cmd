@@ -5,6 +5,6 @@ rem connection names an extension-directory. SLUICE_JAVA_OPTS replaces the defau
 setlocal
 set "SLUICE_HOME=%~dp0.."
 if defined JAVA_HOME (set "JAVA=%JAVA_HOME%\bin\java.exe") else (set "JAVA=java")
-if not defined SLUICE_JAVA_OPTS set "SLUICE_JAVA_OPTS=-XX:+UseSerialGC -XX:CompileThresholdScaling=4"
+if not defined SLUICE_JAVA_OPTS set "SLUICE_JAVA_OPTS=-XX:+UseSerialGC -XX:CompileThresholdScaling=4 -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000 -XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
 "%JAVA%" %SLUICE_JAVA_OPTS% --enable-native-access=ALL-UNNAMED "-Dsluice.plugins=%SLUICE_HOME%\plugins" -jar "%SLUICE_HOME%\lib\app\sluice.jar" %*
 exit /b %ERRORLEVEL%

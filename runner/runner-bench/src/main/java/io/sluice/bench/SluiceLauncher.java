@@ -46,7 +46,9 @@ final class SluiceLauncher {
 
     /** The JVM options Sluice runs with: the harness's, else the launcher's default (sluice script). */
     List<String> effectiveJvmOptions() {
-        return jvmOptions.isEmpty() ? List.of("-XX:+UseSerialGC", "-XX:CompileThresholdScaling=4") : jvmOptions;
+        return jvmOptions.isEmpty() ? List.of("-XX:+UseSerialGC", "-XX:CompileThresholdScaling=4",
+                "-XX:Tier4InvocationThreshold=50000", "-XX:Tier4MinInvocationThreshold=6000",
+                "-XX:Tier4CompileThreshold=150000", "-XX:Tier4BackEdgeThreshold=400000") : jvmOptions;
     }
 
     /** Writes the spec to {@code specs/<file>.yaml} in the work folder and returns its path. */
