@@ -31,7 +31,11 @@ jdk_major="" jdk_runtime=""
 if [ -f "$JAVA_HOME/release" ]; then
   while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in
-      JAVA_VERSION=*) jdk_major="${line#JAVA_VERSION=}"; jdk_major="${jdk_major#\"}"; jdk_major="${jdk_major%%[!0-9]*}" ;;
+      JAVA_VERSION=*)
+        jdk_major="${line#JAVA_VERSION=}"
+        jdk_major="${jdk_major#\"}"
+        jdk_major="${jdk_major%%[!0-9]*}"
+        ;;
       JAVA_RUNTIME_VERSION=*) jdk_runtime="${line#JAVA_RUNTIME_VERSION=}" ;;
     esac
   done <"$JAVA_HOME/release"
@@ -81,8 +85,8 @@ if [ "${SLUICE_STARTUP_CACHE:-on}" != off ]; then
   # tables 2.3x slower (124.6 s against 54.7 s), and a user's first run may be their biggest. The recording JVM is one
   # of its own that plans and runs a small pipeline on an embedded PostgreSQL (StartupTraining), so the cache holds
   # what a run uses whatever the user's spec reads.
-  if { [ "$command" = plan ] || [ "$command" = run ]; } && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] && mkdir -p "$dir" 2>/dev/null \
-      && [ -w "$dir" ]; then
+  if { [ "$command" = plan ] || [ "$command" = run ]; } && [ -n "$dir" ] && [ ! -e "$dir/$key.failed" ] \
+      && mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ]; then
     recordable=1
   fi
   if [ "$jdk_major" -ge 25 ] 2>/dev/null; then
@@ -127,9 +131,9 @@ fi
 
 # No cache yet: the command runs as a child (signals go on to it, so Ctrl-C and an orchestrator's SIGTERM still stop
 # it cleanly; its exit code is ours), then the training JVM records the cache.
-child=""
-trap '[ -z "$child" ] || kill -TERM "$child" 2>/dev/null' TERM
-trap '[ -z "$child" ] || kill -INT "$child" 2>/dev/null' INT
+child="" stopping=""
+trap 'stopping=1; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null' TERM
+trap 'stopping=1; [ -z "$child" ] || kill -INT "$child" 2>/dev/null' INT
 # Runs "$@" as the child and waits for it, also through trapped signals; its exit status is in $status.
 run_child() {
   status=0
@@ -146,7 +150,7 @@ command_status=$status
 # One process trains at a time (tasks started side by side on a new install would each start an embedded server);
 # the others go on without a cache, as before it exists. A lock older than ten minutes was left by a killed launcher.
 training="$dir/$key.training"
-if [ "$command_status" -eq 0 ] && { mkdir "$training" 2>/dev/null || {
+if [ "$command_status" -eq 0 ] && [ -z "$stopping" ] && { mkdir "$training" 2>/dev/null || {
       [ -n "$(find "$training" -maxdepth 0 -mmin +10 2>/dev/null)" ] && rm -rf "$training" && mkdir "$training"; }; }
 then
   # In that folder, which is also its working directory, with no environment of the user's but the paths: no
@@ -159,13 +163,14 @@ then
       -jar "$app" </dev/null >/dev/null 2>&1
     cd / # the folder goes below
   fi
-  if [ -n "$aot_config" ] && [ -s "$aot_config" ]; then
-    # A cache that cannot be made is not tried again for this JDK and options: recording costs every plan seconds.
+  # Stopped meanwhile (Ctrl-C, an orchestrator's SIGTERM): nothing more is started, nothing half-made is kept.
+  if [ "$status" -eq 0 ] && [ -z "$stopping" ] && [ -n "$aot_config" ] && [ -s "$aot_config" ]; then
+    # A cache that cannot be made is not tried again for this JDK and options: training costs every such run seconds.
     run_child "$JAVA_HOME/bin/java" "${java_opts[@]}" -XX:AOTMode=create -XX:AOTConfiguration="$aot_config" \
       -XX:AOTCache="$cache_tmp" "${aot_quiet[@]}" -jar "$app" </dev/null >/dev/null 2>&1
-    [ "$status" -eq 0 ] || touch "$dir/$key.failed"
+    [ "$status" -eq 0 ] || [ -n "$stopping" ] || touch "$dir/$key.failed"
   fi
-  if [ -s "$cache_tmp" ]; then mv -f "$cache_tmp" "$cache"; fi
+  if [ "$status" -eq 0 ] && [ -z "$stopping" ] && [ -s "$cache_tmp" ]; then mv -f "$cache_tmp" "$cache"; fi
   rm -rf "$training"
 fi
 rm -f "$cache_tmp"
