@@ -4,8 +4,8 @@
 # In a temporary worktree of HEAD (the checkout is not touched) it sets VERSION in every pom and in the Airflow
 # provider, dates CHANGELOG.md's "Unreleased (VERSION)" section, builds the archives, checksums, SBOM and release
 # notes (runner/runner-dist), the provider's wheel and sdist (checked with twine), and with --image the container
-# image; then checks what it built: the checksums, `bin/sluice version` of the unpacked archive, the SBOM's version,
-# the notes' heading. Artifacts: target/release/VERSION/ (target/release-dry-run/VERSION/ for a rehearsal).
+# images (amd64, arm64, and the OCI layout indexing both); then checks what it built: the checksums, `bin/sluice
+# version` of the unpacked archive, the SBOM's version, the notes' heading. Artifacts: target/release/VERSION/ (target/release-dry-run/VERSION/ for a rehearsal).
 # A real release also commits the version and the changelog in that worktree and tags it v<VERSION>; it pushes and
 # publishes nothing: RELEASING.md says what to upload where (credentials stay outside the repository).
 set -euo pipefail
@@ -91,7 +91,9 @@ step "collect the artifacts"
 rm -rf "$out"; mkdir -p "$out"
 cp "$dist/sluice-$version.tar.gz" "$dist/sluice-$version.zip" "$dist/SHA256SUMS" "$dist/bom.json" \
   "$dist/sluice-$version-release-notes.md" "$provider"/* "$out/"
-$image && cp "$work/runner/runner-image/target/sluice-image-$version.tar" "$out/"
+$image && cp "$work/runner/runner-image/target/sluice-image-$version.tar" \
+  "$work/runner/runner-image/target/sluice-image-$version-arm64.tar" \
+  "$work/runner/runner-image/target/sluice-image-$version-multiarch.tar" "$out/"
 
 if ! $dry_run; then
   step "commit and tag"

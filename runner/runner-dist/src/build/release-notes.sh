@@ -18,7 +18,8 @@ fi
   echo
   echo "Install: unpack \`sluice-$version.tar.gz\` (or \`.zip\`) anywhere and run \`bin/sluice\`; it needs a Java 21+"
   echo "runtime. Check a download with \`sha256sum -c SHA256SUMS\`. The container image: \`docker load -i"
-  echo "sluice-image-$version.tar\` (built with \`-Pimage\`). What is inside: \`sbom/bom.json\` (CycloneDX)."
+  echo "sluice-image-$version.tar\` (linux/amd64; \`-arm64.tar\` for linux/arm64; \`-multiarch.tar\`, an OCI layout of"
+  echo "both, pushed under one tag with \`skopeo copy --all oci-archive:...\`). What is inside: \`sbom/bom.json\` (CycloneDX)."
   echo
   printf '%s\n' "$section"
 } >"$out"
