@@ -66,11 +66,10 @@ apt-get "${apt_opts[@]}" update >&2 || { echo "base-image: apt-get update of the
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 debs=()
-for p in "${packages[@]}" openjdk-25-jdk-headless; do
-  # apt-get install --download-only verifies each file against the signed index; apt-get download does too
-  (cd "$state/archives" && apt-get "${apt_opts[@]}" download "$p" >&2) ||
-    { echo "base-image: could not download Debian package $p ($arch)" >&2; exit 1; }
-done
+# apt checks each file against the hash the signed index gives; a file already there is not fetched again
+(cd "$state/archives" && apt-get "${apt_opts[@]}" download "${packages[@]}" openjdk-25-jdk-headless >&2) ||
+  { echo "base-image: could not download the Debian packages ($arch): ${packages[*]} openjdk-25-jdk-headless" >&2
+    exit 1; }
 # the downloaded file of package $1 at the version apt would install now (older ones stay in the cache folder)
 deb_of() {
   local version f
@@ -95,10 +94,9 @@ jmods="$(echo "$work"/usr/lib/jvm/java-25-openjdk-"$arch"/jmods)"
 check="$work/check"
 mkdir -p "$check"
 for deb in "${debs[@]}"; do dpkg-deb -x "$deb" "$check"; done
-cp -a "$work/java" "$check/opt-java"
 missing="$(
-  provided="$(find "$check" \( -type f -o -type l \) -name '*.so*' -printf '%f\n' | sort -u)"
-  find "$check" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
+  provided="$(find "$check" "$work/java" \( -type f -o -type l \) -name '*.so*' -printf '%f\n' | sort -u)"
+  find "$check" "$work/java" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
     { xargs -0 readelf -d 2>/dev/null || true; } | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u |
     while read -r lib; do grep -qxF "$lib" <<<"$provided" || echo "$lib"; done
 )"
