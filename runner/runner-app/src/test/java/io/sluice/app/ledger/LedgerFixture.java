@@ -224,6 +224,24 @@ public final class LedgerFixture {
         if (!child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
             throw new AssertionError("the killed run did not end");
         }
+        awaitSessionsEnded(child.pid());
+    }
+
+    /**
+     * The server may still finish what a killed process sent before it died (a batch's COMMIT in flight, which a test
+     * counting rows right after the kill would miss): waits until none of its sessions is left on the server. Its
+     * sockets closed with it, so each session ends as soon as it has done what it was doing.
+     */
+    public void awaitSessionsEnded(long pid) throws Exception {
+        String left = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '% pid=" + pid + " %' "
+                + "OR application_name LIKE '% pid=" + pid + "' OR application_name LIKE '% " + pid + "@%'";
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (scalar("postgres", left) > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the killed run's sessions are still on the server after 30 s");
+            }
+            Thread.sleep(2); // polling the server for a state, not timing anything
+        }
     }
 
     @FunctionalInterface
