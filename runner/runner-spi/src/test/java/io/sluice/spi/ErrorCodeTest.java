@@ -1,11 +1,13 @@
 package io.sluice.spi;
 
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Problem;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorCode;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
-import org.junit.jupiter.api.Test;
 
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,22 @@
 package io.sluice.spi;
 
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,18 +1,18 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.Target;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.Target;
 
 import java.util.List;
 
@@ -51,7 +51,7 @@ public final class ContractSource implements Source {
 
     /** The columns are typed in PostgreSQL's names already. */
     @Override
-    public Column postgresColumn(Column column) {
+    public Column copyColumn(Column column) {
         return column;
     }
 

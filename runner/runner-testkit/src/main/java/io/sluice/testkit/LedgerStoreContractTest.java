@@ -1,12 +1,7 @@
 // Over 450 lines: one contract suite a ledger store inherits whole; a test per rule.
 package io.sluice.testkit;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.Target;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.AttemptRecord;
@@ -17,6 +12,12 @@ import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.PartitionWriters;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.ReplacingTransaction;
+import io.sluice.spi.write.Target;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

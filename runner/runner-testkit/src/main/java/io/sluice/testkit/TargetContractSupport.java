@@ -1,19 +1,19 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.ReplacingLoads;
-import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.ReplacingLoads;
+import io.sluice.spi.write.ReplacingTransaction;
+import io.sluice.spi.write.Target;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.nio.charset.StandardCharsets;

@@ -1,16 +1,17 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.LockWaits;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetClaim;
-import io.sluice.spi.TargetTable;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.LockWaits;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.PartitionWriters;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.ReplacingTransaction;
+import io.sluice.spi.write.Target;
+import io.sluice.spi.write.TargetClaim;
+import io.sluice.spi.write.TargetTable;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

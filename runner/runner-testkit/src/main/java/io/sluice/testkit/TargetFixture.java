@@ -1,7 +1,7 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.write.Target;
 
 import java.util.List;
 

@@ -1,22 +1,23 @@
 package io.sluice.testkit;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TargetClaim;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadPlan;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.PartitionWriters;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.TargetClaim;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.compare.FloatText;
@@ -8,7 +8,7 @@ import io.sluice.toolkit.compare.FloatText;
 /**
  * A column's value as the text PostgreSQL prints for it once loaded (under the digest settings: UTC, ISO dates, hex
  * bytea), computed by DuckDB so {@code sluice compare} hashes the same text on both sides
- * ({@link io.sluice.spi.RowHash#PORTABLE}). DuckDB already prints integers, decimals (with their scale), booleans,
+ * ({@link io.sluice.spi.data.RowHash#PORTABLE}). DuckDB already prints integers, decimals (with their scale), booleans,
  * dates, timestamps and times (fraction without trailing zeros) and UUIDs as PostgreSQL does; bytes and instants are
  * spelled out; floats print their shortest digits, as PostgreSQL prints them ({@link FloatText}). A pair whose
  * text the two print apart (nested and JSON values, a double into {@code real}, intervals, nanosecond
@@ -21,7 +21,7 @@ final class CompareText {
     /** The text of {@code source} (read by its quoted name) as its {@code target} column prints it. */
     static String of(Column source, Column target) throws ConnectorException {
         DuckDbType type = DuckDbType.parse(source.typeName());
-        PgType pg = PgType.parse(target.typeName(), target.pgTypeOid());
+        PgType pg = PgType.parse(target.typeName(), target.copyTypeOid());
         String v = Sql.identifier(source.name());
         String text = switch (type.kind()) {
             case BOOLEAN -> pg.base() == PgType.Base.BOOL ? v + "::VARCHAR" : null;

@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
 import io.sluice.connector.duckdb.DuckDbType.Kind;
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

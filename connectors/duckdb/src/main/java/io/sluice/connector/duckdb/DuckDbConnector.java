@@ -1,10 +1,10 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.Sources;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Sources;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Source;
 
 import java.util.ArrayList;
 import java.util.List;

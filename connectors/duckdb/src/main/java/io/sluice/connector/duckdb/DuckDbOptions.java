@@ -1,8 +1,8 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
 
 /** The options a {@code type: duckdb} connection and its stream sources accept. */
 final class DuckDbOptions {

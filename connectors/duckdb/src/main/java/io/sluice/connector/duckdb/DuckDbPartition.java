@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.SourcePartition;
+import io.sluice.spi.read.SourcePartition;
 
 import java.util.Optional;
 import java.util.OptionalLong;

@@ -1,12 +1,13 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.BadRows;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.CopySink;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.PartitionReader;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
+
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDataChunkReader;

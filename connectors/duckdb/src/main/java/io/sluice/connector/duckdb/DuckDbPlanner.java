@@ -1,10 +1,10 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.PlanRequest;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.PlanRequest;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.SourceProjection;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.SourceProjection;
 
 import java.util.ArrayList;
 import java.util.Collections;

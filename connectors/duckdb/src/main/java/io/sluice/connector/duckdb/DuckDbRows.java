@@ -1,17 +1,18 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Buckets;
-import io.sluice.spi.Digest;
-import io.sluice.spi.HashedRow;
-import io.sluice.spi.HashedRows;
-import io.sluice.spi.RowHash;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceRows;
+import io.sluice.spi.data.Buckets;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.HashedRow;
+import io.sluice.spi.data.HashedRows;
+import io.sluice.spi.data.RowHash;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceRows;
 import io.sluice.toolkit.compare.PortableHashSql;
 import io.sluice.toolkit.compare.ResultSetRows;
+
 import org.duckdb.DuckDBConnection;
 
 import java.math.BigInteger;

@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Options;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,21 +1,22 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ComputedColumns;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Digest;
-import io.sluice.spi.LineageDataset;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceRows;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TableVersions;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.LineageDataset;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.ComputedColumns;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceRows;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.read.TableVersions;
+
 import org.duckdb.DuckDBConnection;
 
 import java.sql.ResultSet;
@@ -127,7 +128,7 @@ final class DuckDbSource implements Source, ComputedColumns {
             // conversion then reads that name like any column.
             shaping.add(source.expression().orElse(Sql.identifier(source.name())) + " AS "
                     + Sql.identifier(source.name()));
-            Column plain = new Column(source.name(), source.typeName(), source.pgTypeOid(), source.nullable(),
+            Column plain = new Column(source.name(), source.typeName(), source.copyTypeOid(), source.nullable(),
                     source.generation());
             conversions.add(Conversions.plan(plain, pair.target()));
         }
@@ -280,7 +281,7 @@ final class DuckDbSource implements Source, ComputedColumns {
     }
 
     @Override
-    public Column postgresColumn(Column column) throws ConnectorException {
+    public Column copyColumn(Column column) throws ConnectorException {
         return CreatedType.of(column);
     }
 }

@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.data.LineageDataset;
 
 /**
  * A files: glob as one dataset for lineage, its folder (the part before the first wildcard, up to its last slash), named

@@ -1,8 +1,9 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.TableVersions;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.TableVersions;
+
 import org.duckdb.DuckDBConnection;
 
 import java.sql.Connection;

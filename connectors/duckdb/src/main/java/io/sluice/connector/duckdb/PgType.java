@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -39,7 +39,7 @@ record PgType(Base base, String name, int oid, int length, int precision, int sc
     }
 
     static PgType of(Column column) {
-        return parse(column.typeName(), column.pgTypeOid());
+        return parse(column.typeName(), column.copyTypeOid());
     }
 
     static PgType parse(String typeName, int oid) {

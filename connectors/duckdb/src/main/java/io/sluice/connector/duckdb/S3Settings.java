@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Options;
 
 import java.util.ArrayList;
 import java.util.List;

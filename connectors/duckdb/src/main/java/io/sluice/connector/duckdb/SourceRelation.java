@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Option;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

@@ -1,8 +1,9 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.BadRows;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.BadRows;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
+
 import org.duckdb.DuckDBReadableVector;
 
 import java.nio.charset.StandardCharsets;

@@ -1,15 +1,16 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Digest;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -33,8 +34,8 @@ class DigestTest {
             Source source = connector.sources().orElseThrow()
                     .open(DuckDbFixtures.source(Map.of("files", "data/orders-*.parquet")));
             SourceProjection projection = source.project(source.columns().stream()
-                    .map(c -> new io.sluice.spi.ColumnPair(c, new io.sluice.spi.Column(c.name(), "text", 25, true,
-                            io.sluice.spi.Column.Generation.NONE))).toList());
+                    .map(c -> new io.sluice.spi.data.ColumnPair(c, new io.sluice.spi.data.Column(c.name(), "text", 25, true,
+                            io.sluice.spi.data.Column.Generation.NONE))).toList());
             List<SourcePartition> partitions = source.plan(new PlanRequest(new Distribution(
                     DistributionMethod.NONE, Optional.empty(), Optional.empty()), 2, 1000));
             assertEquals(4, partitions.size());
@@ -58,26 +59,26 @@ class DigestTest {
         try (Connector connector = DuckDbFixtures.connector(dir, Map.of())) {
             Source source = connector.sources().orElseThrow()
                     .open(DuckDbFixtures.source(Map.of("files", "orders.parquet")));
-            List<io.sluice.spi.ColumnPair> pairs = new java.util.ArrayList<>();
-            for (io.sluice.spi.Column c : source.columns()) {
-                pairs.add(new io.sluice.spi.ColumnPair(c, source.postgresColumn(c)));
+            List<io.sluice.spi.data.ColumnPair> pairs = new java.util.ArrayList<>();
+            for (io.sluice.spi.data.Column c : source.columns()) {
+                pairs.add(new io.sluice.spi.data.ColumnPair(c, source.copyColumn(c)));
             }
             SourceProjection projection = source.project(pairs);
             List<SourcePartition> partitions = source.plan(new PlanRequest(new Distribution(
                     DistributionMethod.NONE, Optional.empty(), Optional.empty()), 1, 1000));
             try (SourceSession session = source.openSession(Consistency.NONE)) {
-                io.sluice.spi.SourceRows rows = session.rows().orElseThrow();
-                assertEquals(3750, rows.digest(partitions.getFirst(), projection, io.sluice.spi.RowHash.PORTABLE)
+                io.sluice.spi.read.SourceRows rows = session.rows().orElseThrow();
+                assertEquals(3750, rows.digest(partitions.getFirst(), projection, io.sluice.spi.data.RowHash.PORTABLE)
                         .rows());
                 java.nio.file.Files.copy(EXAMPLES.resolve("data/orders-1.parquet"), dir.resolve("orders.parquet"),
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 io.sluice.spi.error.ConnectorException digest = org.junit.jupiter.api.Assertions.assertThrows(
                         io.sluice.spi.error.ConnectorException.class, () -> rows.digest(partitions.getFirst(),
-                                projection, io.sluice.spi.RowHash.PORTABLE));
+                                projection, io.sluice.spi.data.RowHash.PORTABLE));
                 assertEquals("DUCK122", digest.code(), digest.getMessage());
                 assertTrue(digest.getMessage().contains("changed while it was compared"), digest.getMessage());
-                try (io.sluice.spi.HashedRows listed = rows.list(partitions, projection, List.of(0),
-                        io.sluice.spi.Buckets.ALL, io.sluice.spi.RowHash.PORTABLE)) {
+                try (io.sluice.spi.data.HashedRows listed = rows.list(partitions, projection, List.of(0),
+                        io.sluice.spi.data.Buckets.ALL, io.sluice.spi.data.RowHash.PORTABLE)) {
                     io.sluice.spi.error.ConnectorException listing = org.junit.jupiter.api.Assertions.assertThrows(
                             io.sluice.spi.error.ConnectorException.class, () -> {
                                 while (listed.next() != null) {

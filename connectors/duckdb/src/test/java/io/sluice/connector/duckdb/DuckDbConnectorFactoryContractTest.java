@@ -1,6 +1,6 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.connector.ConnectorFactory;
 import io.sluice.testkit.ConnectorFactoryContractTest;
 
 import java.util.Map;

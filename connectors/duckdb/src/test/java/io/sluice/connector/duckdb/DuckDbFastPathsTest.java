@@ -1,15 +1,16 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
+import io.sluice.spi.connector.Connector;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceProjection;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.driver.DriverMembers;
 import io.sluice.toolkit.driver.DriverVersion;
 import io.sluice.toolkit.driver.FastPath;
+
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDataChunkReader;

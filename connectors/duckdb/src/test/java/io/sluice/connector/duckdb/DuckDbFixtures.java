@@ -1,8 +1,8 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
 import io.sluice.testkit.DuckDbExtensions;
 
 import java.nio.file.Path;

@@ -1,16 +1,16 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.math.BigDecimal;
@@ -78,7 +78,7 @@ public final class ExtractBenchmark {
             }
             SourceProjection projection = source.project(pairs);
             SourcePartition partition = source.plan(new PlanRequest(Distribution.none(), 1, 1)).getFirst();
-            try (SourceSession session = source.openSession(io.sluice.spi.Consistency.NONE);
+            try (SourceSession session = source.openSession(io.sluice.spi.read.Consistency.NONE);
                  PartitionReader reader = session.openReader(partition, projection)) {
                 return reader.transferTo(sink);
             }

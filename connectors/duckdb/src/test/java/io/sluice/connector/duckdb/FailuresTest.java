@@ -1,16 +1,17 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.Redactor;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.data.LineageDataset;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
 
 import java.util.Optional;
 

@@ -1,22 +1,23 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceProjection;
 import io.sluice.testkit.TestingPostgres;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 

@@ -1,10 +1,11 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.SourceContractTest;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -1,19 +1,20 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.testkit.TestingPostgres;
+
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -107,11 +108,11 @@ final class PgLoad {
     }
 
     long load(Source source, String table, Distribution distribution, int degree) throws Exception {
-        return load(source, table, distribution, degree, io.sluice.spi.BadRows.FAIL);
+        return load(source, table, distribution, degree, io.sluice.spi.read.BadRows.FAIL);
     }
 
     /** As above, the readers told what to do with bad rows; returns the rows loaded. */
-    long load(Source source, String table, Distribution distribution, int degree, io.sluice.spi.BadRows badRows)
+    long load(Source source, String table, Distribution distribution, int degree, io.sluice.spi.read.BadRows badRows)
             throws Exception {
         List<ColumnPair> pairs = pairsByName(source, table);
         SourceProjection projection = source.project(pairs);
@@ -121,11 +122,11 @@ final class PgLoad {
 
     long load(Source source, String table, List<ColumnPair> pairs, SourceProjection projection,
               List<SourcePartition> partitions, int degree) throws Exception {
-        return load(source, table, pairs, projection, partitions, degree, io.sluice.spi.BadRows.FAIL);
+        return load(source, table, pairs, projection, partitions, degree, io.sluice.spi.read.BadRows.FAIL);
     }
 
     private long load(Source source, String table, List<ColumnPair> pairs, SourceProjection projection,
-                      List<SourcePartition> partitions, int degree, io.sluice.spi.BadRows badRows) throws Exception {
+                      List<SourcePartition> partitions, int degree, io.sluice.spi.read.BadRows badRows) throws Exception {
         String copy = "COPY " + table + " (" + pairs.stream().map(p -> "\"" + p.target().name() + "\"")
                 .collect(Collectors.joining(", ")) + ") FROM STDIN (FORMAT binary)";
         long total = 0;
@@ -150,7 +151,7 @@ final class PgLoad {
     }
 
     private long loadPartition(SourceSession session, SourcePartition partition, SourceProjection projection,
-                               String copySql, io.sluice.spi.BadRows badRows) throws Exception {
+                               String copySql, io.sluice.spi.read.BadRows badRows) throws Exception {
         try (Connection c = pg.connect(database)) {
             c.setAutoCommit(false);
             CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql);

@@ -1,15 +1,16 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.DuckDbExtensions;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.testkit.TestingS3;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class S3OrdersTest {
     void ordersRoundTripFromS3PerFile() throws Exception {
         try (Connector connector = connector(s3.accessKey(), s3.secretKey())) {
             Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", QUERY)));
-            assertEquals(16, source.plan(new io.sluice.spi.PlanRequest(PER_FILE, 4, 10_000)).size());
+            assertEquals(16, source.plan(new io.sluice.spi.read.PlanRequest(PER_FILE, 4, 10_000)).size());
             long rows = pg.load(source, "orders", PER_FILE, 4);
             assertEquals(Long.parseLong(expected.get(0)), rows);
             assertEquals(expected, pg.query(DuckDbFixtures.ORDERS_CHECKSUM + "orders").get(0));

@@ -1,11 +1,12 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Source;
+import io.sluice.spi.connector.Connector;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.TestingPostgres;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -110,23 +111,23 @@ class StringCellsTest {
         String query = "SELECT CAST(i AS INTEGER) AS i, " + value + " AS t, replace(" + value + ", chr(0), '') AS e "
                 + "FROM range(" + ROWS + ") AS r(i)";
         Source source = connector.sources().orElseThrow().open(DuckDbFixtures.source(Map.of("query", query)));
-        assertEquals(ROWS, pg.load(source, "nuls", Distribution.none(), 1, badRows(io.sluice.spi.BadRows.NulBytes
+        assertEquals(ROWS, pg.load(source, "nuls", Distribution.none(), 1, badRows(io.sluice.spi.read.BadRows.NulBytes
                 .STRIP, new java.util.ArrayList<>())));
         assertEquals(List.of(List.of(String.valueOf(ROWS), "0")), pg.query("SELECT count(*), count(*) FILTER "
                 + "(WHERE t IS DISTINCT FROM e) FROM nuls"));
 
         pg.execute("TRUNCATE nuls");
-        List<io.sluice.spi.RejectedRow> rejected = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<io.sluice.spi.data.RejectedRow> rejected = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         long withNul = java.util.stream.IntStream.range(0, ROWS).filter(i -> i % 7 != 0).count();
         assertEquals(ROWS - withNul, pg.load(source, "nuls", Distribution.none(), 1,
-                badRows(io.sluice.spi.BadRows.NulBytes.REJECT, rejected)));
+                badRows(io.sluice.spi.read.BadRows.NulBytes.REJECT, rejected)));
         assertEquals(withNul, rejected.size());
         assertEquals(List.of(List.of("0")), pg.query("SELECT count(*) FROM nuls WHERE i % 7 <> 0"));
     }
 
-    private static io.sluice.spi.BadRows badRows(io.sluice.spi.BadRows.NulBytes nulBytes,
-                                                 List<io.sluice.spi.RejectedRow> rejected) {
-        return new io.sluice.spi.BadRows() {
+    private static io.sluice.spi.read.BadRows badRows(io.sluice.spi.read.BadRows.NulBytes nulBytes,
+                                                 List<io.sluice.spi.data.RejectedRow> rejected) {
+        return new io.sluice.spi.read.BadRows() {
             @Override
             public boolean setsAside() {
                 return true;
@@ -138,7 +139,7 @@ class StringCellsTest {
             }
 
             @Override
-            public void reject(io.sluice.spi.RejectedRow row) {
+            public void reject(io.sluice.spi.data.RejectedRow row) {
                 rejected.add(row);
             }
         };

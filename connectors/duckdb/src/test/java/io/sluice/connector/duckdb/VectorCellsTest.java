@@ -1,15 +1,16 @@
 package io.sluice.connector.duckdb;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceProjection;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.driver.DriverMembers;
 import io.sluice.toolkit.driver.DriverVersion;
 import io.sluice.toolkit.driver.FastPath;
+
 import org.duckdb.DuckDBChunkedResult;
 import org.duckdb.DuckDBColumnType;
 import org.duckdb.DuckDBConnection;

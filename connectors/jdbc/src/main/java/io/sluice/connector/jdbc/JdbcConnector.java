@@ -1,11 +1,11 @@
 package io.sluice.connector.jdbc;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.Sources;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Sources;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Source;
 
 import java.util.Optional;
 

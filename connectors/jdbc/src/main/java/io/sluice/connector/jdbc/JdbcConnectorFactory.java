@@ -1,16 +1,16 @@
 package io.sluice.connector.jdbc;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
-import io.sluice.spi.StreamShape;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.Source;
 
 import java.util.EnumSet;
 import java.util.List;

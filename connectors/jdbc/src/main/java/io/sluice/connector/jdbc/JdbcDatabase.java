@@ -1,7 +1,7 @@
 package io.sluice.connector.jdbc;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.Redactor;

@@ -1,7 +1,7 @@
 package io.sluice.connector.jdbc;
 
 import io.sluice.connector.jdbc.JdbcType.Kind;
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
@@ -43,7 +43,7 @@ final class JdbcEncoder {
     /** Fails with JDBC201 when no conversion keeps every value of {@code source} in {@code targetColumn}. */
     static JdbcEncoder plan(int index, String column, JdbcType source, Column targetColumn)
             throws ConnectorException {
-        int oid = targetColumn.pgTypeOid() != 0 ? targetColumn.pgTypeOid() : PgTypes.oid(targetColumn.typeName());
+        int oid = targetColumn.copyTypeOid() != 0 ? targetColumn.copyTypeOid() : PgTypes.oid(targetColumn.typeName());
         Kind kind = source.kind();
         boolean fits = switch (oid) {
             case PgTypes.TEXT, PgTypes.VARCHAR, PgTypes.BPCHAR -> kind != Kind.BYTES;

@@ -1,20 +1,20 @@
 package io.sluice.connector.jdbc;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopyFormat;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 import io.sluice.toolkit.plan.KeyBuckets;
 import io.sluice.toolkit.plan.KeyRanges;
@@ -109,7 +109,7 @@ final class JdbcSource implements Source {
     }
 
     @Override
-    public Column postgresColumn(Column column) throws ConnectorException {
+    public Column copyColumn(Column column) throws ConnectorException {
         JdbcType type = type(column.renamedFrom().orElse(column.name()));
         return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
                 Column.Generation.NONE);

@@ -1,6 +1,6 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.compare.FloatText;
@@ -9,7 +9,7 @@ import io.sluice.toolkit.copy.PgTypes;
 /**
  * A column's value as the text PostgreSQL prints for it once loaded (under the digest settings: UTC, ISO dates, hex
  * bytea), computed by MySQL/MariaDB so {@code sluice compare} hashes the same text on both sides
- * ({@link io.sluice.spi.RowHash#PORTABLE}). One expression per pair of source type and target type the copy carries;
+ * ({@link io.sluice.spi.data.RowHash#PORTABLE}). One expression per pair of source type and target type the copy carries;
  * a pair whose text the two servers print differently (single-precision FLOAT, JSON, a value the target reads from the
  * server's own text) is refused with MY203, naming the column, before anything is compared. A DOUBLE prints its
  * shortest digits, as PostgreSQL prints them ({@link FloatText}); a FLOAT prints only 6 digits here, too few.
@@ -47,7 +47,7 @@ final class CompareText {
 
     /** The text of {@code column} (quoted) of {@code type} as its {@code target} column prints it. */
     static String of(String column, MySqlType type, Column target) throws ConnectorException {
-        int oid = target.pgTypeOid() != 0 ? target.pgTypeOid() : PgTypes.oid(target.typeName());
+        int oid = target.copyTypeOid() != 0 ? target.copyTypeOid() : PgTypes.oid(target.typeName());
         String text = switch (type.kind()) {
             case BOOLEAN -> oid == PgTypes.BOOL ? "CASE WHEN " + column + " IS NULL THEN NULL WHEN " + column
                     + " = 0 THEN 'false' ELSE 'true' END" : integer(column, oid);

@@ -1,7 +1,7 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
 
 import java.util.Map;
 

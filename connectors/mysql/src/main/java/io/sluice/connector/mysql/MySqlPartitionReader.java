@@ -1,11 +1,11 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.BadRows;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.CopySink;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.PartitionReader;
 import io.sluice.toolkit.JsonText;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 

@@ -1,13 +1,13 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.Consistency;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceRows;
-import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceRows;
+import io.sluice.spi.read.SourceSession;
 
 import java.sql.Connection;
 import java.sql.SQLException;

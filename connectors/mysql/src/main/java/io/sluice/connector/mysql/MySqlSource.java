@@ -1,19 +1,19 @@
 // Over 450 lines: the whole MySQL source, until it is a dialect of the JDBC connector.
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.toolkit.plan.KeyBuckets;
 import io.sluice.toolkit.plan.KeyRanges;
 import io.sluice.toolkit.plan.KeyValues;
@@ -169,7 +169,7 @@ final class MySqlSource implements Source {
     }
 
     @Override
-    public Column postgresColumn(Column column) throws ConnectorException {
+    public Column copyColumn(Column column) throws ConnectorException {
         MySqlType type = type(sourceName(column));
         return new Column(column.name(), type.postgresType(), type.postgresOid(), column.nullable(),
                 Column.Generation.NONE);

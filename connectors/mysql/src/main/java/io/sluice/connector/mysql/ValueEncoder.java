@@ -2,7 +2,7 @@
 package io.sluice.connector.mysql;
 
 import io.sluice.connector.mysql.MySqlType.Kind;
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
@@ -60,7 +60,7 @@ abstract class ValueEncoder {
      * types when no conversion keeps every value.
      */
     static ValueEncoder plan(int index, String column, MySqlType source, Column target) throws ConnectorException {
-        int oid = target.pgTypeOid() != 0 ? target.pgTypeOid() : PgTypes.oid(target.typeName());
+        int oid = target.copyTypeOid() != 0 ? target.copyTypeOid() : PgTypes.oid(target.typeName());
         Kind kind = source.kind();
         String to = target.typeName();
         ValueEncoder encoder = switch (kind) {

@@ -1,16 +1,17 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.SourceContractTest;
 import io.sluice.testkit.TestingMariaDb;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;

@@ -1,13 +1,14 @@
 package io.sluice.connector.mysql;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.testkit.TestingMariaDb;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

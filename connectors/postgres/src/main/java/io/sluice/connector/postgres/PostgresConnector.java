@@ -14,17 +14,17 @@ import io.sluice.connector.postgres.write.TableAccess;
 import io.sluice.connector.postgres.write.TargetsAhead;
 
 import io.sluice.connector.postgres.changes.ChangeSlot;
-import io.sluice.spi.ChangeFeedState;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
-import io.sluice.spi.Role;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceObject;
-import io.sluice.spi.Sources;
-import io.sluice.spi.Target;
-import io.sluice.spi.Targets;
+import io.sluice.spi.changes.ChangeFeedState;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceObject;
+import io.sluice.spi.connector.Sources;
+import io.sluice.spi.connector.Targets;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.Target;
 
 import java.util.List;
 import java.util.Map;

@@ -6,24 +6,24 @@ import io.sluice.connector.postgres.session.EmbeddedPostgresServer;
 import io.sluice.connector.postgres.session.PgJdbcVersion;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
+import io.sluice.spi.data.SchemaChanges;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.IncrementalMode;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
-import io.sluice.spi.StreamShape;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.connector.TargetCapabilities;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.IncrementalMode;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.LoadMode;
 import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;
@@ -92,7 +92,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
             true); // checksum digests and hashed row lists (HashedRowsQuery)
     /** Any table PostgreSQL can TRUNCATE can be emptied and loaded in one transaction (ReplacingLoad). */
     static final TargetCapabilities TARGET_CAPABILITIES = new TargetCapabilities(
-            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(LoadRequest.SchemaChanges.class), true,
+            EnumSet.allOf(LoadMode.class), true, true, true, EnumSet.allOf(SchemaChanges.class), true,
             true);
 
     @Override

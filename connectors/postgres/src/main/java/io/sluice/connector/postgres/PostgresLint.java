@@ -3,11 +3,11 @@ package io.sluice.connector.postgres;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.TableNames;
 
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Options;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.StreamShape;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.read.DistributionMethod;
 import io.sluice.toolkit.SqlText;
 
 import java.util.ArrayList;

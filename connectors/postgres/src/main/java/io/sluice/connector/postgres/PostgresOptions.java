@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
 
 import java.util.List;
 import java.util.Map;

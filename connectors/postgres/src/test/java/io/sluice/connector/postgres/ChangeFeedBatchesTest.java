@@ -5,9 +5,10 @@ import io.sluice.connector.postgres.changes.ChangeSlot;
 import io.sluice.connector.postgres.changes.PostgresChangeFeed;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.changes.ChangeBatch;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.Redactor;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -5,13 +5,14 @@ import io.sluice.connector.postgres.changes.PostgresChangeApplier;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.RowChange;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.changes.ChangeRelation;
+import io.sluice.spi.changes.RowChange;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.SchemaChanges;
 import io.sluice.testkit.TestingPostgres;
 import io.sluice.toolkit.Redactor;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,7 @@ class ChangeReplayTest {
         PostgresChangeApplier.Route route = new PostgresChangeApplier.Route("public.lines", "\"public\".\"lines\"",
                 Map.of("order_id", "order_id", "line", "line", "qty", "qty"), Map.of("order_id", Column.of("order_id",
                 "integer"), "line", Column.of("line", "integer"), "qty", Column.of("qty", "integer")),
-                LoadRequest.SchemaChanges.FAIL);
+                SchemaChanges.FAIL);
         try (connections; PostgresChangeApplier applier = new PostgresChangeApplier(connections, ledger,
                 List.of(route))) {
             applier.apply(batch, transaction -> null);

@@ -1,11 +1,11 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.TargetCapabilities;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.write.Target;
 import io.sluice.testkit.ContractRow;
 import io.sluice.testkit.TargetFixture;
 import io.sluice.testkit.TestingPostgres;

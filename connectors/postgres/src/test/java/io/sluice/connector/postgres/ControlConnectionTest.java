@@ -5,11 +5,12 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 import io.sluice.connector.postgres.session.TargetOwnership;
-import io.sluice.spi.LockWaits;
-import io.sluice.spi.TargetClaim;
+import io.sluice.spi.data.LockWaits;
+import io.sluice.spi.write.TargetClaim;
 
-import io.sluice.toolkit.Redactor;
 import io.sluice.testkit.TestingPostgres;
+import io.sluice.toolkit.Redactor;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Properties;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

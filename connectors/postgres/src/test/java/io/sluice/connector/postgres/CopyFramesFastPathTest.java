@@ -4,19 +4,20 @@ import io.sluice.connector.postgres.copy.CopyDataFrames;
 import io.sluice.connector.postgres.copy.CopyOutReader;
 import io.sluice.connector.postgres.session.PgJdbcVersion;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.toolkit.driver.DriverMembers;
 import io.sluice.toolkit.driver.DriverVersion;
 import io.sluice.toolkit.driver.FastPath;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,7 @@ class CopyFramesFastPathTest {
     }
 
     /** One partition read by the connector's reader into memory. */
-    private static byte[] readAll(io.sluice.spi.Options options) throws Exception {
+    private static byte[] readAll(io.sluice.spi.connector.Options options) throws Exception {
         Source source = harness.sourceConnector.sources().orElseThrow().open(options);
         List<Column> columns = source.columns();
         SourceProjection projection = source.project(columns.stream().map(c -> new ColumnPair(c, c)).toList());

@@ -1,8 +1,9 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.SourcePartition;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.SourcePartition;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,7 +119,7 @@ class DistributionMethodsTest {
         var source = harness.sourceConnector.sources().orElseThrow().open(sourceTable("t"));
         for (DistributionMethod method : DistributionMethod.values()) {
             String key = method.needsKey() ? "k" : null;
-            var request = new io.sluice.spi.PlanRequest(distribution(method, key), 4, 1000);
+            var request = new io.sluice.spi.read.PlanRequest(distribution(method, key), 4, 1000);
             assertEquals(source.plan(request).stream().map(SourcePartition::id).toList(),
                     source.plan(request).stream().map(SourcePartition::id).toList(), method.toString());
         }

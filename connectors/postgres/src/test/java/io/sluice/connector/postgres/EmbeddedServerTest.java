@@ -2,23 +2,24 @@ package io.sluice.connector.postgres;
 
 import io.sluice.connector.postgres.session.EmbeddedPostgresServer;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Options;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.Target;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.Target;
 import io.sluice.testkit.ContractSource;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,26 +1,27 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Connector;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Options;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.StreamShape;
-import io.sluice.spi.Target;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.Target;
 import io.sluice.testkit.ContractSource;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -141,14 +142,14 @@ class FailuresTest {
     }
 
     private static Connector connectorAs(String database, String role) throws Exception {
-        return new PostgresConnectorFactory().create(new io.sluice.spi.ConnectionConfig("pg",
+        return new PostgresConnectorFactory().create(new io.sluice.spi.connector.ConnectionConfig("pg",
                 Options.of(PostgresOptions.CONNECTION, Map.of("url", harness.server.jdbcUrl(database), "user", role,
                         "password", "limited-pw")), Path.of("."), Path.of("target")));
     }
 
     @Test
     void secretsNeverReachMessages() throws Exception {
-        Connector unreachable = new PostgresConnectorFactory().create(new io.sluice.spi.ConnectionConfig("pg",
+        Connector unreachable = new PostgresConnectorFactory().create(new io.sluice.spi.connector.ConnectionConfig("pg",
                 Options.of(PostgresOptions.CONNECTION, Map.of(
                         "url", "jdbc:postgresql://127.0.0.1:1/db?password=url-secret-1&connectTimeout=2",
                         "user", "someone", "password", "hunter2-secret",
@@ -196,7 +197,7 @@ class FailuresTest {
         harness.targetSql("CREATE TABLE aborted (id int)");
         Target target = harness.targetConnector.targets().orElseThrow().open(targetTable("aborted"));
         List<Column> columns = target.table().columns();
-        PartitionWriter writer = ContractSource.appendTo(target).openWriter(columns, io.sluice.spi.CopyFormat.TEXT);
+        PartitionWriter writer = ContractSource.appendTo(target).openWriter(columns, io.sluice.spi.data.CopyFormat.TEXT);
         byte[] rows = "1\n2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         writer.write(rows, 0, rows.length);
         Thread.ofVirtual().start(writer::abort).join();

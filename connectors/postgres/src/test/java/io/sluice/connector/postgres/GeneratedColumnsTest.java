@@ -1,9 +1,10 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Source;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.TestingPostgres;
+
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;

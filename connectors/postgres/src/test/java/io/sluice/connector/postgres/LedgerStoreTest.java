@@ -2,13 +2,11 @@ package io.sluice.connector.postgres;
 
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.Options;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.Target;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.AttemptRecord;
@@ -18,8 +16,11 @@ import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.Target;
 import io.sluice.testkit.ContractSource;
 import io.sluice.testkit.LedgerWrites;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,12 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.Source;
 import io.sluice.testkit.SourceContractTest;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;

@@ -1,8 +1,9 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.CopyFormat;
-import io.sluice.testkit.TargetFixture;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.testkit.TargetContractTest;
+import io.sluice.testkit.TargetFixture;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;

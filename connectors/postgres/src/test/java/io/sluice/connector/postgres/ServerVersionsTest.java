@@ -1,8 +1,9 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.data.CopyFormat;
+import io.sluice.spi.read.DistributionMethod;
 import io.sluice.testkit.TestingPostgres;
+
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;

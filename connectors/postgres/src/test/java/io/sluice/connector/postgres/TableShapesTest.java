@@ -1,8 +1,9 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.SourcePartition;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.SourcePartition;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

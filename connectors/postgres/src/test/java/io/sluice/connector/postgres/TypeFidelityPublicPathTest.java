@@ -2,7 +2,8 @@ package io.sluice.connector.postgres;
 
 import io.sluice.connector.postgres.copy.CopyDataFrames;
 
-import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.read.DistributionMethod;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,8 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.DistributionMethod;
+import io.sluice.spi.data.CopyFormat;
+import io.sluice.spi.read.DistributionMethod;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;

@@ -1,22 +1,23 @@
 package io.sluice.connector.postgres;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PartitionReaders;
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.Target;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PartitionReaders;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.PartitionWriters;
+import io.sluice.spi.write.Target;
 import io.sluice.testkit.ContractSource;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,15 @@
 package io.sluice.app.cli;
 
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Role;
-import io.sluice.spi.SourceCapabilities;
-import io.sluice.spi.TargetCapabilities;
-import picocli.CommandLine;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.read.DistributionMethod;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.util.stream.Collectors;

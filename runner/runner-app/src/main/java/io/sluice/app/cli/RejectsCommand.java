@@ -3,9 +3,9 @@ package io.sluice.app.cli;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.service.Sluice;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.RejectedRow;
-import picocli.CommandLine;
+import io.sluice.spi.data.RejectedRow;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

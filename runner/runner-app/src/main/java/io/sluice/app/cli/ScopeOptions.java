@@ -1,6 +1,6 @@
 package io.sluice.app.cli;
 
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.write.LoadRequest;
 import picocli.CommandLine;
 
 /**

@@ -2,9 +2,9 @@ package io.sluice.app.cli;
 
 import io.sluice.app.report.SluiceVersion;
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.spi.ConnectorFactory;
-import picocli.CommandLine;
+import io.sluice.spi.connector.ConnectorFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.sluice.app.lineage;
 
 import io.sluice.app.report.SluiceVersion;
-import io.sluice.spi.Column;
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.LineageDataset;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

@@ -6,8 +6,8 @@ import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 
 import java.time.Instant;
 import java.util.ArrayList;

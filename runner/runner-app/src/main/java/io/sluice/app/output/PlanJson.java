@@ -5,7 +5,7 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.StreamHooks;
-import io.sluice.spi.ColumnPair;
+import io.sluice.spi.data.ColumnPair;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;

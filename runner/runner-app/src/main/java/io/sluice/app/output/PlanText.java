@@ -6,8 +6,8 @@ import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.service.RunStatus;
 import io.sluice.core.spec.StreamHooks;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.TablePlaceholders;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.TablePlaceholders;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 
 import java.io.PrintWriter;

@@ -11,9 +11,9 @@ import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.run.report.Verification;
 import io.sluice.core.spec.VerifyMode;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ColumnPair;
+import io.sluice.spi.changes.ChangeApplier;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.data.ColumnPair;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -2,30 +2,30 @@ package io.sluice.app.crash;
 
 import io.sluice.connector.duckdb.DuckDbConnectorFactory;
 import io.sluice.connector.postgres.PostgresConnectorFactory;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CopySink;
-import io.sluice.spi.Digest;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
-import io.sluice.spi.PartitionReader;
-import io.sluice.spi.PartitionReaders;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceCapabilities;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.Sources;
-import io.sluice.spi.StreamShape;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.connector.Sources;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopySink;
+import io.sluice.spi.data.Digest;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.PartitionReader;
+import io.sluice.spi.read.PartitionReaders;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
 
 import java.util.List;
@@ -207,12 +207,12 @@ public final class FaultyConnectors {
         }
 
         @Override
-        public Set<io.sluice.spi.RelationIdentity> relations() throws ConnectorException {
+        public Set<io.sluice.spi.data.RelationIdentity> relations() throws ConnectorException {
             return real.relations();
         }
 
         @Override
-        public void waitForLocks(io.sluice.spi.LockWaits waits) {
+        public void waitForLocks(io.sluice.spi.data.LockWaits waits) {
             real.waitForLocks(waits);
         }
 

@@ -2,6 +2,7 @@ package io.sluice.app.report;
 
 import io.sluice.app.CliRun;
 import io.sluice.testkit.HeadlessChromium;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,8 +169,8 @@ class HtmlRunReportTest {
     void aHeadlessBrowserDrawsEachChangeFeedWithItsLag() throws Exception {
         TimelineRecorder recorder = new TimelineRecorder(java.time.Clock.systemUTC());
         recorder.changesStarted("sluice_orders", "changes only", "0/100", java.util.Optional.empty());
-        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/200", 3),
-                new io.sluice.spi.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.changes.ChangeBatch(List.of(), "0/200", 3),
+                new io.sluice.spi.changes.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
         Path page = dir.resolve("changes.html");
         Files.writeString(page, new HtmlRunReport(s -> s).render(recorder.timeline()));
         try (HeadlessChromium chromium = HeadlessChromium.startOrSkip()) {

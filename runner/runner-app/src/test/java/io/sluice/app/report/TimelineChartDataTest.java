@@ -48,10 +48,10 @@ class TimelineChartDataTest {
     void aChangeFeedShowsWhereItIsAndItsLagWhileItApplies() throws Exception {
         TimelineRecorder recorder = new TimelineRecorder(java.time.Clock.fixed(T0, java.time.ZoneOffset.UTC));
         recorder.changesStarted("sluice_orders", "changes only", "0/100", Optional.empty());
-        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/200", 3),
-                new io.sluice.spi.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
-        recorder.changesApplied("sluice_orders", new io.sluice.spi.ChangeBatch(List.of(), "0/300", 2),
-                new io.sluice.spi.ChangeApplier.Applied(1, 0, 0, 0), 1_000);
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.changes.ChangeBatch(List.of(), "0/200", 3),
+                new io.sluice.spi.changes.ChangeApplier.Applied(5, 2, 1, 0), 4_500_000);
+        recorder.changesApplied("sluice_orders", new io.sluice.spi.changes.ChangeBatch(List.of(), "0/300", 2),
+                new io.sluice.spi.changes.ChangeApplier.Applied(1, 0, 0, 0), 1_000);
         JsonNode live = new TimelineChartData(s -> s).tree(recorder.timeline());
         JsonNode feed = live.get("changes").get(0);
         assertEquals("sluice_orders", feed.get("feed").asString());
@@ -62,7 +62,7 @@ class TimelineChartDataTest {
         assertEquals(6, feed.get("inserts").asLong());
         assertEquals(2, feed.get("updates").asLong());
         recorder.changesFinished(new io.sluice.core.run.report.ChangeReport("sluice_orders", List.of("orders"), "0/100",
-                "0/300", 5, new io.sluice.spi.ChangeApplier.Applied(6, 2, 1, 0), java.time.Duration.ofSeconds(1), 0,
+                "0/300", 5, new io.sluice.spi.changes.ChangeApplier.Applied(6, 2, 1, 0), java.time.Duration.ofSeconds(1), 0,
                 Optional.empty(), 0));
         JsonNode done = new TimelineChartData(s -> s).tree(recorder.timeline()).get("changes").get(0);
         assertEquals("done", done.get("state").asString());

@@ -1,8 +1,9 @@
 package io.sluice.bench.jmh;
 
-import io.sluice.spi.CopySink;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.copy.BinaryCopyEncoder;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

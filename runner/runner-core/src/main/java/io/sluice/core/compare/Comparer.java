@@ -3,12 +3,12 @@ package io.sluice.core.compare;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.plan.BoundPlan;
-import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.plan.StreamBinding;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TargetRows;
+import io.sluice.core.plan.StreamPlan;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.TargetRows;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.sluice.core.compare;
 
 /**
- * A {@link io.sluice.spi.RowHash#PORTABLE} row text ({@code <characters>:<text>} or {@code N} per value, joined by
+ * A {@link io.sluice.spi.data.RowHash#PORTABLE} row text ({@code <characters>:<text>} or {@code N} per value, joined by
  * commas) shown as a row is shown by PostgreSQL's hash: {@code (v1,v2,)}, an empty place for NULL.
  */
 final class PortableRowText {

@@ -2,8 +2,8 @@ package io.sluice.core.compare;
 
 import io.sluice.toolkit.compare.CodePointOrder;
 
-import io.sluice.spi.HashedRow;
-import io.sluice.spi.HashedRows;
+import io.sluice.spi.data.HashedRow;
+import io.sluice.spi.data.HashedRows;
 import io.sluice.spi.error.ConnectorException;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.core.connector;
 
-import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.connector.ConnectorFactory;
 import io.sluice.toolkit.plugin.Plugins;
 
 import java.util.Collection;

@@ -1,7 +1,6 @@
 package io.sluice.core.ledger;
 
 import io.sluice.core.RunnerCode;
-import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
@@ -14,6 +13,7 @@ import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.write.PlannedLoad;
 
 import java.time.Instant;
 import java.util.List;

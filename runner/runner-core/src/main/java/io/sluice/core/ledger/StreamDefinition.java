@@ -2,9 +2,9 @@ package io.sluice.core.ledger;
 
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.Option;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.write.LoadRequest;
 import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.sluice.core.plan;
 
 import io.sluice.core.SluiceException;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.data.RelationIdentity;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.LoadPlan;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,8 +3,8 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Target;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.Target;
 
 import static java.util.Objects.requireNonNull;
 

@@ -3,10 +3,10 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnMapping;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.LoadRequest.SchemaChanges;
-import io.sluice.spi.TablePlaceholders;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.data.TablePlaceholders;
 import io.sluice.spi.error.ErrorKind;
 
 import java.util.ArrayList;
@@ -117,7 +117,7 @@ public final class ColumnMapper {
         // The rows copied before hold what the source's rows from before the column hold (its default, kept by
         // PostgreSQL as their value): added without it, they would read NULL.
         List<String> adds = unmatched.stream().map(c -> "ALTER TABLE " + table + " ADD COLUMN \""
-                + c.name().replace("\"", "\"\"") + "\" " + addedType.apply(c) + c.earlierRows().map(v ->
+                + c.name().replace("\"", "\"\"") + "\" " + addedType.apply(c) + c.earlierRows().oneValue().map(v ->
                 (c.nullable() ? "" : " NOT NULL") + " DEFAULT " + TablePlaceholders.literal(v))
                 .orElse("")).toList();
         boolean one = unmatched.size() == 1;

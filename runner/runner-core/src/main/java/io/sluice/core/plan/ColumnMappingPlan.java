@@ -1,7 +1,7 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 
 import java.util.List;
 

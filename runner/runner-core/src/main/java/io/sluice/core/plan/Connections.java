@@ -5,9 +5,9 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.connector.ConnectorRegistry;
 import io.sluice.core.spec.ConnectionSpec;
 import io.sluice.core.spec.PipelineSpec;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
 import io.sluice.spi.error.ErrorKind;
 
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.Connector;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.Target;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.Options;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.Target;
 
 /**
  * A stream's source or target opened on its connection. Lint refuses a connection whose type cannot play the part

@@ -1,16 +1,16 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.error.SpiCode;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.ledger.Ledger;
 import io.sluice.core.spec.IncrementalSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.RowWindow;
-import io.sluice.spi.Source;
-import io.sluice.spi.TableVersions;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.RowWindow;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.TableVersions;
 
 import java.util.ArrayList;
 import java.util.List;

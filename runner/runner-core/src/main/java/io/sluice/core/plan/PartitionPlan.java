@@ -1,6 +1,6 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.SourcePartition;
+import io.sluice.spi.read.SourcePartition;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -16,7 +16,7 @@ import static java.util.Objects.requireNonNull;
  * @param predicate         how people see it (no secrets)
  * @param exactRows         the rows it holds when the source knows at plan time
  * @param portablePredicate its condition in column names only, for per-partition verification
- * @param checkpoint        what {@link io.sluice.spi.Source#restore(String)} rebuilds it from; empty when it cannot
+ * @param checkpoint        what {@link io.sluice.spi.read.Source#restore(String)} rebuilds it from; empty when it cannot
  */
 public record PartitionPlan(int index, String id, String predicate, long estimatedRows, long estimatedBytes,
                             OptionalLong exactRows, Optional<String> portablePredicate, Optional<String> checkpoint,

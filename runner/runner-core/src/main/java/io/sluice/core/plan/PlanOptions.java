@@ -1,6 +1,6 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.write.LoadRequest;
 
 import static java.util.Objects.requireNonNull;
 

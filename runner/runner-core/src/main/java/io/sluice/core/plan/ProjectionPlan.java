@@ -1,7 +1,7 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.CopyFormat;
-import io.sluice.spi.SourceProjection;
+import io.sluice.spi.data.CopyFormat;
+import io.sluice.spi.read.SourceProjection;
 
 import java.util.List;
 

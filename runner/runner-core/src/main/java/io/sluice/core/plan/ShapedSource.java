@@ -4,26 +4,26 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnRule;
 import io.sluice.core.spec.ColumnRules;
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.ComputedColumns;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.CursorReads;
-import io.sluice.spi.LineageDataset;
-import io.sluice.spi.LockWaits;
-import io.sluice.spi.PlanRequest;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.SnapshotGroup;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TableDefinition;
-import io.sluice.spi.TableVersions;
+import io.sluice.spi.changes.ChangeSource;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.LineageDataset;
+import io.sluice.spi.data.LockWaits;
+import io.sluice.spi.data.RelationIdentity;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.ComputedColumns;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.CursorReads;
+import io.sluice.spi.read.PlanRequest;
+import io.sluice.spi.read.SnapshotGroup;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.read.TableVersions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -116,7 +116,7 @@ public final class ShapedSource implements Source {
         ColumnRule.Mask mask = rule.mask().get();
         if (mask == ColumnRule.Mask.NULL) {
             // Of the column's own type whatever the dialect: a CASE with no branch taken.
-            return new Column(name, column.typeName(), column.pgTypeOid(), true, Column.Generation.NONE,
+            return new Column(name, column.typeName(), column.copyTypeOid(), true, Column.Generation.NONE,
                     Optional.of("CASE WHEN 1 = 0 THEN " + reference + " END"));
         }
         if (!TEXT.matcher(column.typeName()).matches()) {
@@ -137,7 +137,7 @@ public final class ShapedSource implements Source {
     private Column computed(String name, String expression) throws ConnectorException {
         Column described = computing("cannot compute columns from expressions",
                 "remove the expression and mask rules from the stream's columns:").expressionColumn(name, expression);
-        return new Column(name, described.typeName(), described.pgTypeOid(), true, Column.Generation.NONE,
+        return new Column(name, described.typeName(), described.copyTypeOid(), true, Column.Generation.NONE,
                 Optional.of(expression));
     }
 
@@ -159,20 +159,20 @@ public final class ShapedSource implements Source {
 
     /** The shaped columns typed as a created table gets them; a rule's {@code type} wins. */
     @Override
-    public List<Column> postgresColumns() throws ConnectorException {
+    public List<Column> copyColumns() throws ConnectorException {
         List<Column> typed = new ArrayList<>();
         for (Column column : columns()) {
             Optional<String> type = rules.rules().stream().filter(r -> !r.exclude()
                     && r.targetName().equals(column.name())).findFirst().flatMap(ColumnRule::type);
             typed.add(type.isPresent() ? new Column(column.name(), type.get(), 0, column.nullable(),
-                    Column.Generation.NONE, column.expression()) : source.postgresColumn(column));
+                    Column.Generation.NONE, column.expression()) : source.copyColumn(column));
         }
         return typed;
     }
 
     @Override
-    public Column postgresColumn(Column column) throws ConnectorException {
-        return source.postgresColumn(column);
+    public Column copyColumn(Column column) throws ConnectorException {
+        return source.copyColumn(column);
     }
 
     /** A created table gets the shaped columns only: the source table's definition names columns it no longer has. */

@@ -1,9 +1,9 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.SnapshotGroup;
+import io.sluice.spi.changes.ChangeSource;
+import io.sluice.spi.data.RelationIdentity;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.SnapshotGroup;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,14 +2,14 @@ package io.sluice.core.plan;
 
 import io.sluice.core.RunnerCode;
 import io.sluice.core.ledger.Ledger;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.Target;
+import io.sluice.spi.data.RelationIdentity;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.Target;
 
 import java.util.Map;
 import java.util.Optional;

@@ -3,11 +3,11 @@ package io.sluice.core.plan;
 import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.CheckSpec;
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadCheck;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetTable;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.LoadCheck;
+import io.sluice.spi.write.Target;
+import io.sluice.spi.write.TargetTable;
 
 import java.util.ArrayList;
 import java.util.List;

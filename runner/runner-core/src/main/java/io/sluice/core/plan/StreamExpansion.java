@@ -5,11 +5,11 @@ import io.sluice.core.SluiceException;
 import io.sluice.core.diag.PrintableText;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.Role;
-import io.sluice.spi.SourceObject;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceObject;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Distribution;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.sluice.core.plan;
 
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.data.LineageDataset;
 import io.sluice.spi.error.ConnectorException;
 
 import java.util.List;

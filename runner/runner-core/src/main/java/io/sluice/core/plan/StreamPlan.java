@@ -1,11 +1,11 @@
 package io.sluice.core.plan;
 
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.RowWindow;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.read.RowWindow;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadPlan;
 
 import java.util.List;
 import java.util.Optional;

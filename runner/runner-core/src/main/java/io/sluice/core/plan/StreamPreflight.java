@@ -4,18 +4,18 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.core.spec.VerifyMode;
-import io.sluice.spi.Column;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.LockWaits;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourceProjection;
-import io.sluice.spi.Target;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.LockWaits;
+import io.sluice.spi.data.RelationIdentity;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourceProjection;
+import io.sluice.spi.write.LoadPlan;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.Target;
 
 import java.util.List;
 import java.util.Optional;
@@ -186,7 +186,7 @@ public final class StreamPreflight {
     /** The type {@code create: if-missing} would give {@code column}: what the fix to add it names. */
     private static String typeCreatedFor(Source source, Column column) {
         try {
-            return source.postgresColumns().stream().filter(c -> c.name().equals(column.name())).findFirst()
+            return source.copyColumns().stream().filter(c -> c.name().equals(column.name())).findFirst()
                     .map(Column::typeName).orElse(column.typeName());
         } catch (ConnectorException | RuntimeException e) {
             return column.typeName(); // only a fix's wording: the column's own type says as much

@@ -4,11 +4,11 @@ import io.sluice.core.RunnerCode;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.report.Verification;
-import io.sluice.spi.LoadedRowsCheck;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TargetRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.LoadedRowsCheck;
+import io.sluice.spi.write.TargetRows;
 
 import java.util.List;
 import java.util.Optional;

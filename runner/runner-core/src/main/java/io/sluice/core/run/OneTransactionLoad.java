@@ -2,14 +2,14 @@ package io.sluice.core.run;
 
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.run.report.PartitionReport;
-import io.sluice.spi.LoadedRowsCheck;
-import io.sluice.spi.PartitionReaders;
-import io.sluice.spi.ReplacingLoads;
-import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
+import io.sluice.spi.read.PartitionReaders;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.LoadedRowsCheck;
+import io.sluice.spi.write.ReplacingLoads;
+import io.sluice.spi.write.ReplacingTransaction;
 
 import java.time.Instant;
 import java.util.ArrayList;

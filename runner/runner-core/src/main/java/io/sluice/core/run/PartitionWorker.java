@@ -2,10 +2,10 @@ package io.sluice.core.run;
 
 import io.sluice.core.plan.PartitionPlan;
 import io.sluice.core.run.report.PartitionReport;
-import io.sluice.spi.PartitionReaders;
-import io.sluice.spi.PartitionWriters;
-import io.sluice.spi.SourceSession;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.PartitionReaders;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.PartitionWriters;
 
 import java.time.Instant;
 import java.util.Optional;

@@ -10,12 +10,12 @@ import io.sluice.core.plan.PipelinePlan;
 import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.spec.IncrementalSpec;
-import io.sluice.spi.SourcePartition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerPartition;
 import io.sluice.spi.ledger.LedgerStream;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.read.SourcePartition;
 import io.sluice.toolkit.Redactor;
 
 import java.util.ArrayList;

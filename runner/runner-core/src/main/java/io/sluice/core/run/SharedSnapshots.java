@@ -5,12 +5,12 @@ import io.sluice.core.plan.BoundPlan;
 import io.sluice.core.plan.SnapshotSharing;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.changes.ChangeFeeds;
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.SharedSnapshot;
-import io.sluice.spi.SnapshotGroup;
-import io.sluice.spi.Source;
+import io.sluice.spi.changes.ChangeSource;
+import io.sluice.spi.data.SharedSnapshot;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SnapshotGroup;
+import io.sluice.spi.read.Source;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -12,7 +12,6 @@ import io.sluice.core.run.context.RunIdentity;
 import io.sluice.core.run.context.RunListener;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.run.report.Verification;
-import io.sluice.spi.PlannedLoad;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.AttemptRecord;
 import io.sluice.spi.ledger.LedgerPartition;
@@ -21,6 +20,7 @@ import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LoadMarks;
 import io.sluice.spi.ledger.PartitionClaim;
 import io.sluice.spi.ledger.StreamKey;
+import io.sluice.spi.write.PlannedLoad;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -8,11 +8,11 @@ import io.sluice.core.plan.StreamBinding;
 import io.sluice.core.plan.StreamPlan;
 import io.sluice.core.run.report.Verification;
 import io.sluice.core.spec.VerifyMode;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Digest;
-import io.sluice.spi.SourceSession;
-import io.sluice.spi.TargetRows;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.Digest;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.SourceSession;
+import io.sluice.spi.write.TargetRows;
 
 import java.util.ArrayList;
 import java.util.List;

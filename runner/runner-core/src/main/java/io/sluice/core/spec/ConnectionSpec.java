@@ -1,7 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Options;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,9 +1,9 @@
 package io.sluice.core.spec;
 
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.SourceCapabilities;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.DistributionMethod;
 
 import java.util.List;
 import java.util.Optional;

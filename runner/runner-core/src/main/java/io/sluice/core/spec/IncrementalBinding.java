@@ -1,7 +1,7 @@
 package io.sluice.core.spec;
 
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.IncrementalMode;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.read.IncrementalMode;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.IncrementalMode;
+import io.sluice.spi.read.IncrementalMode;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,10 +1,11 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.TargetCapabilities;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.util.Optional;
 
@@ -92,9 +93,9 @@ final class LoadBinding {
                         + "its indexes again", "remove 'indexes: rebuild'");
             }
         }
-        LoadRequest.SchemaChanges schemaChanges = load.schemaChanges().map(StreamSettings.Located::value)
-                .orElse(LoadRequest.SchemaChanges.FAIL);
-        if (schemaChanges != LoadRequest.SchemaChanges.FAIL) {
+        SchemaChanges schemaChanges = load.schemaChanges().map(StreamSettings.Located::value)
+                .orElse(SchemaChanges.FAIL);
+        if (schemaChanges != SchemaChanges.FAIL) {
             Position at = load.schemaChanges().orElseThrow().position();
             String spelledPolicy = SpecKeys.spelling(schemaChanges);
             if (merged.columnMapping().orElse(ColumnMapping.NAME) == ColumnMapping.POSITION) {

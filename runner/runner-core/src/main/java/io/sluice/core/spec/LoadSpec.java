@@ -1,7 +1,8 @@
 package io.sluice.core.spec;
 
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.util.List;
 import java.util.Locale;
@@ -20,9 +21,9 @@ import static java.util.Objects.requireNonNull;
  */
 public record LoadSpec(LoadMode mode, List<String> mergeKey, LoadRequest.OnDuplicate onDuplicate,
                        boolean deleteMissing, boolean keepPrevious, LoadRequest.Indexes indexes,
-                       Optional<Boolean> resetSequences, LoadRequest.SchemaChanges schemaChanges) {
+                       Optional<Boolean> resetSequences, SchemaChanges schemaChanges) {
     public static final LoadSpec DEFAULT = new LoadSpec(LoadMode.APPEND, List.of(), LoadRequest.OnDuplicate.ERROR,
-            false, false, LoadRequest.Indexes.KEEP, Optional.empty(), LoadRequest.SchemaChanges.FAIL);
+            false, false, LoadRequest.Indexes.KEEP, Optional.empty(), SchemaChanges.FAIL);
 
     public LoadSpec {
         requireNonNull(mode, "mode is null");

@@ -1,9 +1,9 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Options;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,5 @@
 package io.sluice.core.spec;
 
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.sluice.core.spec;
 
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LockWaits;
+import io.sluice.spi.data.LockWaits;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.write.LoadMode;
 
 import java.time.Duration;
 import java.util.List;

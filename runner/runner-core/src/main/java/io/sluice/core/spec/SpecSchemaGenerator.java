@@ -2,15 +2,17 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.spi.BadRows;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Role;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
+
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -175,7 +177,7 @@ public final class SpecSchemaGenerator {
         props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
                 .put("description", "Set the sequences of identity and serial columns past the largest loaded "
                         + "value. Default: true for truncate, replace and a table the load creates."));
-        props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(LoadRequest.SchemaChanges.class),
+        props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(SchemaChanges.class),
                 "fail", "When the source's columns differ from the target table's (by name): fail lists every "
                         + "difference and the ALTER TABLE that fixes it; add-columns adds new source columns to the "
                         + "target (nullable) and loads NULL into columns the source lost; widen also widens target "

@@ -3,7 +3,7 @@ package io.sluice.core.spec;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
-import io.sluice.spi.TablePlaceholders;
+import io.sluice.spi.data.TablePlaceholders;
 
 /**
  * A stream's {@code before:} and {@code after:}: SQL run on its target, before the load prepares the table and once the
@@ -25,7 +25,7 @@ public record StreamHooks(List<String> before, List<String> after) {
         return before.isEmpty() && after.isEmpty();
     }
 
-    /** {@code statements} with their placeholders ({@link io.sluice.spi.TablePlaceholders}) for {@code quotedTable}. */
+    /** {@code statements} with their placeholders ({@link io.sluice.spi.data.TablePlaceholders}) for {@code quotedTable}. */
     public static List<String> forTable(List<String> statements, String quotedTable) {
         return statements.stream().map(s -> TablePlaceholders.expand(s, quotedTable)).toList();
     }

@@ -1,11 +1,12 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.BadRows;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.time.Duration;
 import java.util.List;
@@ -88,7 +89,7 @@ record StreamSettings(
     record LoadSettings(Optional<Located<List<String>>> mergeKey, Optional<Located<LoadRequest.OnDuplicate>> onDuplicate,
                         Optional<Located<Boolean>> deleteMissing, Optional<Located<Boolean>> keepPrevious,
                         Optional<Located<LoadRequest.Indexes>> indexes, Optional<Located<Boolean>> resetSequences,
-                        Optional<Located<LoadRequest.SchemaChanges>> schemaChanges) {
+                        Optional<Located<SchemaChanges>> schemaChanges) {
         static final LoadSettings NONE = new LoadSettings(Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 

@@ -1,11 +1,12 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.BadRows;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.data.SchemaChanges;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -105,7 +106,7 @@ final class StreamSettingsReader {
                         LoadRequest.Indexes.class).map(v -> new StreamSettings.Located<>(v, n.position()))),
                 flag(mapping, SpecKeys.RESET_SEQUENCES, where),
                 mapping.get(SpecKeys.SCHEMA_CHANGES).flatMap(n -> choice(n, SpecKeys.SCHEMA_CHANGES, where,
-                        LoadRequest.SchemaChanges.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
+                        SchemaChanges.class).map(v -> new StreamSettings.Located<>(v, n.position()))));
     }
 
     private Optional<StreamSettings.Located<Boolean>> flag(YamlNode.Mapping mapping, String key, String where) {

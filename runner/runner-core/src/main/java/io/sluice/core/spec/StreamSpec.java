@@ -1,9 +1,9 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.diag.Position;
-import io.sluice.spi.BadRows;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
+import io.sluice.spi.read.BadRows;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,7 @@ import static java.util.Objects.requireNonNull;
  * @param degree as written: &gt; 0 concurrent partitions, &lt; 0 available cores / |degree|
  * @param rowsPerPartition {@code batch-size}: about how many rows one partition holds
  * @param rowsPerPartitionPlanned whether the source's connector splits this stream's distribution method by
- *        {@code rowsPerPartition} ({@link io.sluice.spi.SourceCapabilities}); when not, the value changes nothing
+ *        {@code rowsPerPartition} ({@link io.sluice.spi.connector.SourceCapabilities}); when not, the value changes nothing
  * @param lockTimeout the longest wait for a lock someone else holds; zero waits without limit
  * @param load         {@code load-mode} and the keys that go with it
  * @param incremental  {@code incremental:}: each run reads only the rows whose cursor grew since the last

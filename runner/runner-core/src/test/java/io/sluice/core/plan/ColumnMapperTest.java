@@ -2,8 +2,9 @@ package io.sluice.core.plan;
 
 import io.sluice.core.SluiceException;
 import io.sluice.core.spec.ColumnMapping;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -8,11 +8,12 @@ import io.sluice.core.plan.Planner;
 import io.sluice.core.spec.Environment;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.SpecLoader;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Role;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Role;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -18,17 +18,18 @@ import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.RetrySpec;
 import io.sluice.core.spec.StreamSpec;
 import io.sluice.core.spec.VerifyMode;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.Distribution;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.Options;
-import io.sluice.spi.Source;
-import io.sluice.spi.SourcePartition;
-import io.sluice.spi.Target;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.Distribution;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.read.SourcePartition;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.Target;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -154,7 +155,7 @@ class StreamExecutorTest {
                 io.sluice.core.spec.LoadSpec.DEFAULT.withMode(mode), ColumnMapping.NAME,
                 io.sluice.core.spec.ColumnRules.NONE, Consistency.NONE, VerifyMode.NONE, retry, java.time.Duration.ofSeconds(60),
                 java.util.Optional.empty(), io.sluice.core.spec.StreamHooks.NONE,
-                java.util.List.of(), java.util.Optional.empty(), io.sluice.spi.BadRows.NulBytes.FAIL, HERE);
+                java.util.List.of(), java.util.Optional.empty(), io.sluice.spi.read.BadRows.NulBytes.FAIL, HERE);
         Source source = memory.source(Options.empty());
         Target target = memory.target(Options.empty());
         List<SourcePartition> planned = new ArrayList<>(source.plan(null));
@@ -162,7 +163,7 @@ class StreamExecutorTest {
         List<ColumnPair> pairs = List.of(new ColumnPair(Column.of("id", "bigint"), Column.of("id", "bigint")));
         StreamBinding binding = new StreamBinding(source, target, memory.load(), java.util.Optional.empty(),
                 source.project(pairs),
-                io.sluice.spi.Source.ThreadModel.VIRTUAL);
+                io.sluice.spi.read.Source.ThreadModel.VIRTUAL);
         List<PartitionPlan> partitions = new ArrayList<>();
         for (SourcePartition p : planned) {
             partitions.add(binding.bind(PartitionPlan.of(partitions.size(), p, "read " + p.id()), p));
@@ -170,7 +171,7 @@ class StreamExecutorTest {
         StreamPlan streamPlan = new StreamPlan(stream, degree, source.describe(), "memory", pairs,
                 ProjectionPlan.of(source.project(pairs)), partitions, "none", partitions, false, false, "write",
                 java.util.Optional.empty(), List.of(), java.util.Optional.empty(), Map.of(),
-                io.sluice.spi.LoadPlan.of(new io.sluice.spi.TargetTable("memory", List.of())));
+                io.sluice.spi.write.LoadPlan.of(new io.sluice.spi.write.TargetTable("memory", List.of())));
         PipelineSpec spec = new PipelineSpec(Path.of("test.yaml"), "0".repeat(64), 1, "test", java.util.Optional.empty(),
                 true, io.sluice.core.spec.RunSettings.DEFAULT, Map.of(), List.of(stream), Set.of());
         return new BoundPlan(new PipelinePlan(spec, List.of(streamPlan)), Map.of("orders", binding));

@@ -2,10 +2,11 @@ package io.sluice.core.spec;
 
 import io.sluice.core.diag.Diagnostic;
 import io.sluice.core.diag.Severity;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.Option;
-import io.sluice.spi.Options;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.Options;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.write.LoadMode;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,18 +1,18 @@
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;
-import io.sluice.spi.ConnectionConfig;
-import io.sluice.spi.Connector;
-import io.sluice.spi.ConnectorFactory;
-import io.sluice.spi.DistributionMethod;
-import io.sluice.spi.Option;
-import io.sluice.spi.OptionSchema;
-import io.sluice.spi.Problem;
-import io.sluice.spi.Role;
-import io.sluice.spi.SourceCapabilities;
-import io.sluice.spi.TargetCapabilities;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.StreamShape;
+import io.sluice.spi.connector.ConnectionConfig;
+import io.sluice.spi.connector.Connector;
+import io.sluice.spi.connector.ConnectorFactory;
+import io.sluice.spi.connector.Option;
+import io.sluice.spi.connector.OptionSchema;
+import io.sluice.spi.connector.Problem;
+import io.sluice.spi.connector.Role;
+import io.sluice.spi.connector.SourceCapabilities;
+import io.sluice.spi.connector.StreamShape;
+import io.sluice.spi.connector.TargetCapabilities;
+import io.sluice.spi.read.DistributionMethod;
+import io.sluice.spi.write.LoadMode;
 
 import java.util.ArrayList;
 import java.util.EnumSet;

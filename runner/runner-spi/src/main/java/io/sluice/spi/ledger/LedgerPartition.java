@@ -7,7 +7,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A planned partition as the ledger keeps it: enough to show it ({@code predicate}) and to restore it exactly on
- * resume ({@code checkpoint}, see {@link io.sluice.spi.SourcePartition#checkpoint()}; empty when the source cannot).
+ * resume ({@code checkpoint}, see {@link io.sluice.spi.read.SourcePartition#checkpoint()}; empty when the source cannot).
  *
  * @param index     its place in the plan; -1 for a partition committed without being planned
  * @param startedAt when its first attempt started, once one did

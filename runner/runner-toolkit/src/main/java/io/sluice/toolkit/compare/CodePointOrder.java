@@ -3,7 +3,7 @@ package io.sluice.toolkit.compare;
 import java.util.List;
 
 /**
- * The order rows are listed in ({@link io.sluice.spi.HashedRows}): key texts compared by Unicode code point,
+ * The order rows are listed in ({@link io.sluice.spi.data.HashedRows}): key texts compared by Unicode code point,
  * which is the byte order of their UTF-8 (PostgreSQL's {@code COLLATE "C"}); {@link String#compareTo} differs from it
  * beyond the Basic Multilingual Plane.
  */

@@ -2,7 +2,7 @@ package io.sluice.toolkit.compare;
 
 /**
  * One text of a binary floating-point value that PostgreSQL, MySQL/MariaDB and DuckDB all compute in SQL, from each
- * engine's own shortest round-trip text, so {@link io.sluice.spi.RowHash#PORTABLE} hashes a float alike on both sides.
+ * engine's own shortest round-trip text, so {@link io.sluice.spi.data.RowHash#PORTABLE} hashes a float alike on both sides.
  * The engines print the same shortest digits but place the point and spell the exponent their own ways
  * ({@code 1e+20}, {@code 1e20}, {@code 1000000000000000.0}, {@code 0.000015}): each side takes the significant digits
  * and the power of ten from its own text and writes {@code 0.<digits>e<power>} ({@code 0.15e-4}, {@code 0.1e21}), the

@@ -1,7 +1,7 @@
 package io.sluice.toolkit.compare;
 
-import io.sluice.spi.HashedRow;
-import io.sluice.spi.HashedRows;
+import io.sluice.spi.data.HashedRow;
+import io.sluice.spi.data.HashedRows;
 import io.sluice.spi.error.ConnectorException;
 
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.sluice.toolkit.compare;
 
-import io.sluice.spi.Buckets;
+import io.sluice.spi.data.Buckets;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The statements of {@link io.sluice.spi.RowHash#PORTABLE} for an engine that is not PostgreSQL, built from the few
+ * The statements of {@link io.sluice.spi.data.RowHash#PORTABLE} for an engine that is not PostgreSQL, built from the few
  * expressions its {@link Dialect} spells: the digest, the inner select a listing and bucket digests read, and the
  * listing in key order.
  */

@@ -1,7 +1,7 @@
 package io.sluice.toolkit.compare;
 
-import io.sluice.spi.Digest;
-import io.sluice.spi.HashedRow;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.HashedRow;
 
 import java.math.BigInteger;
 import java.sql.ResultSet;

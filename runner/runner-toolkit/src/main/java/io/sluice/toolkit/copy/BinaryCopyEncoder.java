@@ -1,6 +1,6 @@
 package io.sluice.toolkit.copy;
 
-import io.sluice.spi.CopySink;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
 
 import static java.util.Objects.requireNonNull;

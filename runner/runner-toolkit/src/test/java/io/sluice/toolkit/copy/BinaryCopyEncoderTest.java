@@ -1,11 +1,12 @@
 package io.sluice.toolkit.copy;
 
 import io.sluice.spi.error.ConnectorException;
+
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -79,7 +80,7 @@ class BinaryCopyEncoderTest {
     void rowsKeptWholeGoOutWithTheirCountAndTheTrailerAlone() throws Exception {
         ByteArrayOutputStream rows = new ByteArrayOutputStream();
         java.util.List<int[]> calls = new java.util.ArrayList<>(); // {length, rows}; rows -1: a plain write
-        io.sluice.spi.CopySink sink = new io.sluice.spi.CopySink() {
+        io.sluice.spi.data.CopySink sink = new io.sluice.spi.data.CopySink() {
             @Override
             public void write(byte[] b, int off, int len) {
                 calls.add(new int[] {len, -1});

@@ -1,6 +1,7 @@
 package io.sluice.connector.postgres.catalog;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.EarlierRows;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -25,7 +26,7 @@ public final class PostgresCatalog {
 
     /** A column's type OID: OIDs are unsigned 32-bit, the SPI keeps them in an int. */
     public static long oid(Column column) {
-        return Integer.toUnsignedLong(column.pgTypeOid());
+        return Integer.toUnsignedLong(column.copyTypeOid());
     }
 
     public PostgresCatalog(Connection connection) {
@@ -185,7 +186,8 @@ public final class PostgresCatalog {
                     // A default that is no missing value: computed per row (volatile), or written into every row by
                     // a rewrite since the column was added (ALTER ... TYPE, VACUUM FULL), or set after it was added.
                     columns.computeIfAbsent(rs.getLong(7), k -> new ArrayList<>()).add(earlier != null
-                            ? column.withEarlierRows(earlier) : rs.getBoolean(9) ? column.withEarlierRowsUnknown()
+                            ? column.withEarlierRows(EarlierRows.value(earlier))
+                            : rs.getBoolean(9) ? column.withEarlierRows(EarlierRows.PER_ROW)
                             : column);
                 }
             }

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.catalog;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 
 import java.sql.Array;
 import java.sql.Connection;

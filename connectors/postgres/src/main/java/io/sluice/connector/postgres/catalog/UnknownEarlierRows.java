@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.catalog;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * PG232: source columns a path that does not read a table's rows again (an incremental run, the change apply) would
- * add to it, whose rows from before hold values no default of the source tells ({@link Column#earlierRowsUnknown()}):
+ * add to it, whose rows from before hold values no default of the source tells ({@link Column#earlierRows()} {@code PER_ROW}):
  * in the target they would stay NULL.
  */
 public final class UnknownEarlierRows {

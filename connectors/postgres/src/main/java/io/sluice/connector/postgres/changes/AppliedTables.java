@@ -7,9 +7,9 @@ import io.sluice.connector.postgres.catalog.TypeLoss;
 import io.sluice.connector.postgres.catalog.TypeWidth;
 import io.sluice.connector.postgres.catalog.UnknownEarlierRows;
 import io.sluice.connector.postgres.changes.PostgresChangeApplier.Route;
-import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.changes.ChangeRelation;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.SchemaChanges;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -118,9 +118,9 @@ final class AppliedTables {
         for (Map.Entry<String, String> carried : route.columns().entrySet()) {
             Column column = route.sourceColumns().get(carried.getKey());
             if (column != null && !table.columns().contains(carried.getValue())) {
-                statements.addAll(route.adding(carried.getValue(), column.typeName(), column.earlierRows()));
-                added.put(carried.getValue(), column.earlierRows());
-                if (column.earlierRowsUnknown()) {
+                statements.addAll(route.adding(carried.getValue(), column.typeName(), column.earlierRows().oneValue()));
+                added.put(carried.getValue(), column.earlierRows().oneValue());
+                if (column.earlierRows().perRow()) {
                     unknown.add(column);
                 }
             }
@@ -209,10 +209,10 @@ final class AppliedTables {
                 added.add(i);
             }
         }
-        if (!added.isEmpty() && route.schemaChanges() != LoadRequest.SchemaChanges.IGNORE_NEW) {
+        if (!added.isEmpty() && route.schemaChanges() != SchemaChanges.IGNORE_NEW) {
             route = addColumns(route, relation, added, pending);
         }
-        if (route.schemaChanges() == LoadRequest.SchemaChanges.WIDEN) {
+        if (route.schemaChanges() == SchemaChanges.WIDEN) {
             widen(route, relation, pending);
         }
         TableChanges.Table table = tables.get(relation.name());
@@ -247,7 +247,7 @@ final class AppliedTables {
                     + "; nothing of this batch was applied", "widen the target column (" + String.join("; ",
                     widenings) + "), then run again: the changes apply from where they stopped");
         }
-        if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
+        if (route.schemaChanges() == SchemaChanges.FAIL) {
             List<String> dropped = new ArrayList<>();
             for (Map.Entry<String, String> carried : route.columns().entrySet()) {
                 int to = table.columns().indexOf(carried.getValue());
@@ -308,12 +308,12 @@ final class AppliedTables {
             // Described by the source's catalog when the description came: a column added while this run follows.
             Column described = relation.described().get(column);
             statements.addAll(route.adding(route.columns().getOrDefault(column, column), relation.types().get(i),
-                    described == null ? java.util.Optional.empty() : described.earlierRows()));
-            if (described != null && described.earlierRowsUnknown()) {
+                    described == null ? java.util.Optional.empty() : described.earlierRows().oneValue()));
+            if (described != null && described.earlierRows().perRow()) {
                 unknown.add(described);
             }
         }
-        if (route.schemaChanges() == LoadRequest.SchemaChanges.FAIL) {
+        if (route.schemaChanges() == SchemaChanges.FAIL) {
             throw new ConnectorException(ErrorKind.FAILED, PostgresCode.PG609, relation.name() + " has "
                     + added.size() + " column(s) the copy did not have ("
                     + String.join(", ", added.stream().map(i -> relation.columns().get(i)).toList()) + "), and "

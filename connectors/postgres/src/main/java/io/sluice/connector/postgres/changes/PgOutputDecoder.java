@@ -1,9 +1,9 @@
 package io.sluice.connector.postgres.changes;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
-import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.Column;
-import io.sluice.spi.RowChange;
+import io.sluice.spi.changes.ChangeRelation;
+import io.sluice.spi.changes.RowChange;
+import io.sluice.spi.data.Column;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

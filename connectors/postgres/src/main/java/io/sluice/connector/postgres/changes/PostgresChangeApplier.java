@@ -4,12 +4,12 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.ledger.PostgresLedgerStore;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.RowChange;
+import io.sluice.spi.changes.ChangeApplier;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.changes.ChangeRelation;
+import io.sluice.spi.changes.RowChange;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.SchemaChanges;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LedgerWork;
 
@@ -32,7 +32,7 @@ import static java.util.Objects.requireNonNull;
 public final class PostgresChangeApplier implements ChangeApplier {
     /** Where one source table's changes go, by the source's name for it (as {@link ChangeRelation#name()}). */
     public record Route(String source, String target, Map<String, String> columns,
-                        Map<String, Column> sourceColumns, LoadRequest.SchemaChanges schemaChanges) {
+                        Map<String, Column> sourceColumns, SchemaChanges schemaChanges) {
         public Route {
             requireNonNull(source, "source is null");
             requireNonNull(target, "target is null");

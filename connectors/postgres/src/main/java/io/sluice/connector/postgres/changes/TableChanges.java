@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.changes;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
-import io.sluice.spi.ChangeRelation;
-import io.sluice.spi.RowChange;
+import io.sluice.spi.changes.ChangeRelation;
+import io.sluice.spi.changes.RowChange;
 
 import java.sql.Connection;
 import java.sql.SQLException;

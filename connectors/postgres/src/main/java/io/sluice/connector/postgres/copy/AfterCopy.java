@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.copy;
 
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;

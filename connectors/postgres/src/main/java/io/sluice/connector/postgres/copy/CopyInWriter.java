@@ -5,13 +5,14 @@ import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.RejectedRow;
-import io.sluice.spi.WriterRejects;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
 import io.sluice.spi.ledger.LedgeredCommit;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.WriterRejects;
+
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 

@@ -5,10 +5,11 @@ import io.sluice.connector.postgres.session.ConnectionSlot;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.CopySink;
-import io.sluice.spi.PartitionReader;
+import io.sluice.spi.data.CopySink;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.PartitionReader;
+
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyOut;
 import org.postgresql.util.PSQLException;

@@ -3,18 +3,19 @@ package io.sluice.connector.postgres.copy;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.toolkit.memory.JavaHeap;
+
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -201,7 +202,7 @@ final class RejectingCopy {
 
     /**
      * Takes bytes of the stream; {@code rows} when they are that many whole tuples ({@link
-     * io.sluice.spi.CopySink#writeRows}): then where each starts is found only if one is refused. Else -1.
+     * io.sluice.spi.data.CopySink#writeRows}): then where each starts is found only if one is refused. Else -1.
      */
     void write(byte[] buffer, int offset, int count, int rows) throws ConnectorException, SQLException {
         if (ended) {

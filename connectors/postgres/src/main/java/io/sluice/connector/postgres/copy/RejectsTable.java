@@ -2,10 +2,11 @@ package io.sluice.connector.postgres.copy;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.session.PostgresConnections;
-import io.sluice.spi.Column;
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.toolkit.JsonText;
+
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 

@@ -6,9 +6,9 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.copy.BinaryCopyCompatibility;
 import io.sluice.connector.postgres.copy.CopyDataFrames;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.CopyFormat;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.CopyFormat;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

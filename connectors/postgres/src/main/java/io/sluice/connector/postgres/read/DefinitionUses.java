@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

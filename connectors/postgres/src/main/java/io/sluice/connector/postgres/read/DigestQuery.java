@@ -1,9 +1,8 @@
 package io.sluice.connector.postgres.read;
 
-
-import io.sluice.spi.Column;
-import io.sluice.spi.Digest;
-import io.sluice.spi.RowHash;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.RowHash;
 
 import java.math.BigInteger;
 import java.sql.Connection;

@@ -2,13 +2,13 @@ package io.sluice.connector.postgres.read;
 
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.Buckets;
-import io.sluice.spi.Digest;
-import io.sluice.spi.HashedRow;
-import io.sluice.spi.SourceRows;
-import io.sluice.spi.HashedRows;
-import io.sluice.spi.RowHash;
+import io.sluice.spi.data.Buckets;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.HashedRow;
+import io.sluice.spi.data.HashedRows;
+import io.sluice.spi.data.RowHash;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.SourceRows;
 import io.sluice.toolkit.compare.ResultSetRows;
 
 import java.sql.Connection;

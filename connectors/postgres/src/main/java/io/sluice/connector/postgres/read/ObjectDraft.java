@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.SchemaObject;
-import io.sluice.spi.SchemaObject.Kind;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
+import io.sluice.spi.read.SchemaObject.Kind;
+import io.sluice.spi.read.SchemaObject;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,7 +3,7 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.SourcePartition;
+import io.sluice.spi.read.SourcePartition;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

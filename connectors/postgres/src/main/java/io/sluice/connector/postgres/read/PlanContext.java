@@ -2,7 +2,7 @@ package io.sluice.connector.postgres.read;
 
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 
-import io.sluice.spi.PlanRequest;
+import io.sluice.spi.read.PlanRequest;
 
 import static java.util.Objects.requireNonNull;
 

@@ -7,9 +7,9 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
-import io.sluice.spi.ChangeFeed;
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.SharedSnapshot;
+import io.sluice.spi.changes.ChangeFeed;
+import io.sluice.spi.changes.ChangeSource;
+import io.sluice.spi.data.SharedSnapshot;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 

@@ -3,10 +3,10 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresErrors;
-import io.sluice.spi.Column;
-import io.sluice.spi.ComputedColumns;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.ComputedColumns;
 
 import java.sql.SQLException;
 import java.util.List;

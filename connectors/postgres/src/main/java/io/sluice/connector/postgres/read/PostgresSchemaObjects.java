@@ -5,8 +5,8 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.SchemaObjects;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -6,11 +6,11 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
-import io.sluice.spi.SharedSnapshot;
-import io.sluice.spi.SnapshotGroup;
-import io.sluice.spi.SourceSession;
+import io.sluice.spi.data.SharedSnapshot;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SnapshotGroup;
+import io.sluice.spi.read.SourceSession;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.RowHash;
+import io.sluice.spi.data.RowHash;
 
 import java.util.List;
 

@@ -4,7 +4,7 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.TablesAhead;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 
 import java.sql.Connection;
 import java.sql.SQLException;

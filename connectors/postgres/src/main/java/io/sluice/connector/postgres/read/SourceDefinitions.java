@@ -3,8 +3,8 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.RelationIdentity;
+import io.sluice.spi.data.TableDefinition;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

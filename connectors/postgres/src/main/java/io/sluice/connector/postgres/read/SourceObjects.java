@@ -3,9 +3,9 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.SchemaObject.Kind;
-import io.sluice.spi.SchemaObjects;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
+import io.sluice.spi.read.SchemaObject.Kind;
+import io.sluice.spi.read.SchemaObjects;
 
 import java.sql.Array;
 import java.sql.Connection;

@@ -3,7 +3,7 @@ package io.sluice.connector.postgres.read;
 import io.sluice.connector.postgres.catalog.PostgresCatalog;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.SchemaObject.Kind;
+import io.sluice.spi.read.SchemaObject.Kind;
 
 import java.sql.Connection;
 import java.sql.SQLException;

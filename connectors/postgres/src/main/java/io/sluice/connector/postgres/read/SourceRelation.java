@@ -5,7 +5,7 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 
@@ -67,8 +67,8 @@ public record SourceRelation(String fromClause, Optional<ResolvedTable> table, S
             // Every column reads like any other (the read is COPY (SELECT ...), which computes VIRTUAL ones too). A
             // generated one keeps its kind, so the mapping can leave it out when the target computes its own.
             Column.Generation generation = c.isGenerated() ? c.generation() : Column.Generation.NONE;
-            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(), generation,
-                    Optional.empty(), c.earlierRows(), c.earlierRowsUnknown()));
+            columns.add(new Column(c.name(), c.typeName(), c.copyTypeOid(), c.nullable(), generation,
+                    Optional.empty(), c.earlierRows()));
         }
         return new SourceRelation((inherited ? "" : "ONLY ") + table.quoted(), Optional.of(table), table.kindName()
                 + " " + table.quoted() + (inherited ? "" : " (its own rows, not its inheritance children's)"), columns,

@@ -5,7 +5,7 @@ import io.sluice.connector.postgres.catalog.ResolvedTable;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A connector's source tables as read ahead of their planning ({@link io.sluice.spi.Connector#describeAhead}), in the
+ * A connector's source tables as read ahead of their planning ({@link io.sluice.spi.connector.Connector#describeAhead}), in the
  * pattern's order, until the source made for each takes its entry ({@link SourceAhead}). A table's definition, asked
  * for when its copy is created, is read with those of the next tables of the pattern not planned yet, fifty a round
  * trip, and kept for them until their planning asks.

@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.read;
 
 import io.sluice.connector.postgres.catalog.SqlQuote;
-import io.sluice.spi.Column;
-import io.sluice.spi.RowHash;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.RowHash;
 import io.sluice.toolkit.compare.FloatText;
 
 import java.util.List;
@@ -27,9 +27,9 @@ final class ValueText {
             return v;
         }
         String type = column.typeName();
-        FloatText.Precision precision = column.pgTypeOid() == 701 || type.equals("double precision")
+        FloatText.Precision precision = column.copyTypeOid() == 701 || type.equals("double precision")
                 || type.equals("float8") ? FloatText.Precision.DOUBLE
-                : column.pgTypeOid() == 700 || type.equals("real") || type.equals("float4") ? FloatText.Precision.REAL
+                : column.copyTypeOid() == 700 || type.equals("real") || type.equals("float4") ? FloatText.Precision.REAL
                 : null;
         if (precision == null) {
             return v;

@@ -1,7 +1,8 @@
 package io.sluice.connector.postgres.session;
 
-import io.sluice.spi.LineageDataset;
+import io.sluice.spi.data.LineageDataset;
 import io.sluice.spi.error.ConnectorException;
+
 import org.postgresql.Driver;
 
 import java.util.Properties;

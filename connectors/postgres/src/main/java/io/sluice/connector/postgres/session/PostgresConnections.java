@@ -1,9 +1,9 @@
 // Over 450 lines: every connection to one database is opened, kept and closed here.
 package io.sluice.connector.postgres.session;
 
-
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+
 import org.postgresql.Driver;
 import org.postgresql.core.BaseConnection;
 import org.postgresql.core.TransactionState;

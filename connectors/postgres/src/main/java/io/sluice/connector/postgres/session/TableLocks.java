@@ -2,9 +2,10 @@ package io.sluice.connector.postgres.session;
 
 import io.sluice.connector.postgres.catalog.ResolvedTable;
 
-import io.sluice.spi.LockWaits;
+import io.sluice.spi.data.LockWaits;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+
 import org.postgresql.PGConnection;
 
 import java.sql.Array;

@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.session;
 
-import io.sluice.spi.TargetClaim;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.TargetClaim;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -17,40 +17,37 @@ import io.sluice.connector.postgres.write.load.CarriedExtensions;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.connector.postgres.write.load.TargetAhead;
+import io.sluice.spi.data.SchemaChanges;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
-import io.sluice.connector.postgres.changes.PostgresChangeApplier;
 import io.sluice.connector.postgres.session.LineageNames;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeRoute;
-import io.sluice.spi.ChangeSink;
-import io.sluice.spi.Column;
-import io.sluice.spi.Digest;
-import io.sluice.spi.LineageDataset;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.LockWaits;
-import io.sluice.spi.PlannedLoad;
-import io.sluice.spi.RejectedRow;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.SchemaObjects;
-import io.sluice.spi.Source;
-import io.sluice.spi.StoredRejects;
-import io.sluice.spi.TableDefinition;
-import io.sluice.spi.Target;
-import io.sluice.spi.TargetTable;
-import io.sluice.spi.RowHash;
-import io.sluice.spi.TargetRows;
+import io.sluice.spi.changes.ChangeSink;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.Digest;
+import io.sluice.spi.data.LineageDataset;
+import io.sluice.spi.data.LockWaits;
+import io.sluice.spi.data.RejectedRow;
+import io.sluice.spi.data.RelationIdentity;
+import io.sluice.spi.data.RowHash;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerStore;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.read.SchemaObjects;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.PlannedLoad;
+import io.sluice.spi.write.StoredRejects;
+import io.sluice.spi.write.Target;
+import io.sluice.spi.write.TargetRows;
+import io.sluice.spi.write.TargetTable;
 
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
 
 import static io.sluice.connector.postgres.catalog.PostgresCode.PG207;
 import static java.util.Objects.requireNonNull;
@@ -76,6 +73,8 @@ public final class PostgresTarget implements Target {
     private final Optional<ObjectCarriers> objectCarriers;
     /** {@code publications: copy}: the carried objects include the schema's publications. */
     private final boolean publications;
+    /** One per target, so a change route names this table by it. */
+    private final ChangeSink changeSink;
     private ResolvedTable resolved;
     /** How planning and the load wait for locks: the latest {@link #waitForLocks} said. */
     private volatile TableLocks locks;
@@ -103,6 +102,7 @@ public final class PostgresTarget implements Target {
         this.publications = publications;
         this.locks = new TableLocks(connections, LockWaits.silent(LockWaits.DEFAULT_TIMEOUT));
         this.ledger = new PostgresLedgerStore(connections, requireNonNull(ledgerSchema, "ledgerSchema is null"), name);
+        this.changeSink = new TableChangeSink(connections, ledger, name.quoted(), this::describe);
         this.ahead = requireNonNull(ahead, "ahead is null").orElse(null);
     }
 
@@ -136,7 +136,7 @@ public final class PostgresTarget implements Target {
                     locks.timeout());
         }
         // The table as it is (kind and privileges checked), or the source's columns for the table to create.
-        List<Column> columns = existing.isPresent() ? table(readAhead).columns() : source.postgresColumns();
+        List<Column> columns = existing.isPresent() ? table(readAhead).columns() : source.copyColumns();
         Optional<TableDefinition> definition = existing.isEmpty() && withDefinition
                 ? source.tableDefinition() : Optional.empty();
         if (existing.isEmpty()) {
@@ -159,9 +159,9 @@ public final class PostgresTarget implements Target {
         List<Column> changedSource = List.of();
         if (existing.isPresent()) {
             try {
-                changedSource = source.postgresColumns();
+                changedSource = source.copyColumns();
             } catch (ConnectorException e) {
-                if (request.schemaChanges() != LoadRequest.SchemaChanges.FAIL) {
+                if (request.schemaChanges() != SchemaChanges.FAIL) {
                     throw e;
                 }
                 // A source that cannot type its columns in PostgreSQL's terms: fail compares nothing more
@@ -428,23 +428,6 @@ public final class PostgresTarget implements Target {
 
     @Override
     public Optional<ChangeSink> changeSink() {
-        return Optional.of(this::applierFor);
-    }
-
-    /** One applier on this target's database for every route; the other routes' targets must share it. */
-    private ChangeApplier applierFor(List<ChangeRoute> routes)
-            throws ConnectorException {
-        requireNonNull(routes, "routes is null");
-        List<PostgresChangeApplier.Route> own = new java.util.ArrayList<>();
-        for (ChangeRoute route : routes) {
-            if (!(route.target() instanceof PostgresTarget pg) || pg.connections != connections) {
-                throw new IllegalArgumentException(route.target().describe() + " is not in the database of "
-                        + describe());
-            }
-            own.add(new PostgresChangeApplier.Route(route.source(),
-                    pg.name.quoted(), route.columns(), route.sourceColumns().stream().collect(java.util.stream
-                    .Collectors.toMap(Column::name, c -> c, (a, b) -> a)), route.schemaChanges()));
-        }
-        return new PostgresChangeApplier(connections, ledger, own);
+        return Optional.of(changeSink);
     }
 }

@@ -10,12 +10,12 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.PartitionWriter;
-import io.sluice.spi.ReplacingTransaction;
-import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.write.LoadedRowsCheck;
+import io.sluice.spi.write.PartitionWriter;
+import io.sluice.spi.write.ReplacingTransaction;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -8,13 +8,13 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.ServerRoles;
 import io.sluice.connector.postgres.write.load.CarriedObjects;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.SchemaObject;
-import io.sluice.spi.Source;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SchemaObject;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

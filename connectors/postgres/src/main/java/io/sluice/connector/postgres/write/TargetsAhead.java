@@ -9,7 +9,7 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.write.load.PostgresLoad;
 import io.sluice.connector.postgres.write.load.TargetAhead;
 
-import io.sluice.spi.LockWaits;
+import io.sluice.spi.data.LockWaits;
 import io.sluice.spi.error.ConnectorException;
 
 import java.sql.Connection;
@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A connector's target tables as read ahead of their planning ({@link io.sluice.spi.Connector#describeAhead}), until
+ * A connector's target tables as read ahead of their planning ({@link io.sluice.spi.connector.Connector#describeAhead}), until
  * the target made for each takes its entry: the table with the INSERT privilege and its columns, its indexes when it
  * exists, and the names of its schema when it is to be created. The sessions dead Sluice processes of this host left
  * on those tables are ended here, once for them all, as the planning of each would have.

@@ -1,6 +1,7 @@
 package io.sluice.connector.postgres.read;
 
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -16,9 +16,9 @@ import io.sluice.core.spec.LoadResult;
 import io.sluice.core.spec.PipelineSpec;
 import io.sluice.core.spec.SpecLoader;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Consistency;
-import io.sluice.spi.DistributionMethod;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.Consistency;
+import io.sluice.spi.read.DistributionMethod;
 import io.sluice.toolkit.Redactor;
 
 import java.io.IOException;

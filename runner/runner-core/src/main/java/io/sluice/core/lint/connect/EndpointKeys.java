@@ -3,7 +3,7 @@ package io.sluice.core.lint.connect;
 import io.sluice.core.diag.Position;
 import io.sluice.core.spec.EndpointSpec;
 import io.sluice.core.spec.StreamSpec;
-import io.sluice.spi.Option;
+import io.sluice.spi.connector.Option;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;

@@ -16,19 +16,20 @@ import io.sluice.core.run.report.ChangeReport;
 import io.sluice.core.run.report.StreamReport;
 import io.sluice.core.spec.ColumnRule;
 import io.sluice.core.spec.RetrySpec;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ChangeFeed;
-import io.sluice.spi.ChangeRoute;
-import io.sluice.spi.ChangeSource;
-import io.sluice.spi.Column;
-import io.sluice.spi.ColumnPair;
-import io.sluice.spi.SharedSnapshot;
-import io.sluice.spi.Source;
-import io.sluice.spi.Target;
+import io.sluice.spi.changes.ChangeApplier;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.changes.ChangeFeed;
+import io.sluice.spi.changes.ChangeRoute;
+import io.sluice.spi.changes.ChangeSink;
+import io.sluice.spi.changes.ChangeSource;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.ColumnPair;
+import io.sluice.spi.data.SharedSnapshot;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.ChangeFeedRecord;
+import io.sluice.spi.read.Source;
+import io.sluice.spi.write.Target;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -431,6 +432,8 @@ public final class ChangeFeeds {
                 columns.put(column.name(), target);
             }
         }
-        return new ChangeRoute(name, binding.target(), columns, known, stream.spec().load().schemaChanges());
+        ChangeSink sink = binding.target().changeSink().orElseThrow(() -> new IllegalStateException(
+                binding.target().describe() + " cannot apply changes: refused at plan (ChangeFollowChecks)"));
+        return new ChangeRoute(name, sink, columns, known, stream.spec().load().schemaChanges());
     }
 }

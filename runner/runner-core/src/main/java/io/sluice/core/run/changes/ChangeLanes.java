@@ -1,17 +1,17 @@
 package io.sluice.core.run.changes;
 
 import io.sluice.core.ledger.Ledger;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ChangeRoute;
-import io.sluice.spi.ChangeSink;
-import io.sluice.spi.RowChange;
-import io.sluice.spi.Target;
+import io.sluice.spi.changes.ChangeApplier;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.changes.ChangeRoute;
+import io.sluice.spi.changes.ChangeSink;
+import io.sluice.spi.changes.RowChange;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.error.SpiCode;
 import io.sluice.spi.ledger.ChangeFeedRecord;
 import io.sluice.spi.ledger.LedgerWork;
+import io.sluice.spi.write.Target;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.sluice.core.run.changes;
 
-import io.sluice.spi.ChangeBatch;
-import io.sluice.spi.ChangeFeed;
+import io.sluice.spi.changes.ChangeBatch;
+import io.sluice.spi.changes.ChangeFeed;
 import io.sluice.spi.error.ConnectorException;
 
 import java.time.Duration;

@@ -8,8 +8,8 @@ import io.sluice.core.run.report.ChangeReport;
 import io.sluice.core.run.report.PartitionReport;
 import io.sluice.core.run.report.RunReport;
 import io.sluice.core.run.report.StreamReport;
-import io.sluice.spi.ChangeApplier;
-import io.sluice.spi.ChangeBatch;
+import io.sluice.spi.changes.ChangeApplier;
+import io.sluice.spi.changes.ChangeBatch;
 
 import java.time.Duration;
 

@@ -1,7 +1,7 @@
 package io.sluice.core.run.report;
 
 import io.sluice.core.SluiceException;
-import io.sluice.spi.ChangeApplier;
+import io.sluice.spi.changes.ChangeApplier;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.sluice.connector.postgres.write.load;
 
-import io.sluice.spi.SchemaObject;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
+import io.sluice.spi.read.SchemaObject;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,9 +6,9 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.SchemaObjects;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.read.SchemaObjects;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -7,15 +7,15 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.ServerRoles;
 
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.SchemaObject;
-import io.sluice.spi.SchemaObject.Kind;
-import io.sluice.spi.SchemaObjects;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.read.SchemaObject.Kind;
+import io.sluice.spi.read.SchemaObject;
+import io.sluice.spi.read.SchemaObjects;
+import io.sluice.spi.write.LoadPlan;
+import io.sluice.spi.write.LoadRequest;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

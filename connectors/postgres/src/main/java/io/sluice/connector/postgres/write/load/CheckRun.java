@@ -2,11 +2,11 @@ package io.sluice.connector.postgres.write.load;
 
 import io.sluice.connector.postgres.catalog.PostgresCode;
 
-import io.sluice.spi.LoadCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadCheck;
 
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -8,8 +8,8 @@ import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TablesAhead;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
@@ -84,7 +84,7 @@ public final class CreateTable implements LoadStep {
         List<Column> columns = new ArrayList<>();
         for (Column c : sourceColumns) {
             // A computed source column is copied as a value; identity stays identity (its sequence is reset after).
-            columns.add(new Column(c.name(), c.typeName(), c.pgTypeOid(), c.nullable(),
+            columns.add(new Column(c.name(), c.typeName(), c.copyTypeOid(), c.nullable(),
                     c.generation() == Column.Generation.IDENTITY ? Column.Generation.IDENTITY : Column.Generation.NONE));
         }
         return columns;

@@ -8,13 +8,13 @@ import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.RelationIdentity;
-import io.sluice.spi.TableDefinition;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.RelationIdentity;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadPlan;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -12,12 +12,12 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadRequest;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -6,7 +6,7 @@ import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.copy.AfterCopy;
 import io.sluice.connector.postgres.copy.BeforeCopy;
 
-import io.sluice.spi.Column;
+import io.sluice.spi.data.Column;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;

@@ -7,11 +7,11 @@ import io.sluice.connector.postgres.copy.BeforeCopy;
 import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.RejectedRow;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.RejectedRow;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
+import io.sluice.spi.write.LoadRequest;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -14,16 +14,16 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadCheck;
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadPlan;
-import io.sluice.spi.LoadRequest;
-import io.sluice.spi.TableDefinition;
-import io.sluice.spi.TargetTable;
-import io.sluice.spi.LoadedRowsCheck;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.TableDefinition;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadCheck;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadPlan;
+import io.sluice.spi.write.LoadRequest;
+import io.sluice.spi.write.LoadedRowsCheck;
+import io.sluice.spi.write.TargetTable;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -5,7 +5,7 @@ import io.sluice.connector.postgres.catalog.QualifiedName;
 import io.sluice.connector.postgres.catalog.SqlQuote;
 import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.copy.RejectsTable;
-import io.sluice.spi.RelationIdentity;
+import io.sluice.spi.data.RelationIdentity;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;

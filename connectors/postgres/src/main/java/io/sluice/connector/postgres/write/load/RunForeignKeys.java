@@ -7,12 +7,12 @@ import io.sluice.connector.postgres.session.PostgresConnections;
 import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadPlan;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadPlan;
 
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import io.sluice.connector.postgres.catalog.TargetCatalog;
 import io.sluice.connector.postgres.session.ControlConnection;
 import io.sluice.connector.postgres.session.PostgresErrors;
 
-import io.sluice.spi.LoadMode;
-import io.sluice.spi.LoadRequest;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadMode;
+import io.sluice.spi.write.LoadRequest;
 
 import java.sql.Connection;
 import java.sql.SQLException;

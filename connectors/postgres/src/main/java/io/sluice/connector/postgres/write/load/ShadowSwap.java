@@ -14,11 +14,11 @@ import io.sluice.connector.postgres.session.PostgresErrors;
 import io.sluice.connector.postgres.session.TableLocks;
 
 import io.sluice.connector.postgres.read.TableRows;
-import io.sluice.spi.LoadedRowsCheck;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
 import io.sluice.spi.ledger.LoadMarks;
+import io.sluice.spi.write.LoadedRowsCheck;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -9,8 +9,8 @@ import io.sluice.connector.postgres.catalog.TypeWidth;
 import io.sluice.connector.postgres.catalog.UnknownEarlierRows;
 
 import io.sluice.connector.postgres.catalog.TypeLoss;
-import io.sluice.spi.Column;
-import io.sluice.spi.LoadRequest.SchemaChanges;
+import io.sluice.spi.data.Column;
+import io.sluice.spi.data.SchemaChanges;
 import io.sluice.spi.error.ConnectorException;
 import io.sluice.spi.error.ErrorKind;
 import io.sluice.spi.ledger.LedgerTransaction;
@@ -154,11 +154,11 @@ final class ShapeChange implements LoadStep {
                     types.of(s.typeName().replaceAll("(\\[\\])+$", "")).ifPresent(missingTypes::add);
                     continue;
                 }
-                if (s.earlierRowsUnknown() && newRowsOnly) {
+                if (s.earlierRows().perRow() && newRowsOnly) {
                     unknownEarlier.add(s);
                 }
-                changes.add(new Change(s.name(), s.typeName(), Optional.empty(), s.earlierRows()));
-                columns.add(new Column(s.name(), s.typeName(), s.pgTypeOid(), true, Column.Generation.NONE));
+                changes.add(new Change(s.name(), s.typeName(), Optional.empty(), s.earlierRows().oneValue()));
+                columns.add(new Column(s.name(), s.typeName(), s.copyTypeOid(), true, Column.Generation.NONE));
                 continue;
             }
             Column t = match.get();

@@ -1,8 +1,0 @@
-package io.sluice.spi;
-
-public enum Consistency {
-    /** All partitions read one snapshot of the source (when the source supports it). */
-    SNAPSHOT,
-    /** Each partition reads whatever is committed when it starts. */
-    NONE
-}

@@ -1,6 +1,0 @@
-package io.sluice.spi;
-
-public enum Role {
-    SOURCE,
-    TARGET
-}

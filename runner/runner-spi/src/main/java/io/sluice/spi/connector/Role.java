@@ -1,0 +1,6 @@
+package io.sluice.spi.connector;
+
+public enum Role {
+    SOURCE,
+    TARGET
+}
