@@ -70,7 +70,7 @@ final class SpecBinder {
 
     Optional<PipelineSpec> bind(YamlNode.Mapping root, Path file, String checksum) {
         Position top = root.position();
-        values.rejectUnknownKeys(root, SpecKeys.TOP, "");
+        values.rejectUnknownKeys(root, SpecReference.names(SpecReference.TOP, SpecKey.Scope.TOP), "");
         Optional<Integer> version = version(root, top);
         Optional<String> name = root.get(SpecKeys.NAME_KEY).flatMap(n -> name(n, "spec name", ""));
         values.require(root, top, SpecKeys.NAME_KEY, "", "add 'name: my-pipeline' (used in logs, metrics, ledger)");
@@ -253,7 +253,8 @@ final class SpecBinder {
             List<String> others = m.entries().stream().map(YamlNode.Entry::key)
                     .filter(k -> !List.of(SpecKeys.NAME_KEY, SpecKeys.SOURCE, SpecKeys.TARGET).contains(k)).toList();
             values.rejectUnknownKeys(new YamlNode.Mapping(m.entries().stream()
-                    .filter(e -> others.contains(e.key())).toList(), m.position()), SpecKeys.SETTINGS, "in defaults");
+                    .filter(e -> others.contains(e.key())).toList(), m.position()),
+                    SpecReference.names(SpecReference.STREAM, SpecKey.Scope.SETTING), "in defaults");
             return settings.read(m, "in defaults");
         });
     }
@@ -278,7 +279,8 @@ final class SpecBinder {
                         + first.line() + ")", "give each stream its own name");
             }
         });
-        values.rejectUnknownKeys(m, SpecKeys.STREAM, where);
+        values.rejectUnknownKeys(m, SpecReference.names(SpecReference.STREAM, SpecKey.Scope.STREAM,
+                SpecKey.Scope.SETTING), where);
         StreamSettings own = settings.read(m, where);
         StreamSettings merged = own.over(defaults);
 

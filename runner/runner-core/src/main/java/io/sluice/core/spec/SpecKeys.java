@@ -9,7 +9,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** The spec's own vocabulary, shared by the loader and the JSON Schema generator so the two cannot drift. */
+/**
+ * The spec's own vocabulary, shared by the loader and the JSON Schema generator so the two cannot drift; which keys go
+ * where, and what each means, is {@link SpecReference}'s.
+ */
 final class SpecKeys {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
@@ -22,9 +25,6 @@ final class SpecKeys {
     static final String STREAMS = "streams";
     static final String MAX_PARALLEL_STREAMS = "max-parallel-streams";
     static final String FAIL_FAST = "fail-fast";
-    static final List<String> TOP = List.of(VERSION, NAME_KEY, DESCRIPTION, LEDGER, MAX_PARALLEL_STREAMS, FAIL_FAST,
-            SpecKeys.BEFORE, SpecKeys.AFTER,
-            CONNECTIONS, DEFAULTS, STREAMS);
 
     static final String TYPE = "type";
     static final String CONNECTION = "connection";
@@ -75,14 +75,6 @@ final class SpecKeys {
     static final String NEW_FILES = "new-files";
     static final String NEW_SNAPSHOTS = "new-snapshots";
     static final List<String> INCREMENTAL_KEYS = List.of(CURSOR, NEW_FILES, NEW_SNAPSHOTS);
-    /** Keys a stream shares with {@code defaults:}. */
-    static final List<String> SETTINGS = List.of(DISTRIBUTION, DEGREE, BATCH_SIZE, LOAD_MODE, COLUMN_MAPPING,
-            CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, MERGE_KEY, ON_DUPLICATE, DELETE_MISSING, KEEP_PREVIOUS, INDEXES,
-            RESET_SEQUENCES, SCHEMA_CHANGES, REJECTS, NUL_BYTES);
-    static final List<String> STREAM = List.of(NAME_KEY, SOURCE, TARGET, DISTRIBUTION, DEGREE, BATCH_SIZE,
-            LOAD_MODE, COLUMN_MAPPING, CONSISTENCY, VERIFY, RETRY, LOCK_TIMEOUT, INCREMENTAL, MERGE_KEY, ON_DUPLICATE,
-            DELETE_MISSING, KEEP_PREVIOUS, INDEXES, RESET_SEQUENCES, SCHEMA_CHANGES, COLUMNS, MASK_KEY,
-            BEFORE, AFTER, CHECKS, REJECTS, NUL_BYTES);
 
     static final String METHOD = "method";
     static final String KEY = "key";

@@ -1,4 +1,4 @@
-// Over 450 lines: the schema of every spec key, key by key, until one declaration per key.
+// Over 450 lines: the JSON Schema of every spec key and connector option (what each key means is SpecReference's).
 package io.sluice.core.spec;
 
 import io.sluice.core.connector.ConnectorRegistry;
@@ -58,32 +58,26 @@ public final class SpecSchemaGenerator {
         strings(root.putArray("required"), SpecKeys.VERSION, SpecKeys.NAME_KEY, SpecKeys.CONNECTIONS,
                 SpecKeys.STREAMS);
         ObjectNode props = root.putObject("properties");
-        props.putObject(SpecKeys.VERSION).put("description", "Spec format version.").put("const", 1);
-        props.putObject(SpecKeys.NAME_KEY).put("description", "Pipeline name, used in logs, metrics and the ledger.")
-                .put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
-        props.putObject(SpecKeys.DESCRIPTION).put("description", "Free text.").put("type", "string");
-        ObjectNode ledger = props.putObject(SpecKeys.LEDGER)
-                .put("description", "Keep a run ledger in the target (needed for --resume). Default on.");
+        props.putObject(SpecKeys.VERSION).put("const", 1);
+        props.putObject(SpecKeys.NAME_KEY).put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
+        props.putObject(SpecKeys.DESCRIPTION).put("type", "string");
+        ObjectNode ledger = props.putObject(SpecKeys.LEDGER);
         ArrayNode ledgerKinds = ledger.putArray("anyOf");
         ledgerKinds.addObject().put("type", "boolean");
         strings(ledgerKinds.addObject().putArray("enum"), SpecKeys.LEDGER_VALUES.toArray(String[]::new));
         ledger.put("default", SpecKeys.DEFAULT_LEDGER ? "on" : "off");
         props.set(SpecKeys.MAX_PARALLEL_STREAMS, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
-                .put("minimum", 1).put("maximum", SpecKeys.MAX_DEGREE)).put("description", "How many streams copy "
-                + "at once, each with its own degree; more than 1 starts the largest first. Default 1: one after "
-                + "another. Also how many table groups of a change feed apply at once.").put("default", RunSettings.DEFAULT.maxParallelStreams()));
-        props.putObject(SpecKeys.FAIL_FAST).put("type", "boolean").put("default", RunSettings.DEFAULT.failFast())
-                .put("description", "A failed stream stops the others (running ones cancelled, waiting ones "
-                        + "skipped). Default false: the others go on, and the exit code is the worst stream's.");
-        props.set(SpecKeys.BEFORE, runHooks("Run once per run before the first stream starts."));
-        props.set(SpecKeys.AFTER, runHooks("Run once per run when every stream is finished, after the streams' own after hooks."));
-        ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS)
-                .put("description", "Named connections, reused by streams.").put("type", "object");
+                .put("minimum", 1).put("maximum", SpecKeys.MAX_DEGREE))
+                .put("default", RunSettings.DEFAULT.maxParallelStreams()));
+        props.putObject(SpecKeys.FAIL_FAST).put("type", "boolean").put("default", RunSettings.DEFAULT.failFast());
+        props.set(SpecKeys.BEFORE, runHooks());
+        props.set(SpecKeys.AFTER, runHooks());
+        ObjectNode connections = props.putObject(SpecKeys.CONNECTIONS).put("type", "object");
         connections.putObject("additionalProperties").put("$ref", "#/$defs/connection");
         props.putObject(SpecKeys.DEFAULTS).put("$ref", "#/$defs/defaults");
-        ObjectNode streams = props.putObject(SpecKeys.STREAMS).put("description", "What to copy.")
-                .put("type", "array").put("minItems", 1);
+        ObjectNode streams = props.putObject(SpecKeys.STREAMS).put("type", "array").put("minItems", 1);
         streams.putObject("items").put("$ref", "#/$defs/stream");
+        describe(props, SpecReference.TOP);
 
         ObjectNode defs = root.putObject("$defs");
         defs.putObject("interpolated")
@@ -97,7 +91,9 @@ public final class SpecSchemaGenerator {
         ObjectNode defaults = defs.putObject("defaults")
                 .put("description", "Stream settings every stream inherits unless it sets them itself.")
                 .put("type", "object").put("additionalProperties", false);
-        settings(defaults.putObject("properties"));
+        ObjectNode defaultProps = defaults.putObject("properties");
+        settings(defaultProps);
+        describe(defaultProps, SpecReference.STREAM);
         defs.set("stream", stream());
         defs.set("connection", connection(defs));
         defs.set("source", side(Role.SOURCE, defs));
@@ -109,15 +105,10 @@ public final class SpecSchemaGenerator {
         ObjectNode stream = MAPPER.createObjectNode().put("type", "object").put("additionalProperties", false);
         strings(stream.putArray("required"), SpecKeys.NAME_KEY, SpecKeys.SOURCE, SpecKeys.TARGET);
         ObjectNode props = stream.putObject("properties");
-        props.putObject(SpecKeys.NAME_KEY).put("description", "Stream name, unique in the spec.")
-                .put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
-        props.putObject(SpecKeys.SOURCE).put("description", "Where rows come from: a connection and that "
-                + "connector's source options.").put("$ref", "#/$defs/source");
-        props.putObject(SpecKeys.TARGET).put("description", "Where rows go: a connection and that connector's "
-                + "target options.").put("$ref", "#/$defs/target");
-        ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("description", "Each run reads only what "
-                + "is new since the last successful run: rows whose cursor grew, files not loaded before, or a "
-                + "table's new snapshots (the ledger remembers); the first run reads everything, --full-refresh does once.").put("type", "object")
+        props.putObject(SpecKeys.NAME_KEY).put("type", "string").put("pattern", "^" + SpecKeys.NAME.pattern() + "$");
+        props.putObject(SpecKeys.SOURCE).put("$ref", "#/$defs/source");
+        props.putObject(SpecKeys.TARGET).put("$ref", "#/$defs/target");
+        ObjectNode incremental = props.putObject(SpecKeys.INCREMENTAL).put("type", "object")
                 .put("additionalProperties", false);
         ObjectNode kinds = incremental.putObject("properties");
         kinds.putObject(SpecKeys.CURSOR).put("type", "string").put("minLength", 1)
@@ -136,12 +127,20 @@ public final class SpecSchemaGenerator {
         strings(oneOf.addObject().putArray("required"), SpecKeys.NEW_SNAPSHOTS);
         columnRules(props);
         props.set(SpecKeys.CHECKS, checks());
-        props.set(SpecKeys.BEFORE, hook("SQL run on the target before the load prepares the table, once per run, in "
-                + "one transaction; {table} is the target table."));
-        props.set(SpecKeys.AFTER, hook("SQL run on the target once the stream is done and verified, once per run, in "
-                + "one transaction; {table} is the target table."));
+        props.set(SpecKeys.BEFORE, hook(null));
+        props.set(SpecKeys.AFTER, hook(null));
         settings(props);
+        describe(props, SpecReference.STREAM);
         return stream;
+    }
+
+    /** Each declared key's meaning ({@link SpecReference}), as the description an editor shows. */
+    private static void describe(ObjectNode props, List<SpecKey> keys) {
+        for (SpecKey key : keys) {
+            if (props.get(key.name()) instanceof ObjectNode node) {
+                node.put("description", key.plainMeaning());
+            }
+        }
     }
 
     private void settings(ObjectNode props) {
@@ -149,43 +148,25 @@ public final class SpecSchemaGenerator {
         ObjectNode degree = MAPPER.createObjectNode().put("type", "integer")
                 .put("minimum", -SpecKeys.MAX_DEGREE).put("maximum", SpecKeys.MAX_DEGREE);
         degree.putObject("not").put("const", 0);
-        props.set(SpecKeys.DEGREE, orInterpolated(degree).put("description",
-                "> 0: partitions copied at once; < 0: available cores / |n|. Default " + SpecKeys.DEFAULT_DEGREE
-                        + ".").put("default", SpecKeys.DEFAULT_DEGREE));
+        props.set(SpecKeys.DEGREE, orInterpolated(degree).put("default", SpecKeys.DEFAULT_DEGREE));
         props.set(SpecKeys.BATCH_SIZE, orInterpolated(MAPPER.createObjectNode().put("type", "integer")
-                .put("minimum", 1)).put("description", "About how many rows one partition holds, for the "
-                        + "distribution methods the source splits by rows (lint warns where it does not).")
+                .put("minimum", 1))
                 .put("default", SpecKeys.DEFAULT_ROWS_PER_PARTITION));
         props.set(SpecKeys.LOAD_MODE, choice(SpecKeys.spellings(LoadMode.class),
-                SpecKeys.spelling(SpecKeys.DEFAULT_LOAD_MODE),
-                "append: add rows; truncate: empty the target once per run first; replace: load a new copy beside "
-                        + "the target and swap it in at the end; merge: insert or update rows by merge-key."));
-        props.set(SpecKeys.MERGE_KEY, stringList("Columns a merge matches rows on; default: the target's primary "
-                + "key. The target needs a unique index on exactly these columns."));
+                SpecKeys.spelling(SpecKeys.DEFAULT_LOAD_MODE)));
+        props.set(SpecKeys.MERGE_KEY, stringList(null));
         props.set(SpecKeys.ON_DUPLICATE, choice(SpecKeys.spellings(LoadRequest.OnDuplicate.class),
-                "error", "Merge: two source rows with one key in one partition fail the partition (error), the "
-                        + "one read last wins (last), or every row of the key goes to the rejects table (reject, with "
-                        + "rejects:)."));
+                "error"));
         props.set(SpecKeys.DELETE_MISSING, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
-                .put("description", "Merge: at the end, when every partition is done, delete the target rows "
-                        + "whose key the source did not have.").put("default", false));
+                .put("default", false));
         props.set(SpecKeys.KEEP_PREVIOUS, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
-                .put("description", "Replace: keep the swapped-out table as <table>_old.").put("default", false));
-        props.set(SpecKeys.INDEXES, choice(SpecKeys.spellings(LoadRequest.Indexes.class), "keep",
-                "rebuild: drop the target's secondary indexes before the load (their definitions kept in the "
-                        + "ledger) and build them again after it, several at once."));
-        props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean"))
-                .put("description", "Set the sequences of identity and serial columns past the largest loaded "
-                        + "value. Default: true for truncate, replace and a table the load creates."));
+                .put("default", false));
+        props.set(SpecKeys.INDEXES, choice(SpecKeys.spellings(LoadRequest.Indexes.class), "keep"));
+        props.set(SpecKeys.RESET_SEQUENCES, orInterpolated(MAPPER.createObjectNode().put("type", "boolean")));
         props.set(SpecKeys.SCHEMA_CHANGES, choice(SpecKeys.spellings(SchemaChanges.class),
-                "fail", "When the source's columns differ from the target table's (by name): fail lists every "
-                        + "difference and the ALTER TABLE that fixes it; add-columns adds new source columns to the "
-                        + "target (nullable) and loads NULL into columns the source lost; widen also widens target "
-                        + "types where no value is lost; ignore-new leaves new source columns unread."));
+                "fail"));
         ObjectNode rejects = props.putObject(SpecKeys.REJECTS).put("type", "object")
-                .put("additionalProperties", false).put("description", "Rows that cannot be loaded go to this table "
-                        + "(in the target's database, created when missing) with the reason, committed with their "
-                        + "partition, instead of failing it; past max-rows or max-ratio the run fails.");
+                .put("additionalProperties", false);
         rejects.putArray("required").add(SpecKeys.TABLE);
         ObjectNode rejectProps = rejects.putObject("properties");
         rejectProps.putObject(SpecKeys.TABLE).put("type", "string").put("minLength", 1)
@@ -196,31 +177,20 @@ public final class SpecSchemaGenerator {
         rejectProps.putObject(SpecKeys.MAX_RATIO).put("type", "number").put("exclusiveMinimum", 0).put("maximum", 1)
                 .put("description", "The largest share of the rows read so far that may be set aside, judged at "
                         + "each partition's commit, e.g. 0.001.");
-        props.set(SpecKeys.NUL_BYTES, choice(SpecKeys.spellings(BadRows.NulBytes.class), "reject",
-                "A NUL character in a text value: strip removes it, reject sets the row aside (the default with "
-                        + "rejects:), fail leaves it to the server (the default without)."));
+        props.set(SpecKeys.NUL_BYTES, choice(SpecKeys.spellings(BadRows.NulBytes.class), "reject"));
         props.set(SpecKeys.COLUMN_MAPPING, choice(SpecKeys.spellings(ColumnMapping.class),
-                SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING),
-                "name: match columns by name; position: by order."));
+                SpecKeys.spelling(SpecKeys.DEFAULT_COLUMN_MAPPING)));
         props.set(SpecKeys.CONSISTENCY, choice(SpecKeys.spellings(Consistency.class),
-                SpecKeys.spelling(SpecKeys.DEFAULT_CONSISTENCY),
-                "snapshot: all partitions read one source snapshot; none: each reads what is committed."));
+                SpecKeys.spelling(SpecKeys.DEFAULT_CONSISTENCY)));
         props.set(SpecKeys.VERIFY, choice(SpecKeys.spellings(VerifyMode.class),
-                SpecKeys.spelling(SpecKeys.DEFAULT_VERIFY),
-                "After the load, compare per partition: count (row counts) or checksum (PostgreSQL to PostgreSQL); "
-                        + "compare: every row against the run's source snapshot before the load goes live."));
+                SpecKeys.spelling(SpecKeys.DEFAULT_VERIFY)));
         props.putObject(SpecKeys.RETRY).put("$ref", "#/$defs/retry");
         props.putObject(SpecKeys.LOCK_TIMEOUT).put("$ref", "#/$defs/duration")
-                .put("description", "Longest wait for a lock another session holds (the target table, the "
-                        + "source tables, the target's ownership by another run) before the run fails naming "
-                        + "who holds it, e.g. 30s, 5m.")
                 .put("default", SpecKeys.spelling(SpecKeys.DEFAULT_LOCK_TIMEOUT));
     }
 
     private ObjectNode checks() {
-        ObjectNode list = MAPPER.createObjectNode().put("type", "array").put("description", "Assertions on what "
-                + "was loaded, evaluated before the data goes live (replace: before the swap; truncate by one "
-                + "worker: before the commit; else after the last partition). A failed check exits 5.");
+        ObjectNode list = MAPPER.createObjectNode().put("type", "array");
         ObjectNode check = list.putObject("items").put("type", "object").put("additionalProperties", false);
         ObjectNode props = check.putObject("properties");
         props.putObject(SpecKeys.NAME_KEY).put("type", "string").put("minLength", 1)
@@ -243,9 +213,8 @@ public final class SpecSchemaGenerator {
         return list;
     }
 
-    private ObjectNode runHooks(String when) {
-        ObjectNode list = MAPPER.createObjectNode().put("type", "array").put("description", "SQL on a connection a "
-                + "stream loads into, in one transaction with its ledger mark. " + when);
+    private ObjectNode runHooks() {
+        ObjectNode list = MAPPER.createObjectNode().put("type", "array");
         ObjectNode item = list.putObject("items").put("type", "object").put("additionalProperties", false);
         strings(item.putArray("required"), SpecKeys.CONNECTION, SpecKeys.SQL);
         ObjectNode props = item.putObject("properties");
@@ -256,7 +225,10 @@ public final class SpecSchemaGenerator {
     }
 
     private ObjectNode hook(String description) {
-        ObjectNode node = MAPPER.createObjectNode().put("description", description);
+        ObjectNode node = MAPPER.createObjectNode();
+        if (description != null) {
+            node.put("description", description);
+        }
         ArrayNode oneOf = node.putArray("oneOf");
         oneOf.addObject().put("type", "string").put("minLength", 1);
         oneOf.addObject().put("type", "array").put("minItems", 1).putObject("items").put("type", "string")
@@ -278,12 +250,8 @@ public final class SpecSchemaGenerator {
                 .put("description", "SQL the source computes instead of reading the column, e.g. lower(email).");
         keys.set(SpecKeys.MASK, choice(SpecKeys.spellings(ColumnRule.Mask.class), null, "Personal data replaced "
                 + "on the source: hash (keyed by mask-key, same value same hash), redact (each character *), null."));
-        props.putObject(SpecKeys.COLUMNS).put("type", "object").put("description", "Rules by source column name: "
-                + "exclude, rename, type, expression, mask. Applied by the source; with a table pattern, to each "
-                + "table that has the column.").set("additionalProperties", rule);
-        props.set(SpecKeys.MASK_KEY, MAPPER.createObjectNode().put("type", "string").put("pattern", "\\$\\{")
-                .put("description", "The key of mask: hash, at least 16 characters, as a secret: ${VAR} or "
-                        + "${file:PATH}, never a literal."));
+        props.putObject(SpecKeys.COLUMNS).put("type", "object").set("additionalProperties", rule);
+        props.set(SpecKeys.MASK_KEY, MAPPER.createObjectNode().put("type", "string").put("pattern", "\\$\\{"));
     }
 
     private ObjectNode distribution() {
@@ -457,6 +425,10 @@ public final class SpecSchemaGenerator {
             }
         });
         return node;
+    }
+
+    private ObjectNode choice(List<String> values, String defaultValue) {
+        return choice(values, defaultValue, null);
     }
 
     private ObjectNode choice(List<String> values, String defaultValue, String description) {
