@@ -316,6 +316,12 @@ public final class CreateTable implements LoadStep {
         owedEarlier = table.existing().isPresent() ? marks.ofUnfinishedEarlierRuns() : Map.of();
     }
 
+    /** A table to create, or what an unfinished earlier run owed on the one there. */
+    @Override
+    public boolean begins() {
+        return table.existing().isEmpty() || !owedEarlier.isEmpty();
+    }
+
     @Override
     public void begin(Connection c, TargetCatalog target, Map<String, String> done, LoadMarks marks,
                       LedgerTransaction tx) throws SQLException, ConnectorException {

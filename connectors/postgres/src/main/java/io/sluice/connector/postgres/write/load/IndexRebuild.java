@@ -114,6 +114,11 @@ public final class IndexRebuild implements LoadStep {
     }
 
     @Override
+    public boolean begins() {
+        return table.request().indexes() == LoadRequest.Indexes.REBUILD && table.existing().isPresent();
+    }
+
+    @Override
     public void begin(Connection c, TargetCatalog target, Map<String, String> done, LoadMarks marks,
                       LedgerTransaction tx) throws SQLException, ConnectorException {
         if (table.request().indexes() != LoadRequest.Indexes.REBUILD || table.existing().isEmpty()

@@ -27,6 +27,14 @@ public interface LoadStep {
     }
 
     /**
+     * Whether {@link #begin} may do anything for this load, as known once {@link #hold} ran: when no step may, the
+     * preparing transaction and its read of the marks are skipped (two round trips a table of a many-table run).
+     */
+    default boolean begins() {
+        return true;
+    }
+
+    /**
      * Before the first partition, in the one transaction that prepares the table ({@code done}: the stream's marks
      * as that transaction began); the transaction's marks commit with it.
      */

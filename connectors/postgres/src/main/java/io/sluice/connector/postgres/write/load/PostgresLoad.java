@@ -60,6 +60,12 @@ public final class PostgresLoad {
     /** This process claimed the table alone, not as one of a joined run's processes. */
     private volatile boolean alone;
     private final Optional<RejectsStep> rejects;
+    /**
+     * Whether this process ran the preparing transaction ({@link #begin}): when it did not, and nothing before it ran
+     * this run's load or shares it now, the stream has no marks a step's finish reads, and the finish does not read
+     * them.
+     */
+    private volatile boolean begun;
     /** The checks' values when a truncate in one transaction ran them before its commit; marked at the finish. */
     private volatile java.util.Map<String, Long> checkedBeforeCommit;
 
@@ -274,6 +280,10 @@ public final class PostgresLoad {
         for (LoadStep step : steps) {
             step.hold(marks);
         }
+        if (steps.stream().noneMatch(LoadStep::begins)) {
+            return;
+        }
+        begun = true;
         table.inTransaction("preparing the load of " + table.quoted(), (c, tx) -> {
             Map<String, String> done = marks.reading().apply(tx);
             TargetCatalog target = new TargetCatalog(c);
@@ -309,7 +319,8 @@ public final class PostgresLoad {
     }
 
     private void finishSteps(LoadMarks marks, LoadedRowsCheck check) throws ConnectorException {
-        Map<String, String> done = table.read(marks);
+        // The marks a finish reads are those a begin wrote: none when no begin ran, in this process or before it.
+        Map<String, String> done = alone && !begun && !marks.ranBefore() ? Map.of() : table.read(marks);
         for (LoadStep step : steps) {
             if (step instanceof ShadowSwap swap) {
                 swap.finish(marks, done, check); // before its swap

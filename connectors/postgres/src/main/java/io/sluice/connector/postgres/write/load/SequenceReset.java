@@ -51,6 +51,11 @@ public final class SequenceReset implements LoadStep {
     }
 
     @Override
+    public boolean begins() {
+        return false; // its work is the finish's
+    }
+
+    @Override
     public void finish(LoadMarks marks, Map<String, String> done) throws ConnectorException {
         // A table this run (or an unfinished run it took over) created counts as created, whatever the plan saw.
         if (!table.request().resetSequences().orElse(resets(table) || done.containsKey(CreateTable.CREATED)

@@ -325,6 +325,11 @@ final class ShapeChange implements LoadStep {
     }
 
     @Override
+    public boolean begins() {
+        return !onShadow && !changes.isEmpty();
+    }
+
+    @Override
     public void begin(Connection c, TargetCatalog target, Map<String, String> done, LoadMarks marks,
                       LedgerTransaction tx) throws SQLException, ConnectorException {
         if (!onShadow) {
