@@ -37,6 +37,14 @@ class VersionTest {
     }
 
     @Test
+    void versionNamesTheJavaRuntimeAndThePlatform() {
+        String line = CliRun.of("version").out().lines().skip(1).findFirst().orElseThrow();
+        assertEquals("java " + Runtime.version() + " (" + System.getProperty("java.vendor") + "), "
+                + System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT) + "/"
+                + System.getProperty("os.arch"), line);
+    }
+
+    @Test
     void versionSaysWhenAFastPathIsOff() {
         String property = "sluice.fastpath.pgjdbc-copy-frames";
         System.setProperty(property, "false");

@@ -230,6 +230,7 @@ class ImageTest {
         assertEquals(0, version.code, version.output);
         assertTrue(version.output.contains("sluice " + VERSION + " (commit "), version.output);
         assertTrue(version.output.contains("java 25."), "the image's own Java 25 runtime: " + version.output);
+        assertTrue(version.output.contains(", linux/amd64\n"), version.output);
 
         Run run = inContainer(amd64, List.of("run", "/opt/sluice/examples/quickstart.yaml"));
         assertEquals(0, run.code, run.output);
@@ -268,6 +269,8 @@ class ImageTest {
         Run version = inContainer(arm64, List.of("version"));
         assertEquals(0, version.code, version.output);
         assertTrue(version.output.contains("java 25."), version.output);
+        assertTrue(version.output.contains(", linux/aarch64\n"), "the arm64 runtime, not the host's: "
+                + version.output);
         Run parquet = inContainer(arm64, List.of("run", "/opt/sluice/examples/quickstart-parquet.yaml"));
         assertEquals(0, parquet.code, parquet.output);
         assertTrue(Files.isDirectory(arm64.rootfs.resolve("var/lib/sluice/postgres-18")), parquet.output);

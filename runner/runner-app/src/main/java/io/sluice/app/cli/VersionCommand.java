@@ -30,7 +30,10 @@ final class VersionCommand implements Runnable {
         public String[] getVersion() {
             List<String> lines = new ArrayList<>(List.of(
                     "sluice " + SluiceVersion.get() + " (" + SluiceVersion.commit() + ")",
-                    "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"));
+                    // The platform too: support asks which architecture's natives (DuckDB, PostgreSQL) ran.
+                    "java " + Runtime.version() + " (" + System.getProperty("java.vendor") + "), "
+                            + System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT) + "/"
+                            + System.getProperty("os.arch")));
             for (ConnectorFactory factory : ConnectorRegistry.fromClassPath().all()) {
                 factory.runtimeNotes().forEach(note -> lines.add(factory.name() + ": " + note));
             }

@@ -232,7 +232,7 @@ public final class LedgerFixture {
      * counting rows right after the kill would miss): waits until none of its sessions is left on the server. Its
      * sockets closed with it, so each session ends as soon as it has done what it was doing.
      */
-    public void awaitSessionsEnded(long pid) throws Exception {
+    private void awaitSessionsEnded(long pid) throws Exception {
         String left = "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '% pid=" + pid + " %' "
                 + "OR application_name LIKE '% pid=" + pid + "' OR application_name LIKE '% " + pid + "@%'";
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
