@@ -1,6 +1,9 @@
 package io.sluice.spi.data;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -143,11 +146,15 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
      * @param collation           a collation other than the type's default, qualified
      * @param collationStatement  the CREATE COLLATION that makes {@code collation} as the source has it (provider,
      *                            locale, determinism), for a target that lacks it
+     * @param notNullName         the name of the column's NOT NULL constraint when it is not the one the server
+     *                            chooses ({@code <table>_<column>_not_null}; PostgreSQL 18 names them, and pg_dump
+     *                            prints a name it would not choose)
      */
     public record ColumnDefinition(String name, Optional<String> defaultExpression, Optional<String> identity,
                                    Optional<String> identityOptions, Optional<String> identitySequence,
                                    Optional<String> generatedExpression, Optional<String> collation,
-                                   Optional<String> comment, Optional<String> collationStatement) {
+                                   Optional<String> comment, Optional<String> collationStatement,
+                                   Optional<String> notNullName) {
         public ColumnDefinition {
             requireNonNull(name, "name is null");
             requireNonNull(defaultExpression, "defaultExpression is null");
@@ -158,6 +165,7 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
             requireNonNull(collation, "collation is null");
             requireNonNull(comment, "comment is null");
             requireNonNull(collationStatement, "collationStatement is null");
+            requireNonNull(notNullName, "notNullName is null");
         }
     }
 
@@ -177,13 +185,18 @@ public record TableDefinition(String name, List<Type> types, List<ColumnDefiniti
     /**
      * A partition: {@code parent} empty for a partition of the table itself, else the name of the partition it
      * belongs to; {@code bound} e.g. {@code FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')} or {@code DEFAULT}.
+     * {@code notNullNames}: by column, the partition's NOT NULL constraints whose names are not its parent's (a
+     * partition created on its own and attached later names them after itself, PostgreSQL 18), in column order.
      */
-    public record Partition(String name, Optional<String> parent, String bound, Optional<String> partitionKey) {
+    public record Partition(String name, Optional<String> parent, String bound, Optional<String> partitionKey,
+                            Map<String, String> notNullNames) {
         public Partition {
             requireNonNull(name, "name is null");
             requireNonNull(parent, "parent is null");
             requireNonNull(bound, "bound is null");
             requireNonNull(partitionKey, "partitionKey is null");
+            notNullNames = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(notNullNames,
+                    "notNullNames is null")));
         }
     }
 

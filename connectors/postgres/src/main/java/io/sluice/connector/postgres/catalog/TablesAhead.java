@@ -28,7 +28,7 @@ public final class TablesAhead {
 
     /**
      * One table as read ahead: found (or not), whether the user holds the privilege asked on the whole table and is
-     * a member of its owner's role, whether it has any foreign key, and its columns in table order.
+     * a member of its owner's role, whether it or one of its partitions has a foreign key, and its columns in table order.
      */
     public record Table(Optional<ResolvedTable> table, boolean granted, boolean ownedByUser, boolean hasForeignKeys,
                         List<Column> columns) {
@@ -50,7 +50,8 @@ public final class TablesAhead {
         Map<Long, boolean[]> facts = new HashMap<>();
         try (PreparedStatement p = c.prepareStatement("SELECT t.ord, c.oid, n.nspname, c.relname, c.relkind, "
                 + "has_table_privilege(c.oid, ?), pg_has_role(current_user, c.relowner, 'MEMBER'), "
-                + "EXISTS (SELECT 1 FROM pg_constraint f WHERE f.conrelid = c.oid AND f.contype = 'f') "
+                + "EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND (f.conrelid = c.oid "
+                + "OR c.relkind = 'p' AND f.conrelid IN (SELECT relid FROM pg_partition_tree(c.oid)))) "
                 + "FROM unnest(?::text[]) WITH ORDINALITY t(name, ord) "
                 + "JOIN pg_class c ON c.oid = to_regclass(t.name) JOIN pg_namespace n ON n.oid = c.relnamespace")) {
             p.setString(1, privilege);

@@ -54,7 +54,11 @@ public final class SourceDefinitions {
             + "|| quote_literal(CASE WHEN co.collprovider IN ('i', 'b') THEN coalesce(to_jsonb(co) ->> 'colllocale', "
             + "to_jsonb(co) ->> 'colliculocale', co.collcollate) ELSE co.collctype END) "
             + "|| CASE WHEN co.collisdeterministic THEN '' ELSE ', deterministic = false' END || ')' "
-            + "FROM pg_collation co JOIN pg_namespace cn ON cn.oid = co.collnamespace WHERE co.oid = a.attcollation) END "
+            + "FROM pg_collation co JOIN pg_namespace cn ON cn.oid = co.collnamespace WHERE co.oid = a.attcollation) END, "
+            // PostgreSQL 18 names NOT NULL constraints; one named otherwise than the server would is carried
+            + "(SELECT k.conname FROM pg_constraint k WHERE k.conrelid = a.attrelid AND k.contype = 'n' "
+            + "AND k.conkey[1] = a.attnum AND k.conname <> (SELECT r.relname FROM pg_class r WHERE r.oid = a.attrelid) "
+            + "|| '_' || a.attname || '_not_null') "
             + "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
             + "WHERE a.attrelid = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum";
     private static final String SEQUENCES = "SELECT s.oid::regclass::text, s.relname, a.attname, " + SEQUENCE_OPTIONS
@@ -181,9 +185,9 @@ public final class SourceDefinitions {
             // Built-in types need no other: the recursive search (the costliest query here) only for user types.
             List<TableDefinition.Type> types = reader.usesUserTypes ? reader.types(oid) : List.of();
             return new TableDefinition(table.name(), types, columns, sequences,
-                    table.relkind() == 'p' ? reader.partitionKey(oid) : Optional.empty(),
-                    table.relkind() == 'p' ? reader.partitions(oid) : List.of(), constraints, indexes, comment,
-                    unlogged, grants, standalone, owner, routines);
+                    table.relkind() == 'p' ? PartitionDefinitions.key(reader.connection, oid) : Optional.empty(),
+                    table.relkind() == 'p' ? PartitionDefinitions.read(reader.connection, oid) : List.of(),
+                    constraints, indexes, comment, unlogged, grants, standalone, owner, routines);
         }
     }
 
@@ -230,7 +234,7 @@ public final class SourceDefinitions {
                         }, Optional.ofNullable(rs.getString(7)), Optional.ofNullable(rs.getString(8)),
                         generated ? Optional.of(expression) : Optional.empty(),
                         Optional.ofNullable(rs.getString(5)), Optional.ofNullable(rs.getString(6)),
-                        Optional.ofNullable(rs.getString(10))));
+                        Optional.ofNullable(rs.getString(10)), Optional.ofNullable(rs.getString(11))));
             }
         }
         return columns;
@@ -245,36 +249,6 @@ public final class SourceDefinitions {
             }
         }
         return sequences;
-    }
-
-    private Optional<String> partitionKey(long oid) throws SQLException {
-        try (PreparedStatement p = connection.prepareStatement("SELECT pg_get_partkeydef(?)")) {
-            p.setLong(1, oid);
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                return Optional.ofNullable(rs.getString(1));
-            }
-        }
-    }
-
-    private List<TableDefinition.Partition> partitions(long oid) throws SQLException {
-        String sql = "WITH RECURSIVE p(oid, parent, depth) AS (SELECT inhrelid, inhparent, 1 FROM pg_inherits "
-                + "WHERE inhparent = ? UNION ALL SELECT i.inhrelid, i.inhparent, p.depth + 1 FROM pg_inherits i "
-                + "JOIN p ON i.inhparent = p.oid) "
-                + "SELECT c.relname, CASE WHEN p.depth > 1 THEN (SELECT relname FROM pg_class WHERE oid = p.parent) "
-                + "END, pg_get_expr(c.relpartbound, c.oid), CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) "
-                + "END FROM p JOIN pg_class c ON c.oid = p.oid WHERE c.relispartition ORDER BY p.depth, c.relname";
-        List<TableDefinition.Partition> partitions = new ArrayList<>();
-        try (PreparedStatement p = connection.prepareStatement(sql)) {
-            p.setLong(1, oid);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    partitions.add(new TableDefinition.Partition(rs.getString(1), Optional.ofNullable(rs.getString(2)),
-                            rs.getString(3), Optional.ofNullable(rs.getString(4))));
-                }
-            }
-        }
-        return partitions;
     }
 
     private List<TableDefinition.Constraint> constraints(ResultSet results) throws SQLException {

@@ -31,11 +31,12 @@ final class SourceObjects {
     static final String QUALIFIED = "quote_ident(n.nspname) || '.' || quote_ident(c.relname)";
     /**
      * Whether the object's ACL is set (not the defaults), and what its owner granted others, one
-     * {@code grantee|privilege|grantable} each (an empty grantee for PUBLIC).
+     * {@code grantee|privilege|grantable} each (an empty grantee for PUBLIC), in the ACL's order: granted in that
+     * order, the target's ACL reads as the source's (pg_dump prints it so).
      */
     private static final String PRIVILEGES = "%1$s IS NOT NULL, ARRAY(SELECT CASE WHEN x.grantee = 0 THEN '' ELSE "
             + "pg_get_userbyid(x.grantee)::text END || '|' || x.privilege_type || '|' || x.is_grantable "
-            + "FROM aclexplode(%1$s) x WHERE x.grantee <> %2$s ORDER BY 1)";
+            + "FROM aclexplode(%1$s) WITH ORDINALITY x WHERE x.grantee <> %2$s ORDER BY x.ordinality)";
     private static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
             + "'pg_%s'::regclass AND e.objid = %s.oid AND e.deptype = 'e')";
     /** The schema's comment, owner and privileges. */

@@ -195,6 +195,9 @@ final class PostgresPlannedLoad implements PlannedLoad {
     @Override
     public void beginBeforeStreams(LoadMarks marks) throws ConnectorException {
         load.beforeStreams(requireNonNull(marks, "marks is null"));
+        if (objects.isPresent()) {
+            objects.get().holdTriggers();
+        }
     }
 
     /** The foreign keys this run's marks of the table owe ({@link ForeignKeys}). */

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DefinitionUsesTest {
     private static TableDefinition.ColumnDefinition defaulting(String expression) {
         return new TableDefinition.ColumnDefinition("c", Optional.of(expression), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty());
     }
 
     private static boolean asks(String defaultExpression, List<TableDefinition.Sequence> owned) {

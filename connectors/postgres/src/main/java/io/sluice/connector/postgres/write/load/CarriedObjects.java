@@ -136,7 +136,8 @@ public final class CarriedObjects {
                 + (summary.isEmpty() ? "objects (none beyond its tables)" : String.join(", ", summary))
                 + ", created where missing once every stream is done, in one transaction; materialized views "
                 + "filled from the loaded tables; triggers created after the load, so they do not fire on the "
-                + "copied rows");
+                + "copied rows (those the target's tables have already, from an earlier run, are dropped before the "
+                + "first stream and created again with the rest)");
         if (!creates) {
             notes.add("--data-only: the schema's objects are not created; the materialized views that exist are "
                     + "filled after the load; triggers on the tables fire on the copied rows (as pg_restore "
@@ -220,7 +221,12 @@ public final class CarriedObjects {
                 execute(c, what, CreateTable.schemaStatement(source.schema()));
             }
             for (SchemaObject object : objects) {
-                if (object.kind() == Kind.SCHEMA ? schemaMissing : !exists(c, object)) {
+                if (object.kind() == Kind.SCHEMA && !schemaMissing) {
+                    // A schema the target has (public): its owner and grants as the source's, as pg_restore gives them
+                    for (String statement : accessOf(object, true)) {
+                        execute(c, what, statement);
+                    }
+                } else if (object.kind() == Kind.SCHEMA || !exists(c, object)) {
                     for (String statement : statementsOf(object)) {
                         execute(c, what, statement);
                     }
@@ -228,6 +234,29 @@ public final class CarriedObjects {
             }
         });
         earlyCreated = true;
+    }
+
+    /**
+     * Before the first stream of a fresh run that creates the objects: the carried triggers the target's tables have
+     * already (an earlier run made them) are dropped, so that they do not fire on the copied rows (a full-text
+     * trigger would rewrite a column the source has as it is); {@link #finish} creates them again, as every missing
+     * object, and so does a resume's or a later run's finish if this one never gets there.
+     */
+    public void holdTriggers() throws ConnectorException {
+        List<SchemaObject> triggers = carried.stream().filter(o -> o.kind() == Kind.TRIGGER).toList();
+        if (!creates || triggers.isEmpty()) {
+            return;
+        }
+        String what = "dropping the triggers of schema " + SqlQuote.identifier(source.schema()) + " for the load";
+        LoadTable.inTransaction(connections, ledger, what, (c, tx) -> {
+            lockObjects(c);
+            for (SchemaObject trigger : triggers) {
+                if (exists(c, trigger)) {
+                    execute(c, what, "DROP TRIGGER " + SqlQuote.identifier(trigger.identity()) + " ON "
+                            + trigger.table().orElseThrow());
+                }
+            }
+        });
     }
 
     /** Bodies unchecked (as pg_restore), and one process at a time per schema (joined runs, or two specs). */
@@ -299,15 +328,29 @@ public final class CarriedObjects {
      * grants ({@code privileges: copy}; a routine's PUBLIC EXECUTE, a default, revoked first as pg_dump does).
      */
     private List<String> statementsOf(SchemaObject object) {
+        List<String> access = accessOf(object, false);
+        if (access.isEmpty()) {
+            return object.statements();
+        }
+        List<String> statements = new ArrayList<>(object.statements());
+        statements.addAll(access);
+        return statements;
+    }
+
+    /**
+     * Gives {@code object} to its mapped owner and grants what the source grants; an object the target had already
+     * ({@code existing}: a schema) loses PUBLIC's privileges first, so that it ends with the source's.
+     */
+    private List<String> accessOf(SchemaObject object, boolean existing) {
         String owner = access.ownerByKey().get(object.key());
         boolean grants = access.copyPrivileges() && object.privileges().isPresent();
         if (owner == null && !grants) {
-            return object.statements();
+            return List.of();
         }
         boolean routine = object.kind() == Kind.FUNCTION || object.kind() == Kind.PROCEDURE
                 || object.kind() == Kind.AGGREGATE;
         boolean schema = object.kind() == Kind.SCHEMA;
-        List<String> statements = new ArrayList<>(object.statements());
+        List<String> statements = new ArrayList<>();
         if (owner != null) {
             String kind = switch (object.kind()) {
                 case FUNCTION -> "FUNCTION ";
@@ -324,7 +367,7 @@ public final class CarriedObjects {
         }
         if (grants) {
             String on = (routine ? "ROUTINE " : schema ? "SCHEMA " : "TABLE ") + object.identity();
-            if (routine) {
+            if (routine || existing) {
                 statements.add("REVOKE ALL ON " + on + " FROM PUBLIC");
             }
             Set<String> known = routine ? ROUTINE_PRIVILEGES : schema ? SCHEMA_PRIVILEGES

@@ -111,9 +111,19 @@ public final class CreatedDefinition {
             statements.add("ALTER SEQUENCE " + sequenceName(sequence) + " OWNED BY " + quoted + "."
                     + SqlQuote.identifier(sequence.column()));
         }
+        Set<String> created = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (TableDefinition.Partition partition : definition.partitions()) {
+            // A partition's own NOT NULL names (it was attached, not created as a partition) as the source has them
+            List<String> own = new ArrayList<>();
+            partition.notNullNames().forEach((column, name) -> {
+                if (created.contains(column)) {
+                    own.add(SqlQuote.identifier(column) + " WITH OPTIONS CONSTRAINT " + SqlQuote.identifier(name)
+                            + " NOT NULL");
+                }
+            });
             statements.add("CREATE TABLE " + partitionName(partition.name()) + " PARTITION OF "
-                    + partition.parent().map(this::partitionName).orElse(quoted) + " " + partition.bound()
+                    + partition.parent().map(this::partitionName).orElse(quoted) + " "
+                    + (own.isEmpty() ? "" : "(" + String.join(", ", own) + ") ") + partition.bound()
                     + partition.partitionKey().map(k -> " PARTITION BY " + k).orElse(""));
         }
         definition.comment().ifPresent(c -> statements.add("COMMENT ON TABLE " + quoted + " IS "
@@ -122,7 +132,6 @@ public final class CreatedDefinition {
             column.comment().ifPresent(c -> statements.add("COMMENT ON COLUMN " + quoted + "."
                     + SqlQuote.identifier(column.name()) + " IS " + SqlQuote.literal(c)));
         }
-        Set<String> created = columns.stream().map(Column::name).collect(Collectors.toSet());
         for (TableDefinition.Grant grant : definition.grants()) {
             if (grant.column().isEmpty() || created.contains(grant.column().get())) {
                 statements.add(grantStatement(grant));
@@ -173,6 +182,8 @@ public final class CreatedDefinition {
                     .ifPresent(d -> sql.append(" DEFAULT ").append(ownSequences(d)));
         }
         if (!column.nullable()) {
+            defined.flatMap(TableDefinition.ColumnDefinition::notNullName)
+                    .ifPresent(n -> sql.append(" CONSTRAINT ").append(SqlQuote.identifier(n)));
             sql.append(" NOT NULL");
         }
         return sql.toString();

@@ -35,7 +35,10 @@ import static java.util.Objects.requireNonNull;
 public final class ForeignKeys {
     /** The table the keys are of, quoted. */
     static final String TABLE = "fks.table";
-    /** The number of keys; key i is {@code fks.i.name}, {@code .add} and {@code .validate}. */
+    /**
+     * The number of keys; key i is {@code fks.i.table} (the table, or a partition of it with keys of its own; marks
+     * written before it was kept lack it: the table's), {@code .name}, {@code .add} and {@code .validate}.
+     */
     static final String COUNT = "fks.count";
     /** The keys a loaded table had were dropped for the run (with their marks). */
     static final String HELD = "fks.held";
@@ -69,19 +72,26 @@ public final class ForeignKeys {
 
     /**
      * The foreign keys table {@code tableOid} (quoted {@code table}) has to tables among {@code runTables} (quoted
-     * names), read on {@code c}, a session with an empty search path ({@link PostgresConnections#qualifying}), so the
-     * referenced names come qualified.
+     * names), and those its partitions have of their own (not a copy of the table's: Pagila's payment partitions
+     * each refer to customer, and customer could not be emptied while they stand), read on {@code c}, a session with
+     * an empty search path ({@link PostgresConnections#qualifying}), so the names come qualified.
      */
     static List<Key> between(Connection c, long tableOid, String table, List<String> runTables) throws SQLException {
         List<Key> keys = new ArrayList<>();
-        try (PreparedStatement p = c.prepareStatement("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-                + "WHERE contype = 'f' AND conrelid = ? AND confrelid IN (SELECT to_regclass(t) FROM "
-                + "unnest(?::text[]) t) ORDER BY conname")) {
+        try (PreparedStatement p = c.prepareStatement("SELECT k.conrelid = ?, quote_ident(n.nspname) || '.' || "
+                + "quote_ident(r.relname), k.conname, pg_get_constraintdef(k.oid) FROM pg_constraint k "
+                + "JOIN pg_class r ON r.oid = k.conrelid JOIN pg_namespace n ON n.oid = r.relnamespace "
+                + "WHERE k.contype = 'f' AND k.conparentid = 0 AND (k.conrelid = ? OR k.conrelid IN (SELECT relid "
+                + "FROM pg_partition_tree(?::oid))) AND k.confrelid IN (SELECT to_regclass(t) FROM "
+                + "unnest(?::text[]) t) ORDER BY k.conrelid <> ?, 2, k.conname")) {
             p.setLong(1, tableOid);
-            p.setArray(2, c.createArrayOf("text", runTables.toArray()));
+            p.setLong(2, tableOid);
+            p.setLong(3, tableOid);
+            p.setArray(4, c.createArrayOf("text", runTables.toArray()));
+            p.setLong(5, tableOid);
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
-                    keys.add(Key.of(table, rs.getString(1), rs.getString(2)));
+                    keys.add(Key.of(rs.getBoolean(1) ? table : rs.getString(2), rs.getString(3), rs.getString(4)));
                 }
             }
         }
@@ -105,8 +115,8 @@ public final class ForeignKeys {
         List<Key> keys = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String validate = done.getOrDefault("fks." + i + ".validate", "");
-            keys.add(new Key(table, done.get("fks." + i + ".name"), done.get("fks." + i + ".add"),
-                    validate.isEmpty() ? Optional.empty() : Optional.of(validate)));
+            keys.add(new Key(done.getOrDefault("fks." + i + ".table", table), done.get("fks." + i + ".name"),
+                    done.get("fks." + i + ".add"), validate.isEmpty() ? Optional.empty() : Optional.of(validate)));
         }
         return keys;
     }
@@ -117,12 +127,13 @@ public final class ForeignKeys {
      */
     static void record(String table, List<Key> keys, Map<String, String> done, LoadMarks marks, LedgerTransaction tx)
             throws ConnectorException {
-        Map<String, Key> all = new LinkedHashMap<>();
-        recorded(done).forEach(k -> all.put(k.name(), k));
-        keys.forEach(k -> all.putIfAbsent(k.name(), k));
+        Map<List<String>, Key> all = new LinkedHashMap<>();
+        recorded(done).forEach(k -> all.put(List.of(k.table(), k.name()), k));
+        keys.forEach(k -> all.putIfAbsent(List.of(k.table(), k.name()), k));
         marks.writing(TABLE, table).apply(tx);
         int i = 0;
         for (Key key : all.values()) {
+            marks.writing("fks." + i + ".table", key.table()).apply(tx);
             marks.writing("fks." + i + ".name", key.name()).apply(tx);
             marks.writing("fks." + i + ".add", key.add()).apply(tx);
             marks.writing("fks." + i + ".validate", key.validate().orElse("")).apply(tx);
@@ -160,9 +171,9 @@ public final class ForeignKeys {
         String table = done.get(TABLE);
         String current = "";
         try (Connection c = connections.open("adding the foreign keys of " + table)) {
-            boolean atOnce = validatesAtOnce(c, table);
             for (Key key : recorded(done)) {
-                Optional<Boolean> validated = validated(c, table, key.name());
+                boolean atOnce = validatesAtOnce(c, key.table());
+                Optional<Boolean> validated = validated(c, key.table(), key.name());
                 if (validated.isEmpty()) {
                     current = atOnce && key.validate().isPresent()
                             ? key.add().substring(0, key.add().length() - " NOT VALID".length()) : key.add();
