@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * resources {@code pagila/}: foreign keys, triggers, views, a materialized view, functions, an aggregate, domains, an
  * enum, standalone sequences, the partitioned {@code payment} with keys of each partition's own, PostgreSQL 18's
  * virtual generated column and {@code uuidv7()} defaults), plus row-level security with a policy, an UNLOGGED table,
- * an ICU collation, an extension with an index that uses it and grants to a role. One spec ({@code objects: all})
+ * an ICU collation, an extension with an index that uses it, grants to a role and a text search configuration (with
+ * a dictionary of its own) an index uses. One spec ({@code objects: all})
  * into an empty database of the test kit's PostgreSQL 18; then the same spec again, as a scheduler runs it the next
  * day. After each: the target's {@code pg_dump --schema-only} is the source's, line for line; every row, sequence and
  * the materialized view's rows are the source's (a trigger fired by the copy would rewrite film's full-text column).
@@ -64,7 +65,16 @@ class PagilaDumpTest {
                     "GRANT SELECT ON public.customer, public.film TO pagila_clerk",
                     "GRANT SELECT (film_id, note) ON public.film_note TO pagila_clerk",
                     "GRANT EXECUTE ON FUNCTION public.inventory_in_stock(integer) TO pagila_clerk",
-                    "GRANT USAGE ON SCHEMA public TO pagila_clerk");
+                    "GRANT USAGE ON SCHEMA public TO pagila_clerk",
+                    // full-text search of its own: a dictionary, a configuration using it, an index naming that
+                    "CREATE TEXT SEARCH DICTIONARY public.english_all (TEMPLATE = pg_catalog.snowball, "
+                            + "language = 'english')",
+                    "CREATE TEXT SEARCH CONFIGURATION public.film_search (COPY = pg_catalog.english)",
+                    "ALTER TEXT SEARCH CONFIGURATION public.film_search ALTER MAPPING FOR asciiword, word "
+                            + "WITH public.english_all, pg_catalog.simple",
+                    "COMMENT ON TEXT SEARCH CONFIGURATION public.film_search IS 'films, stop words kept'",
+                    "CREATE INDEX film_description_search ON public.film "
+                            + "USING gin (to_tsvector('public.film_search', description))");
             Path spec = Files.writeString(dir.resolve("pagila.yaml"), """
                     version: 1
                     name: pagila
@@ -109,7 +119,9 @@ class PagilaDumpTest {
                     "CREATE UNLOGGED TABLE public.film_note", "COLLATE public.german_phonebook",
                     "USING gin (title public.gin_trgm_ops)", "CREATE POLICY own_store",
                     "ENABLE ROW LEVEL SECURITY", "GRANT SELECT ON TABLE public.film TO pagila_clerk",
-                    "CREATE SEQUENCE public.actor_actor_id_seq")) {
+                    "CREATE SEQUENCE public.actor_actor_id_seq", "CREATE TEXT SEARCH DICTIONARY public.english_all",
+                    "ADD MAPPING FOR asciiword WITH public.english_all, simple",
+                    "to_tsvector('public.film_search'::regconfig, description)")) {
                 assertTrue(dumped.contains(compared), "what the dumps compared: " + compared);
             }
         }

@@ -57,6 +57,8 @@ public record SchemaObject(Kind kind, String key, String name, Optional<String> 
         PROCEDURE("procedure"),
         AGGREGATE("aggregate"),
         OPERATOR("operator"),
+        TEXT_SEARCH_DICTIONARY("text search dictionary"),
+        TEXT_SEARCH_CONFIGURATION("text search configuration"),
         VIEW("view"),
         MATERIALIZED_VIEW("materialized view"),
         /** An index a partition has of its own (not one of its partitioned table's). */

@@ -37,7 +37,7 @@ final class SourceObjects {
     private static final String PRIVILEGES = "%1$s IS NOT NULL, ARRAY(SELECT CASE WHEN x.grantee = 0 THEN '' ELSE "
             + "pg_get_userbyid(x.grantee)::text END || '|' || x.privilege_type || '|' || x.is_grantable "
             + "FROM aclexplode(%1$s) WITH ORDINALITY x WHERE x.grantee <> %2$s ORDER BY x.ordinality)";
-    private static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
+    static final String NOT_EXTENSION = " AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = "
             + "'pg_%s'::regclass AND e.objid = %s.oid AND e.deptype = 'e')";
     /** The schema's comment, owner and privileges. */
     private static final String SCHEMA = "SELECT obj_description(n.oid, 'pg_namespace'), "
@@ -107,7 +107,8 @@ final class SourceObjects {
             + "AND (d.refclassid = 'pg_proc'::regclass OR r.oid IS NOT NULL)";
     /**
      * The extensions whose members the schema's relations (a column's type, an index's operator class), routines,
-     * defaults, constraints, rules, triggers and policies use, and those installed in the schema.
+     * defaults, constraints, rules, triggers, policies and text search dictionaries (a template) use, and those installed
+     * in the schema.
      */
     private static final String EXTENSIONS = "SELECT x.extname, xn.nspname, ARRAY(SELECT format_type(t.objid, NULL) "
             + "FROM pg_depend t WHERE t.refclassid = 'pg_extension'::regclass AND t.refobjid = x.oid "
@@ -123,10 +124,12 @@ final class SourceObjects {
             + "WHERE connamespace = ?) "
             + "OR d.classid = 'pg_attrdef'::regclass AND d.objid IN (SELECT a.oid FROM pg_attrdef a "
             + "JOIN pg_class c ON c.oid = a.adrelid WHERE c.relnamespace = ?) "
+            + "OR d.classid = 'pg_ts_dict'::regclass AND d.objid IN (SELECT oid FROM pg_ts_dict "
+            + "WHERE dictnamespace = ?) "
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
-    private static final String NOT_CARRIED = "operator classes and families, casts, text search configurations, foreign tables and "
-            + "servers, event triggers and publications FOR ALL TABLES are not carried (the functions' and views' "
+    private static final String NOT_CARRIED = "operator classes and families, casts, text search parsers and templates, foreign "
+            + "tables and servers, event triggers and publications FOR ALL TABLES are not carried (the functions' and views' "
             + "owners follow owners:, their grants privileges: copy): pg_dump --schema-only -n %s carries them";
 
     private SourceObjects() {
@@ -231,6 +234,7 @@ final class SourceObjects {
         });
         uses(c, catalog, drafts, viewOfRule, oids, leftOut);
         SourceOperators.read(c, schemaOid, drafts);
+        SourceTextSearch.read(c, schemaOid, drafts, notCarried);
         SourcePartitionParts.read(c, catalog, schemaOid, drafts);
         SourcePublications.read(c, catalog, schemaOid, schema, feedPublication, drafts, notCarried);
         notCarried.add(NOT_CARRIED.formatted(SqlQuote.identifier(schema)));
@@ -341,10 +345,10 @@ final class SourceObjects {
             throws SQLException {
         List<SchemaObjects.Extension> extensions = new ArrayList<>();
         try (PreparedStatement p = c.prepareStatement(EXTENSIONS)) {
-            for (int i = 1; i <= 6; i++) {
+            for (int i = 1; i <= 7; i++) {
                 p.setLong(i, schemaOid);
             }
-            p.setArray(7, c.createArrayOf("bigint", oids.toArray()));
+            p.setArray(8, c.createArrayOf("bigint", oids.toArray()));
             try (ResultSet rs = p.executeQuery()) {
                 while (rs.next()) {
                     extensions.add(new SchemaObjects.Extension(rs.getString(1), rs.getString(2),

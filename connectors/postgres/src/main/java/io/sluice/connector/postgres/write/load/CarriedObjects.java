@@ -130,8 +130,10 @@ public final class CarriedObjects {
         objects.stream().filter(o -> o.kind() != Kind.SCHEMA).forEach(o -> counts.merge(o.kind(),
                 o.kind() == Kind.TYPES ? o.statements().size() : 1, Integer::sum));
         List<String> summary = new ArrayList<>();
-        counts.forEach((kind, n) -> summary.add(n + " " + kind.label() + (n == 1 ? ""
-                : kind.label().endsWith("x") ? "es" : "s")));
+        counts.forEach((kind, n) -> summary.add(n + " " + (n == 1 ? kind.label()
+                : kind.label().endsWith("x") ? kind.label() + "es"
+                : kind.label().endsWith("y") ? kind.label().substring(0, kind.label().length() - 1) + "ies"
+                : kind.label() + "s")));
         notes.addFirst("objects: all: schema " + SqlQuote.identifier(source.schema()) + "'s "
                 + (summary.isEmpty() ? "objects (none beyond its tables)" : String.join(", ", summary))
                 + ", created where missing once every stream is done, in one transaction; materialized views "
@@ -166,7 +168,10 @@ public final class CarriedObjects {
         List<SchemaObject> early = new ArrayList<>();
         for (SchemaObject object : objects) { // in order: each after what it uses
             boolean callable = object.kind() == Kind.FUNCTION || object.kind() == Kind.OPERATOR;
-            if (object.kind() == Kind.SCHEMA || object.kind() == Kind.TYPES || callable && object.uses().stream()
+            boolean textSearch = object.kind() == Kind.TEXT_SEARCH_DICTIONARY
+                    || object.kind() == Kind.TEXT_SEARCH_CONFIGURATION; // an index or a default may name one
+            if (object.kind() == Kind.SCHEMA || object.kind() == Kind.TYPES || textSearch
+                    || callable && object.uses().stream()
                     .allMatch(u -> u.startsWith("proc:") && (!schemaFunctions.contains(u) || kept.contains(u)))) {
                 early.add(object);
                 kept.add(object.key());
@@ -357,6 +362,8 @@ public final class CarriedObjects {
                 case PROCEDURE -> "PROCEDURE ";
                 case AGGREGATE -> "AGGREGATE ";
                 case OPERATOR -> "OPERATOR ";
+                case TEXT_SEARCH_DICTIONARY -> "TEXT SEARCH DICTIONARY ";
+                case TEXT_SEARCH_CONFIGURATION -> "TEXT SEARCH CONFIGURATION ";
                 case VIEW -> "VIEW ";
                 case MATERIALIZED_VIEW -> "MATERIALIZED VIEW ";
                 case PUBLICATION -> "PUBLICATION ";
@@ -392,6 +399,11 @@ public final class CarriedObjects {
         String query = switch (object.kind()) {
             case FUNCTION, PROCEDURE, AGGREGATE -> "SELECT to_regprocedure(?) IS NOT NULL";
             case OPERATOR -> "SELECT to_regoperator(?) IS NOT NULL";
+            // quoted as quote_ident quotes them, as the source read them
+            case TEXT_SEARCH_DICTIONARY -> "SELECT EXISTS (SELECT 1 FROM pg_ts_dict d JOIN pg_namespace n "
+                    + "ON n.oid = d.dictnamespace WHERE quote_ident(n.nspname) || '.' || quote_ident(d.dictname) = ?)";
+            case TEXT_SEARCH_CONFIGURATION -> "SELECT EXISTS (SELECT 1 FROM pg_ts_config g JOIN pg_namespace n "
+                    + "ON n.oid = g.cfgnamespace WHERE quote_ident(n.nspname) || '.' || quote_ident(g.cfgname) = ?)";
             case VIEW, MATERIALIZED_VIEW -> "SELECT to_regclass(?) IS NOT NULL";
             case TRIGGER -> "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname = ?)";
             case RULE -> "SELECT EXISTS (SELECT 1 FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename = ?)";
