@@ -107,8 +107,8 @@ final class SourceObjects {
             + "AND (d.refclassid = 'pg_proc'::regclass OR r.oid IS NOT NULL)";
     /**
      * The extensions whose members the schema's relations (a column's type, an index's operator class), routines,
-     * defaults, constraints, rules, triggers, policies and text search dictionaries (a template) use, and those installed
-     * in the schema.
+     * defaults, constraints, rules, triggers, policies and text search dictionaries (a template) use, and those
+     * installed in the schema.
      */
     private static final String EXTENSIONS = "SELECT x.extname, xn.nspname, ARRAY(SELECT format_type(t.objid, NULL) "
             + "FROM pg_depend t WHERE t.refclassid = 'pg_extension'::regclass AND t.refobjid = x.oid "
@@ -128,9 +128,11 @@ final class SourceObjects {
             + "WHERE dictnamespace = ?) "
             + "OR d.classid IN ('pg_rewrite'::regclass, 'pg_trigger'::regclass, 'pg_policy'::regclass) "
             + "AND d.objid::bigint = ANY (?))) ORDER BY 1";
-    private static final String NOT_CARRIED = "operator classes and families, casts, text search parsers and templates, foreign "
-            + "tables and servers, event triggers and publications FOR ALL TABLES are not carried (the functions' and views' "
-            + "owners follow owners:, their grants privileges: copy): pg_dump --schema-only -n %s carries them";
+    /** What pg_dump -n carries and this does not, then what belongs to the database (pg_dump without -n). */
+    private static final String NOT_CARRIED = "not carried: operator classes and families, text search parsers and "
+            + "templates, foreign tables (pg_dump --schema-only -n %s carries them); casts, event triggers, foreign "
+            + "servers and publications FOR ALL TABLES, which belong to the database (pg_dump --schema-only without -n "
+            + "carries them). The functions' and views' owners follow owners:, their grants privileges: copy";
 
     private SourceObjects() {
     }
