@@ -7,13 +7,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static io.sluice.app.ledger.LedgerFixture.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,8 +58,8 @@ class SchemaDumpTest {
                     ", privileges: copy");
             CliRun run = CliRun.of("run", spec.toString());
             assertEquals(0, run.exitCode(), run.all());
-            List<String> expected = dump(pg, source);
-            List<String> actual = dump(pg, target);
+            List<String> expected = SchemaDumps.of(PG_DUMP, pg, source, "shop");
+            List<String> actual = SchemaDumps.of(PG_DUMP, pg, target, "shop");
             for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
                 assertEquals(expected.get(i), actual.get(i), "pg_dump --schema-only -n shop, line " + (i + 1)
                         + " of the source's and the target's");
@@ -75,26 +71,5 @@ class SchemaDumpTest {
                 assertTrue(String.join("\n", actual).contains(compared), "what it compared: " + compared);
             }
         }
-    }
-
-    /** The schema as pg_dump prints it, without its header (which names the database) and blank lines. */
-    private List<String> dump(TestingPostgres pg, String database) throws IOException, InterruptedException {
-        Path out = dir.resolve(database + ".sql");
-        Process process = new ProcessBuilder(PG_DUMP.toString(), "--schema-only", "--schema=shop",
-                "--host=" + pg.host(), "--port=" + pg.port(), "--username=" + pg.user(), "--dbname=" + database)
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        process.getOutputStream().close();
-        assertTrue(process.waitFor(2, TimeUnit.MINUTES), "pg_dump did not finish");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, process.exitValue(), text);
-        List<String> lines = new ArrayList<>();
-        for (String line : text.lines().toList()) {
-            // pg_dump's version lines, and the random key of its \restrict guard (new in every dump)
-            if (!line.isBlank() && !line.startsWith("-- Dumped ") && !line.startsWith("\\restrict ")
-                    && !line.startsWith("\\unrestrict ")) {
-                lines.add(line);
-            }
-        }
-        return lines;
     }
 }
