@@ -64,7 +64,7 @@ class PagilaDumpTest {
         pgDump = provisionPgDump();
         pg = TestingPostgres.start();
         sql(pg, "postgres", "CREATE DATABASE " + SOURCE);
-        sql(pg, "postgres", "CREATE ROLE pagila_clerk");
+        sql(pg, "postgres", "CREATE ROLE pagila_clerk", "CREATE ROLE pagila_auditor");
         sql(pg, SOURCE, pagilaSchema(pg.user()), resource("pagila-rows.sql"),
                 "CREATE EXTENSION pg_trgm WITH SCHEMA public",
                 "CREATE INDEX film_title_trgm ON public.film USING gin (title public.gin_trgm_ops)",
@@ -76,6 +76,8 @@ class PagilaDumpTest {
                 "ALTER TABLE public.customer ENABLE ROW LEVEL SECURITY",
                 "CREATE POLICY own_store ON public.customer FOR SELECT TO pagila_clerk USING (store_id = 1)",
                 "GRANT SELECT ON public.customer, public.film TO pagila_clerk",
+                // granted after the clerk's: the ACL keeps that order (not the names'), and so must the copy's
+                "GRANT SELECT, UPDATE ON public.film TO pagila_auditor",
                 "GRANT SELECT (film_id, note) ON public.film_note TO pagila_clerk",
                 "GRANT EXECUTE ON FUNCTION public.inventory_in_stock(integer) TO pagila_clerk",
                 "GRANT USAGE ON SCHEMA public TO pagila_clerk",
@@ -119,10 +121,31 @@ class PagilaDumpTest {
                 "CREATE UNLOGGED TABLE public.film_note", "COLLATE public.german_phonebook",
                 "USING gin (title public.gin_trgm_ops)", "CREATE POLICY own_store",
                 "ENABLE ROW LEVEL SECURITY", "GRANT SELECT ON TABLE public.film TO pagila_clerk",
+                "GRANT SELECT,UPDATE ON TABLE public.film TO pagila_auditor",
                 "CREATE SEQUENCE public.actor_actor_id_seq", "CREATE TEXT SEARCH DICTIONARY public.english_all",
                 "ADD MAPPING FOR asciiword WITH public.english_all, simple",
                 "to_tsvector('public.film_search'::regconfig, description)")) {
             assertTrue(dumped.contains(compared), "what the dumps compared: " + compared);
+        }
+    }
+
+    /**
+     * One table's pattern (a run of one stream has no step before its streams): the next day's run too drops the
+     * table's carried triggers before it loads, so film's full-text column stays the source's.
+     */
+    @Test
+    void aOneTablePatternTheNextDayDoesNotFireTheTriggersEither() throws Exception {
+        String target = pg.createDatabase("pagila_film");
+        Path spec = Files.writeString(dir.resolve("film.yaml"), Files.readString(spec(target))
+                .replace("table: \"public.*\"", "table: \"public.fil?\""));
+        String film = sourceRows.stream().filter(r -> r.startsWith("public.film ")).findFirst().orElseThrow();
+        for (String day : List.of("into an empty database", "again the next day")) {
+            CliRun run = CliRun.of("run", spec.toString());
+            assertEquals(0, run.exitCode(), day + ": " + run.all());
+            assertTrue(rows(pg, target).contains(film), day + ": film's rows as the source's " + film + ", not "
+                    + rows(pg, target));
+            assertEquals(2, scalar(pg, target, "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'public.film'::regclass "
+                    + "AND NOT tgisinternal"), day + ": film's two triggers are there");
         }
     }
 

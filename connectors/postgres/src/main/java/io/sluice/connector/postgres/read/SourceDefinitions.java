@@ -78,19 +78,22 @@ public final class SourceDefinitions {
             + "AND k.conrelid = x.indrelid AND k.contype IN ('p', 'u', 'x')) ORDER BY i.relname";
     /**
      * The comment, UNLOGGED, the privileges the owner granted others on the table and its columns (grantee 0 is
-     * PUBLIC: a NULL name; one row as parallel arrays in one order), and the owner.
+     * PUBLIC: a NULL name; one row as parallel arrays in one order: the table's, then each column's, each in its
+     * ACL's order, so that granted in that order the copy's ACL reads as the source's), and the owner.
      */
     private static final String COMMENT = "SELECT obj_description(c.oid, 'pg_class'), c.relpersistence = 'u', "
             + "g.columns, g.grantees, g.privileges, g.grantable, pg_get_userbyid(c.relowner)::text "
             + "FROM pg_class c LEFT JOIN LATERAL ("
-            + "SELECT array_agg(x.col ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS columns, "
-            + "array_agg(x.grantee ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS grantees, "
-            + "array_agg(x.priv ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS privileges, "
-            + "array_agg(x.grantable ORDER BY x.col NULLS FIRST, x.grantee NULLS FIRST, x.priv) AS grantable "
+            + "SELECT array_agg(x.col ORDER BY x.col NULLS FIRST, x.ord) AS columns, "
+            + "array_agg(x.grantee ORDER BY x.col NULLS FIRST, x.ord) AS grantees, "
+            + "array_agg(x.priv ORDER BY x.col NULLS FIRST, x.ord) AS privileges, "
+            + "array_agg(x.grantable ORDER BY x.col NULLS FIRST, x.ord) AS grantable "
             + "FROM (SELECT e.col, CASE WHEN e.grantee = 0 THEN NULL ELSE pg_get_userbyid(e.grantee)::text END "
-            + "AS grantee, e.privilege_type AS priv, bool_or(e.is_grantable) AS grantable FROM ("
-            + "SELECT NULL::text AS col, a.* FROM aclexplode(c.relacl) a UNION ALL "
-            + "SELECT t.attname::text, a.* FROM pg_attribute t, aclexplode(t.attacl) a WHERE t.attrelid = c.oid "
+            + "AS grantee, e.privilege_type AS priv, bool_or(e.is_grantable) AS grantable, min(e.ord) AS ord FROM ("
+            + "SELECT NULL::text AS col, a.* FROM aclexplode(c.relacl) WITH ORDINALITY "
+            + "a(grantor, grantee, privilege_type, is_grantable, ord) UNION ALL "
+            + "SELECT t.attname::text, a.* FROM pg_attribute t, aclexplode(t.attacl) WITH ORDINALITY "
+            + "a(grantor, grantee, privilege_type, is_grantable, ord) WHERE t.attrelid = c.oid "
             + "AND t.attnum > 0 AND NOT t.attisdropped) e WHERE e.grantee <> c.relowner "
             + "GROUP BY e.col, e.grantee, e.privilege_type) x) g ON true WHERE c.oid = ?::oid";
 

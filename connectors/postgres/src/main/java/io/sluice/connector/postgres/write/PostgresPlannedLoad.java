@@ -143,6 +143,11 @@ final class PostgresPlannedLoad implements PlannedLoad {
     @Override
     public void begin(LoadMarks marks) throws ConnectorException {
         requireNonNull(marks, "marks is null");
+        if (objects.isPresent()) {
+            // A run of this one stream (or a joined process) has no before-streams step to hold them off in; where
+            // it had one, none is left to drop
+            objects.get().holdTriggers();
+        }
         if (load.creates()) {
             before.create(); // a column's type, an index's operator class, a default's function may be theirs
         }

@@ -57,6 +57,8 @@ public final class CarriedObjects {
     private final Early early;
     /** Whether this process created {@link #early} (guarded by this). */
     private boolean earlyCreated;
+    /** Whether this process dropped the carried triggers the target had ({@link #holdTriggers}; guarded by this). */
+    private boolean triggersHeld;
     /** What {@link #plan} found carriable: each object whose tables the run copies. */
     private volatile List<SchemaObject> carried = List.of();
 
@@ -242,14 +244,15 @@ public final class CarriedObjects {
     }
 
     /**
-     * Before the first stream of a fresh run that creates the objects: the carried triggers the target's tables have
-     * already (an earlier run made them) are dropped, so that they do not fire on the copied rows (a full-text
-     * trigger would rewrite a column the source has as it is); {@link #finish} creates them again, as every missing
-     * object, and so does a resume's or a later run's finish if this one never gets there.
+     * Before the first stream of a run that creates the objects (or, where the run has no such step, before the
+     * carrying stream's load), once per process: the carried triggers the target's tables have already (an earlier
+     * run made them) are dropped, so that they do not fire on the copied rows (a full-text trigger would rewrite a
+     * column the source has as it is); {@link #finish} creates them again, as every missing object, and so does a
+     * resume's or a later run's finish if this one never gets there.
      */
-    public void holdTriggers() throws ConnectorException {
+    public synchronized void holdTriggers() throws ConnectorException {
         List<SchemaObject> triggers = carried.stream().filter(o -> o.kind() == Kind.TRIGGER).toList();
-        if (!creates || triggers.isEmpty()) {
+        if (!creates || triggers.isEmpty() || triggersHeld) {
             return;
         }
         String what = "dropping the triggers of schema " + SqlQuote.identifier(source.schema()) + " for the load";
@@ -262,6 +265,7 @@ public final class CarriedObjects {
                 }
             }
         });
+        triggersHeld = true;
     }
 
     /** Bodies unchecked (as pg_restore), and one process at a time per schema (joined runs, or two specs). */
